@@ -1,0 +1,117 @@
+/**
+ * User records and their application passwords. The gateway reads them to authenticate; the content
+ * service manages them through cms/v2/users. Application passwords live inside the user document so
+ * that authenticating a request is one indexed lookup.
+ */
+import { randomUUID } from 'node:crypto';
+import { Repository } from '../store/repository';
+import type { Collection, Store } from '../store/types';
+import { generateAppPassword, hashAccountPassword, hashAppPassword, normaliseAppPassword, verifyAppPassword } from './passwords';
+
+export interface AppPasswordDoc {
+  uuid: string;
+  app_id: string;
+  name: string;
+  hash: string;
+  created: Date;
+  last_used: Date | null;
+  last_ip: string | null;
+}
+
+export interface UserDoc extends Record<string, unknown> {
+  id: number;
+  login: string;
+  email: string;
+  /** Display name. */
+  name: string;
+  /** URL-safe nicename. */
+  slug: string;
+  first_name: string;
+  last_name: string;
+  nickname: string;
+  description: string;
+  url: string;
+  locale: string;
+  roles: string[];
+  pass_hash: string;
+  registered: Date;
+  app_passwords: AppPasswordDoc[];
+}
+
+export function slugifyLogin(login: string): string {
+  return login.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9_.@-]+/g, '-').replace(/[@.]/g, '').replace(/^-+|-+$/g, '') || 'user';
+}
+
+export class UsersRepository extends Repository<UserDoc> {
+  constructor(private readonly store: Store) {
+    super(store.collection<UserDoc>('users'));
+  }
+
+  /** The raw collection, for the users list's own queries. */
+  get users(): Collection<UserDoc> {
+    return this.collection;
+  }
+
+  byLogin(login: string): Promise<UserDoc | null> {
+    return this.users.findOne({ login });
+  }
+
+  byEmail(email: string): Promise<UserDoc | null> {
+    return this.users.findOne({ email: email.toLowerCase() });
+  }
+
+  /** The reference accepts the login or the e-mail address in Basic credentials. */
+  async byLoginOrEmail(name: string): Promise<UserDoc | null> {
+    return (await this.byLogin(name)) ?? (name.includes('@') ? this.byEmail(name) : null);
+  }
+
+  async create(fields: Partial<UserDoc> & { login: string; email: string; password: string }): Promise<UserDoc> {
+    const { password, ...rest } = fields;
+    const id = await this.store.nextId('users');
+    const doc: UserDoc = {
+      id,
+      name: fields.name ?? fields.login,
+      slug: fields.slug ?? slugifyLogin(fields.login),
+      first_name: '',
+      last_name: '',
+      nickname: fields.login,
+      description: '',
+      url: '',
+      locale: 'en_US',
+      roles: ['subscriber'],
+      registered: new Date(),
+      app_passwords: [],
+      ...rest,
+      email: fields.email.toLowerCase(),
+      pass_hash: await hashAccountPassword(password),
+    };
+    await this.users.insertOne(doc);
+    return doc;
+  }
+
+  /**
+   * Creates an application password and returns the record with the clear password, which is never
+   * stored and is shown only this once.
+   */
+  async addAppPassword(userId: number, name: string, appId = '', clear = generateAppPassword()): Promise<{ record: AppPasswordDoc; password: string }> {
+    const record: AppPasswordDoc = { uuid: randomUUID(), app_id: appId, name, hash: hashAppPassword(clear), created: new Date(), last_used: null, last_ip: null };
+    await this.users.updateOne({ id: userId }, { $push: { app_passwords: record } });
+    return { record, password: clear };
+  }
+
+  /** The application password of the user that matches, or null. Every stored hash is checked. */
+  matchAppPassword(user: UserDoc, password: string): AppPasswordDoc | null {
+    const clean = normaliseAppPassword(password);
+    let found: AppPasswordDoc | null = null;
+    for (const ap of user.app_passwords ?? []) if (verifyAppPassword(clean, ap.hash) && !found) found = ap;
+    return found;
+  }
+
+  /** Records use at most once a day, as the reference does, to keep authenticated reads write-free. */
+  async recordUse(user: UserDoc, ap: AppPasswordDoc, ip: string): Promise<void> {
+    const day = 24 * 3600 * 1000;
+    if (ap.last_used && Date.now() - new Date(ap.last_used).getTime() < day && ap.last_ip === ip) return;
+    const list = (user.app_passwords ?? []).map((p) => (p.uuid === ap.uuid ? { ...p, last_used: new Date(), last_ip: ip } : p));
+    await this.users.updateOne({ id: user.id }, { $set: { app_passwords: list } });
+  }
+}

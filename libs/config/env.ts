@@ -1,0 +1,173 @@
+/**
+ * Every environment variable the service reads, declared once. Start-up validates them all and stops
+ * with one clear message listing every bad value; README.md and the Helm chart's wiring test read
+ * this table, so a variable that is not declared here is not read anywhere.
+ */
+
+export type Role = 'all' | 'gateway' | 'content' | 'calendar' | 'aggregator' | 'oembed' | 'worker';
+export const ROLES: Role[] = ['all', 'gateway', 'content', 'calendar', 'aggregator', 'oembed', 'worker'];
+/** Processes that a cluster runs as their own pods (everything but the all-in-one role). */
+export const CLUSTER_ROLES: Exclude<Role, 'all'>[] = ['gateway', 'content', 'calendar', 'aggregator', 'oembed', 'worker'];
+export type ServiceName = 'content' | 'calendar' | 'aggregator' | 'oembed';
+export const SERVICES: ServiceName[] = ['content', 'calendar', 'aggregator', 'oembed'];
+
+interface VarSpec<T> {
+  description: string;
+  /** Roles that read the variable; `*` for all. */
+  roles: Array<Role | '*'>;
+  parse(raw: string | undefined, env: NodeJS.ProcessEnv): T;
+  secret?: boolean;
+}
+
+class ConfigError extends Error {}
+
+function str(def: string) {
+  return (raw: string | undefined) => (raw === undefined || raw === '' ? def : raw);
+}
+function optional(raw: string | undefined): string | undefined {
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+function int(def: number, min: number, max: number) {
+  return (raw: string | undefined) => {
+    if (raw === undefined || raw === '') return def;
+    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`must be a whole number, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(`must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+}
+function url(raw: string | undefined): string | undefined {
+  const v = optional(raw);
+  if (v === undefined) return undefined;
+  try {
+    new URL(v);
+  } catch {
+    throw new ConfigError(`must be a URL, got "${v}"`);
+  }
+  return v.replace(/\/+$/, '');
+}
+function oneOf<T extends string>(values: readonly T[], def: T) {
+  return (raw: string | undefined) => {
+    if (raw === undefined || raw === '') return def;
+    if (!values.includes(raw as T)) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
+    return raw as T;
+  };
+}
+
+export const ENV = {
+  PORT: { description: 'TCP port the process listens on (gateway, services, the all-in-one process; workers serve /healthz, /readyz and /metrics on it); 0 picks a free port.', roles: ['*'], parse: int(8080, 0, 65535) },
+  HOST: { description: 'Address to listen on.', roles: ['*'], parse: str('0.0.0.0') },
+  SITE_URL: {
+    description: 'Public base URL of the site ({base_url}); the REST root is SITE_URL/index.php/cms-json. Default http://localhost:PORT.',
+    roles: ['*'],
+    parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => url(raw) ?? `http://localhost:${env.PORT || 8080}`,
+  },
+  SITE_NAME: { description: 'Site title shown in the index and oEmbed answers.', roles: ['*'], parse: str('Events Calendar') },
+  SITE_DESCRIPTION: { description: 'Site tagline shown in the index.', roles: ['*'], parse: str('') },
+  SITE_TIMEZONE: {
+    description: 'IANA time zone of the site (dates without an offset are read in it).',
+    roles: ['*'],
+    parse: (raw: string | undefined) => {
+      const v = raw === undefined || raw === '' ? 'UTC' : raw;
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: v });
+      } catch {
+        throw new ConfigError(`must be an IANA time zone such as Europe/Berlin, got "${v}"`);
+      }
+      return v;
+    },
+  },
+  DATA_DIR: { description: 'Folder of the embedded SQLite store (used when MONGO_URL is not set).', roles: ['*'], parse: str('./data') },
+  MONGO_URL: { description: 'MongoDB connection string; when set, MongoDB is the store. Required in cluster mode.', roles: ['*'], parse: url, secret: true },
+  MONGO_DB: { description: 'MongoDB database name.', roles: ['*'], parse: str('calendar') },
+  REDIS_URL: { description: 'Redis URL for BullMQ queues; when not set, the all-in-one process runs queued work inline. Required in cluster mode.', roles: ['*'], parse: url, secret: true },
+  QUEUE_PREFIX: { description: 'Key prefix of the BullMQ queues in Redis.', roles: ['*'], parse: str('ecs') },
+  CONTENT_SERVICE_URL: { description: 'Gateway (cluster mode): base URL of the content service.', roles: ['gateway', 'worker'], parse: url },
+  CALENDAR_SERVICE_URL: { description: 'Gateway (cluster mode): base URL of the calendar service.', roles: ['gateway', 'worker'], parse: url },
+  AGGREGATOR_SERVICE_URL: { description: 'Gateway (cluster mode): base URL of the aggregator service.', roles: ['gateway', 'worker'], parse: url },
+  OEMBED_SERVICE_URL: { description: 'Gateway (cluster mode): base URL of the oEmbed service.', roles: ['gateway', 'worker'], parse: url },
+  SERVICE_SECRET: {
+    description: 'Shared secret with which the gateway signs requests to services (cluster mode; at least 32 characters).',
+    roles: ['gateway', 'content', 'calendar', 'aggregator', 'oembed', 'worker'],
+    parse: (raw: string | undefined) => {
+      const v = optional(raw);
+      if (v !== undefined && v.length < 32) throw new ConfigError('must be at least 32 characters long');
+      return v;
+    },
+    secret: true,
+  },
+  ADMIN_USER: { description: 'Login of an administrator created or updated at start-up.', roles: ['all', 'content'], parse: optional },
+  ADMIN_EMAIL: { description: 'E-mail of the bootstrapped administrator (default ADMIN_USER@localhost).', roles: ['all', 'content'], parse: optional },
+  ADMIN_PASSWORD: { description: 'Account password of the bootstrapped administrator (at least 8 characters).', roles: ['all', 'content'], parse: optional, secret: true },
+  ADMIN_APP_PASSWORD: {
+    description: 'Optional application password for the bootstrapped administrator: 24 letters and digits, spaces allowed.',
+    roles: ['all', 'content'],
+    parse: (raw: string | undefined) => {
+      const v = optional(raw);
+      if (v === undefined) return undefined;
+      const clean = v.replace(/[^A-Za-z0-9]/g, '');
+      if (clean.length !== 24 || /[^A-Za-z0-9\s]/.test(v)) throw new ConfigError('must be 24 letters and digits (spaces between groups are allowed)');
+      return clean;
+    },
+    secret: true,
+  },
+  MAX_BODY_BYTES: { description: 'Largest request body accepted; larger ones get 413.', roles: ['*'], parse: int(2 * 1024 * 1024, 1024, 512 * 1024 * 1024) },
+  AUTH_FAILURE_LIMIT: { description: 'Failed Basic logins allowed per client address within AUTH_FAILURE_WINDOW_SECONDS before 429.', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
+  AUTH_FAILURE_WINDOW_SECONDS: { description: 'Window of the failed-login throttle.', roles: ['all', 'gateway'], parse: int(300, 1, 86400) },
+  WORKER_QUEUES: {
+    description: 'Comma-separated queues a worker consumes (batch, oembed, import); default all.',
+    roles: ['worker', 'all'],
+    parse: (raw: string | undefined) => {
+      const all = ['batch', 'oembed', 'import'];
+      if (raw === undefined || raw.trim() === '') return all;
+      const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = list.filter((q) => !all.includes(q));
+      if (bad.length) throw new ConfigError(`unknown queue(s) ${bad.join(', ')}; known: ${all.join(', ')}`);
+      return list;
+    },
+  },
+  WORKER_CONCURRENCY: { description: 'Jobs a worker runs at once per queue.', roles: ['worker', 'all'], parse: int(4, 1, 256) },
+  BATCH_TIMEOUT_MS: { description: 'How long the gateway waits for a queued batch before answering 504.', roles: ['all', 'gateway'], parse: int(60000, 1000, 3600000) },
+  SHUTDOWN_TIMEOUT_MS: { description: 'Grace period for in-flight requests and jobs on SIGTERM.', roles: ['*'], parse: int(10000, 0, 600000) },
+  LOG_LEVEL: { description: 'pino log level.', roles: ['*'], parse: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info') },
+} satisfies Record<string, VarSpec<unknown>>;
+
+export type EnvName = keyof typeof ENV;
+export type Config = { [K in EnvName]: ReturnType<(typeof ENV)[K]['parse']> };
+
+/** Reads and validates every variable; throws one error that lists every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(ENV) as Array<[string, VarSpec<unknown>]>) {
+    try {
+      out[name] = spec.parse(env[name], env);
+    } catch (e) {
+      problems.push(`${name} ${(e as Error).message}`);
+    }
+  }
+  if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return out as Config;
+}
+
+/** Checks the variables a role cannot run without. */
+export function requireForRole(config: Config, role: Role): void {
+  const missing: string[] = [];
+  if (role !== 'all') {
+    if (!config.MONGO_URL) missing.push('MONGO_URL');
+    if ((role === 'gateway' || role === 'worker') && !config.REDIS_URL) missing.push('REDIS_URL');
+    if (!config.SERVICE_SECRET) missing.push('SERVICE_SECRET');
+    if (role === 'gateway' || role === 'worker') {
+      for (const s of SERVICES) {
+        const key = `${s.toUpperCase()}_SERVICE_URL` as EnvName;
+        if (!config[key]) missing.push(key);
+      }
+    }
+  }
+  if (config.ADMIN_USER && !config.ADMIN_PASSWORD) missing.push('ADMIN_PASSWORD (ADMIN_USER is set)');
+  if (missing.length) throw new Error(`Invalid configuration for role "${role}": missing ${missing.join(', ')}`);
+}
+
+export function serviceUrl(config: Config, service: ServiceName): string | undefined {
+  return config[`${service.toUpperCase()}_SERVICE_URL` as 'CONTENT_SERVICE_URL'];
+}

@@ -1,0 +1,83 @@
+/**
+ * The collections of the store and their indexed fields, declared once for both adapters. Every
+ * list filter of the API is served by one of these indexes.
+ */
+import type { CollectionSpec } from '../store/types';
+
+/** Every post-like record: posts, pages, revisions, autosaves, events, venues, organizers, imports. */
+export const POSTS: CollectionSpec = {
+  name: 'posts',
+  fields: {
+    id: 'int',
+    type: 'text',
+    status: 'text',
+    slug: 'text',
+    author: 'int',
+    parent: 'int',
+    menu_order: 'int',
+    title: 'text',
+    /** Local date string `YYYY-MM-DD HH:MM:SS`: the reference orders by it. */
+    date: 'text',
+    date_gmt: 'date',
+    modified_gmt: 'date',
+    sticky: 'bool',
+    format: 'text',
+    /** Event start and end in UTC. */
+    event_start: 'date',
+    event_end: 'date',
+    featured: 'bool',
+    hide_from_listings: 'bool',
+    /** Idempotency key of the batch sub-request that created the record. */
+    batch_key: 'text',
+  },
+  arrays: {
+    /** Term ids of every taxonomy (term ids are unique across taxonomies). */
+    terms: 'int',
+    venues: 'int',
+    organizers: 'int',
+  },
+  indexes: [
+    { keys: ['id'], unique: true },
+    { keys: ['type', 'status', 'date'] },
+    { keys: ['type', 'status', 'date_gmt'] },
+    { keys: ['type', 'slug'] },
+    { keys: ['type', 'author'] },
+    { keys: ['type', 'parent', 'menu_order'] },
+    { keys: ['type', 'modified_gmt'] },
+    { keys: ['type', 'event_start', 'event_end'] },
+    { keys: ['type', 'status', 'event_start'] },
+    { keys: ['parent', 'type'] },
+    { keys: ['batch_key'], unique: true, sparse: true },
+  ],
+};
+
+export const TERMS: CollectionSpec = {
+  name: 'terms',
+  fields: { id: 'int', taxonomy: 'text', slug: 'text', name: 'text', parent: 'int', count: 'int' },
+  indexes: [
+    { keys: ['id'], unique: true },
+    { keys: ['taxonomy', 'slug'], unique: true },
+    { keys: ['taxonomy', 'name'] },
+    { keys: ['taxonomy', 'parent'] },
+  ],
+};
+
+export const USERS: CollectionSpec = {
+  name: 'users',
+  fields: { id: 'int', login: 'text', email: 'text', slug: 'text', name: 'text' },
+  indexes: [
+    { keys: ['id'], unique: true },
+    { keys: ['login'], unique: true },
+    { keys: ['email'], unique: true },
+    { keys: ['slug'] },
+  ],
+};
+
+/** Site settings and small service state, keyed by name. */
+export const OPTIONS: CollectionSpec = {
+  name: 'options',
+  fields: { id: 'text' },
+  indexes: [{ keys: ['id'], unique: true }],
+};
+
+export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, OPTIONS];

@@ -1,0 +1,73 @@
+/**
+ * The one error type of the REST layer, serialised as `{code, message, data: {status, ...}}` like the
+ * reference system. Permission errors whose status depends on login state use `authStatus(user)`
+ * (401 for a guest, 403 for a user).
+ */
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  data: ({ status: number } & Record<string, unknown>) | null;
+  additional_errors?: ErrorBody[];
+}
+
+export class RestError extends Error {
+  constructor(
+    public readonly code: string,
+    message: string,
+    public readonly status: number,
+    public readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'RestError';
+  }
+
+  toJSON(): ErrorBody {
+    return { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+  }
+
+  static fromBody(body: ErrorBody, status?: number): RestError {
+    const { status: s, ...rest } = body.data ?? { status: status ?? 500 };
+    return new RestError(body.code, body.message, status ?? s ?? 500, rest);
+  }
+}
+
+/** 401 when nobody is logged in, 403 when somebody is (rest_authorization_required_code). */
+export function authStatus(user: unknown): 401 | 403 {
+  return user ? 403 : 401;
+}
+
+export const errors = {
+  noRoute: () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404),
+  invalidJson: (message = 'Syntax error') =>
+    new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: message }),
+  missingParams: (names: string[]) =>
+    new RestError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params: names }),
+  forbidden: (user: unknown, message = 'Sorry, you are not allowed to do that.') => new RestError('rest_forbidden', message, authStatus(user)),
+  bodyTooLarge: (limit: number) =>
+    new RestError('rest_request_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413, { max_bytes: limit }),
+  internal: () => new RestError('rest_internal_error', 'The server could not complete the request.', 500),
+  unavailable: (what: string) => new RestError('rest_service_unavailable', `${what} is not available right now; try again later.`, 503),
+  throttled: (seconds: number) =>
+    new RestError('too_many_failed_logins', 'Too many failed login attempts from this address. Try again later.', 429, { retry_after: seconds }),
+};
+
+/** A validation failure of one argument: becomes an entry of `rest_invalid_param`. */
+export class ParamError {
+  constructor(public readonly code: string, public readonly message: string, public readonly data: unknown = null) {}
+}
+
+/** Builds the `rest_invalid_param` error from per-argument failures, in the order found. */
+export function invalidParams(failures: Array<[name: string, error: ParamError | string]>): RestError {
+  const params: Record<string, string> = {};
+  const details: Record<string, { code: string; message: string; data: unknown }> = {};
+  for (const [name, err] of failures) {
+    if (typeof err === 'string') {
+      params[name] = err;
+    } else {
+      params[name] = err.message;
+      details[name] = { code: err.code, message: err.message, data: err.data };
+    }
+  }
+  return new RestError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, 400, { params, details });
+}

@@ -1,0 +1,36 @@
+/**
+ * Collection paging headers as the reference sends them: X-WP-Total, X-WP-TotalPages, and a Link
+ * header with prev/next built from the request's own query parameters with `page` replaced.
+ */
+import { restUrl, type Site } from './site';
+
+export interface PageInfo {
+  total: number;
+  totalPages: number;
+}
+
+export function totalPages(total: number, perPage: number): number {
+  return perPage > 0 ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
+}
+
+/** Link header value with rel prev/next, or '' when there is neither. */
+export function pageLinks(site: Site, path: string, query: Record<string, unknown>, page: number, pages: number): string {
+  const links: string[] = [];
+  const at = (p: number) => {
+    const q: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(query)) if (k !== 'page') q[k] = v;
+    q.page = p;
+    return restUrl(site, path, q);
+  };
+  if (page > 1) links.push(`<${at(Math.min(page - 1, Math.max(pages, 1)))}>; rel="prev"`);
+  if (page < pages) links.push(`<${at(page + 1)}>; rel="next"`);
+  return links.join(', ');
+}
+
+export function pagingHeaders(site: Site, path: string, query: Record<string, unknown>, page: number, perPage: number, total: number, prefix = 'X-WP'): Record<string, string> {
+  const pages = totalPages(total, perPage);
+  const headers: Record<string, string> = { [`${prefix}-Total`]: String(total), [`${prefix}-TotalPages`]: String(pages) };
+  const link = pageLinks(site, path, query, page, pages);
+  if (link) headers.Link = link;
+  return headers;
+}

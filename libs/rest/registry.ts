@@ -1,0 +1,181 @@
+/**
+ * The route registry: the one place a route is declared (namespace, pattern in the reference form
+ * `(?P<id>[\d]+)`, methods, argument schemas, batching, owning service). The gateway builds its
+ * validators, the site index, OPTIONS answers and the OpenAPI documents from it; services bind their
+ * handlers to its endpoint ids.
+ */
+import type { ServiceName } from '../config/env';
+import type { ParamError } from './errors';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export const READABLE: Method[] = ['GET'];
+export const CREATABLE: Method[] = ['POST'];
+export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
+export const DELETABLE: Method[] = ['DELETE'];
+export const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null';
+
+/** An argument or property schema in the reference system's dialect (draft-04 style exclusive bounds). */
+export interface ArgSchema {
+  type?: JsonType | JsonType[];
+  title?: string;
+  description?: string;
+  default?: unknown;
+  /** On an argument: whether the request must carry it. On an object property: draft-03 style required. */
+  required?: boolean | string[];
+  enum?: unknown[];
+  format?: 'date-time' | 'email' | 'uri' | 'uuid' | 'hex-color' | 'ip' | 'text-field' | 'textarea-field' | 'tel' | string;
+  items?: ArgSchema;
+  properties?: Record<string, ArgSchema>;
+  additionalProperties?: boolean | ArgSchema;
+  patternProperties?: Record<string, ArgSchema>;
+  minProperties?: number;
+  maxProperties?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  anyOf?: ArgSchema[];
+  oneOf?: ArgSchema[];
+  /** Schema contexts (view, edit, embed) a record property appears in; not published in arg lists. */
+  context?: string[];
+  readonly?: boolean;
+}
+
+export interface ArgDecl extends ArgSchema {
+  /**
+   * Extra validation after the schema passed (the reference's validate_callback), run in the gateway.
+   * Returns true, or the failure. It must be pure: it sees only the value and the other params.
+   */
+  validate?: (value: unknown, params: Record<string, unknown>) => true | ParamError | string;
+  /** Turns the validated value into what the handler receives (the reference's sanitize_callback). */
+  sanitize?: (value: unknown, params: Record<string, unknown>) => unknown;
+  /** Leave out of the published index (the argument still works). */
+  hidden?: boolean;
+}
+
+export interface EndpointDecl {
+  /** Unique id the owning service binds its handler to, e.g. `cms.posts.list`. */
+  id: string;
+  methods: Method[];
+  args: Record<string, ArgDecl>;
+  allowBatch?: boolean;
+  /** Who answers: a service, or the gateway itself (index, namespace index, batch). */
+  service: ServiceName | 'gateway';
+}
+
+export interface RouteDecl {
+  namespace: string;
+  /** Full route regex in the reference form, starting with '/': `/cms/v2/posts/(?P<id>[\d]+)`. */
+  pattern: string;
+  endpoints: EndpointDecl[];
+  /** The record schema shown with context=help and in OpenAPI documents. */
+  schema?: () => Record<string, unknown>;
+  /** Hide from the index (the route still answers). */
+  hidden?: boolean;
+}
+
+export interface CompiledRoute extends RouteDecl {
+  regex: RegExp;
+  /** Names of the named groups, in order. */
+  groups: string[];
+  hasParams: boolean;
+}
+
+/** Turns `(?P<name>...)` into a JS named group and anchors the whole pattern, case-insensitively. */
+export function compilePattern(pattern: string): { regex: RegExp; groups: string[] } {
+  const groups: string[] = [];
+  const source = pattern.replace(/\(\?P<([A-Za-z_][A-Za-z0-9_]*)>/g, (_m, name: string) => {
+    groups.push(name);
+    return `(?<${name}>`;
+  });
+  return { regex: new RegExp(`^${source}$`, 'i'), groups };
+}
+
+export class RouteRegistry {
+  private readonly routes: CompiledRoute[] = [];
+  private readonly byEndpoint = new Map<string, { route: CompiledRoute; endpoint: EndpointDecl }>();
+  private readonly namespaceList: string[] = [];
+
+  /** Declares namespaces the index lists even when they have no routes of their own yet. */
+  namespace(ns: string): this {
+    if (!this.namespaceList.includes(ns)) this.namespaceList.push(ns);
+    return this;
+  }
+
+  add(route: RouteDecl): this {
+    // As the reference does, a namespace's index route is registered just before its first route.
+    const ns = route.namespace;
+    if (ns && route.pattern !== `/${ns}` && !this.routes.some((r) => r.namespace === ns)) {
+      this.add({
+        namespace: ns,
+        pattern: `/${ns}`,
+        endpoints: [
+          {
+            id: `index.namespace:${ns}`,
+            service: 'gateway',
+            methods: ['GET'],
+            args: { namespace: { default: ns }, context: { default: 'view' } },
+          },
+        ],
+      });
+    }
+    if (this.routes.some((r) => r.pattern === route.pattern)) throw new Error(`route ${route.pattern} declared twice`);
+    for (const ep of route.endpoints) {
+      if (this.byEndpoint.has(ep.id)) throw new Error(`endpoint id ${ep.id} declared twice`);
+    }
+    const { regex, groups } = compilePattern(route.pattern);
+    const compiled: CompiledRoute = { ...route, regex, groups, hasParams: groups.length > 0 };
+    this.routes.push(compiled);
+    for (const ep of route.endpoints) this.byEndpoint.set(ep.id, { route: compiled, endpoint: ep });
+    if (route.namespace) this.namespace(route.namespace);
+    return this;
+  }
+
+  all(): readonly CompiledRoute[] {
+    return this.routes;
+  }
+
+  namespaces(): readonly string[] {
+    return this.namespaceList;
+  }
+
+  endpoint(id: string): { route: CompiledRoute; endpoint: EndpointDecl } | undefined {
+    return this.byEndpoint.get(id);
+  }
+
+  endpointsOf(service: ServiceName | 'gateway'): EndpointDecl[] {
+    return [...this.byEndpoint.values()].filter((e) => e.endpoint.service === service).map((e) => e.endpoint);
+  }
+
+  /**
+   * Finds the route for a path as the reference server does: only routes of namespaces that prefix the
+   * path are tried (all routes when none does), each regex must match the whole path.
+   */
+  match(path: string): { route: CompiledRoute; params: Record<string, string> } | null {
+    const candidates = this.routes.filter((r) => r.namespace && (path === `/${r.namespace}` || path.startsWith(`/${r.namespace}/`)));
+    const pool = candidates.length ? candidates : this.routes;
+    for (const route of pool) {
+      const m = route.regex.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      for (const g of route.groups) if (m.groups?.[g] !== undefined) params[g] = m.groups[g];
+      return { route, params };
+    }
+    return null;
+  }
+}
+
+/** The endpoint of a route that serves a method; HEAD falls back to GET. */
+export function endpointFor(route: RouteDecl, method: string): EndpointDecl | undefined {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return route.endpoints.find((e) => e.methods.includes(m as Method));
+}

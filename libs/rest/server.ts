@@ -1,0 +1,270 @@
+/**
+ * The request pipeline of the reference server, independent of HTTP: method override, route match,
+ * argument merge and validation, dispatch to the owning service, then the global parameters
+ * (`_embed`, `_fields`, `_envelope`) and the `Allow` header. The gateway's HTTP front and the batch
+ * worker both run requests through it, so a batch sub-request is handled exactly like a direct one.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServiceName } from '../config/env';
+import type { AuthUser } from '../auth/user';
+import { logger } from '../observability/logger';
+import { RestError, errors, invalidParams, type ParamError } from './errors';
+import { filterFields } from './fields';
+import { routeData } from './index-doc';
+import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteRegistry } from './registry';
+import type { Dispatch, ServiceRequest, ServiceResponse } from './service';
+import type { Site } from './site';
+import { precompile, validateArg } from './validate';
+
+export interface RestInput {
+  method: string;
+  /** Route path relative to the REST root, starting with '/', without the query. */
+  path: string;
+  query: Record<string, unknown>;
+  /** Parsed body: a JSON value (bodyType json) or the form fields (bodyType form). */
+  body?: unknown;
+  bodyType: 'json' | 'form' | 'none';
+  /** Set when a JSON body did not parse. */
+  jsonError?: string;
+  headers: Record<string, string | string[] | undefined>;
+  user: AuthUser | null;
+  requestId?: string;
+  idempotencyKey?: string;
+}
+
+export interface RestOutput {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /** The route pattern that matched (for metrics), or undefined. */
+  route?: string;
+}
+
+/** Handlers the gateway itself answers (index, namespace index, batch). */
+export type BuiltinHandler = (args: { input: RestInput; params: Record<string, unknown>; server: RestServer; route: CompiledRoute }) => Promise<RestOutput>;
+
+const GLOBAL_PARAMS = new Set(['_method', '_envelope', '_fields', '_embed', '_pretty', '_jsonp', '_wpnonce', 'rest_route']);
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export class RestServer {
+  private readonly builtins = new Map<string, BuiltinHandler>();
+
+  constructor(
+    readonly registry: RouteRegistry,
+    readonly site: Site,
+    private readonly services: Partial<Record<ServiceName, Dispatch>>,
+  ) {
+    for (const route of registry.all()) for (const ep of route.endpoints) for (const a of Object.values(ep.args)) precompile(a);
+  }
+
+  builtin(endpointId: string, handler: BuiltinHandler): this {
+    this.builtins.set(endpointId, handler);
+    return this;
+  }
+
+  /** The whole pipeline, including the global parameters; what an HTTP request gets. */
+  async handle(input: RestInput): Promise<RestOutput> {
+    const method = effectiveMethod(input);
+    const req = { ...input, method, requestId: input.requestId ?? randomUUID() };
+    let out = await this.dispatch(req);
+    if (req.method !== 'OPTIONS' && out.status < 400 && out.body !== undefined) {
+      const embed = req.query._embed;
+      if (embed !== undefined && embed !== 'false' && embed !== '0') out = { ...out, body: await this.embed(out.body, embed, req) };
+      const fields = req.query._fields;
+      if (typeof fields === 'string' || Array.isArray(fields)) out = { ...out, body: filterFields(out.body, fields) };
+    }
+    if (req.query._envelope !== undefined) {
+      out = { status: 200, headers: {}, body: { body: out.body, status: out.status, headers: out.headers }, route: out.route };
+    }
+    return out;
+  }
+
+  /** Route, validate and run one request (no global parameters); used directly by batch and _embed. */
+  async dispatch(input: RestInput & { requestId: string }): Promise<RestOutput> {
+    const path = normalisePath(input.path);
+    const match = this.registry.match(path);
+    if (input.method === 'OPTIONS') return this.options(match, input);
+    if (!match) return fail(errors.noRoute());
+    const { route } = match;
+    const endpoint = endpointFor(route, input.method);
+    if (!endpoint) return fail(errors.noRoute(), route.pattern);
+    if (input.jsonError !== undefined) return fail(errors.invalidJson(input.jsonError), route.pattern);
+
+    const checked = this.validate(endpoint, input, match.params);
+    if (checked instanceof RestError) return fail(checked, route.pattern);
+
+    const builtin = this.builtins.get(endpoint.id) ?? this.builtins.get(endpoint.id.split(':')[0]);
+    if (endpoint.service === 'gateway') {
+      if (!builtin) return fail(errors.noRoute(), route.pattern);
+      return { ...(await builtin({ input, params: checked.params, server: this, route })), route: route.pattern };
+    }
+    const svc = this.services[endpoint.service];
+    if (!svc) return fail(errors.unavailable(`The ${endpoint.service} service`), route.pattern);
+    const sreq: ServiceRequest = {
+      endpoint: endpoint.id,
+      method: (input.method === 'HEAD' ? 'GET' : input.method) as Method,
+      path,
+      params: checked.params,
+      queryKeys: checked.queryKeys,
+      bodyKeys: checked.bodyKeys,
+      query: input.query,
+      user: input.user,
+      requestId: input.requestId,
+      ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+    };
+    let res: ServiceResponse;
+    try {
+      res = await svc(sreq);
+    } catch (e) {
+      if (e instanceof RestError) return fail(e, route.pattern);
+      logger.error({ err: e, service: endpoint.service, requestId: input.requestId }, 'service call failed');
+      return fail(errors.unavailable(`The ${endpoint.service} service`), route.pattern);
+    }
+    const headers = { ...res.headers };
+    if (res.allow.length) headers.Allow = [...new Set(res.allow)].join(', ');
+    return { status: res.status, headers, body: res.body, route: route.pattern };
+  }
+
+  /**
+   * Merges the parameter sources (JSON or form body, query, URL captures, defaults: the first that has
+   * a value wins), reports missing required arguments, then validates every declared argument.
+   */
+  validate(
+    endpoint: EndpointDecl,
+    input: RestInput,
+    urlParams: Record<string, string>,
+  ): { params: Record<string, unknown>; queryKeys: string[]; bodyKeys: string[] } | RestError {
+    const body = input.bodyType !== 'none' && input.method !== 'GET' && input.method !== 'HEAD' && isObj(input.body) ? input.body : {};
+    const query: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(input.query)) if (!GLOBAL_PARAMS.has(k)) query[k] = v;
+    const merged: Record<string, unknown> = {};
+    const order: string[] = [];
+    for (const bucket of [body, query, urlParams] as Record<string, unknown>[]) {
+      for (const [k, v] of Object.entries(bucket)) {
+        if (!(k in merged)) {
+          merged[k] = v;
+          order.push(k);
+        }
+      }
+    }
+    for (const [name, decl] of Object.entries(endpoint.args)) {
+      // A JSON null reads as "not set", so the default applies to it too.
+      if ((merged[name] === undefined || merged[name] === null) && decl.default !== undefined) {
+        merged[name] = structuredClone(decl.default);
+        if (!order.includes(name)) order.push(name);
+      }
+    }
+    const missing = Object.entries(endpoint.args)
+      .filter(([name, decl]) => decl.required === true && (merged[name] === undefined || merged[name] === null))
+      .map(([name]) => name);
+    if (missing.length) return errors.missingParams(missing);
+
+    const failures: Array<[string, ParamError | string]> = [];
+    for (const name of order) {
+      const decl: ArgDecl | undefined = endpoint.args[name];
+      const value = merged[name];
+      if (!decl || value === null || value === undefined) continue;
+      const r = validateArg(name, value, decl, merged);
+      if ('error' in r) failures.push([name, r.error]);
+      else merged[name] = r.value;
+    }
+    if (failures.length) return invalidParams(failures);
+    return { params: merged, queryKeys: Object.keys(query), bodyKeys: Object.keys(body) };
+  }
+
+  /** OPTIONS: the route's data with its schema; Allow as for any request. 200 `[]` when nothing matches. */
+  private async options(match: ReturnType<RouteRegistry['match']>, input: RestInput & { requestId: string }): Promise<RestOutput> {
+    if (!match) return { status: 200, headers: {}, body: [] };
+    const { route } = match;
+    const headers: Record<string, string> = {};
+    const allow = await this.probeAllow(route, input, match.params);
+    if (allow.length) headers.Allow = allow.join(', ');
+    return { status: 200, headers, body: routeData(route, this.site, 'help'), route: route.pattern };
+  }
+
+  /** Asks the owning service which methods of a route this caller may use. */
+  private async probeAllow(route: CompiledRoute, input: RestInput & { requestId: string }, urlParams: Record<string, string>): Promise<Method[]> {
+    const first = route.endpoints[0];
+    if (first.service === 'gateway') return [...new Set(route.endpoints.flatMap((e) => e.methods))];
+    const svc = this.services[first.service];
+    if (!svc) return [];
+    const params: Record<string, unknown> = { ...input.query, ...urlParams };
+    for (const g of route.groups) if (/^\d+$/.test(String(params[g]))) params[g] = Number(params[g]);
+    try {
+      const res = await svc({ endpoint: first.id, method: first.methods[0], path: input.path, params, queryKeys: Object.keys(input.query), bodyKeys: [], query: input.query, user: input.user, requestId: input.requestId, probe: true });
+      return [...new Set(res.allow)];
+    } catch {
+      return [];
+    }
+  }
+
+  /** `_embed`: follows embeddable links with internal GETs in embed context, cached per href. */
+  private async embed(body: unknown, embedParam: unknown, input: RestInput & { requestId: string }): Promise<unknown> {
+    const wanted = embedParam === '' || embedParam === '1' || embedParam === 'true' || embedParam === true ? null : new Set(String(embedParam).split(',').map((s) => s.trim()).filter(Boolean));
+    const cache = new Map<string, Promise<unknown>>();
+    const one = async (item: unknown): Promise<unknown> => {
+      if (!isObj(item) || !isObj(item._links)) return item;
+      const embedded: Record<string, unknown[]> = {};
+      for (const [rel, links] of Object.entries(item._links)) {
+        if (!Array.isArray(links) || (wanted && !wanted.has(rel))) continue;
+        const results: unknown[] = [];
+        let any = false;
+        for (const link of links) {
+          if (!isObj(link) || link.embeddable !== true || typeof link.href !== 'string') {
+            results.push({});
+            continue;
+          }
+          let p = cache.get(link.href);
+          if (!p) {
+            p = this.embedOne(link.href, input);
+            cache.set(link.href, p);
+          }
+          const r = await p;
+          if (r !== undefined) {
+            results.push(r);
+            any = true;
+          } else results.push({});
+        }
+        if (any) embedded[rel] = results;
+      }
+      return Object.keys(embedded).length ? { ...item, _embedded: embedded } : item;
+    };
+    return Array.isArray(body) ? Promise.all(body.map(one)) : one(body);
+  }
+
+  private async embedOne(href: string, input: RestInput & { requestId: string }): Promise<unknown> {
+    if (!href.startsWith(this.site.restRoot)) return undefined;
+    const url = new URL(href);
+    const path = '/' + href.slice(this.site.restRoot.length).split('?')[0];
+    const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
+    if (query.context === undefined) query.context = 'embed';
+    const match = this.registry.match(normalisePath(path));
+    const ep = match && endpointFor(match.route, 'GET');
+    if (ep?.args.per_page?.maximum !== undefined && query.per_page === undefined) query.per_page = ep.args.per_page.maximum;
+    const out = await this.dispatch({ method: 'GET', path, query, bodyType: 'none', headers: {}, user: input.user, requestId: input.requestId });
+    return out.body;
+  }
+}
+
+function fail(err: RestError, route?: string): RestOutput {
+  return { status: err.status, headers: {}, body: err.toJSON(), route };
+}
+
+export function effectiveMethod(input: Pick<RestInput, 'method' | 'query' | 'headers'>): string {
+  const q = input.query._method;
+  if (typeof q === 'string' && q) return q.toUpperCase();
+  const h = input.headers['x-http-method-override'];
+  const hv = Array.isArray(h) ? h[0] : h;
+  if (hv) return hv.toUpperCase();
+  return input.method.toUpperCase();
+}
+
+/** The reference removes a trailing slash and reads an empty route as '/'. */
+export function normalisePath(path: string): string {
+  let p = path.replace(/\/+$/, '');
+  if (!p.startsWith('/')) p = '/' + p;
+  return p === '' ? '/' : p;
+}

@@ -1,0 +1,160 @@
+/**
+ * The contract between the gateway and a service. The gateway has matched the route and validated the
+ * arguments; a service runs the permission check on the loaded data, then the handler, and reports
+ * which methods of the route this caller may use (the `Allow` header). The same `dispatch` is called
+ * in-process in all-in-one mode and behind a signed HTTP endpoint in cluster mode.
+ */
+import type { ServiceName } from '../config/env';
+import type { AuthUser } from '../auth/user';
+import { logger } from '../observability/logger';
+import { RestError, errors, type ErrorBody } from './errors';
+import type { EndpointDecl, Method, RouteRegistry } from './registry';
+
+export interface ServiceRequest {
+  endpoint: string;
+  method: Method;
+  /** The path that was requested, e.g. `/cms/v2/posts/5`. */
+  path: string;
+  /** Validated and coerced arguments (body over query over URL captures over defaults). */
+  params: Record<string, unknown>;
+  /** Which argument names the query string carried (the reference reads some only from there). */
+  queryKeys: string[];
+  /** Which argument names the body carried. */
+  bodyKeys: string[];
+  /** The raw query string parameters, for building paging links. */
+  query: Record<string, unknown>;
+  user: AuthUser | null;
+  requestId: string;
+  /** Set for batch sub-requests: stable across retries of the batch job. */
+  idempotencyKey?: string;
+  /** Only report which methods of the route the caller may use (OPTIONS); run no handler. */
+  probe?: boolean;
+}
+
+export interface ServiceResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  /** Methods of the matched route this caller may use. */
+  allow: Method[];
+}
+
+export type Dispatch = (req: ServiceRequest) => Promise<ServiceResponse>;
+
+/** What a handler returns. */
+export interface Reply {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export class HandlerContext {
+  /** Per-request cache: records a permission check loaded are reused by the handler. */
+  readonly memo = new Map<string, unknown>();
+  private allowed?: Promise<Method[]>;
+
+  constructor(
+    readonly req: ServiceRequest,
+    private readonly app: ServiceApp,
+  ) {}
+
+  get params(): Record<string, unknown> {
+    return this.req.params;
+  }
+  get user(): AuthUser | null {
+    return this.req.user;
+  }
+  /** Whether the request carried the argument at all (a JSON null counts: it resets some fields). */
+  has(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.req.params, name) && (this.req.bodyKeys.includes(name) || this.req.queryKeys.includes(name));
+  }
+  async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const v = await load();
+    this.memo.set(key, v);
+    return v;
+  }
+  /** Methods of this route whose permission check passes for this caller (computed once). */
+  allowedMethods(): Promise<Method[]> {
+    this.allowed ??= this.app.allowedMethods(this);
+    return this.allowed;
+  }
+}
+
+export interface Handler {
+  /** Returns true, or the error to answer with (false means rest_forbidden). Missing means public. */
+  permission?(ctx: HandlerContext): Promise<true | false | RestError>;
+  handle(ctx: HandlerContext): Promise<Reply>;
+}
+
+export class ServiceApp {
+  private readonly handlers = new Map<string, Handler>();
+
+  constructor(
+    readonly name: ServiceName,
+    private readonly registry: RouteRegistry,
+  ) {}
+
+  bind(endpointId: string, handler: Handler): this {
+    const found = this.registry.endpoint(endpointId);
+    if (!found) throw new Error(`${this.name}: no endpoint ${endpointId} in the route registry`);
+    if (found.endpoint.service !== this.name) throw new Error(`${this.name}: endpoint ${endpointId} belongs to ${found.endpoint.service}`);
+    if (this.handlers.has(endpointId)) throw new Error(`${this.name}: endpoint ${endpointId} bound twice`);
+    this.handlers.set(endpointId, handler);
+    return this;
+  }
+
+  /** Every endpoint the registry gives this service must have a handler. */
+  verify(): this {
+    const missing = this.registry.endpointsOf(this.name).filter((e) => !this.handlers.has(e.id)).map((e) => e.id);
+    if (missing.length) throw new Error(`${this.name}: no handler for ${missing.join(', ')}`);
+    return this;
+  }
+
+  async allowedMethods(ctx: HandlerContext): Promise<Method[]> {
+    const found = this.registry.endpoint(ctx.req.endpoint);
+    if (!found) return [];
+    const out: Method[] = [];
+    for (const ep of found.route.endpoints) {
+      if (await this.permits(ep, ctx)) out.push(...ep.methods);
+    }
+    return out;
+  }
+
+  private async permits(ep: EndpointDecl, ctx: HandlerContext): Promise<boolean> {
+    const h = this.handlers.get(ep.id);
+    if (!h) return false;
+    if (!h.permission) return true;
+    try {
+      return (await h.permission(ctx)) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  readonly dispatch: Dispatch = async (req) => {
+    const handler = this.handlers.get(req.endpoint);
+    if (!handler) return errorResponse(errors.noRoute(), []);
+    const ctx = new HandlerContext(req, this);
+    if (req.probe) return { status: 200, body: null, headers: {}, allow: await ctx.allowedMethods().catch(() => []) };
+    try {
+      if (handler.permission) {
+        const ok = await handler.permission(ctx);
+        if (ok !== true) {
+          const err = ok === false ? errors.forbidden(req.user) : ok;
+          return errorResponse(err, await ctx.allowedMethods());
+        }
+      }
+      const reply = await handler.handle(ctx);
+      return { status: reply.status ?? 200, body: reply.body, headers: reply.headers ?? {}, allow: await ctx.allowedMethods() };
+    } catch (e) {
+      if (e instanceof RestError) return errorResponse(e, await ctx.allowedMethods().catch(() => []));
+      logger.error({ err: e, endpoint: req.endpoint, requestId: req.requestId }, 'handler failed');
+      return errorResponse(errors.internal(), []);
+    }
+  };
+}
+
+export function errorResponse(err: RestError, allow: Method[]): ServiceResponse {
+  return { status: err.status, body: err.toJSON() as ErrorBody, headers: {}, allow };
+}

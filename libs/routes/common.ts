@@ -1,0 +1,41 @@
+/** Argument declarations shared by many routes, in the reference system's wording. */
+import type { ArgDecl } from '../rest/registry';
+
+export const contextArg = (def: 'view' | 'embed' | 'edit' = 'view', values: string[] = ['view', 'embed', 'edit']): ArgDecl => ({
+  description: 'Scope under which the request is made; determines fields present in response.',
+  type: 'string',
+  enum: values,
+  default: def,
+});
+
+export const pageArg = (): ArgDecl => ({ description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 });
+
+export const perPageArg = (def: number | undefined = 10, max = 100): ArgDecl => ({
+  description: 'Maximum number of items to be returned in result set.',
+  type: 'integer',
+  ...(def === undefined ? {} : { default: def }),
+  minimum: 1,
+  maximum: max,
+});
+
+export const searchArg = (): ArgDecl => ({ description: 'Limit results to those matching a string.', type: 'string' });
+
+export const idListArg = (description: string, def: unknown = []): ArgDecl => ({
+  description,
+  type: 'array',
+  items: { type: 'integer' },
+  ...(def === undefined ? {} : { default: def }),
+});
+
+export const offsetArg = (): ArgDecl => ({ description: 'Offset the result set by a specific number of items.', type: 'integer' });
+
+export const orderArg = (def: 'asc' | 'desc'): ArgDecl => ({
+  description: 'Order sort attribute ascending or descending.',
+  type: 'string',
+  default: def,
+  enum: ['asc', 'desc'],
+});
+
+export const idArg = (description = 'Unique identifier for the object.'): ArgDecl => ({ description, type: 'integer' });
+
+export const forceArg = (description = 'Whether to bypass Trash and force deletion.'): ArgDecl => ({ type: 'boolean', default: false, description });

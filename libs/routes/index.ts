@@ -1,0 +1,45 @@
+/**
+ * The whole route registry of the service, in the order the site index lists it: the built-in routes,
+ * then each namespace in the interface's order. Every process builds the same registry.
+ */
+import { RouteRegistry } from '../rest/registry';
+import { registerUserRoutes } from './cms/users';
+import { registerSiteRoutes } from './site';
+
+/** Namespaces in the order the site index lists them. */
+export const NAMESPACE_ORDER = [
+  'oembed/1.0',
+  'vendor/event-aggregator/v1',
+  'vendor/events/v1',
+  'vendor/views/v2',
+  'ec/v2/onboarding',
+  'ec/v1',
+  'cms/v2',
+  'cms-site-health/v1',
+  'cms-block-editor/v1',
+  'cms-abilities/v1',
+];
+
+/** Each namespace's route declarations; a namespace without routes yet is listed but has no root. */
+const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
+  'cms/v2': [registerUserRoutes],
+};
+
+let cached: RouteRegistry | undefined;
+
+export function buildRegistry(): RouteRegistry {
+  const registry = new RouteRegistry();
+  registerSiteRoutes(registry);
+  for (const ns of NAMESPACE_ORDER) {
+    const modules = NAMESPACE_ROUTES[ns];
+    if (modules?.length) for (const register of modules) register(registry);
+    else if (ns.startsWith('cms-')) registry.namespace(ns);
+  }
+  return registry;
+}
+
+/** The process-wide registry (built once). */
+export function registry(): RouteRegistry {
+  cached ??= buildRegistry();
+  return cached;
+}

@@ -1,0 +1,114 @@
+/**
+ * The store port: the one document-query language every repository speaks, served by two adapters
+ * (MongoDB through the official driver, and the embedded SQLite store). It is a strict subset of
+ * MongoDB's filter and update operators plus `$icontains`, an escaped case-insensitive substring match.
+ *
+ * Rules every adapter keeps (the contract suite checks them):
+ * - Documents are plain JSON-like objects; `Date` values round-trip as `Date`.
+ * - Adapter-private keys (MongoDB's `_id`) never reach callers.
+ * - A filter value is always a literal: strings are never read as operators or patterns.
+ * - Dotted paths address nested fields (`meta._EventStartDate`).
+ * - Equality against an array field means "the array contains the value" (MongoDB semantics);
+ *   `$in` against an array field means "contains any of".
+ */
+
+export type Scalar = string | number | boolean | Date | null;
+
+export interface FieldOps {
+  $eq?: Scalar;
+  $ne?: Scalar;
+  $in?: Scalar[];
+  $nin?: Scalar[];
+  $gt?: Scalar;
+  $gte?: Scalar;
+  $lt?: Scalar;
+  $lte?: Scalar;
+  $exists?: boolean;
+  /** Case-insensitive substring match; the needle is literal text, never a pattern. */
+  $icontains?: string;
+}
+
+export type FieldCondition = Scalar | FieldOps;
+
+export interface Filter {
+  $and?: Filter[];
+  $or?: Filter[];
+  [path: string]: FieldCondition | Filter[] | undefined;
+}
+
+export type SortSpec = Array<[path: string, direction: 1 | -1]>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  /** Top-level fields to return (always includes `id`); omitted means the whole document. */
+  fields?: string[];
+}
+
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, true | 1 | ''>;
+  $inc?: Record<string, number>;
+  /** Appends one value to an array field (created when missing). */
+  $push?: Record<string, unknown>;
+  /** Removes every element equal to the value from an array field. */
+  $pull?: Record<string, Scalar>;
+}
+
+export type Doc = Record<string, unknown>;
+
+export interface UpdateResult {
+  matched: number;
+  modified: number;
+}
+
+export interface Collection<T extends Doc = Doc> {
+  readonly name: string;
+  findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter): Promise<number>;
+  /** Distinct values of one field among matching documents (array fields contribute each element). */
+  distinct(path: string, filter: Filter): Promise<Scalar[]>;
+  insertOne(doc: T): Promise<void>;
+  /** Inserts all or none (SQLite: one transaction; MongoDB: ordered bulk insert). */
+  insertMany(docs: T[]): Promise<void>;
+  updateOne(filter: Filter, update: Update): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Applies the update to the first match and returns the document after the update, or null. */
+  findOneAndUpdate(filter: Filter, update: Update): Promise<T | null>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+/** How a collection's fields are typed and indexed; declared once and given to both adapters. */
+export type FieldType = 'int' | 'number' | 'text' | 'bool' | 'date';
+
+export interface CollectionSpec {
+  name: string;
+  /** Fields that filters and sorts use; each becomes a real, typed column in SQLite. */
+  fields: Record<string, FieldType>;
+  /** Fields holding arrays of scalars that filters look into (term ids, linked venue ids). */
+  arrays?: Record<string, FieldType>;
+  /** Compound indexes, in MongoDB key order. */
+  indexes?: Array<{ keys: string[]; unique?: boolean; sparse?: boolean }>;
+}
+
+export interface Store {
+  readonly kind: 'mongo' | 'sqlite';
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+  /** Next integer from a named counter (first value 1); `count` reserves a block and returns its first id. */
+  nextId(counter: string, count?: number): Promise<number>;
+  /** Creates collections, columns and indexes; idempotent, called at start-up. */
+  ensure(specs: CollectionSpec[]): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Raised by an adapter when a unique index rejects a write. */
+export class DuplicateKeyError extends Error {
+  constructor(public readonly collection: string, public readonly keys: string[]) {
+    super(`duplicate key in ${collection} (${keys.join(', ')})`);
+    this.name = 'DuplicateKeyError';
+  }
+}

@@ -1,0 +1,20 @@
+/** The content service: cms/v2 users, application passwords, posts and pages. */
+import { UsersRepository } from '../../libs/auth/users';
+import type { Config } from '../../libs/config/env';
+import type { RouteRegistry } from '../../libs/rest/registry';
+import { ServiceApp } from '../../libs/rest/service';
+import type { Site } from '../../libs/rest/site';
+import type { Store } from '../../libs/store/types';
+import { bindAppPasswords } from './app-passwords/handlers';
+import { bootstrapAdmin } from './bootstrap';
+import type { ContentDeps } from './deps';
+import { bindUsers } from './users/handlers';
+
+export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
+  const deps: ContentDeps = { store: opts.store, site: opts.site, users: new UsersRepository(opts.store) };
+  const app = new ServiceApp('content', opts.registry);
+  bindUsers(app, deps);
+  bindAppPasswords(app, deps);
+  await bootstrapAdmin(deps, opts.config);
+  return app.verify();
+}

@@ -1,0 +1,261 @@
+/** cms/v2/users: list, create, get, update, delete, and the `me` aliases (reference: the users controller). */
+import { can, type Caller } from '../../../libs/auth/user';
+import { ROLE_CAPS, isRole } from '../../../libs/auth/roles';
+import { hashAccountPassword } from '../../../libs/auth/passwords';
+import type { UserDoc } from '../../../libs/auth/users';
+import { RestError, authStatus } from '../../../libs/rest/errors';
+import { pagingHeaders } from '../../../libs/rest/paging';
+import { restUrl } from '../../../libs/rest/site';
+import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { Filter, SortSpec } from '../../../libs/store/types';
+import { DuplicateKeyError } from '../../../libs/store/types';
+import type { ContentDeps } from '../deps';
+import { presentUser, type Context } from './present';
+
+/** Post types whose published records make their authors public (the reference's has_published_posts). */
+const PUBLIC_AUTHOR_TYPES = ['post', 'page', 'vendor_events', 'vendor_venue', 'vendor_organizer'];
+
+const invalidId = () => new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
+const notLoggedIn = () => new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
+
+function canEditUser(user: Caller, target: UserDoc): boolean {
+  if (!user) return false;
+  if (user.id === target.id) return true;
+  if (!can(user, 'edit_users')) return false;
+  // Only administrators edit administrators.
+  return !target.roles.includes('administrator') || user.roles.includes('administrator');
+}
+
+async function loadTarget(ctx: HandlerContext, deps: ContentDeps, me: boolean): Promise<UserDoc> {
+  return ctx.cached('target', async () => {
+    if (me) {
+      if (!ctx.user) throw notLoggedIn();
+      const u = await deps.users.byId(ctx.user.id);
+      if (!u) throw invalidId();
+      return u;
+    }
+    const id = Number(ctx.params.id);
+    const u = id > 0 ? await deps.users.byId(id) : null;
+    if (!u) throw invalidId();
+    return u;
+  });
+}
+
+async function publishedAuthorIds(deps: ContentDeps): Promise<number[]> {
+  const ids = await deps.store.collection('posts').distinct('author', { status: 'publish', type: { $in: PUBLIC_AUTHOR_TYPES } });
+  return ids.map(Number);
+}
+
+function validateRoles(roles: unknown): string[] {
+  const list = (roles as string[]) ?? [];
+  for (const r of list) if (!isRole(r)) throw new RestError('rest_user_invalid_role', 'Role is invalid.', 400);
+  return list;
+}
+
+const LOGIN = /^[A-Za-z0-9 _.\-@]+$/;
+
+/** Field changes from the request, shared by create and update. */
+function changesFrom(ctx: HandlerContext): Partial<UserDoc> & { password?: string } {
+  const p = ctx.params;
+  const out: Partial<UserDoc> & { password?: string } = {};
+  const copy: Array<[string, keyof UserDoc]> = [
+    ['name', 'name'],
+    ['first_name', 'first_name'],
+    ['last_name', 'last_name'],
+    ['url', 'url'],
+    ['description', 'description'],
+    ['nickname', 'nickname'],
+    ['slug', 'slug'],
+  ];
+  for (const [arg, field] of copy) if (typeof p[arg] === 'string') (out as Record<string, unknown>)[field] = p[arg];
+  if (typeof p.locale === 'string') out.locale = p.locale || 'en_US';
+  if (typeof p.email === 'string') out.email = p.email.toLowerCase();
+  if (typeof p.password === 'string') out.password = p.password;
+  return out;
+}
+
+async function ensureUnique(deps: ContentDeps, changes: { login?: string; email?: string }, selfId?: number): Promise<void> {
+  if (changes.login) {
+    const other = await deps.users.byLogin(changes.login);
+    if (other && other.id !== selfId) throw new RestError('existing_user_login', 'Sorry, that username already exists!', 400);
+  }
+  if (changes.email) {
+    const other = await deps.users.byEmail(changes.email);
+    if (other && other.id !== selfId) throw new RestError('existing_user_email', 'Sorry, that email address is already used!', 400);
+  }
+}
+
+export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
+  const { site } = deps;
+
+  app.bind('cms.users.list', {
+    async permission(ctx) {
+      const p = ctx.params;
+      if (p.context === 'edit' && !can(ctx.user, 'list_users')) {
+        return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', authStatus(ctx.user));
+      }
+      if (['email', 'registered_date'].includes(String(p.orderby)) && !can(ctx.user, 'list_users')) {
+        return new RestError('rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.', authStatus(ctx.user));
+      }
+      if (p.who === 'authors' && !can(ctx.user, 'edit_posts')) {
+        return new RestError('rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.', authStatus(ctx.user));
+      }
+      if ((Array.isArray(p.roles) && p.roles.length) || (Array.isArray(p.capabilities) && p.capabilities.length)) {
+        if (!can(ctx.user, 'list_users')) return new RestError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', authStatus(ctx.user));
+      }
+      return true;
+    },
+    async handle(ctx) {
+      const p = ctx.params;
+      const and: Filter[] = [];
+      const include = (p.include as number[]) ?? [];
+      const exclude = (p.exclude as number[]) ?? [];
+      if (include.length) and.push({ id: { $in: include } });
+      if (exclude.length) and.push({ id: { $nin: exclude } });
+      if (Array.isArray(p.slug) && p.slug.length) and.push({ slug: { $in: p.slug as string[] } });
+      if (Array.isArray(p.roles) && p.roles.length) and.push({ roles: { $in: p.roles as string[] } });
+      if (p.who === 'authors') and.push({ roles: { $in: ['administrator', 'editor', 'author', 'contributor'] } });
+      if (typeof p.search === 'string' && p.search !== '') {
+        const s = p.search.replace(/^\*|\*$/g, '');
+        and.push({ $or: [{ login: { $icontains: s } }, { email: { $icontains: s } }, { url: { $icontains: s } }, { name: { $icontains: s } }, { slug: { $icontains: s } }] });
+      }
+      if (Array.isArray(p.capabilities) && p.capabilities.length) {
+        const roles = Object.entries(ROLE_CAPS).filter(([, caps]) => (p.capabilities as string[]).some((c) => caps.has(c))).map(([r]) => r);
+        and.push({ roles: { $in: roles } });
+      }
+      const restrict = !can(ctx.user, 'list_users') || p.has_published_posts === true || Array.isArray(p.has_published_posts);
+      if (restrict) and.push({ id: { $in: await publishedAuthorIds(deps) } });
+
+      const dir = p.order === 'desc' ? -1 : 1;
+      const orderby = String(p.orderby);
+      const sortField: Record<string, string> = { id: 'id', name: 'name', registered_date: 'registered', slug: 'slug', email: 'email', url: 'url', include: 'id', include_slugs: 'slug' };
+      const sort: SortSpec = [[sortField[orderby] ?? 'name', dir], ['id', dir]];
+      const filter: Filter = and.length ? { $and: and } : {};
+      const perPage = Number(p.per_page);
+      const page = Number(p.page);
+      const skip = p.offset !== undefined ? Number(p.offset) : (page - 1) * perPage;
+      const [items, total] = await Promise.all([deps.users.users.find(filter, { sort, skip, limit: perPage }), deps.users.users.count(filter)]);
+      if (orderby === 'include' && include.length) items.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+      if (orderby === 'include_slugs' && Array.isArray(p.slug)) items.sort((a, b) => (p.slug as string[]).indexOf(a.slug) - (p.slug as string[]).indexOf(b.slug));
+      const context = p.context as Context;
+      return {
+        body: items.map((u) => presentUser(u, site, context)),
+        headers: pagingHeaders(site, '/cms/v2/users', ctx.req.query, page, perPage, total),
+      };
+    },
+  });
+
+  app.bind('cms.users.create', {
+    async permission(ctx) {
+      if (!can(ctx.user, 'create_users')) return new RestError('rest_cannot_create_user', 'Sorry, you are not allowed to create new users.', authStatus(ctx.user));
+      return true;
+    },
+    async handle(ctx) {
+      const p = ctx.params;
+      if (p.id !== undefined) throw new RestError('rest_user_exists', 'Cannot create existing user.', 400);
+      const login = String(p.username).trim();
+      if (!LOGIN.test(login)) {
+        throw new RestError('rest_user_invalid_username', 'This username is invalid because it uses illegal characters. Please enter a valid username.', 400);
+      }
+      const roles = p.roles !== undefined ? validateRoles(p.roles) : ['subscriber'];
+      if (roles.includes('administrator') && !ctx.user?.roles.includes('administrator')) {
+        throw new RestError('rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.', 403);
+      }
+      const changes = changesFrom(ctx);
+      await ensureUnique(deps, { login, email: changes.email });
+      try {
+        const doc = await deps.users.create({ ...changes, login, email: changes.email!, password: changes.password!, roles });
+        return {
+          status: 201,
+          body: presentUser(doc, site, 'edit'),
+          headers: { Location: restUrl(site, `/cms/v2/users/${doc.id}`) },
+        };
+      } catch (e) {
+        if (e instanceof DuplicateKeyError) throw new RestError('existing_user_login', 'Sorry, that username already exists!', 400);
+        throw e;
+      }
+    },
+  });
+
+  for (const me of [false, true]) {
+    const prefix = me ? 'cms.users.me' : 'cms.users';
+    app.bind(`${prefix}.get`, {
+      async permission(ctx) {
+        const target = await loadTarget(ctx, deps, me);
+        if (ctx.user?.id === target.id) return true;
+        if (ctx.params.context === 'edit' && !can(ctx.user, 'list_users')) {
+          return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', authStatus(ctx.user));
+        }
+        if (!can(ctx.user, 'list_users') && !(await publishedAuthorIds(deps)).includes(target.id)) {
+          return new RestError('rest_user_cannot_view', 'Sorry, you are not allowed to list users.', authStatus(ctx.user));
+        }
+        return true;
+      },
+      async handle(ctx) {
+        const target = await loadTarget(ctx, deps, me);
+        return { body: presentUser(target, site, ctx.params.context as Context) };
+      },
+    });
+
+    app.bind(`${prefix}.update`, {
+      async permission(ctx) {
+        const target = await loadTarget(ctx, deps, me);
+        if (!canEditUser(ctx.user, target)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this user.', authStatus(ctx.user));
+        if (ctx.params.roles !== undefined && !can(ctx.user, 'promote_users')) {
+          return new RestError('rest_cannot_edit_roles', 'Sorry, you are not allowed to edit roles of this user.', authStatus(ctx.user));
+        }
+        return true;
+      },
+      async handle(ctx) {
+        const target = await loadTarget(ctx, deps, me);
+        const p = ctx.params;
+        if (typeof p.username === 'string' && p.username !== target.login) throw new RestError('rest_user_invalid_argument', "Username isn't editable.", 400);
+        const changes = changesFrom(ctx);
+        const set: Record<string, unknown> = { ...changes };
+        delete set.password;
+        if (p.roles !== undefined) {
+          const roles = validateRoles(p.roles);
+          if (ctx.user?.id === target.id && !roles.includes('administrator') && target.roles.includes('administrator')) {
+            throw new RestError('rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.', 403);
+          }
+          set.roles = roles;
+        }
+        await ensureUnique(deps, { email: changes.email }, target.id);
+        if (changes.password) {
+          set.pass_hash = await hashAccountPassword(changes.password);
+        }
+        if (Object.keys(set).length) await deps.users.users.updateOne({ id: target.id }, { $set: set });
+        const fresh = (await deps.users.byId(target.id))!;
+        return { body: presentUser(fresh, site, 'edit') };
+      },
+    });
+
+    app.bind(`${prefix}.delete`, {
+      async permission(ctx) {
+        await loadTarget(ctx, deps, me);
+        if (!can(ctx.user, 'delete_users')) {
+          return new RestError('rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.', authStatus(ctx.user));
+        }
+        return true;
+      },
+      async handle(ctx) {
+        const target = await loadTarget(ctx, deps, me);
+        if (ctx.params.force !== true) {
+          throw new RestError('rest_trash_not_supported', "Users do not support trashing. Set 'force' to true to delete.", 501);
+        }
+        const reassign = Number(ctx.params.reassign);
+        const posts = deps.store.collection('posts');
+        if (reassign) {
+          if (reassign === target.id || !(await deps.users.byId(reassign))) {
+            throw new RestError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
+          }
+        }
+        const previous = presentUser(target, site, 'edit');
+        if (reassign) await posts.updateMany({ author: target.id }, { $set: { author: reassign } });
+        else await posts.deleteMany({ author: target.id });
+        await deps.users.users.deleteOne({ id: target.id });
+        return { body: { deleted: true, previous } };
+      },
+    });
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * The gateway's HTTP front: finds REST requests (`/index.php/cms-json/...` or `?rest_route=`), reads
+ * and bounds the body, authenticates, runs the request through the REST pipeline and writes the
+ * answer with the reference's headers. Also serves the site home, health, readiness and metrics.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Koa from 'koa';
+import qs from 'qs';
+import type { Authenticator } from '../../libs/auth/authenticate';
+import { errors, RestError } from '../../libs/rest/errors';
+import type { RestInput, RestOutput, RestServer } from '../../libs/rest/server';
+import { REST_PREFIX, type Site } from '../../libs/rest/site';
+import { logger } from '../../libs/observability/logger';
+import { metricsText, observeRequest } from '../../libs/observability/metrics';
+
+export interface GatewayOptions {
+  rest: RestServer;
+  auth: Authenticator;
+  site: Site;
+  maxBodyBytes: number;
+  /** Throws when a dependency (store, queue) is not reachable. */
+  ready: () => Promise<void>;
+  /** Extra pages outside the REST root (the application authorization page). */
+  pages?: (ctx: Koa.Context, body: () => Promise<Buffer>) => Promise<boolean>;
+}
+
+const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };
+
+export function parseQuery(raw: string): Record<string, unknown> {
+  return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
+}
+
+/** Reads the body up to the limit; rejects with 413 beyond it. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.reject(errors.bodyTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(errors.bodyTooLarge(limit));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function isJsonType(ct: string): boolean {
+  return /^application\/([\w.+-]*\+)?json\b/i.test(ct);
+}
+
+/** Splits a raw body into the reference's buckets: JSON (only for a JSON content type) or form fields. */
+export function parseBody(raw: Buffer, contentType: string): Pick<RestInput, 'body' | 'bodyType' | 'jsonError'> {
+  if (!raw.length) return { bodyType: 'none' };
+  const text = raw.toString('utf8');
+  if (isJsonType(contentType)) {
+    try {
+      return { bodyType: 'json', body: JSON.parse(text) };
+    } catch {
+      return { bodyType: 'none', jsonError: 'Syntax error' };
+    }
+  }
+  if (!contentType || /^application\/x-www-form-urlencoded\b/i.test(contentType)) {
+    return { bodyType: 'form', body: qs.parse(text, QS_OPTIONS) };
+  }
+  return { bodyType: 'none' };
+}
+
+function clientIp(ctx: Koa.Context): string {
+  return ctx.request.ip || ctx.req.socket.remoteAddress || 'unknown';
+}
+
+const BASE_HEADERS: Record<string, string> = {
+  'X-Robots-Tag': 'noindex',
+  'X-Content-Type-Options': 'nosniff',
+  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link',
+  'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+};
+
+function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { loggedIn: boolean; head: boolean; pretty: boolean; cached?: Buffer }): void {
+  ctx.status = out.status;
+  const discovery = `<${site.restRoot}>; rel="https://api.w.org/"`;
+  for (const [k, v] of Object.entries(BASE_HEADERS)) ctx.set(k, v);
+  for (const [k, v] of Object.entries(out.headers)) ctx.set(k, v);
+  ctx.set('Link', out.headers.Link ? `${out.headers.Link}, ${discovery}` : discovery);
+  const origin = ctx.get('Origin');
+  if (origin) {
+    ctx.set('Access-Control-Allow-Origin', origin);
+    ctx.set('Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE');
+    ctx.set('Access-Control-Allow-Credentials', 'true');
+    ctx.vary('Origin');
+  }
+  if (opts.loggedIn) {
+    ctx.set('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT');
+    ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+  }
+  ctx.type = 'application/json; charset=UTF-8';
+  if (opts.head || out.status === 204 || out.body === undefined) {
+    ctx.body = null;
+    ctx.status = out.status;
+    return;
+  }
+  ctx.body = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
+}
+
+export function createGatewayApp(opts: GatewayOptions): Koa {
+  const app = new Koa({ proxy: true });
+  const { rest, site } = opts;
+  // The site index is the same for every anonymous caller; serialise it once.
+  let indexCache: Buffer | undefined;
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = (ctx.get('X-Request-Id') || randomUUID()).slice(0, 128);
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } catch (e) {
+      logger.error({ err: e, requestId }, 'request failed');
+      const err = e instanceof RestError ? e : errors.internal();
+      ctx.status = err.status;
+      ctx.type = 'application/json; charset=UTF-8';
+      ctx.body = JSON.stringify(err.toJSON());
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      observeRequest(ctx.method, (ctx.state.route as string | undefined) ?? 'other', ctx.status, seconds);
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    switch (ctx.path) {
+      case '/healthz':
+        ctx.body = { status: 'ok' };
+        return;
+      case '/readyz':
+        try {
+          await opts.ready();
+          ctx.body = { status: 'ready' };
+        } catch (e) {
+          ctx.status = 503;
+          ctx.body = { status: 'unavailable', reason: (e as Error).message };
+        }
+        return;
+      case '/metrics': {
+        const m = await metricsText();
+        ctx.type = m.contentType;
+        ctx.body = m.body;
+        return;
+      }
+    }
+    await next();
+  });
+
+  app.use(async (ctx, next) => {
+    const query = parseQuery(ctx.querystring);
+    let routePath: string | undefined;
+    if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
+    else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
+    if (routePath === undefined) {
+      if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
+      if ((ctx.path === '/' || ctx.path === '/index.php') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+        ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);
+        ctx.type = 'text/html; charset=UTF-8';
+        ctx.body = homePage(site);
+        return;
+      }
+      return next();
+    }
+    delete query.rest_route;
+    const head = ctx.method === 'HEAD';
+    const pretty = query._pretty !== undefined;
+
+    let raw: Buffer;
+    try {
+      raw = await readBody(ctx.req, opts.maxBodyBytes);
+    } catch (e) {
+      if (e instanceof RestError) {
+        writeRest(ctx, site, { status: e.status, headers: {}, body: e.toJSON() }, { loggedIn: false, head, pretty });
+        return;
+      }
+      throw e;
+    }
+    let user = null;
+    try {
+      user = await opts.auth.authenticate(ctx.get('Authorization') || undefined, clientIp(ctx));
+    } catch (e) {
+      if (!(e instanceof RestError)) throw e;
+      const headers: Record<string, string> = e.status === 429 ? { 'Retry-After': String(e.data.retry_after) } : {};
+      writeRest(ctx, site, { status: e.status, headers, body: e.toJSON() }, { loggedIn: false, head, pretty });
+      return;
+    }
+
+    const plainIndex = routePath === '/' && !user && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && query.context === 'view');
+    if (plainIndex && indexCache) {
+      ctx.state.route = '/';
+      writeRest(ctx, site, { status: 200, headers: {}, body: null }, { loggedIn: false, head, pretty, cached: indexCache });
+      return;
+    }
+
+    const input: RestInput = {
+      method: ctx.method,
+      path: routePath,
+      query,
+      ...parseBody(raw, ctx.get('Content-Type')),
+      headers: ctx.headers,
+      user,
+      requestId: ctx.state.requestId as string,
+    };
+    const out = await rest.handle(input);
+    ctx.state.route = out.route;
+    if (plainIndex && out.status === 200) indexCache = Buffer.from(JSON.stringify(out.body));
+    writeRest(ctx, site, out, { loggedIn: !!user, head, pretty });
+  });
+
+  return app;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function homePage(site: Site): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(site.name)}</title><link rel="https://api.w.org/" href="${escapeHtml(site.restRoot)}"></head><body><h1>${escapeHtml(site.name)}</h1><p>${escapeHtml(site.description)}</p><p>REST API: <a href="${escapeHtml(site.restRoot)}">${escapeHtml(site.restRoot)}</a></p></body></html>`;
+}

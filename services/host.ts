@@ -1,0 +1,72 @@
+/**
+ * The HTTP host of a service process in cluster mode (and of a worker's health endpoints): a signed
+ * dispatch endpoint in front of one ServiceApp, plus /healthz, /readyz and /metrics.
+ */
+import Koa from 'koa';
+import { DISPATCH_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../libs/rest/remote';
+import type { ServiceApp, ServiceRequest } from '../libs/rest/service';
+import { RestError, errors } from '../libs/rest/errors';
+import { logger } from '../libs/observability/logger';
+import { metricsText, observeRequest } from '../libs/observability/metrics';
+import { readBody } from './gateway/http';
+
+export interface HostOptions {
+  service?: ServiceApp;
+  secret?: string;
+  maxBodyBytes: number;
+  ready: () => Promise<void>;
+}
+
+export function createServiceHost(opts: HostOptions): Koa {
+  const app = new Koa();
+  app.use(async (ctx) => {
+    const started = process.hrtime.bigint();
+    try {
+      if (ctx.path === '/healthz') {
+        ctx.body = { status: 'ok' };
+        return;
+      }
+      if (ctx.path === '/readyz') {
+        try {
+          await opts.ready();
+          ctx.body = { status: 'ready' };
+        } catch (e) {
+          ctx.status = 503;
+          ctx.body = { status: 'unavailable', reason: (e as Error).message };
+        }
+        return;
+      }
+      if (ctx.path === '/metrics') {
+        const m = await metricsText();
+        ctx.type = m.contentType;
+        ctx.body = m.body;
+        return;
+      }
+      if (ctx.path !== DISPATCH_PATH || ctx.method !== 'POST' || !opts.service || !opts.secret) {
+        ctx.status = 404;
+        ctx.body = errors.noRoute().toJSON();
+        return;
+      }
+      // The envelope around a request body adds a little; allow for it.
+      const raw = (await readBody(ctx.req, opts.maxBodyBytes * 2 + 65536)).toString('utf8');
+      if (!verifySignature(opts.secret, ctx.get(TIMESTAMP_HEADER), ctx.get(SIGNATURE_HEADER), raw)) {
+        ctx.status = 401;
+        ctx.body = { code: 'rest_service_signature', message: 'The request was not signed by the gateway.', data: { status: 401 } };
+        return;
+      }
+      const req = JSON.parse(raw) as ServiceRequest;
+      const res = await opts.service.dispatch(req);
+      ctx.state.route = req.endpoint;
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify(res);
+    } catch (e) {
+      const err = e instanceof RestError ? e : errors.internal();
+      if (!(e instanceof RestError)) logger.error({ err: e }, 'service host failed');
+      ctx.status = err.status;
+      ctx.body = err.toJSON();
+    } finally {
+      observeRequest(ctx.method, (ctx.state.route as string | undefined) ?? ctx.path, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  });
+  return app;
+}

@@ -1,0 +1,45 @@
+/**
+ * Entry point of every process: `node dist/services/main.js <role>` with role all (default),
+ * gateway, content, calendar, aggregator, oembed or worker (or the ROLE variable).
+ */
+import { loadConfig, requireForRole, ROLES, type Role } from '../libs/config/env';
+import { logger } from '../libs/observability/logger';
+import { start } from './runtime';
+
+async function main(): Promise<void> {
+  const role = (process.argv[2] ?? process.env.ROLE ?? 'all') as Role;
+  if (!ROLES.includes(role)) {
+    process.stderr.write(`Unknown role "${role}". Use one of: ${ROLES.join(', ')}\n`);
+    process.exit(2);
+  }
+  let config;
+  try {
+    config = loadConfig();
+    requireForRole(config, role);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const running = await start(role, config);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.warn('shutdown timed out');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS + 2000);
+    force.unref();
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((e) => {
+  logger.fatal({ err: e }, 'start-up failed');
+  process.stderr.write(`start-up failed: ${(e as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,174 @@
+/**
+ * Assembles the processes from one codebase: the all-in-one process, the gateway, each service and
+ * the worker. Every process builds the same route registry; what differs is which services run
+ * in-process and how the others are reached.
+ */
+import http, { type Server } from 'node:http';
+import { Authenticator, FailureThrottle } from '../libs/auth/authenticate';
+import { UsersRepository } from '../libs/auth/users';
+import { SERVICES, serviceUrl, type Config, type Role, type ServiceName } from '../libs/config/env';
+import { COLLECTIONS } from '../libs/data/collections';
+import { logger } from '../libs/observability/logger';
+import { setQueueDepthSource } from '../libs/observability/metrics';
+import { openQueue, createBullWorker } from '../libs/queue';
+import type { JobHandler, JobName, JobQueue, JobWorker, QueueName } from '../libs/queue/types';
+import { JOBS } from '../libs/queue/types';
+import { runBatch, type BatchJob } from '../libs/rest/batch';
+import type { RouteRegistry } from '../libs/rest/registry';
+import { remoteDispatch } from '../libs/rest/remote';
+import { RestServer } from '../libs/rest/server';
+import type { Dispatch, ServiceApp } from '../libs/rest/service';
+import { siteFrom, type Site } from '../libs/rest/site';
+import { registry as buildRegistry } from '../libs/routes';
+import { openStore } from '../libs/store';
+import type { Store } from '../libs/store/types';
+import { createContentService } from './content';
+import { authorizePage } from './gateway/authorize';
+import { registerBuiltins } from './gateway/builtins';
+import { createGatewayApp } from './gateway/http';
+import { createServiceHost } from './host';
+
+export interface ServiceFactoryOptions {
+  registry: RouteRegistry;
+  store: Store;
+  site: Site;
+  config: Config;
+}
+
+/** How each service is built; a service whose routes are not declared yet serves none. */
+const FACTORIES: Partial<Record<ServiceName, (o: ServiceFactoryOptions) => Promise<ServiceApp>>> = {
+  content: createContentService,
+};
+
+export interface Running {
+  /** The HTTP server of the process. */
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function openConfiguredStore(config: Config): Promise<Store> {
+  const store = await openStore({ mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB, dataDir: config.DATA_DIR });
+  await store.ensure(COLLECTIONS);
+  return store;
+}
+
+async function buildServices(names: ServiceName[], o: ServiceFactoryOptions): Promise<Partial<Record<ServiceName, ServiceApp>>> {
+  const out: Partial<Record<ServiceName, ServiceApp>> = {};
+  for (const name of names) {
+    const factory = FACTORIES[name];
+    if (factory) out[name] = await factory(o);
+  }
+  return out;
+}
+
+function remoteServices(config: Config): Partial<Record<ServiceName, Dispatch>> {
+  const out: Partial<Record<ServiceName, Dispatch>> = {};
+  for (const s of SERVICES) {
+    const url = serviceUrl(config, s);
+    if (url && config.SERVICE_SECRET) out[s] = remoteDispatch(url, config.SERVICE_SECRET);
+  }
+  return out;
+}
+
+/** Job handlers of the worker side, given a REST pipeline to run sub-requests through. */
+function jobHandlers(server: RestServer): Partial<Record<JobName, JobHandler>> {
+  return {
+    'batch.run': (data, job) => runBatch(server, data as BatchJob, job.id),
+  };
+}
+
+/** Queues that have handlers for all their jobs in this build. */
+function servedQueues(wanted: string[], handlers: Partial<Record<JobName, JobHandler>>): QueueName[] {
+  const jobsOf = (q: string) => (Object.keys(JOBS) as JobName[]).filter((j) => JOBS[j].queue === q);
+  return wanted.filter((q) => jobsOf(q).length > 0 && jobsOf(q).every((j) => handlers[j])) as QueueName[];
+}
+
+function listen(app: { callback(): (...args: never[]) => void }, config: Config): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer(app.callback() as never);
+    server.keepAliveTimeout = 65000;
+    server.headersTimeout = 66000;
+    server.requestTimeout = 120000;
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve(server));
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+export async function start(role: Role, config: Config): Promise<Running> {
+  const site = siteFrom(config);
+  const registry = buildRegistry();
+  const closers: Array<() => Promise<void>> = [];
+  let server: Server;
+
+  if (role === 'all' || role === 'gateway') {
+    const store = await openConfiguredStore(config);
+    closers.push(() => store.close());
+    const services = role === 'all' ? await buildServices(SERVICES, { registry, store, site, config }) : {};
+    const dispatchers: Partial<Record<ServiceName, Dispatch>> =
+      role === 'all' ? Object.fromEntries(Object.entries(services).map(([k, app]) => [k, app!.dispatch])) : remoteServices(config);
+    const rest = new RestServer(registry, site, dispatchers);
+    const handlers = jobHandlers(rest);
+    const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
+    closers.unshift(() => queue.close());
+    setQueueDepthSource(() => queue.depths());
+    if (role === 'all' && config.REDIS_URL) {
+      // With Redis, the all-in-one process also consumes its own queues.
+      const worker = createBullWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, queues: servedQueues(config.WORKER_QUEUES, handlers), concurrency: config.WORKER_CONCURRENCY, handlers });
+      await worker.start();
+      closers.unshift(() => worker.close(config.SHUTDOWN_TIMEOUT_MS));
+    }
+    registerBuiltins(rest, queue, config.BATCH_TIMEOUT_MS);
+    const users = new UsersRepository(store);
+    const throttle = new FailureThrottle(config.AUTH_FAILURE_LIMIT, config.AUTH_FAILURE_WINDOW_SECONDS * 1000);
+    const app = createGatewayApp({
+      rest,
+      auth: new Authenticator(users, throttle),
+      site,
+      pages: authorizePage({ site, users, throttle }),
+      maxBodyBytes: config.MAX_BODY_BYTES,
+      ready: async () => {
+        await store.ping();
+        await queue.ping();
+      },
+    });
+    server = await listen(app, config);
+  } else if (role === 'worker') {
+    const rest = new RestServer(registry, site, remoteServices(config));
+    const handlers = jobHandlers(rest);
+    const queues = servedQueues(config.WORKER_QUEUES, handlers);
+    const worker: JobWorker = createBullWorker({ redisUrl: config.REDIS_URL!, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers });
+    await worker.start();
+    const queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, {});
+    setQueueDepthSource(() => queue.depths());
+    closers.push(() => worker.close(config.SHUTDOWN_TIMEOUT_MS), () => queue.close());
+    server = await listen(createServiceHost({ maxBodyBytes: config.MAX_BODY_BYTES, ready: () => queue.ping() }), config);
+    logger.info({ queues }, 'worker consuming');
+  } else {
+    const store = await openConfiguredStore(config);
+    closers.push(() => store.close());
+    const services = await buildServices([role], { registry, store, site, config });
+    server = await listen(createServiceHost({ service: services[role], secret: config.SERVICE_SECRET, maxBodyBytes: config.MAX_BODY_BYTES, ready: () => store.ping() }), config);
+  }
+
+  logger.info({ role, port: config.PORT, restRoot: site.restRoot }, 'listening');
+  return {
+    server,
+    async close() {
+      await closeServer(server);
+      for (const c of closers) {
+        try {
+          await c();
+        } catch (e) {
+          logger.warn({ err: e }, 'error while closing');
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Starts the all-in-one process in the test's own process, on a free port with a fresh embedded
+ * store (or MongoDB/Redis when asked), and gives a small client for it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../libs/config/env';
+import { start, type Running } from '../../services/runtime';
+
+export const ADMIN = { login: 'admin', password: 'admin-account-password', appPassword: 'abcd EFGH ijkl MNOP qrst UVWX' };
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body text (sent as is with the given content type). */
+  raw?: string;
+  contentType?: string;
+  /** [login, password] for Basic auth; defaults to none. */
+  auth?: [string, string] | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  url: string;
+  restRoot: string;
+  config: Config;
+  running: Running;
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Authenticated as the bootstrapped administrator. */
+  admin<T = any>(method: string, path: string, opts?: Omit<RequestOptions, 'auth'>): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export function basic(login: string, password: string): string {
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+}
+
+export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ecs-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SITE_URL: 'http://example.test',
+    ADMIN_USER: ADMIN.login,
+    ADMIN_PASSWORD: ADMIN.password,
+    ADMIN_APP_PASSWORD: ADMIN.appPassword,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const running = await start('all', config);
+  const port = (running.server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const restRoot = `${url}/index.php/cms-json`;
+
+  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    let body: string | undefined;
+    if (opts.raw !== undefined) {
+      body = opts.raw;
+      headers['Content-Type'] = opts.contentType ?? 'application/json';
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] = 'application/json';
+    }
+    if (opts.auth) headers.Authorization = basic(opts.auth[0], opts.auth[1]);
+    const target = path.startsWith('http') ? path : path.startsWith('/index.php') || path.startsWith('/?') || path === '/' || path.startsWith('/cms-admin') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/metrics') ? url + path : restRoot + path;
+    const res = await fetch(target, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  return {
+    url,
+    restRoot,
+    config,
+    running,
+    request,
+    admin: (method, path, opts = {}) => request(method, path, { ...opts, auth: [ADMIN.login, ADMIN.appPassword] }),
+    async close() {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
