@@ -1,0 +1,301 @@
+/**
+ * The cluster store: the port's query language handed to MongoDB through the official driver.
+ *
+ * Filters are validated with the same rules as the SQLite adapter (query.ts) and rebuilt from the
+ * validated tree, so nothing outside the port's language (`$where`, `$regex`, `$expr`, ...) reaches the
+ * server. `_id` stays inside: documents get driver-generated ObjectIds and every read projects it out.
+ */
+import { MongoClient, type Db, type Document, type Filter as MongoFilter, type Sort } from 'mongodb';
+import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, normalizeFilter, validateUpdate } from './query';
+import type { Cond } from './query';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type CollectionSpec,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type Scalar,
+  type Store,
+  type Update,
+  type UpdateResult,
+} from './types';
+
+const MONGO_OP: Record<string, string> = {
+  eq: '$eq',
+  ne: '$ne',
+  in: '$in',
+  nin: '$nin',
+  gt: '$gt',
+  gte: '$gte',
+  lt: '$lt',
+  lte: '$lte',
+  exists: '$exists',
+};
+
+function toMongo(c: Cond): Document {
+  if (c.kind === 'and') {
+    if (c.items.length === 0) return {};
+    return c.items.length === 1 ? toMongo(c.items[0]) : { $and: c.items.map(toMongo) };
+  }
+  if (c.kind === 'or') return { $or: c.items.map(toMongo) };
+  if (c.op === 'icontains') return { [c.path]: { $regex: escapeRegExp(c.value as string), $options: 'i' } };
+  return { [c.path]: { [MONGO_OP[c.op]]: c.value } };
+}
+
+/** Validates a port filter and returns the equivalent MongoDB filter. */
+export function toMongoFilter(filter: Filter): MongoFilter<Document> {
+  return toMongo(normalizeFilter(filter));
+}
+
+function toSort(sort: FindOptions['sort']): Sort | undefined {
+  if (!sort || sort.length === 0) return undefined;
+  const out: Array<[string, 1 | -1]> = [];
+  for (const [p, dir] of sort) {
+    assertPath(p);
+    if (dir !== 1 && dir !== -1) throw new Error(`sort direction for ${p} must be 1 or -1`);
+    out.push([p, dir]);
+  }
+  // _id (insertion order) breaks ties, so paging is stable; same rule as the SQLite adapter.
+  out.push(['_id', sort[sort.length - 1][1]]);
+  return out;
+}
+
+function projection(fields: string[] | undefined): Document {
+  if (!fields) return { _id: 0 };
+  const p: Document = { _id: 0, id: 1 };
+  for (const f of fields) p[assertPath(f)] = 1;
+  return p;
+}
+
+function checkWindow(options: FindOptions): void {
+  for (const k of ['skip', 'limit'] as const) {
+    const v = options[k];
+    if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw new Error(`${k} must be a non-negative integer`);
+  }
+}
+
+/** The key names of the index a duplicate-key error names, from whatever detail the server gave. */
+function duplicateKeys(e: Record<string, unknown>): string[] {
+  const pattern =
+    (e.keyPattern as Document | undefined) ??
+    ((e.errorResponse as Document | undefined)?.keyPattern as Document | undefined) ??
+    ((e.writeErrors as Array<{ err?: Document }> | undefined)?.[0]?.err?.keyPattern as Document | undefined);
+  if (pattern) return Object.keys(pattern);
+  const msg = String(e.errmsg ?? e.message ?? '');
+  const m = /index: (\S+) dup key/.exec(msg);
+  // Default index names are "<key>_<dir>" joined by "_": "slug_1_type_1".
+  return m ? m[1].split(/_-?1(?:_|$)/).filter(Boolean) : [];
+}
+
+function isDuplicate(e: unknown): boolean {
+  const err = e as { code?: unknown; writeErrors?: Array<{ code?: unknown }> } | null;
+  return err?.code === 11000 || err?.writeErrors?.[0]?.code === 11000;
+}
+
+/** Turns a duplicate-key failure into the port's DuplicateKeyError; other errors pass unchanged. */
+export function mapError(e: unknown, collection: string): unknown {
+  if (isDuplicate(e)) return new DuplicateKeyError(collection, duplicateKeys(e as Record<string, unknown>));
+  return e;
+}
+
+class MongoCollection<T extends Doc> implements Collection<T> {
+  constructor(private readonly db: Db, readonly name: string) {}
+
+  private get c() {
+    return this.db.collection(this.name);
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    checkWindow(options);
+    const docs = await this.c
+      .find(toMongoFilter(filter), {
+        projection: projection(options.fields),
+        sort: toSort(options.sort),
+        skip: options.skip || undefined,
+        limit: options.limit || undefined,
+      })
+      .toArray();
+    return docs as unknown as T[];
+  }
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    checkWindow(options);
+    const doc = await this.c.findOne(toMongoFilter(filter), {
+      projection: projection(options.fields),
+      sort: toSort(options.sort),
+      skip: options.skip || undefined,
+    });
+    return doc as unknown as T | null;
+  }
+
+  async count(filter: Filter): Promise<number> {
+    return this.c.countDocuments(toMongoFilter(filter));
+  }
+
+  async distinct(path: string, filter: Filter): Promise<Scalar[]> {
+    return (await this.c.distinct(assertPath(path), toMongoFilter(filter))) as Scalar[];
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    try {
+      // A copy, because the driver writes the generated _id into the object it is given.
+      await this.c.insertOne({ ...doc });
+    } catch (e) {
+      throw mapError(e, this.name);
+    }
+  }
+
+  async insertMany(docs: T[]): Promise<void> {
+    if (docs.length === 0) return;
+    const copies: Document[] = docs.map((d) => ({ ...d }));
+    try {
+      await this.c.insertMany(copies, { ordered: true });
+    } catch (e) {
+      // MongoDB has no multi-document atomicity without a replica-set transaction; undo the part that
+      // landed so the port's "all or none" holds. The ids are ours, generated by the driver on the copies.
+      const ids = copies.map((d) => d._id).filter((id) => id !== undefined);
+      if (ids.length > 0) await this.c.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
+      throw mapError(e, this.name);
+    }
+  }
+
+  async updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
+    validateUpdate(update);
+    try {
+      const r = await this.c.updateOne(toMongoFilter(filter), update as Document);
+      return { matched: r.matchedCount, modified: r.modifiedCount };
+    } catch (e) {
+      throw mapError(e, this.name);
+    }
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    validateUpdate(update);
+    try {
+      const r = await this.c.updateMany(toMongoFilter(filter), update as Document);
+      return { matched: r.matchedCount, modified: r.modifiedCount };
+    } catch (e) {
+      throw mapError(e, this.name);
+    }
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update): Promise<T | null> {
+    validateUpdate(update);
+    try {
+      const doc = await this.c.findOneAndUpdate(toMongoFilter(filter), update as Document, {
+        returnDocument: 'after',
+        projection: { _id: 0 },
+        includeResultMetadata: false,
+      });
+      return doc as unknown as T | null;
+    } catch (e) {
+      throw mapError(e, this.name);
+    }
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return (await this.c.deleteOne(toMongoFilter(filter))).deletedCount;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return (await this.c.deleteMany(toMongoFilter(filter))).deletedCount;
+  }
+}
+
+export interface MongoStoreOptions {
+  url: string;
+  /** Database name; defaults to the one in the URL, else `ecs`. */
+  db?: string;
+}
+
+export class MongoStore implements Store {
+  readonly kind = 'mongo' as const;
+  private readonly collections = new Map<string, MongoCollection<Doc>>();
+  private countersReady: Promise<void> | null = null;
+
+  constructor(readonly client: MongoClient, readonly db: Db) {}
+
+  static async connect(opts: MongoStoreOptions): Promise<MongoStore> {
+    // undefined values are dropped, as JSON.stringify drops them in the SQLite store.
+    const client = new MongoClient(opts.url, { ignoreUndefined: true, serverSelectionTimeoutMS: 10_000 });
+    await client.connect();
+    const fromUrl = client.options.dbName;
+    const name = opts.db ?? (fromUrl && fromUrl !== 'test' ? fromUrl : 'ecs');
+    return new MongoStore(client, client.db(name));
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    let c = this.collections.get(name);
+    if (!c) {
+      c = new MongoCollection<Doc>(this.db, assertCollectionName(name));
+      this.collections.set(name, c);
+    }
+    return c as unknown as Collection<T>;
+  }
+
+  private ensureCounters(): Promise<void> {
+    // Counters are keyed by a `name` field, not _id: some MongoDB-compatible test servers insist on ObjectId ids.
+    this.countersReady ??= this.db
+      .collection(COUNTERS)
+      .createIndex({ name: 1 }, { unique: true })
+      .then(() => undefined)
+      .catch((e) => {
+        this.countersReady = null;
+        throw e;
+      });
+    return this.countersReady;
+  }
+
+  async nextId(counter: string, count = 1): Promise<number> {
+    if (!Number.isInteger(count) || count < 1) throw new Error('nextId count must be a positive integer');
+    await this.ensureCounters();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.db
+          .collection(COUNTERS)
+          .findOneAndUpdate(
+            { name: counter },
+            { $inc: { seq: count } },
+            { upsert: true, returnDocument: 'after', projection: { _id: 0, seq: 1 }, includeResultMetadata: false },
+          );
+        return (doc!.seq as number) - count + 1;
+      } catch (e) {
+        // Two first-ever upserts of one counter can race; the unique index rejects one, which then retries.
+        if (!isDuplicate(e) || attempt >= 3) throw e;
+      }
+    }
+  }
+
+  async ensure(specs: CollectionSpec[]): Promise<void> {
+    await this.ensureCounters();
+    for (const spec of specs) {
+      const c = this.db.collection(assertCollectionName(spec.name));
+      const leading = new Set<string>();
+      for (const ix of spec.indexes ?? []) {
+        if (!Array.isArray(ix.keys) || ix.keys.length === 0) throw new Error(`${spec.name}: an index needs keys`);
+        const keys: Document = {};
+        for (const k of ix.keys) keys[assertPath(k)] = 1;
+        leading.add(ix.keys[0]);
+        // Options only when set, so re-running ensure() matches the existing index exactly.
+        await c.createIndex(keys, { ...(ix.unique ? { unique: true } : {}), ...(ix.sparse ? { sparse: true } : {}) });
+      }
+      // Array fields get an ordinary (multikey) index unless a declared index already starts with them.
+      for (const f of Object.keys(spec.arrays ?? {})) {
+        if (!leading.has(f)) await c.createIndex({ [assertPath(f)]: 1 });
+      }
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+export function openMongoStore(opts: MongoStoreOptions): Promise<MongoStore> {
+  return MongoStore.connect(opts);
+}

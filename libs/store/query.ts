@@ -1,0 +1,140 @@
+/**
+ * Validation and normalisation of the store port's query language, shared by both adapters so that a
+ * filter rejected by one is rejected by the other. A filter becomes a small tree of conditions that
+ * the SQLite adapter compiles to SQL and the MongoDB adapter turns back into a driver filter.
+ */
+import type { Filter, Scalar, Update } from './types';
+
+/** Field paths come from code, but they end up inside SQL text and MongoDB keys, so only this shape passes. */
+export const PATH_RE = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
+
+export function assertPath(path: string): string {
+  if (typeof path !== 'string' || !PATH_RE.test(path)) {
+    throw new Error(`invalid field path ${JSON.stringify(path)}`);
+  }
+  return path;
+}
+
+export type FieldOp = 'eq' | 'ne' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'icontains';
+
+export type Cond =
+  | { kind: 'and'; items: Cond[] }
+  | { kind: 'or'; items: Cond[] }
+  | { kind: 'field'; path: string; op: FieldOp; value: unknown };
+
+const FIELD_OPS: Record<string, FieldOp> = {
+  $eq: 'eq',
+  $ne: 'ne',
+  $in: 'in',
+  $nin: 'nin',
+  $gt: 'gt',
+  $gte: 'gte',
+  $lt: 'lt',
+  $lte: 'lte',
+  $exists: 'exists',
+  $icontains: 'icontains',
+};
+
+export function isScalar(v: unknown): v is Scalar {
+  return (
+    v === null ||
+    typeof v === 'string' ||
+    typeof v === 'number' ||
+    typeof v === 'boolean' ||
+    (Object.prototype.toString.call(v) === '[object Date]' && !Number.isNaN((v as Date).getTime()))
+  );
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.prototype.toString.call(v) !== '[object Date]';
+}
+
+function assertScalar(path: string, op: string, v: unknown): Scalar {
+  if (!isScalar(v)) throw new Error(`filter ${path}.${op}: expected a string, number, boolean, Date or null`);
+  return v;
+}
+
+/** Validates a filter and returns its condition tree; throws on anything outside the port's language. */
+export function normalizeFilter(filter: Filter): Cond {
+  if (!isPlainObject(filter)) throw new Error('filter must be an object');
+  const items: Cond[] = [];
+  for (const key of Object.keys(filter)) {
+    const value = (filter as Record<string, unknown>)[key];
+    if (key === '$and' || key === '$or') {
+      if (!Array.isArray(value) || value.length === 0) throw new Error(`${key} needs a non-empty array of filters`);
+      items.push({ kind: key === '$and' ? 'and' : 'or', items: value.map((f) => normalizeFilter(f as Filter)) });
+      continue;
+    }
+    if (key.startsWith('$')) throw new Error(`unsupported filter operator ${key}`);
+    assertPath(key);
+    // An undefined value would silently widen the query (a missing user id matching everyone), so refuse it.
+    if (value === undefined) throw new Error(`filter value for ${key} is undefined`);
+    if (isPlainObject(value)) {
+      const ops = Object.keys(value);
+      if (ops.length === 0) throw new Error(`filter ${key}: empty operator object`);
+      for (const opKey of ops) {
+        const op = FIELD_OPS[opKey];
+        if (!op) throw new Error(`unsupported filter operator ${opKey} on ${key}`);
+        items.push({ kind: 'field', path: key, op, value: checkOperand(key, opKey, op, value[opKey]) });
+      }
+      continue;
+    }
+    items.push({ kind: 'field', path: key, op: 'eq', value: assertScalar(key, '$eq', value) });
+  }
+  return items.length === 1 ? items[0] : { kind: 'and', items };
+}
+
+function checkOperand(path: string, opKey: string, op: FieldOp, v: unknown): unknown {
+  switch (op) {
+    case 'in':
+    case 'nin':
+      if (!Array.isArray(v)) throw new Error(`filter ${path}.${opKey}: expected an array`);
+      return v.map((x) => assertScalar(path, opKey, x));
+    case 'exists':
+      if (typeof v !== 'boolean') throw new Error(`filter ${path}.${opKey}: expected a boolean`);
+      return v;
+    case 'icontains':
+      if (typeof v !== 'string') throw new Error(`filter ${path}.${opKey}: expected a string`);
+      return v;
+    default:
+      return assertScalar(path, opKey, v);
+  }
+}
+
+export type UpdateOp = '$set' | '$unset' | '$inc' | '$push' | '$pull';
+const UPDATE_OPS = new Set<string>(['$set', '$unset', '$inc', '$push', '$pull']);
+
+/** Validates an update document: known operators only, valid paths, operands of the right kind. */
+export function validateUpdate(update: Update): void {
+  if (!isPlainObject(update)) throw new Error('update must be an object');
+  const keys = Object.keys(update);
+  if (keys.length === 0) throw new Error('update needs at least one operator');
+  for (const op of keys) {
+    if (!UPDATE_OPS.has(op)) throw new Error(`unsupported update operator ${op}`);
+    const body = (update as Record<string, unknown>)[op];
+    if (!isPlainObject(body)) throw new Error(`${op} needs an object`);
+    for (const [path, v] of Object.entries(body)) {
+      assertPath(path);
+      if (v === undefined) throw new Error(`${op}.${path} is undefined`);
+      if (op === '$inc' && (typeof v !== 'number' || !Number.isFinite(v))) throw new Error(`$inc.${path} needs a number`);
+      if (op === '$pull') assertScalar(path, op, v);
+    }
+  }
+}
+
+/** Escapes text for use as a literal inside a regular expression. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&');
+}
+
+/** Collection names become SQLite table names and MongoDB collection names. */
+export const COLLECTION_RE = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** Reserved for the id counters in both stores. */
+export const COUNTERS = 'counters';
+
+export function assertCollectionName(name: string): string {
+  if (typeof name !== 'string' || !COLLECTION_RE.test(name)) throw new Error(`invalid collection name ${JSON.stringify(name)}`);
+  if (name === COUNTERS) throw new Error(`collection name ${name} is reserved`);
+  return name;
+}

@@ -1,0 +1,193 @@
+/**
+ * What only the embedded store has: a file that survives restarts, schema growth through ensure(),
+ * typed columns and side tables that indexes actually serve, transactional bulk inserts.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SqliteStore } from './sqlite';
+import type { CollectionSpec, Doc, Filter } from './types';
+
+const SPEC: CollectionSpec = {
+  name: 'items',
+  fields: { id: 'int', slug: 'text', status: 'text', title: 'text', sticky: 'bool', date: 'date', rank: 'int' },
+  arrays: { terms: 'int' },
+  indexes: [
+    { keys: ['id'], unique: true },
+    { keys: ['slug'], unique: true, sparse: true },
+    { keys: ['status', 'date'] },
+    { keys: ['date'] },
+  ],
+};
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-sqlite-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function docs(n: number, from = 1): Doc[] {
+  const out: Doc[] = [];
+  for (let i = from; i < from + n; i++) {
+    out.push({
+      id: i,
+      slug: `item-${i}`,
+      status: i % 3 === 0 ? 'draft' : 'publish',
+      title: `Item ${i}`,
+      sticky: i % 10 === 0,
+      date: new Date(Date.UTC(2024, 0, 1) + i * 3_600_000),
+      rank: i % 7,
+      terms: [i % 20, 100 + (i % 3)],
+      content: 'lorem ipsum '.repeat(20),
+    });
+  }
+  return out;
+}
+
+describe('SQLite store', () => {
+  it('keeps data, layout and counters in its file across a reopen', async () => {
+    const dir = tempDir();
+    const first = new SqliteStore({ dataDir: dir });
+    expect(first.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    await first.ensure([SPEC]);
+    await first.collection('items').insertMany(docs(50));
+    expect(await first.nextId('posts', 5)).toBe(1);
+    await first.close();
+    expect(fs.existsSync(path.join(dir, 'store.sqlite'))).toBe(true);
+
+    // No ensure() this time: the declared layout is read back from the file.
+    const again = new SqliteStore({ dataDir: dir });
+    const items = again.collection('items');
+    expect(await items.count({})).toBe(50);
+    expect((await items.findOne({ id: 7 }))!.date).toEqual(new Date(Date.UTC(2024, 0, 1) + 7 * 3_600_000));
+    expect(await items.count({ terms: 5 })).toBe(3);
+    expect(again.explain('items', { terms: 5 }).join('\n')).toMatch(/ix:items:terms:value/);
+    expect(await again.nextId('posts')).toBe(6);
+    await again.close();
+  });
+
+  it('ensure() adds columns and side tables to an existing table, filled from the JSON', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore({ dataDir: dir });
+    await store.ensure([{ name: 'items', fields: { id: 'int' }, indexes: [{ keys: ['id'], unique: true }] }]);
+    await store.collection('items').insertMany(docs(30));
+    await store.close();
+
+    const grown = new SqliteStore({ dataDir: dir });
+    await grown.ensure([SPEC]);
+    await grown.ensure([SPEC]);
+    const columns = grown.db.prepare(`SELECT name, type FROM pragma_table_info('items')`).all();
+    expect(columns).toEqual(
+      expect.arrayContaining([
+        { name: 'rank', type: 'INTEGER' },
+        { name: 'date', type: 'INTEGER' },
+        { name: 'slug', type: 'TEXT' },
+      ]),
+    );
+    const row = grown.db.prepare(`SELECT rank, date, sticky, slug FROM items WHERE id = 10`).get();
+    expect(row).toEqual({ rank: 3, date: Date.UTC(2024, 0, 1) + 10 * 3_600_000, sticky: 1, slug: 'item-10' });
+    const items = grown.collection('items');
+    expect(await items.count({ terms: 101 })).toBe(10);
+    expect(await items.count({ rank: 3 })).toBe(4);
+    expect(grown.explain('items', { status: 'draft' }).join('\n')).toMatch(/USING (COVERING )?INDEX ix:items:status\+date/);
+
+    // New writes keep the new columns in step.
+    await items.updateOne({ id: 10 }, { $set: { rank: 6 }, $push: { terms: 555 } });
+    expect(grown.db.prepare(`SELECT rank FROM items WHERE id = 10`).pluck().get()).toBe(6);
+    expect(await items.count({ terms: 555 })).toBe(1);
+    await grown.close();
+  });
+
+  it('refuses to change the type of a declared field', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    await expect(store.ensure([{ ...SPEC, fields: { ...SPEC.fields, rank: 'text' } }])).rejects.toThrow(/needs a migration/);
+    await expect(store.ensure([{ name: 'x', fields: { doc: 'text' } }])).rejects.toThrow(/reserved/);
+    await expect(store.ensure([{ name: 'y', fields: { id: 'int' }, indexes: [{ keys: ['nope'] }] }])).rejects.toThrow(/declared/);
+    await store.close();
+  });
+
+  it('serves declared-field and array-field filters from indexes', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    await store.collection('items').insertMany(docs(2000));
+    const plan = (filter: Filter, options = {}): string => store.explain('items', filter, options).join('\n');
+
+    expect(plan({ status: 'publish' })).toMatch(/SEARCH t USING (COVERING )?INDEX ix:items:status\+date \(status=\?\)/);
+    expect(plan({ id: 5 })).toMatch(/USING INDEX ix:items:id:unique/);
+    expect(plan({ id: { $in: [1, 2, 3] } })).toMatch(/USING INDEX ix:items:id:unique/);
+    expect(plan({ date: { $gte: new Date('2024-02-01T00:00:00Z') } })).toMatch(/USING INDEX ix:items:date \(date>\?\)/);
+    expect(plan({ terms: 5 })).toMatch(/SEARCH s USING COVERING INDEX ix:items:terms:value \(value=\?\)/);
+    expect(plan({ terms: { $in: [5, 6] } })).toMatch(/ix:items:terms:value/);
+    expect(plan({ terms: { $nin: [5, 6] } })).toMatch(/ix:items:terms:value/);
+    // The rowid tie-breaker follows the sort, so the (status, date) index yields rows already in order.
+    expect(plan({ status: 'publish' }, { sort: [['date', -1]] })).not.toMatch(/TEMP B-TREE/);
+    await store.close();
+  });
+
+  it('writes typed columns and falls back to JSON for values of another type', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    const items = store.collection('items');
+    const date = new Date('2024-07-01T12:34:56.789Z');
+    await items.insertMany([
+      { id: 1, title: 'Typed', sticky: true, date, rank: 2, terms: [3, 3, 4] },
+      { id: 2, title: 42, sticky: 'yes', date: '2024-07-01', rank: 'high', terms: ['x'] },
+    ]);
+    const rows = store.db.prepare(`SELECT id, typeof(title) t, sticky, date, rank FROM items ORDER BY id`).all();
+    expect(rows).toEqual([
+      { id: 1, t: 'text', sticky: 1, date: date.getTime(), rank: 2 },
+      { id: 2, t: 'null', sticky: null, date: null, rank: null },
+    ]);
+    expect(store.db.prepare(`SELECT value FROM "items:terms" ORDER BY value`).pluck().all()).toEqual([3, 4]);
+    expect((await items.find({ rank: 'high' })).map((d) => d.id)).toEqual([2]);
+    expect((await items.find({ title: 42 })).map((d) => d.id)).toEqual([2]);
+    expect((await items.find({ terms: 'x' })).map((d) => d.id)).toEqual([2]);
+    expect((await items.find({ rank: null })).map((d) => d.id)).toEqual([]);
+    expect((await items.find({ date: { $gt: '2024' } })).map((d) => d.id)).toEqual([2]);
+    await store.close();
+  });
+
+  it('reuses one prepared statement for every length of an $in list', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    const items = store.collection('items');
+    await items.find({ id: { $in: [1] } });
+    const size = store['statements'].size;
+    for (let n = 2; n < 50; n++) await items.find({ id: { $in: Array.from({ length: n }, (_, i) => i) } });
+    expect(store['statements'].size).toBe(size);
+    await store.close();
+  });
+
+  it('rolls a failed insertMany back completely, side tables included', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    const items = store.collection('items');
+    await items.insertMany(docs(10));
+    const batch = docs(5, 100);
+    batch[3] = { ...batch[3], slug: 'item-1' };
+    await expect(items.insertMany(batch)).rejects.toMatchObject({ name: 'DuplicateKeyError', keys: ['slug'] });
+    expect(await items.count({})).toBe(10);
+    expect(store.db.prepare(`SELECT COUNT(*) FROM "items:terms"`).pluck().get()).toBe(20);
+    await store.close();
+  });
+
+  it('inserts 50,000 documents in one transaction', async () => {
+    const store = new SqliteStore({ dataDir: tempDir() });
+    await store.ensure([SPEC]);
+    const items = store.collection('items');
+    const batch = docs(50_000);
+    const started = process.hrtime.bigint();
+    await items.insertMany(batch);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    process.stdout.write(`[sqlite] insertMany: 50,000 documents in ${ms.toFixed(0)} ms (${Math.round(50_000 / (ms / 1000))} docs/s)\n`);
+    expect(await items.count({})).toBe(50_000);
+    expect(await items.count({ terms: 7 })).toBe(2500);
+    expect(await items.count({ status: 'draft', date: { $lt: new Date(Date.UTC(2024, 0, 1) + 3000 * 3_600_000) } })).toBe(999);
+    await store.close();
+  }, 120_000);
+});
