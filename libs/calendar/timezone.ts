@@ -1,0 +1,73 @@
+/**
+ * Time zones as the reference accepts them: IANA names (`America/New_York`), `UTC`, and the manual
+ * offsets WordPress offers (`UTC+2`, `UTC-4:30`, `UTC+5.5`). Offsets and abbreviations come from the
+ * ICU time-zone database Node ships, through luxon.
+ */
+import { DateTime, IANAZone } from 'luxon';
+
+const MANUAL = /^UTC([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/i;
+
+/** The luxon zone name for a reference time-zone string, or null when it is not one. */
+export function zoneOf(tz: string): string | null {
+  const t = tz.trim();
+  if (!t) return null;
+  if (/^(utc|gmt|z)$/i.test(t)) return 'UTC';
+  const m = MANUAL.exec(t);
+  if (m) {
+    const hours = Number(m[2]);
+    const minutes = m[3] !== undefined ? Number(m[3]) : m[4] !== undefined ? Math.round(Number(`0.${m[4]}`) * 60) : 0;
+    if (hours > 14 || minutes > 59) return null;
+    return `UTC${m[1]}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
+  }
+  return IANAZone.isValidZone(t) ? t : null;
+}
+
+export function isTimezone(tz: unknown): boolean {
+  return typeof tz === 'string' && zoneOf(tz) !== null;
+}
+
+/**
+ * Locales whose CLDR names give the zone abbreviations of each region (EST, CET, AEDT, IST, SAST); a zone
+ * with no abbreviation in its region is written as its offset (`+04`), as the tz database does.
+ */
+const REGION_LOCALES: Array<[RegExp, string[]]> = [
+  [/^(America|US|Canada|Pacific\/Honolulu)/, ['en-US', 'en-CA']],
+  [/^(Europe|Atlantic\/(Reykjavik|Canary|Faroe|Madeira))/, ['en-GB', 'en-IE']],
+  [/^(Australia|Antarctica\/Macquarie)/, ['en-AU']],
+  [/^(Pacific\/(Auckland|Chatham)|NZ)/, ['en-NZ']],
+  [/^Asia\/(Kolkata|Calcutta)/, ['en-IN']],
+  [/^Africa/, ['en-ZA', 'en-NG', 'en-KE']],
+  [/^Asia\/Tokyo/, ['ja-JP']],
+];
+const abbrCache = new Map<string, string>();
+
+function offsetAbbr(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  const h = String(Math.floor(abs / 60)).padStart(2, '0');
+  const m = abs % 60;
+  return `${sign}${h}${m ? String(m).padStart(2, '0') : ''}`;
+}
+
+/** The zone's abbreviation at a moment: `EST`/`EDT`, `CET`, `UTC`, or `+04` where none exists. */
+export function zoneAbbr(zone: string, at: Date): string {
+  const z = zoneOf(zone) ?? 'UTC';
+  if (z === 'UTC') return 'UTC';
+  const dt = DateTime.fromJSDate(at, { zone: z });
+  if (z.startsWith('UTC')) return offsetAbbr(dt.offset);
+  const key = `${z}\u0000${dt.offset}\u0000${dt.isInDST ? 1 : 0}`;
+  const hit = abbrCache.get(key);
+  if (hit) return hit;
+  let abbr: string | undefined;
+  const locales = REGION_LOCALES.find(([re]) => re.test(z))?.[1] ?? [];
+  for (const locale of locales) {
+    const name = new Intl.DateTimeFormat(locale, { timeZone: z, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+    if (name && !/^(GMT|UTC)[+-]/.test(name)) {
+      abbr = name;
+      break;
+    }
+  }
+  abbr ??= dt.offset === 0 ? 'GMT' : offsetAbbr(dt.offset);
+  abbrCache.set(key, abbr);
+  return abbr;
+}
