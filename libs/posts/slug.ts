@@ -43,3 +43,42 @@ export async function uniqueSlug(posts: Collection, slug: string, scope: { type:
     if (!taken.has(candidate)) return candidate;
   }
 }
+
+/** Slugs that collide with feed and embed endpoints. */
+const FEEDS = new Set(['feed', 'rdf', 'rss', 'rss2', 'atom', 'embed']);
+
+export interface SlugScope {
+  type: string;
+  hierarchical: boolean;
+  parent?: number;
+  selfId?: number;
+  /** The record's slug before this write (a numeric slug it already has is kept). */
+  currentSlug?: string;
+}
+
+function badBare(slug: string, scope: SlugScope): boolean {
+  if (FEEDS.has(slug)) return true;
+  if (scope.hierarchical) return /^(page)?\d+$/.test(slug);
+  // With a /%postname%/ structure any number in the first position could be a year.
+  return scope.type === 'post' && /^\d+$/.test(slug) && scope.currentSlug !== slug;
+}
+
+/**
+ * The reference's wp_unique_post_slug, with its rules on top of `uniqueSlug`: feed names, `embed`,
+ * and numeric slugs that would read as a date archive (posts) or a page number (hierarchical types)
+ * are never handed out bare; a numeric slug a post already has is kept.
+ */
+export async function uniquePostSlug(posts: Collection, slug: string, scope: SlugScope): Promise<string> {
+  if (!slug) return slug;
+  const filter: Filter = { type: scope.type };
+  if (scope.hierarchical) filter.parent = scope.parent ?? 0;
+  // The candidates all start with `slug-`: an index range ('.' sorts right after '-').
+  const rows = await posts.find({ ...filter, $or: [{ slug }, { slug: { $gte: `${slug}-`, $lt: `${slug}.` } }] }, { fields: ['slug'] });
+  const taken = new Set(rows.filter((r) => r.id !== scope.selfId).map((r) => String(r.slug)));
+  if (!taken.has(slug) && !badBare(slug, scope)) return slug;
+  // Leave room for the suffix within the reference's 200-character slug limit.
+  for (let n = 2; ; n++) {
+    const candidate = `${slug.slice(0, 200 - String(n).length - 1)}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}

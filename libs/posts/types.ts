@@ -60,6 +60,11 @@ export interface PostDoc extends Record<string, unknown> {
   organizers?: number[];
   /** Idempotency key of the batch sub-request that created the record. */
   batch_key?: string;
+  /** Keys of the batch sub-requests that last changed the record, so a retried batch does not apply them twice. */
+  batch_keys?: string[];
+  /** Revisions (and autosaves) of the record and the newest one, kept by whoever writes revisions. */
+  revision_count?: number;
+  latest_revision?: number;
 }
 
 /** Statuses anyone may read. */

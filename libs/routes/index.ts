@@ -3,8 +3,10 @@
  * then each namespace in the interface's order. Every process builds the same registry.
  */
 import { RouteRegistry } from '../rest/registry';
+import { registerPostRoutes } from './cms/posts';
 import { registerUserRoutes } from './cms/users';
 import { registerSiteRoutes } from './site';
+import { registerVendorEventsRoutes } from './vendor-events';
 
 /** Namespaces in the order the site index lists them. */
 export const NAMESPACE_ORDER = [
@@ -22,7 +24,9 @@ export const NAMESPACE_ORDER = [
 
 /** Each namespace's route declarations; a namespace without routes yet is listed but has no root. */
 const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
-  'cms/v2': [registerUserRoutes],
+  'vendor/events/v1': [registerVendorEventsRoutes],
+  // Posts and pages come first in cms/v2, as the reference registers them before users.
+  'cms/v2': [registerPostRoutes, registerUserRoutes],
 };
 
 let cached: RouteRegistry | undefined;

@@ -1,10 +1,14 @@
 /** What the content service's handlers are given: the store, its repositories and the site facts. */
 import type { UsersRepository } from '../../libs/auth/users';
+import type { PostsRepository } from '../../libs/posts/repository';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
+import type { TermsRepository } from '../../libs/terms/repository';
 
 export interface ContentDeps {
   store: Store;
   site: Site;
   users: UsersRepository;
+  posts: PostsRepository;
+  terms: TermsRepository;
 }

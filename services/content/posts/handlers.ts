@@ -1,0 +1,318 @@
+/**
+ * cms/v2 posts and pages: list, create, get, update, delete (reference: the posts controller), with
+ * their revisions and autosaves bound beside them. Batch sub-requests carry an idempotency key: a
+ * create stores it on the record, an update or a trash records it on the record in the same write,
+ * and a permanent delete records its answer first, so a retried batch finds what was already done.
+ */
+import { can } from '../../../libs/auth/user';
+import type { UsersRepository } from '../../../libs/auth/users';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
+import type { PostDoc } from '../../../libs/posts/types';
+import { toLocal, now } from '../../../libs/posts/dates';
+import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
+import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
+import type { RouteRegistry } from '../../../libs/rest/registry';
+import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
+import { restUrl, type Site } from '../../../libs/rest/site';
+import { KINDS, type KindInfo } from '../../../libs/routes/cms/posts';
+import type { Collection } from '../../../libs/store/types';
+import { DuplicateKeyError } from '../../../libs/store/types';
+import type { TermsRepository } from '../../../libs/terms/repository';
+import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
+import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';
+import { excludedBySearch, planList, relevanceRank } from './query';
+import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
+import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, touchedTerms, type WriteDeps } from './write';
+
+export interface PostsDeps extends WriteDeps {
+  site: Site;
+  posts: PostsRepository;
+  terms: TermsRepository;
+  users: UsersRepository;
+  links: LinkTargets;
+  /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
+  results: Collection;
+}
+
+/** How many batch keys a record remembers (a batch has at most 25 requests). */
+const KEPT_BATCH_KEYS = 50;
+
+const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+
+function loadPost(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
+  return ctx.cached('post', async () => {
+    const id = Number(ctx.params.id);
+    const post = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
+    if (!post) throw invalidId();
+    return post;
+  });
+}
+
+/** Term slugs, ancestors and generated slugs for a page of records, in a few queries for all of them. */
+async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, docs: PostDoc[], context: Context): Promise<PresentInput> {
+  const input: PresentInput = { site: deps.site, kind, context, user: ctx.user, links: deps.links, terms: new Map(), parents: new Map() };
+  if (!kind.hierarchical && context !== 'embed') {
+    const ids = [...new Set(docs.flatMap((d) => [...(d.tax?.category ?? []), ...(d.tax?.post_tag ?? [])]))];
+    if (ids.length) for (const t of (await deps.terms.byIds(ids)).values()) input.terms.set(t.id, { slug: t.slug, taxonomy: t.taxonomy });
+  }
+  if (kind.hierarchical) {
+    let wanted = [...new Set(docs.map((d) => d.parent).filter((p) => p > 0))];
+    while (wanted.length) {
+      const found = await deps.posts.collection.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
+      for (const f of found) input.parents.set(f.id, { slug: String(f.slug ?? ''), parent: Number(f.parent ?? 0) });
+      wanted = [...new Set(found.map((f) => Number(f.parent ?? 0)).filter((p) => p > 0 && !input.parents.has(p)))];
+    }
+  }
+  if (context === 'edit') {
+    const missing = docs.filter((d) => !d.slug);
+    if (missing.length) {
+      const candidates = new Map(missing.map((d) => [d.id, sanitizeTitle(d.title) || String(d.id)]));
+      const taken = new Set((await deps.posts.collection.find({ type: kind.kind, slug: { $in: [...new Set(candidates.values())] } }, { fields: ['slug'] })).map((r) => String(r.slug)));
+      input.generatedSlugs = new Map();
+      for (const d of missing) {
+        const c = candidates.get(d.id)!;
+        const slug = taken.has(c) || /^\d+$/.test(c) ? await uniquePostSlug(deps.posts.collection, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id }) : c;
+        input.generatedSlugs.set(d.id, slug);
+      }
+    }
+  }
+  return input;
+}
+
+async function presentOne(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, post: PostDoc, context: Context, extra: Partial<PresentInput> = {}, withLinks = true): Promise<Record<string, unknown>> {
+  return presentPost(post, { ...(await presentInput(ctx, deps, kind, [post], context)), ...extra }, withLinks);
+}
+
+function forbiddenStatus(ctx: HandlerContext, kind: KindInfo): RestError | null {
+  // The reference checks statuses in a sanitize callback, so a refusal is a 400 around rest_forbidden_status.
+  for (const s of (ctx.params.status as string[]) ?? []) {
+    if (s === 'publish') continue;
+    if (typeCan(ctx.user, kind.kind, 'edit') || (s === 'private' && typeCan(ctx.user, kind.kind, 'read_private'))) continue;
+    return invalidParams([['status', new ParamError('rest_forbidden_status', 'Status is forbidden.', { status: authStatus(ctx.user) })]]);
+  }
+  return null;
+}
+
+async function recount(deps: PostsDeps, before: PostDoc | null, after: PostDoc | null): Promise<void> {
+  const ids = touchedTerms(before, after);
+  if (ids.length) await deps.terms.recount(ids);
+}
+
+function withKey(post: PostDoc, key: string | undefined): Partial<PostDoc> {
+  return key ? { batch_keys: [...(post.batch_keys ?? []), key].slice(-KEPT_BATCH_KEYS) } : {};
+}
+
+export function bindPosts(app: ServiceApp, deps: PostsDeps): void {
+  for (const kind of [KINDS.post, KINDS.page]) {
+    bindKind(app, deps, kind);
+    bindRevisions(app, deps, kind);
+  }
+}
+
+function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
+  const id = kind.kind === 'post' ? 'cms.posts' : 'cms.pages';
+  const base = `/cms/v2/${kind.base}`;
+  const t = capType(kind.kind);
+
+  app.bind(`${id}.list`, {
+    async permission(ctx) {
+      const forbidden = forbiddenStatus(ctx, kind);
+      if (forbidden) return forbidden;
+      if (ctx.params.context === 'edit' && !typeCan(ctx.user, kind.kind, 'edit')) {
+        return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
+      }
+      return true;
+    },
+    async handle(ctx) {
+      const p = ctx.params;
+      if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
+        throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+      }
+      const include = (p.include as number[]) ?? [];
+      if (p.orderby === 'include' && !include.length) {
+        throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+      }
+      const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
+      const perPage = Number(p.per_page);
+      const page = Number(p.page);
+      const skip = typeof p.offset === 'number' ? p.offset : (page - 1) * perPage;
+      let items: PostDoc[];
+      let total: number;
+      if (plan.memorySort || plan.memoryFilter) {
+        let all = await deps.posts.collection.find(plan.filter, { sort: plan.sort });
+        const search = plan.search;
+        if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
+        if (plan.memorySort === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+        if (plan.memorySort === 'include_slugs') {
+          const slugs = (p.slug as string[]) ?? [];
+          all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
+        }
+        if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
+        total = all.length;
+        items = all.slice(skip, skip + perPage);
+      } else {
+        items = await deps.posts.collection.find(plan.filter, { sort: plan.sort, skip, limit: perPage });
+        // A short, non-empty page (or an empty first one) tells the total without counting.
+        total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.posts.count(plan.filter);
+      }
+      const pages = totalPages(total, perPage);
+      if (total > 0 && page > pages) {
+        throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+      }
+      const context = p.context as Context;
+      const input = await presentInput(ctx, deps, kind, items, context);
+      return { body: items.map((d) => presentPost(d, input)), headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
+    },
+  });
+
+  app.bind(`${id}.get`, {
+    async permission(ctx) {
+      const post = await loadPost(ctx, deps, kind);
+      if (ctx.params.context === 'edit' && !canEditPost(ctx.user, post)) {
+        return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      }
+      // Only a password in the query string is checked (one in a body is ignored).
+      const password = ctx.req.queryKeys.includes('password') ? ctx.req.query.password : undefined;
+      if (typeof password === 'string' && password !== '' && password !== post.password) {
+        return new RestError('rest_post_incorrect_password', 'Incorrect post password.', 403);
+      }
+      return canReadPost(ctx.user, post);
+    },
+    async handle(ctx) {
+      const post = await loadPost(ctx, deps, kind);
+      const password = ctx.req.queryKeys.includes('password') && typeof ctx.req.query.password === 'string' ? ctx.req.query.password : undefined;
+      const excerptLength = typeof ctx.params.excerpt_length === 'number' && ctx.params.excerpt_length > 0 ? ctx.params.excerpt_length : undefined;
+      const input = await presentInput(ctx, deps, kind, [post], ctx.params.context as Context);
+      return {
+        body: presentPost(post, { ...input, password, excerptLength }),
+        headers: { Link: `<${permalink(post, input)}>; rel="alternate"; type=text/html` },
+      };
+    },
+  });
+
+  const created = async (ctx: HandlerContext, post: PostDoc): Promise<Reply> => ({
+    status: 201,
+    body: await presentOne(ctx, deps, kind, post, 'edit'),
+    headers: { Location: restUrl(deps.site, `${base}/${post.id}`) },
+  });
+
+  app.bind(`${id}.create`, {
+    async permission(ctx) {
+      const p = ctx.params;
+      checkTemplate(p, null);
+      if (p.id !== undefined && p.id !== null && p.id !== '' && p.id !== 0 && p.id !== '0') return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
+        return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
+      }
+      if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
+        return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
+      }
+      if (!can(ctx.user, `edit_${t}s`)) return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
+      if (!(await canAssignTerms(deps, ctx))) return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
+      return true;
+    },
+    async handle(ctx) {
+      const key = ctx.req.idempotencyKey;
+      if (key) {
+        const done = await deps.posts.byBatchKey(key);
+        if (done) return created(ctx, done);
+      }
+      const prep = await prepare(deps, kind, ctx, null);
+      const postId = await deps.posts.nextId();
+      const doc = await buildCreate(deps, kind, ctx, prep, postId);
+      if (key) doc.batch_key = key;
+      let post: PostDoc;
+      try {
+        post = await deps.posts.create(doc);
+      } catch (e) {
+        // Two runs of one batch sub-request: the first one's record is the answer.
+        const done = key && e instanceof DuplicateKeyError ? await deps.posts.byBatchKey(key) : null;
+        if (!done) throw e;
+        return created(ctx, done);
+      }
+      await recount(deps, null, post);
+      return created(ctx, post);
+    },
+  });
+
+  app.bind(`${id}.update`, {
+    async permission(ctx) {
+      const p = ctx.params;
+      const post = await loadPost(ctx, deps, kind);
+      checkTemplate(p, post);
+      if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
+        return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
+      }
+      if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
+        return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
+      }
+      if (!(await canAssignTerms(deps, ctx))) return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
+      return true;
+    },
+    async handle(ctx) {
+      const post = await loadPost(ctx, deps, kind);
+      const key = ctx.req.idempotencyKey;
+      if (key && post.batch_keys?.includes(key)) return { body: await presentOne(ctx, deps, kind, post, 'edit') };
+      const prep = await prepare(deps, kind, ctx, post);
+      const { changes, after } = await buildUpdate(deps, kind, ctx, prep, post);
+      const stats = await saveRevision(deps, after, ctx.user);
+      const saved = (await deps.posts.save(post.id, { ...changes, ...(stats ?? {}), ...withKey(post, key) }))!;
+      await recount(deps, post, saved);
+      return { body: await presentOne(ctx, deps, kind, saved, 'edit') };
+    },
+  });
+
+  app.bind(`${id}.delete`, {
+    async permission(ctx) {
+      const key = ctx.req.idempotencyKey;
+      // A permanent delete that already ran answers as it did, though the record is gone.
+      if (key && (await deps.results.findOne({ id: `batch:${key}` }))) return true;
+      const post = await loadPost(ctx, deps, kind);
+      if (!canDeletePost(ctx.user, post)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(ctx.user));
+      return true;
+    },
+    async handle(ctx) {
+      const key = ctx.req.idempotencyKey;
+      if (key) {
+        const done = await deps.results.findOne({ id: `batch:${key}` });
+        if (done) {
+          const left = await deps.posts.byId(Number(ctx.params.id));
+          if (left) await removePost(deps, left);
+          return { status: Number(done.status), body: done.body };
+        }
+      }
+      const post = await loadPost(ctx, deps, kind);
+      if (ctx.params.force === true) {
+        const previous = await presentOne(ctx, deps, kind, post, 'edit', {}, false);
+        const body = { deleted: true, previous };
+        // Recorded before the delete: a retry after a crash in between finishes it and answers the same.
+        if (key) await deps.results.insertOne({ id: `batch:${key}`, status: 200, body, created: new Date() });
+        await removePost(deps, post);
+        return { body };
+      }
+      if (key && post.batch_keys?.includes(key)) return { body: await presentOne(ctx, deps, kind, post, 'edit') };
+      if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
+      const at = now();
+      const trashed = (await deps.posts.save(post.id, {
+        status: 'trash',
+        trash: { status: post.status, time: at, desired_slug: post.slug },
+        slug: post.slug ? `${post.slug}__trashed` : post.slug,
+        modified: toLocal(at, deps.site.timezone),
+        modified_gmt: at,
+        ...withKey(post, key),
+      }))!;
+      await recount(deps, post, trashed);
+      return { body: await presentOne(ctx, deps, kind, trashed, 'edit') };
+    },
+  });
+}
+
+/** wp_delete_post: the record, its revisions and autosaves; a page's children move up to its parent. */
+async function removePost(deps: PostsDeps, post: PostDoc): Promise<void> {
+  await deleteRevisionsOf(deps, post.id);
+  if (post.type === 'page') await deps.posts.collection.updateMany({ parent: post.id, type: 'page' }, { $set: { parent: post.parent } });
+  await deps.posts.remove(post.id);
+  await recount(deps, post, null);
+}

@@ -1,0 +1,219 @@
+/**
+ * The post and page list as a store query (the reference's WP_Query arguments of get_items): every
+ * list parameter becomes a condition on an indexed field, and what the caller may not read is left out
+ * by the query itself, so totals and pages agree with what is shown.
+ */
+import type { Caller } from '../../../libs/auth/user';
+import { filterDate } from '../../../libs/posts/dates';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { KindInfo } from '../../../libs/routes/cms/posts';
+import type { Filter, SortSpec } from '../../../libs/store/types';
+import type { TermsRepository } from '../../../libs/terms/repository';
+import { ANY_STATUSES, capType } from './access';
+import { can } from '../../../libs/auth/user';
+
+const STOPWORDS = new Set('about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '));
+
+export interface SearchSpec {
+  text: string;
+  terms: string[];
+  /** Terms counted as the reference counts them (quoted phrases are one). */
+  termCount: number;
+  columns: Array<'title' | 'excerpt' | 'content'>;
+  exact: boolean;
+}
+
+/** The reference's parse_search: words, "quoted phrases", -exclusions; stopwords and single letters dropped. */
+export function parseSearch(raw: string, columns: string[], exact: boolean): SearchSpec {
+  const text = raw.replace(/[\r\n]/g, '');
+  const cols = (columns.length ? columns : ['post_title', 'post_excerpt', 'post_content']).map((c) => c.replace('post_', '') as 'title' | 'excerpt' | 'content');
+  if (exact) return { text, terms: [text], termCount: 1, columns: cols, exact };
+  const matches = text.match(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g) ?? [];
+  let terms = matches
+    .map((m) => (/^".+"$/.test(m) ? m.replace(/^[\s"']+|[\s"']+$/g, '') : m.trim()))
+    .filter((t) => t && !(t.length === 1 && /^[a-z-]$/i.test(t)) && !STOPWORDS.has(t.toLowerCase()));
+  if (!terms.length || terms.length > 9) terms = [text];
+  return { text, terms, termCount: matches.length || 1, columns: cols, exact };
+}
+
+/** The store condition of a search; `-word` exclusions are not expressible there (see `excludedBySearch`). */
+export function searchFilter(s: SearchSpec): Filter | null {
+  if (s.exact) return { $or: s.columns.map((c) => ({ [c]: s.text })) };
+  const and: Filter[] = s.terms.filter((t) => !isExclusion(t)).map((term) => ({ $or: s.columns.map((c) => ({ [c]: { $icontains: term } })) }));
+  if (!and.length) return null;
+  return and.length === 1 ? and[0] : { $and: and };
+}
+
+const isExclusion = (term: string) => term.startsWith('-') && term.length > 1;
+
+export function hasExclusions(s: SearchSpec | undefined): boolean {
+  return !!s && !s.exact && s.terms.some(isExclusion);
+}
+
+/** Whether a record contains one of the search's `-word` terms in a searched column. */
+export function excludedBySearch(post: Pick<PostDoc, 'title' | 'excerpt' | 'content'>, s: SearchSpec): boolean {
+  return s.terms.filter(isExclusion).some((t) => s.columns.some((c) => String(post[c] ?? '').toLowerCase().includes(t.slice(1).toLowerCase())));
+}
+
+/** The reference's relevance order: title has the phrase, all words, any word; then excerpt, then content. */
+export function relevanceRank(post: Pick<PostDoc, 'title' | 'excerpt' | 'content'>, s: SearchSpec): number {
+  const low = (v: string) => (v ?? '').toLowerCase();
+  const title = low(post.title);
+  const words = s.terms.filter((t) => !t.startsWith('-')).map(low);
+  if (s.termCount > 1) {
+    const phrase = /(?:\s|^)-/.test(s.text) ? '' : low(s.text);
+    if (phrase && title.includes(phrase)) return 1;
+    if (words.length < 7 && words.length && words.every((w) => title.includes(w))) return 2;
+    if (words.length > 1 && words.length < 7 && words.some((w) => title.includes(w))) return 3;
+    if (phrase && low(post.excerpt).includes(phrase)) return 4;
+    if (phrase && low(post.content).includes(phrase)) return 5;
+    return 6;
+  }
+  return words.length && title.includes(words[0]) ? 0 : 1;
+}
+
+export interface ListPlan {
+  filter: Filter;
+  sort: SortSpec;
+  /** Orders that the store cannot express: done on the whole match in memory. */
+  memorySort?: 'include' | 'include_slugs' | 'relevance';
+  /** Search exclusions (`-word`), applied to the whole match in memory. */
+  memoryFilter?: boolean;
+  search?: SearchSpec;
+}
+
+type TermLimit = number[] | { terms?: number[]; include_children?: boolean; operator?: 'AND' | 'OR' } | undefined;
+
+async function descendants(terms: TermsRepository, ids: number[]): Promise<Map<number, number[]>> {
+  // One query per level of the category tree, for all requested terms at once.
+  const children = new Map<number, number[]>();
+  let frontier = [...new Set(ids)];
+  const seen = new Set(frontier);
+  while (frontier.length) {
+    const rows = await terms.collection.find({ taxonomy: 'category', parent: { $in: frontier } }, { fields: ['parent'] });
+    frontier = [];
+    for (const r of rows) {
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      frontier.push(r.id);
+      const list = children.get(r.parent) ?? [];
+      list.push(r.id);
+      children.set(r.parent, list);
+    }
+  }
+  const expand = (id: number): number[] => [id, ...(children.get(id) ?? []).flatMap(expand)];
+  return new Map(ids.map((id) => [id, expand(id)]));
+}
+
+async function taxClause(terms: TermsRepository, limit: TermLimit, exclude: boolean): Promise<Filter | null> {
+  if (limit === undefined) return null;
+  const spec = Array.isArray(limit) ? { terms: limit } : limit;
+  const ids = spec.terms ?? [];
+  if (!ids.length) return null;
+  const tree = spec.include_children ? await descendants(terms, ids) : new Map(ids.map((id) => [id, [id]]));
+  const all = [...new Set([...tree.values()].flat())];
+  if (exclude) return { terms: { $nin: all } };
+  if (spec.operator === 'AND') return { $and: ids.map((id) => ({ terms: { $in: tree.get(id)! } })) };
+  return { terms: { $in: all } };
+}
+
+/**
+ * Which of the requested statuses the caller may see, and of which only their own records: the
+ * reference drops unreadable records from the page; leaving them out of the query keeps the counts true.
+ */
+function statusFilter(statuses: string[], kind: KindInfo, user: Caller, edit: boolean): Filter {
+  const t = capType(kind.kind);
+  const all: string[] = [];
+  const own: string[] = [];
+  for (const s of statuses) {
+    if (s === 'publish') {
+      if (!edit || (can(user, `edit_others_${t}s`) && can(user, `edit_published_${t}s`))) all.push(s);
+      else if (can(user, `edit_published_${t}s`)) own.push(s);
+      continue;
+    }
+    if (s === 'private' && !edit) {
+      if (can(user, `read_private_${t}s`)) all.push(s);
+      else if (user) own.push(s);
+      continue;
+    }
+    const others = can(user, `edit_others_${t}s`) && (s === 'future' ? can(user, `edit_published_${t}s`) : s === 'private' ? can(user, `edit_private_${t}s`) : true);
+    if (others) all.push(s);
+    else if (user && (edit ? can(user, `edit_${t}s`) : can(user, 'read'))) own.push(s);
+  }
+  const or: Filter[] = [];
+  if (all.length) or.push(all.length === 1 ? { status: all[0] } : { status: { $in: all } });
+  if (own.length && user) or.push({ status: own.length === 1 ? own[0] : { $in: own }, author: user.id });
+  if (!or.length) return { status: { $in: [] } };
+  return or.length === 1 ? or[0] : { $or: or };
+}
+
+const SORT_FIELD: Record<string, string> = {
+  author: 'author',
+  date: 'date',
+  id: 'id',
+  modified: 'modified_gmt',
+  parent: 'parent',
+  slug: 'slug',
+  title: 'title',
+  menu_order: 'menu_order',
+};
+
+export async function planList(p: Record<string, unknown>, kind: KindInfo, user: Caller, terms: TermsRepository, zone: string): Promise<ListPlan> {
+  const and: Filter[] = [{ type: kind.kind }];
+  let statuses = [...new Set(p.status as string[])];
+  if (statuses.includes('any')) statuses = [...new Set([...ANY_STATUSES, ...statuses.filter((s) => s !== 'any')])];
+  and.push(statusFilter(statuses, kind, user, p.context === 'edit'));
+
+  const list = (name: string) => ((p[name] as number[] | undefined) ?? []).filter((v) => Number.isInteger(v));
+  const include = list('include');
+  const exclude = list('exclude');
+  if (include.length) and.push({ id: { $in: include } });
+  if (exclude.length) and.push({ id: { $nin: exclude } });
+  if (list('author').length) and.push({ author: { $in: list('author') } });
+  if (list('author_exclude').length) and.push({ author: { $nin: list('author_exclude') } });
+  const slugs = (p.slug as string[] | undefined) ?? [];
+  if (slugs.length) and.push(slugs.length === 1 ? { slug: slugs[0] } : { slug: { $in: slugs } });
+  if (kind.hierarchical) {
+    if (list('parent').length) and.push({ parent: { $in: list('parent') } });
+    if (list('parent_exclude').length) and.push({ parent: { $nin: list('parent_exclude') } });
+    if (typeof p.menu_order === 'number') and.push({ menu_order: p.menu_order });
+  }
+  for (const [arg, op] of [['after', '$gt'], ['before', '$lt']] as const) {
+    const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, zone) : null;
+    if (v) and.push({ date: { [op]: v } });
+  }
+  for (const [arg, op] of [['modified_after', '$gt'], ['modified_before', '$lt']] as const) {
+    const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, 'UTC') : null;
+    if (v) and.push({ modified_gmt: { [op]: new Date(v.replace(' ', 'T') + 'Z') } });
+  }
+
+  let search: SearchSpec | undefined;
+  if (typeof p.search === 'string' && p.search.trim() !== '') {
+    search = parseSearch(p.search, (p.search_columns as string[] | undefined) ?? [], p.search_semantics === 'exact');
+    const f = searchFilter(search);
+    if (f) and.push(f);
+  }
+
+  if (!kind.hierarchical) {
+    const clauses: Filter[] = [];
+    for (const [arg, ex] of [['categories', false], ['categories_exclude', true], ['tags', false], ['tags_exclude', true]] as const) {
+      const c = await taxClause(terms, p[arg] as TermLimit, ex);
+      if (c) clauses.push(c);
+    }
+    if (clauses.length === 1) and.push(clauses[0]);
+    else if (clauses.length > 1) and.push(p.tax_relation === 'OR' ? { $or: clauses } : { $and: clauses });
+    if (p.sticky === true) and.push({ sticky: true });
+    else if (p.sticky === false) and.push({ sticky: { $ne: true } });
+    const formats = (p.format as string[] | undefined) ?? [];
+    if (formats.length) and.push({ format: { $in: formats.map((f) => (f === 'standard' ? '' : f)) } });
+  }
+
+  const dir = p.order === 'asc' ? 1 : -1;
+  const orderby = String(p.orderby ?? 'date');
+  const sort: SortSpec = [[SORT_FIELD[orderby] ?? 'date', dir]];
+  if (!kind.hierarchical && p.ignore_sticky === false) sort.unshift(['sticky', -1]);
+  const plan: ListPlan = { filter: and.length === 1 ? and[0] : { $and: and }, sort, search };
+  if (orderby === 'include' || orderby === 'include_slugs' || orderby === 'relevance') plan.memorySort = orderby;
+  if (hasExclusions(search)) plan.memoryFilter = true;
+  return plan;
+}

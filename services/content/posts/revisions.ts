@@ -1,0 +1,282 @@
+/**
+ * Revisions and autosaves of posts and pages (reference: wp_save_post_revision, the revisions and
+ * autosaves controllers). Both are records of type `revision` under their parent; autosaves are told
+ * apart by their slug (`<id>-autosave-v1`), one per user and post. The parent keeps the number of its
+ * revisions and the newest one, for its `version-history` links.
+ */
+import { can, type Caller } from '../../../libs/auth/user';
+import { now, toLocal } from '../../../libs/posts/dates';
+import { mergeMeta } from '../../../libs/posts/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import { RestError, authStatus } from '../../../libs/rest/errors';
+import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
+import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { KindInfo } from '../../../libs/routes/cms/posts';
+import type { Filter, SortSpec } from '../../../libs/store/types';
+import { canEditPost } from './access';
+import type { PostsDeps } from './handlers';
+import { permalink, presentRevision, type Context } from './present';
+import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './query';
+import { buildUpdate, canAssignTerms, checkTemplate, prepare } from './write';
+
+const normalizeWs = (s: string) => (s ?? '').replace(/\r\n|\r/g, '\n').replace(/[ \t]+$/gm, '').trim();
+const revisionSlug = (id: number) => `${id}-revision-v1`;
+const autosaveSlug = (id: number) => `${id}-autosave-v1`;
+
+function revisionDoc(post: PostDoc, id: number, author: number, autosave: boolean, site: PostsDeps['site']): PostDoc {
+  return {
+    id,
+    type: 'revision',
+    status: 'inherit',
+    slug: autosave ? autosaveSlug(post.id) : revisionSlug(post.id),
+    title: post.title,
+    content: post.content,
+    excerpt: post.excerpt,
+    author,
+    parent: post.id,
+    menu_order: 0,
+    password: '',
+    // A revision is dated when its parent was modified.
+    date: post.modified,
+    date_gmt: new Date(post.modified_gmt),
+    modified: post.modified,
+    modified_gmt: new Date(post.modified_gmt),
+    comment_status: 'closed',
+    ping_status: 'closed',
+    template: '',
+    format: '',
+    sticky: false,
+    featured_media: 0,
+    guid: `${site.home}/?p=${id}`,
+    tax: {},
+    terms: [],
+    meta: { ...(post.meta ?? {}) },
+  };
+}
+
+/** Recounts a parent's revisions and finds the newest, after one was added, replaced or removed. */
+export async function revisionStats(deps: PostsDeps, parentId: number): Promise<Pick<PostDoc, 'revision_count' | 'latest_revision'>> {
+  const filter = { parent: parentId, type: 'revision' };
+  const [count, latest] = await Promise.all([deps.posts.count(filter), deps.posts.collection.findOne(filter, { sort: [['date', -1], ['id', -1]], fields: ['id'] })]);
+  return { revision_count: count, latest_revision: latest?.id };
+}
+
+/**
+ * wp_save_post_revision after an update: a revision of the new state when the record has none yet or
+ * when title, content or excerpt differ from its newest revision. Written before the record itself, so
+ * a repeated update finds it and writes none again.
+ */
+export async function saveRevision(deps: PostsDeps, after: PostDoc, user: Caller): Promise<Pick<PostDoc, 'revision_count' | 'latest_revision'> | null> {
+  if (after.status === 'auto-draft') return null;
+  const latest = await deps.posts.collection.findOne({ parent: after.id, type: 'revision', slug: revisionSlug(after.id) }, { sort: [['id', -1]] });
+  if (latest && (['title', 'content', 'excerpt'] as const).every((f) => normalizeWs(latest[f]) === normalizeWs(after[f]))) return null;
+  const id = await deps.posts.nextId();
+  await deps.posts.create(revisionDoc(after, id, user?.id ?? after.author, false, deps.site));
+  return revisionStats(deps, after.id);
+}
+
+/** Removes a record's revisions and autosaves with it (a permanent delete). */
+export async function deleteRevisionsOf(deps: PostsDeps, parentId: number): Promise<void> {
+  await deps.posts.collection.deleteMany({ parent: parentId, type: 'revision' });
+}
+
+const invalidParent = () => new RestError('rest_post_invalid_parent', 'Invalid post parent ID.', 404);
+
+async function parentOf(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, arg: 'parent' | 'id'): Promise<PostDoc> {
+  return ctx.cached('parent', async () => {
+    const id = Number(ctx.params[arg]);
+    const parent = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
+    if (!parent) throw invalidParent();
+    return parent;
+  });
+}
+
+function readCheck(ctx: HandlerContext, parent: PostDoc, what: 'revisions' | 'autosaves'): true | RestError {
+  if (canEditPost(ctx.user, parent)) return true;
+  return new RestError('rest_cannot_read', `Sorry, you are not allowed to view ${what} of this post.`, authStatus(ctx.user));
+}
+
+async function revisionById(deps: PostsDeps, id: number): Promise<PostDoc> {
+  const rev = id > 0 ? await deps.posts.ofType(id, 'revision') : null;
+  if (!rev) throw new RestError('rest_post_invalid_id', 'Invalid revision ID.', 404);
+  return rev;
+}
+
+/** get_preview_post_link: the post's link with `preview=true` (and `preview_id` for an autosave). */
+function previewLink(deps: PostsDeps, post: PostDoc, ofAutosave: boolean): string {
+  const base = permalink(post, { site: deps.site, parents: new Map() });
+  const query = ofAutosave ? `preview_id=${post.id}&preview=true` : 'preview=true';
+  return `${base}${base.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** The post an autosave is for: a body `id` wins over the path's, as with every parameter. */
+function autosaveTarget(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
+  return ctx.cached('post', async () => {
+    const postId = Number(ctx.params.id);
+    const doc = postId > 0 ? await deps.posts.ofType(postId, kind.kind) : null;
+    if (!doc) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+    return doc;
+  });
+}
+
+export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
+  const id = kind.kind === 'post' ? 'cms.posts' : 'cms.pages';
+  const base = `/cms/v2/${kind.base}`;
+  const view = (ctx: HandlerContext) => ({ site: deps.site, kind, context: (ctx.params.context ?? 'view') as Context });
+
+  app.bind(`${id}.revisions.list`, {
+    async permission(ctx) {
+      return readCheck(ctx, await parentOf(ctx, deps, kind, 'parent'), 'revisions');
+    },
+    async handle(ctx) {
+      const p = ctx.params;
+      const parent = await parentOf(ctx, deps, kind, 'parent');
+      if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
+        throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+      }
+      const include = (p.include as number[]) ?? [];
+      const exclude = (p.exclude as number[]) ?? [];
+      if (p.orderby === 'include' && !include.length) {
+        throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+      }
+      const and: Filter[] = [{ parent: parent.id }, { type: 'revision' }];
+      if (include.length) and.push({ id: { $in: include } });
+      if (exclude.length) and.push({ id: { $nin: exclude } });
+      const search = typeof p.search === 'string' && p.search.trim() ? parseSearch(p.search, [], false) : undefined;
+      const sf = search && searchFilter(search);
+      if (sf) and.push(sf);
+      const dir = p.order === 'asc' ? 1 : -1;
+      const field = p.orderby === 'id' ? 'id' : p.orderby === 'slug' ? 'slug' : p.orderby === 'title' ? 'title' : 'date';
+      const sort: SortSpec = field === 'date' ? [['date', dir], ['id', dir]] : [[field, dir]];
+      // A post's revisions are few; they are ordered and paged here, as the reference pages WP_Query.
+      let all = await deps.posts.collection.find({ $and: and }, { sort });
+      if (search) all = all.filter((r) => !excludedBySearch(r, search));
+      if (p.orderby === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+      if (p.orderby === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
+      const total = all.length;
+      const perPage = typeof p.per_page === 'number' ? p.per_page : undefined;
+      const page = Number(p.page ?? 1);
+      const offset = perPage !== undefined && typeof p.offset === 'number' ? p.offset : 0;
+      const pages = perPage ? totalPages(total, perPage) : total > 0 ? 1 : 0;
+      if (total > 0) {
+        if (offset >= total) throw new RestError('rest_revision_invalid_offset_number', 'The offset number requested is larger than or equal to the number of available revisions.', 400);
+        if (!offset && page > pages) throw new RestError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+      }
+      const start = perPage ? (typeof p.offset === 'number' ? offset : (page - 1) * perPage) : 0;
+      const items = perPage ? all.slice(start, start + perPage) : all;
+      const headers = pagingHeaders(deps.site, `${base}/${parent.id}/revisions`, ctx.req.query, page, perPage ?? Math.max(total, 1), total);
+      headers['X-WP-TotalPages'] = String(pages);
+      return { body: items.map((r) => presentRevision(r, view(ctx))), headers };
+    },
+  });
+
+  app.bind(`${id}.revisions.get`, {
+    async permission(ctx) {
+      return readCheck(ctx, await parentOf(ctx, deps, kind, 'parent'), 'revisions');
+    },
+    async handle(ctx) {
+      const parent = await parentOf(ctx, deps, kind, 'parent');
+      const rev = await revisionById(deps, Number(ctx.params.id));
+      if (rev.parent !== parent.id) throw new RestError('rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${parent.id}"`, 404);
+      return { body: presentRevision(rev, view(ctx)) };
+    },
+  });
+
+  app.bind(`${id}.revisions.delete`, {
+    async permission(ctx) {
+      const parent = await parentOf(ctx, deps, kind, 'parent');
+      await revisionById(deps, Number(ctx.params.id));
+      const read = readCheck(ctx, parent, 'revisions');
+      if (read !== true) return read;
+      // Deleting a revision needs the rights to edit its parent (the reference with revision deletion allowed).
+      return true;
+    },
+    async handle(ctx) {
+      const parent = await parentOf(ctx, deps, kind, 'parent');
+      const rev = await revisionById(deps, Number(ctx.params.id));
+      if (rev.parent !== parent.id) throw new RestError('rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${parent.id}"`, 404);
+      if (ctx.params.force !== true) throw new RestError('rest_trash_not_supported', "Revisions do not support trashing. Set 'force=true' to delete.", 501);
+      const previous = presentRevision(rev, view(ctx), undefined, false);
+      await deps.posts.remove(rev.id);
+      await deps.posts.save(parent.id, await revisionStats(deps, parent.id));
+      return { body: { deleted: true, previous } };
+    },
+  });
+
+  app.bind(`${id}.autosaves.list`, {
+    async permission(ctx) {
+      return readCheck(ctx, await parentOf(ctx, deps, kind, 'id'), 'autosaves');
+    },
+    async handle(ctx) {
+      const parent = await parentOf(ctx, deps, kind, 'id');
+      const list = await deps.posts.collection.find({ parent: parent.id, type: 'revision', slug: autosaveSlug(parent.id) }, { sort: [['date', -1], ['id', -1]] });
+      return { body: list.map((r) => presentRevision(r, view(ctx))) };
+    },
+  });
+
+  app.bind(`${id}.autosaves.get`, {
+    async permission(ctx) {
+      return readCheck(ctx, await parentOf(ctx, deps, kind, 'parent'), 'revisions');
+    },
+    async handle(ctx) {
+      const parentId = Number(ctx.params.parent);
+      // The reference answers the newest autosave of the parent, whatever id the path names.
+      const autosave = await deps.posts.collection.findOne({ parent: parentId, type: 'revision', slug: autosaveSlug(parentId) }, { sort: [['date', -1], ['id', -1]] });
+      if (!autosave) throw new RestError('rest_post_no_autosave', 'There is no autosave revision for this post.', 404);
+      return { body: presentRevision(autosave, view(ctx)) };
+    },
+  });
+
+  app.bind(`${id}.autosaves.create`, {
+    async permission(ctx) {
+      if (!Number(ctx.params.id)) return new RestError('rest_post_invalid_id', 'Invalid item ID.', 404);
+      const post = await autosaveTarget(ctx, deps, kind);
+      checkTemplate(ctx.params, post);
+      if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      if (typeof ctx.params.author === 'number' && ctx.params.author !== 0 && ctx.params.author !== ctx.user?.id && !can(ctx.user, `edit_others_${kind.kind}s`)) {
+        return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
+      }
+      if (ctx.params.sticky === true && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {
+        return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
+      }
+      if (!(await canAssignTerms(deps, ctx))) return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
+      return true;
+    },
+    async handle(ctx) {
+      const post = await autosaveTarget(ctx, deps, kind);
+      const userId = ctx.user!.id;
+      const prep = await prepare(deps, kind, ctx, post);
+      if ((post.status === 'draft' || post.status === 'auto-draft') && post.author === userId) {
+        // The author's own draft: the autosave is the post itself, updated in place without a revision.
+        const { changes, after } = await buildUpdate(deps, kind, ctx, prep, post);
+        const saved = Object.keys(changes).length ? ((await deps.posts.save(post.id, changes)) ?? after) : post;
+        return { body: presentRevision(saved, { site: deps.site, kind, context: 'edit' }, previewLink(deps, saved, false)) };
+      }
+      const fields = {
+        title: prep.title ?? post.title,
+        content: prep.content ?? post.content,
+        excerpt: prep.excerpt ?? post.excerpt,
+      };
+      const existing = await deps.posts.collection.findOne({ parent: post.id, type: 'revision', slug: autosaveSlug(post.id), author: userId });
+      const differs = (['title', 'content', 'excerpt'] as const).some((f) => normalizeWs(fields[f]) !== normalizeWs(post[f]));
+      let autosave: PostDoc;
+      if (existing && !differs) autosave = existing;
+      else {
+        const t = now();
+        const stamp = { modified: toLocal(t, deps.site.timezone), modified_gmt: t };
+        const meta = ctx.params.meta && typeof ctx.params.meta === 'object' ? mergeMeta(post.meta, ctx.params.meta as Record<string, unknown>) : post.meta;
+        const source: PostDoc = { ...post, ...fields, ...stamp, meta };
+        if (existing) {
+          const doc = revisionDoc(source, existing.id, userId, true, deps.site);
+          const { id: _id, ...rest } = doc;
+          autosave = (await deps.posts.save(existing.id, rest))!;
+        } else {
+          autosave = revisionDoc(source, await deps.posts.nextId(), userId, true, deps.site);
+          await deps.posts.create(autosave);
+        }
+        await deps.posts.save(post.id, await revisionStats(deps, post.id));
+      }
+      return { body: presentRevision(autosave, { site: deps.site, kind, context: 'edit' }, previewLink(deps, post, true)) };
+    },
+  });
+}

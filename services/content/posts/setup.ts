@@ -1,0 +1,47 @@
+/**
+ * What the post handlers need at start: the default category (created when missing, as a fresh
+ * reference install has "Uncategorized") and which optional link targets this build serves.
+ */
+import type { RouteRegistry } from '../../../libs/rest/registry';
+import { DuplicateKeyError } from '../../../libs/store/types';
+import type { TermsRepository } from '../../../libs/terms/repository';
+import type { ContentDeps } from '../deps';
+import type { PostsDeps } from './handlers';
+import type { LinkTargets } from './present';
+
+export async function ensureDefaultCategory(terms: TermsRepository): Promise<number> {
+  const find = () => terms.collection.findOne({ taxonomy: 'category', slug: 'uncategorized' });
+  const found = await find();
+  if (found) return found.id;
+  try {
+    return (await terms.create({ taxonomy: 'category', name: 'Uncategorized', slug: 'uncategorized' })).id;
+  } catch (e) {
+    // Another replica created it first.
+    if (!(e instanceof DuplicateKeyError)) throw e;
+    return (await find())!.id;
+  }
+}
+
+export function linkTargets(registry: RouteRegistry): LinkTargets {
+  const has = (path: string) => registry.match(path) !== null && registry.match(path)!.route.namespace === 'cms/v2';
+  return {
+    types: has('/cms/v2/types/post'),
+    comments: has('/cms/v2/comments'),
+    media: has('/cms/v2/media'),
+    categories: has('/cms/v2/categories'),
+    tags: has('/cms/v2/tags'),
+  };
+}
+
+export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Promise<PostsDeps> {
+  const defaultCategory = await ensureDefaultCategory(deps.terms);
+  return {
+    site: deps.site,
+    posts: deps.posts,
+    terms: deps.terms,
+    users: deps.users,
+    defaultCategory: () => defaultCategory,
+    links: linkTargets(registry),
+    results: deps.store.collection('options'),
+  };
+}

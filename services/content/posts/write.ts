@@ -1,0 +1,311 @@
+/**
+ * Creating and updating a post or page as the reference does (prepare_item_for_database, then
+ * wp_insert_post / wp_update_post): statuses and the publish/future switch, floating draft dates and
+ * their reset, unique slugs, authors, passwords and sticky, parents, terms, meta. Every check runs before
+ * anything is written, and the record is written in one step.
+ */
+import { can, type Caller } from '../../../libs/auth/user';
+import { fromLocal, now, parseDateInput, toLocal, type PostDate } from '../../../libs/posts/dates';
+import { mergeMeta } from '../../../libs/posts/meta';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
+import type { PostDoc } from '../../../libs/posts/types';
+import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
+import type { Site } from '../../../libs/rest/site';
+import type { KindInfo } from '../../../libs/routes/cms/posts';
+import type { TermsRepository } from '../../../libs/terms/repository';
+import type { UsersRepository } from '../../../libs/auth/users';
+import { FLOATING_STATUSES, typeCan } from './access';
+import { guidOf } from './present';
+
+export interface WriteDeps {
+  site: Site;
+  posts: PostsRepository;
+  terms: TermsRepository;
+  users: UsersRepository;
+  defaultCategory: () => number;
+}
+
+/** What the request asks to change, checked (the reference's prepared post). */
+export interface Prepared {
+  title?: string;
+  content?: string;
+  excerpt?: string;
+  status?: string;
+  date?: PostDate;
+  /** The date was set explicitly (a floating draft keeps floating otherwise). */
+  editDate: boolean;
+  /** `date: null` or `date_gmt: null`: back to a floating date. */
+  resetDate: boolean;
+  slug?: string;
+  author?: number;
+  password?: string;
+  parent?: number;
+  menu_order?: number;
+  comment_status?: 'open' | 'closed';
+  ping_status?: 'open' | 'closed';
+}
+
+export interface Request {
+  params: Record<string, unknown>;
+  has(name: string): boolean;
+  user: Caller;
+}
+
+function textOf(v: unknown, requireNonEmptyRaw: boolean): string | undefined {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const raw = (v as Record<string, unknown>).raw;
+    if (typeof raw === 'string' && (!requireNonEmptyRaw || raw !== '')) return raw;
+  }
+  return undefined;
+}
+
+const invalidField = (message: string) => new RestError('rest_invalid_field', message, 400);
+
+/** prepare_item_for_database: reads and checks the request against the record being updated (if any). */
+export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, existing: PostDoc | null): Promise<Prepared> {
+  const p = req.params;
+  const out: Prepared = { editDate: false, resetDate: false };
+  const zone = deps.site.timezone;
+  if (p.title !== undefined && p.title !== null) out.title = textOf(p.title, true);
+  if (p.content !== undefined && p.content !== null) out.content = textOf(p.content, false);
+  if (p.excerpt !== undefined && p.excerpt !== null) out.excerpt = textOf(p.excerpt, false);
+
+  if (typeof p.status === 'string' && (!existing || existing.status !== p.status)) {
+    const s = p.status;
+    if ((s === 'publish' || s === 'future' || s === 'private') && !typeCan(req.user, kind.kind, 'publish')) {
+      const message = s === 'private' ? 'Sorry, you are not allowed to create private posts in this post type.' : 'Sorry, you are not allowed to publish posts in this post type.';
+      throw new RestError('rest_cannot_publish', message, authStatus(req.user));
+    }
+    out.status = s;
+  }
+
+  if (typeof p.date === 'string' && p.date !== '') {
+    const d = parseDateInput(p.date, zone);
+    if (d && (!existing || existing.date !== d.local)) {
+      out.date = d;
+      out.editDate = true;
+    }
+  } else if (typeof p.date_gmt === 'string' && p.date_gmt !== '') {
+    const d = parseDateInput(p.date_gmt, zone, true);
+    const current = existing?.date_gmt ? new Date(existing.date_gmt).getTime() : null;
+    if (d && current !== d.gmt.getTime()) {
+      out.date = d;
+      out.editDate = true;
+    }
+  }
+  if ((req.has('date_gmt') && p.date_gmt === null) || (req.has('date') && p.date === null)) out.resetDate = true;
+
+  if (typeof p.slug === 'string') out.slug = p.slug;
+
+  if (typeof p.author === 'number' && p.author !== 0) {
+    if (p.author !== req.user?.id && !(p.author > 0 && (await deps.users.byId(p.author)))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+    out.author = p.author;
+  }
+
+  if (typeof p.password === 'string') {
+    out.password = p.password;
+    if (p.password !== '') {
+      if (!kind.hierarchical && p.sticky === true) throw invalidField('A post can not be sticky and have a password.');
+      if (existing?.sticky) throw invalidField('A sticky post can not be password protected.');
+    }
+  }
+  if (!kind.hierarchical && p.sticky === true && existing?.password) throw invalidField('A password protected post can not be set to sticky.');
+
+  if (kind.hierarchical && typeof p.parent === 'number') {
+    if (p.parent === 0) out.parent = 0;
+    else {
+      const parent = p.parent > 0 ? await deps.posts.byId(p.parent) : null;
+      if (!parent) throw new RestError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
+      out.parent = parent.id;
+    }
+  }
+  if (kind.hierarchical && typeof p.menu_order === 'number') out.menu_order = p.menu_order;
+  if (p.comment_status === 'open' || p.comment_status === 'closed') out.comment_status = p.comment_status;
+  if (p.ping_status === 'open' || p.ping_status === 'closed') out.ping_status = p.ping_status;
+  return out;
+}
+
+/**
+ * The reference's check_template: with no theme templates registered, only "" and the record's current
+ * template are valid. Reported like an argument failure, before the permission checks.
+ */
+export function checkTemplate(p: Record<string, unknown>, existing: PostDoc | null): void {
+  const t = p.template;
+  if (typeof t !== 'string' || t === '' || t === (existing?.template ?? '')) return;
+  throw invalidParams([['template', new ParamError('rest_invalid_param', 'template is not one of .')]]);
+}
+
+/** Term ids of the request that exist in the taxonomy (unknown ones are dropped, as the reference does). */
+async function existingTerms(deps: WriteDeps, taxonomy: string, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const found = new Set((await deps.terms.collection.find({ id: { $in: ids }, taxonomy }, { fields: ['id'] })).map((t) => t.id));
+  return [...new Set(ids)].filter((id) => found.has(id));
+}
+
+/** assign_term: any given term that exists must be assignable (edit_posts for categories and tags). */
+export async function canAssignTerms(deps: WriteDeps, req: Request): Promise<boolean> {
+  for (const [arg, tax] of [['categories', 'category'], ['tags', 'post_tag']] as const) {
+    const ids = req.params[arg];
+    if (!Array.isArray(ids) || !ids.length) continue;
+    if ((await existingTerms(deps, tax, ids as number[])).length && !can(req.user, 'edit_posts')) return false;
+  }
+  return true;
+}
+
+async function featuredMedia(deps: WriteDeps, value: unknown, current: number): Promise<number> {
+  if (typeof value !== 'number') return current;
+  if (value === 0) return 0;
+  // Only an attachment can be a thumbnail; anything else leaves it as it was.
+  const media = await deps.posts.byId(value);
+  return media && media.type === 'attachment' ? media.id : current;
+}
+
+function isEmptyContent(kind: KindInfo, doc: Pick<PostDoc, 'title' | 'content' | 'excerpt'>): boolean {
+  return !kind.hierarchical && !doc.title && !doc.content && !doc.excerpt;
+}
+
+const emptyContent = () => new RestError('empty_content', 'Content, title, and excerpt are empty.', 400);
+
+/** Dates and status after a write (wp_insert_post): floating drafts, defaults, and publish ⇄ future. */
+function settleDates(status: string, local: string | null, gmt: Date | null, zone: string): { status: string; date: string; date_gmt: Date | null } {
+  const date = local ?? toLocal(gmt ?? now(), zone);
+  const dateGmt = gmt ?? (FLOATING_STATUSES.has(status) ? null : fromLocal(date, zone));
+  let s = status;
+  if (dateGmt) {
+    const ahead = dateGmt.getTime() - now().getTime();
+    if (s === 'publish' && ahead >= 60_000) s = 'future';
+    else if (s === 'future' && ahead < 60_000) s = 'publish';
+  }
+  return { status: s, date, date_gmt: dateGmt };
+}
+
+async function finalSlug(deps: WriteDeps, kind: KindInfo, wanted: string | undefined, status: string, title: string, id: number, parent: number, current?: string): Promise<string> {
+  const scope = { type: kind.kind, hierarchical: kind.hierarchical, parent, selfId: id, currentSlug: current };
+  let slug = wanted ?? '';
+  // The reference makes a sent slug unique even for drafts, which otherwise keep theirs as given.
+  if (slug && FLOATING_STATUSES.has(status)) return uniquePostSlug(deps.posts.collection, slug, scope);
+  if (!slug) slug = FLOATING_STATUSES.has(status) ? '' : sanitizeTitle(title);
+  if (FLOATING_STATUSES.has(status)) return slug;
+  // A title without letters or digits gives the id as the slug.
+  return uniquePostSlug(deps.posts.collection, slug || String(id), scope);
+}
+
+/** The new record of a create. */
+export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request, prep: Prepared, id: number): Promise<PostDoc> {
+  const p = req.params;
+  const zone = deps.site.timezone;
+  const title = prep.title ?? '';
+  const content = prep.content ?? '';
+  const excerpt = prep.excerpt ?? '';
+  if (isEmptyContent(kind, { title, content, excerpt })) throw emptyContent();
+  const dates = settleDates(prep.status ?? 'draft', prep.resetDate ? null : (prep.date?.local ?? null), prep.resetDate ? null : (prep.date?.gmt ?? null), zone);
+  const parent = prep.parent ?? 0;
+  const slug = await finalSlug(deps, kind, prep.slug, dates.status, title, id, parent);
+  const tax: Record<string, number[]> = {};
+  if (!kind.hierarchical) {
+    tax.category = Array.isArray(p.categories) ? await existingTerms(deps, 'category', p.categories as number[]) : [deps.defaultCategory()];
+    tax.post_tag = Array.isArray(p.tags) ? await existingTerms(deps, 'post_tag', p.tags as number[]) : [];
+  }
+  const format = !kind.hierarchical && typeof p.format === 'string' && p.format !== 'standard' ? p.format : '';
+  return {
+    id,
+    type: kind.kind,
+    status: dates.status,
+    slug,
+    title,
+    content,
+    excerpt,
+    author: prep.author ?? req.user?.id ?? 0,
+    parent,
+    menu_order: prep.menu_order ?? 0,
+    password: dates.status === 'private' ? '' : (prep.password ?? ''),
+    date: dates.date,
+    date_gmt: dates.date_gmt,
+    // A new record was last modified when it was dated.
+    modified: dates.date,
+    modified_gmt: dates.date_gmt ?? fromLocal(dates.date, zone),
+    comment_status: prep.comment_status ?? (kind.hierarchical ? 'closed' : 'open'),
+    ping_status: prep.ping_status ?? (kind.hierarchical ? 'closed' : 'open'),
+    template: typeof p.template === 'string' ? p.template : '',
+    format,
+    sticky: !kind.hierarchical && p.sticky === true,
+    featured_media: await featuredMedia(deps, p.featured_media, 0),
+    guid: guidOf(deps.site, kind.kind, id),
+    tax,
+    terms: [],
+    meta: p.meta && typeof p.meta === 'object' ? mergeMeta({}, p.meta as Record<string, unknown>) : {},
+    revision_count: 0,
+  };
+}
+
+/** The changed fields of an update, and the record after it. */
+export async function buildUpdate(deps: WriteDeps, kind: KindInfo, req: Request, prep: Prepared, old: PostDoc): Promise<{ changes: Partial<PostDoc>; after: PostDoc }> {
+  const p = req.params;
+  const zone = deps.site.timezone;
+  const status = prep.status ?? old.status;
+  const floating = FLOATING_STATUSES.has(old.status) && !prep.editDate && !old.date_gmt;
+  let local: string | null = prep.date?.local ?? old.date;
+  let gmt: Date | null = prep.date?.gmt ?? (old.date_gmt ? new Date(old.date_gmt) : null);
+  if (prep.resetDate) {
+    local = null;
+    gmt = null;
+  }
+  // A floating draft is dated "now" on every save until a date is set.
+  if (floating) {
+    local = toLocal(now(), zone);
+    gmt = null;
+  }
+  const dates = settleDates(status, local, gmt, zone);
+  const after: PostDoc = { ...old };
+  if (prep.title !== undefined) after.title = prep.title;
+  if (prep.content !== undefined) after.content = prep.content;
+  if (prep.excerpt !== undefined) after.excerpt = prep.excerpt;
+  if (isEmptyContent(kind, after)) throw emptyContent();
+  after.status = dates.status;
+  after.date = dates.date;
+  after.date_gmt = dates.date_gmt;
+  if (prep.author !== undefined) after.author = prep.author;
+  if (prep.password !== undefined) after.password = prep.password;
+  if (after.status === 'private') after.password = '';
+  if (prep.parent !== undefined) after.parent = prep.parent;
+  if (prep.menu_order !== undefined) after.menu_order = prep.menu_order;
+  if (prep.comment_status) after.comment_status = prep.comment_status;
+  if (prep.ping_status) after.ping_status = prep.ping_status;
+  let wanted = prep.slug ?? old.slug;
+  if (old.status === 'trash' && after.status !== 'trash') {
+    // Leaving the trash gives back the slug the record had before it.
+    if (prep.slug === undefined && old.trash?.desired_slug !== undefined) wanted = old.trash.desired_slug;
+    after.trash = undefined;
+  }
+  after.slug = await finalSlug(deps, kind, wanted, after.status, after.title, old.id, after.parent, old.slug);
+  if (typeof p.template === 'string') after.template = p.template;
+  if (!kind.hierarchical) {
+    if (typeof p.format === 'string' && p.format !== '') after.format = p.format === 'standard' ? '' : p.format;
+    if (typeof p.sticky === 'boolean') after.sticky = p.sticky;
+    const tax = { ...(old.tax ?? {}) };
+    if (Array.isArray(p.categories)) tax.category = await existingTerms(deps, 'category', p.categories as number[]);
+    if (Array.isArray(p.tags)) tax.post_tag = await existingTerms(deps, 'post_tag', p.tags as number[]);
+    after.tax = tax;
+  }
+  after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);
+  if (p.meta && typeof p.meta === 'object') after.meta = mergeMeta(old.meta, p.meta as Record<string, unknown>);
+  const t = now();
+  after.modified = toLocal(t, zone);
+  after.modified_gmt = t;
+
+  const changes: Partial<PostDoc> = {};
+  for (const k of Object.keys(after) as Array<keyof PostDoc>) {
+    if (JSON.stringify(after[k]) !== JSON.stringify(old[k])) (changes as Record<string, unknown>)[k] = after[k];
+  }
+  if ('trash' in changes && after.trash === undefined) changes.trash = undefined;
+  return { changes, after };
+}
+
+/** Term ids whose published-record counts a write may have changed. */
+export function touchedTerms(before: PostDoc | null, after: PostDoc | null): number[] {
+  const ids = new Set<number>();
+  for (const d of [before, after]) if (d && (d.status === 'publish' || before?.status === 'publish')) for (const id of Object.values(d.tax ?? {}).flat()) ids.add(id);
+  return [...ids];
+}
