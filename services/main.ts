@@ -1,13 +1,13 @@
 /**
  * Entry point of every process: `node dist/services/main.js <role>` with role all (default),
- * gateway, content, calendar, aggregator, oembed or worker (or the ROLE variable).
+ * gateway, content, calendar, aggregator, oembed or worker.
  */
 import { loadConfig, requireForRole, ROLES, type Role } from '../libs/config/env';
 import { logger } from '../libs/observability/logger';
 import { start } from './runtime';
 
 async function main(): Promise<void> {
-  const role = (process.argv[2] ?? process.env.ROLE ?? 'all') as Role;
+  const role = (process.argv[2] ?? 'all') as Role;
   if (!ROLES.includes(role)) {
     process.stderr.write(`Unknown role "${role}". Use one of: ${ROLES.join(', ')}\n`);
     process.exit(2);

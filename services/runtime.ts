@@ -22,6 +22,7 @@ import { siteFrom, type Site } from '../libs/rest/site';
 import { registry as buildRegistry } from '../libs/routes';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
+import { createCalendarService } from './calendar';
 import { createContentService } from './content';
 import { authorizePage } from './gateway/authorize';
 import { registerBuiltins } from './gateway/builtins';
@@ -38,6 +39,7 @@ export interface ServiceFactoryOptions {
 /** How each service is built; a service whose routes are not declared yet serves none. */
 const FACTORIES: Partial<Record<ServiceName, (o: ServiceFactoryOptions) => Promise<ServiceApp>>> = {
   content: createContentService,
+  calendar: createCalendarService,
 };
 
 export interface Running {
@@ -102,6 +104,7 @@ function closeServer(server: Server): Promise<void> {
 }
 
 export async function start(role: Role, config: Config): Promise<Running> {
+  if (!process.env.JEST_WORKER_ID) logger.level = config.LOG_LEVEL;
   const site = siteFrom(config);
   const registry = buildRegistry();
   const closers: Array<() => Promise<void>> = [];

@@ -1,9 +1,10 @@
 import pino from 'pino';
 
 /** One structured JSON logger per process; request handlers log through child loggers with a request id. */
+/** The level comes from the validated LOG_LEVEL at start-up; under the test runner it starts silent. */
 export const logger = pino({
-  level: process.env.LOG_LEVEL || (process.env.NODE_ENV === 'test' || process.env.JEST_WORKER_ID ? 'silent' : 'info'),
-  base: { pid: process.pid, role: process.env.ECS_ROLE },
+  level: process.env.JEST_WORKER_ID ? 'silent' : 'info',
+  base: { pid: process.pid },
   redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password'], censor: '[redacted]' },
 });
 

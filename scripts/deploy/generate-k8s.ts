@@ -1,7 +1,7 @@
 /**
  * Regenerates k8s/base and k8s/components from the Helm chart. Run after changing the chart:
  *
- *   node -r ./scripts/deploy/swc-register.js scripts/deploy/generate-k8s.ts
+ *   node -r ./scripts/ts-register.js scripts/deploy/generate-k8s.ts
  *
  * test/deploy/k8s.test.ts fails while the committed files differ from what this writes.
  */

@@ -132,7 +132,11 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       ctx.body = JSON.stringify(err.toJSON());
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      observeRequest(ctx.method, (ctx.state.route as string | undefined) ?? 'other', ctx.status, seconds);
+      const route = (ctx.state.route as string | undefined) ?? 'other';
+      observeRequest(ctx.method, route, ctx.status, seconds);
+      if (logger.isLevelEnabled('info')) {
+        logger.info({ requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, ms: Math.round(seconds * 1e4) / 10, user: (ctx.state.userId as number | undefined) ?? null }, 'request');
+      }
     }
   });
 
@@ -192,6 +196,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     let user = null;
     try {
       user = await opts.auth.authenticate(ctx.get('Authorization') || undefined, clientIp(ctx));
+      ctx.state.userId = user?.id;
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       const headers: Record<string, string> = e.status === 429 ? { 'Retry-After': String(e.data.retry_after) } : {};

@@ -21,7 +21,7 @@ function ids(objects: K8sObject[]): string[] {
 }
 
 describe('k8s/ raw manifests', () => {
-  test('the generated files are what the chart renders now (regenerate: node -r ./scripts/deploy/swc-register.js scripts/deploy/generate-k8s.ts)', () => {
+  test('the generated files are what the chart renders now (regenerate: node -r ./scripts/ts-register.js scripts/deploy/generate-k8s.ts)', () => {
     const generated = generateK8s();
     expect(existingGeneratedFiles()).toEqual([...generated.keys()].sort());
     for (const [rel, text] of generated) {

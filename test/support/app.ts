@@ -72,7 +72,9 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
       headers['Content-Type'] = 'application/json';
     }
     if (opts.auth) headers.Authorization = basic(opts.auth[0], opts.auth[1]);
-    const target = path.startsWith('http') ? path : path.startsWith('/index.php') || path.startsWith('/?') || path === '/' || path.startsWith('/cms-admin') || path.startsWith('/healthz') || path.startsWith('/readyz') || path.startsWith('/metrics') ? url + path : restRoot + path;
+    // Site paths go to the site; everything else is a REST route under the REST root.
+    const sitePath = /^\/(index\.php|cms-admin|healthz|readyz|metrics)\b/.test(path);
+    const target = path.startsWith('http') ? path : sitePath ? url + path : restRoot + path;
     const res = await fetch(target, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
     let parsed: unknown = text;

@@ -1,0 +1,118 @@
+import { RouteRegistry } from './registry';
+import { RestServer, type RestInput } from './server';
+import { ServiceApp } from './service';
+import { siteFrom } from './site';
+import { RestError } from './errors';
+
+const site = siteFrom({ SITE_URL: 'http://site.test', SITE_NAME: 'T', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' });
+
+function setup() {
+  const registry = new RouteRegistry();
+  registry.add({
+    namespace: 'test/v1',
+    pattern: '/test/v1/things',
+    endpoints: [
+      { id: 't.list', service: 'content', methods: ['GET'], args: { foo: { type: 'string', default: 'bar' }, n: { type: 'integer' } } },
+      { id: 't.create', service: 'content', methods: ['POST'], args: { name: { type: 'string', required: true } }, allowBatch: true },
+    ],
+  });
+  registry.add({
+    namespace: 'test/v1',
+    pattern: '/test/v1/things/(?P<id>[\\d]+)',
+    endpoints: [
+      { id: 't.get', service: 'content', methods: ['GET'], args: { id: { type: 'integer' } } },
+      { id: 't.delete', service: 'content', methods: ['DELETE'], args: { id: { type: 'integer' } } },
+    ],
+  });
+  const app = new ServiceApp('content', registry);
+  const seen: Record<string, unknown>[] = [];
+  app.bind('t.list', { handle: async (ctx) => (seen.push(ctx.params), { body: [{ id: 1, name: 'a', _links: { author: [{ embeddable: true, href: `${site.restRoot}test/v1/things/7` }, { href: 'https://elsewhere.test/x' }] } }] }) });
+  app.bind('t.create', {
+    permission: async (ctx) => (ctx.user ? true : new RestError('nope', 'no', 401)),
+    handle: async (ctx) => (seen.push(ctx.params), { status: 201, body: { name: ctx.params.name } }),
+  });
+  app.bind('t.get', { handle: async (ctx) => (seen.push(ctx.params), { body: { id: ctx.params.id, nested: { a: 1, b: 2 }, context: ctx.params.context ?? null } }) });
+  app.bind('t.delete', { permission: async () => false, handle: async () => ({ body: null }) });
+  app.verify();
+  const server = new RestServer(registry, site, { content: app.dispatch });
+  return { server, seen };
+}
+
+const base = (over: Partial<RestInput>): RestInput => ({ method: 'GET', path: '/', query: {}, bodyType: 'none', headers: {}, user: null, ...over });
+
+describe('RestServer pipeline', () => {
+  it('matches case-insensitively, strips a trailing slash and applies defaults', async () => {
+    const { server, seen } = setup();
+    const out = await server.handle(base({ path: '/TEST/v1/things/' }));
+    expect(out.status).toBe(200);
+    expect(seen[0].foo).toBe('bar');
+  });
+
+  it('takes the body over the query over URL captures', async () => {
+    const { server, seen } = setup();
+    await server.handle(base({ method: 'POST', path: '/test/v1/things', query: { name: 'q' }, body: { name: 'b' }, bodyType: 'json', user: { id: 1, login: 'x', roles: [], caps: [] } }));
+    expect(seen[0].name).toBe('b');
+    await server.handle(base({ path: '/test/v1/things/5', query: { id: '9' } }));
+    expect(seen[1].id).toBe(9);
+  });
+
+  it('falls back from HEAD to GET and reports Allow from permission checks', async () => {
+    const { server } = setup();
+    const head = await server.handle(base({ method: 'HEAD', path: '/test/v1/things' }));
+    expect(head.status).toBe(200);
+    expect(head.headers.Allow).toBe('GET');
+    const asUser = await server.handle(base({ path: '/test/v1/things', user: { id: 1, login: 'x', roles: [], caps: [] } }));
+    expect(asUser.headers.Allow).toBe('GET, POST');
+  });
+
+  it('answers rest_forbidden with 401 for a guest when a permission check says false', async () => {
+    const { server } = setup();
+    const out = await server.handle(base({ method: 'DELETE', path: '/test/v1/things/3' }));
+    expect(out.status).toBe(401);
+    expect((out.body as { code: string }).code).toBe('rest_forbidden');
+  });
+
+  it('embeds only embeddable links, in embed context, with placeholders for the others', async () => {
+    const { server } = setup();
+    const out = await server.handle(base({ path: '/test/v1/things', query: { _embed: '1' } }));
+    const item = (out.body as Array<Record<string, any>>)[0];
+    expect(item._embedded.author).toEqual([{ id: 7, nested: { a: 1, b: 2 }, context: 'embed' }, {}]);
+  });
+
+  it('applies _fields with dot paths to items and lists', async () => {
+    const { server } = setup();
+    const out = await server.handle(base({ path: '/test/v1/things/4', query: { _fields: 'id,nested.b' } }));
+    expect(out.body).toEqual({ id: 4, nested: { b: 2 } });
+  });
+
+  it('does not filter error bodies with _fields', async () => {
+    const { server } = setup();
+    const out = await server.handle(base({ path: '/test/v1/nothing', query: { _fields: 'id' } }));
+    expect(out.body).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+  });
+});
+
+describe('RouteRegistry', () => {
+  it('registers a namespace root before the first route and refuses duplicates', () => {
+    const r = new RouteRegistry();
+    r.add({ namespace: 'a/v1', pattern: '/a/v1/x', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] });
+    expect(r.all().map((x) => x.pattern)).toEqual(['/a/v1', '/a/v1/x']);
+    expect(() => r.add({ namespace: 'a/v1', pattern: '/a/v1/x', endpoints: [] })).toThrow(/declared twice/);
+    expect(() => r.add({ namespace: 'a/v1', pattern: '/a/v1/y', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] })).toThrow(/declared twice/);
+  });
+
+  it('turns (?P<name>) groups into parameters and only tries routes of a matching namespace', () => {
+    const r = new RouteRegistry();
+    r.add({ namespace: 'a/v1', pattern: '/a/v1/x/(?P<id>[\\d]+)', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] });
+    r.add({ namespace: 'b/v1', pattern: '/b/v1/(?P<any>.+)', endpoints: [{ id: 'y', service: 'content', methods: ['GET'], args: {} }] });
+    expect(r.match('/a/v1/x/12')).toMatchObject({ params: { id: '12' } });
+    expect(r.match('/a/v1/x/abc')).toBeNull();
+  });
+
+  it('a service must bind every endpoint it owns', () => {
+    const r = new RouteRegistry();
+    r.add({ namespace: 'a/v1', pattern: '/a/v1/x', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] });
+    expect(() => new ServiceApp('content', r).verify()).toThrow(/no handler for x/);
+    expect(() => new ServiceApp('calendar', r).bind('x', { handle: async () => ({ body: null }) })).toThrow(/belongs to content/);
+  });
+});
