@@ -46,6 +46,9 @@ export const POSTS: CollectionSpec = {
     { keys: ['type', 'modified_gmt'] },
     { keys: ['type', 'event_start', 'event_end'] },
     { keys: ['type', 'status', 'event_start'] },
+    // The event archive: status, listing visibility and the date window in one index (counts read only the index).
+    { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] },
+    { keys: ['type', 'featured', 'status', 'event_start'] },
     { keys: ['parent', 'type'] },
     { keys: ['batch_key'], unique: true, sparse: true },
   ],

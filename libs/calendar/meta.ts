@@ -1,0 +1,200 @@
+/**
+ * Calendar records are post records whose data lives in `meta` under the interface's keys, so
+ * vendor/events/v1, ec/v1 and cms/v2 read and write the same thing. This module is the one place that
+ * knows those keys and derives the indexed top-level fields the archives filter on (`event_start`,
+ * `event_end`, `featured`, `hide_from_listings`, `venues`, `organizers`) from them: every writer of event
+ * meta goes through `eventMetaChanges` so the index never drifts from the data.
+ */
+import { DateTime } from 'luxon';
+import type { PostDoc } from '../posts/types';
+import type { Filter, Update } from '../store/types';
+import { zoneAbbr, zoneOf } from './timezone';
+
+export const EVENT_TYPE = 'vendor_events';
+export const VENUE_TYPE = 'vendor_venue';
+export const ORGANIZER_TYPE = 'vendor_organizer';
+export const CATEGORY_TAXONOMY = 'vendor_events_cat';
+export const TAG_TAXONOMY = 'post_tag';
+
+export const EVENT_META = {
+  start: '_EventStartDate',
+  end: '_EventEndDate',
+  startUtc: '_EventStartDateUTC',
+  endUtc: '_EventEndDateUTC',
+  timezone: '_EventTimezone',
+  timezoneAbbr: '_EventTimezoneAbbr',
+  allDay: '_EventAllDay',
+  duration: '_EventDuration',
+  cost: '_EventCost',
+  costDescription: '_EventCostDescription',
+  currencySymbol: '_EventCurrencySymbol',
+  currencyCode: '_EventCurrencyCode',
+  currencyPosition: '_EventCurrencyPosition',
+  url: '_EventURL',
+  showMap: '_EventShowMap',
+  showMapLink: '_EventShowMapLink',
+  /** `yes` hides the event from listings (the reference's _EventHideFromUpcoming). */
+  hideFromListings: '_EventHideFromUpcoming',
+  /** Truthy marks a featured event (the reference's _tribe_featured, renamed). */
+  featured: '_vendor_featured',
+  venues: '_EventVenueID',
+  organizers: '_EventOrganizerID',
+} as const;
+
+export const VENUE_META = {
+  address: '_VenueAddress',
+  city: '_VenueCity',
+  country: '_VenueCountry',
+  province: '_VenueProvince',
+  state: '_VenueState',
+  zip: '_VenueZip',
+  phone: '_VenuePhone',
+  website: '_VenueURL',
+  stateprovince: '_VenueStateProvince',
+  lat: '_VenueLat',
+  lng: '_VenueLng',
+  showMap: '_VenueShowMap',
+  showMapLink: '_VenueShowMapLink',
+} as const;
+
+export const ORGANIZER_META = {
+  email: '_OrganizerEmail',
+  phone: '_OrganizerPhone',
+  website: '_OrganizerWebsite',
+} as const;
+
+export const MYSQL_FORMAT = 'yyyy-LL-dd HH:mm:ss';
+
+/** The reference stores booleans as "1"/"yes"/true; anything else is false. */
+export function truthyMeta(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'string') return ['1', 'yes', 'true', 'on'].includes(v.trim().toLowerCase());
+  return false;
+}
+
+/** Positive integer ids from a meta value that may be a list, one id, or numeric strings. */
+export function idList(v: unknown): number[] {
+  const list = Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v];
+  const out: number[] = [];
+  for (const x of list) {
+    const n = typeof x === 'number' ? x : typeof x === 'string' && /^\s*\d+\s*$/.test(x) ? Number(x) : NaN;
+    if (Number.isInteger(n) && n > 0 && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** When an event happens: local wall times in its zone, whether it spans whole days. */
+export interface EventTimes {
+  start: DateTime;
+  end: DateTime;
+  /** The zone as the reference stores it (`America/New_York`, `UTC`, `UTC+2`). */
+  timezone: string;
+  allDay: boolean;
+}
+
+/** Normalises times: all-day events run from 00:00:00 of the first day to 23:59:59 of the last; an end before the start becomes the start. */
+export function normaliseTimes(t: EventTimes): EventTimes {
+  const zone = zoneOf(t.timezone) ?? 'UTC';
+  let start = t.start.setZone(zone);
+  let end = t.end.setZone(zone);
+  if (t.allDay) {
+    start = start.startOf('day');
+    end = end.set({ hour: 23, minute: 59, second: 59, millisecond: 0 });
+  } else {
+    start = start.set({ millisecond: 0 });
+    end = end.set({ millisecond: 0 });
+  }
+  if (end < start) end = t.allDay ? start.set({ hour: 23, minute: 59, second: 59 }) : start;
+  return { start, end, timezone: t.timezone, allDay: t.allDay };
+}
+
+/** The date meta of an event's times (local and UTC strings, zone, abbreviation, all-day flag, duration). */
+export function timesToMeta(times: EventTimes): Record<string, unknown> {
+  const t = normaliseTimes(times);
+  return {
+    [EVENT_META.start]: t.start.toFormat(MYSQL_FORMAT),
+    [EVENT_META.end]: t.end.toFormat(MYSQL_FORMAT),
+    [EVENT_META.startUtc]: t.start.toUTC().toFormat(MYSQL_FORMAT),
+    [EVENT_META.endUtc]: t.end.toUTC().toFormat(MYSQL_FORMAT),
+    [EVENT_META.timezone]: t.timezone,
+    [EVENT_META.timezoneAbbr]: zoneAbbr(t.timezone, t.start.toJSDate()),
+    [EVENT_META.allDay]: t.allDay,
+    [EVENT_META.duration]: Math.round(t.end.diff(t.start, 'seconds').seconds),
+  };
+}
+
+function mysqlIn(text: unknown, zone: string): DateTime | null {
+  if (typeof text !== 'string' || !text) return null;
+  const dt = DateTime.fromFormat(text.trim(), MYSQL_FORMAT, { zone });
+  if (dt.isValid) return dt;
+  const day = DateTime.fromFormat(text.trim(), 'yyyy-LL-dd', { zone });
+  return day.isValid ? day : null;
+}
+
+/**
+ * The times stored in an event's meta. The local strings in the event's zone are the truth (the UTC
+ * strings are derived); when only UTC strings exist they are read as UTC. `fallbackZone` is the site's.
+ */
+export function timesFromMeta(meta: Record<string, unknown>, fallbackZone: string): EventTimes | null {
+  const stored = typeof meta[EVENT_META.timezone] === 'string' ? (meta[EVENT_META.timezone] as string) : '';
+  const timezone = stored && zoneOf(stored) ? stored : fallbackZone;
+  const zone = zoneOf(timezone) ?? 'UTC';
+  let start = mysqlIn(meta[EVENT_META.start], zone);
+  let end = mysqlIn(meta[EVENT_META.end], zone);
+  if (!start) start = mysqlIn(meta[EVENT_META.startUtc], 'UTC')?.setZone(zone) ?? null;
+  if (!end) end = mysqlIn(meta[EVENT_META.endUtc], 'UTC')?.setZone(zone) ?? null;
+  if (!start) return null;
+  return { start, end: end ?? start, timezone, allDay: truthyMeta(meta[EVENT_META.allDay]) };
+}
+
+/** The indexed fields of an event record, all derived from its meta. */
+export interface EventIndex {
+  event_start: Date | null;
+  event_end: Date | null;
+  featured: boolean;
+  hide_from_listings: boolean;
+  venues: number[];
+  organizers: number[];
+}
+
+export function eventIndex(meta: Record<string, unknown>, fallbackZone: string): EventIndex {
+  const times = timesFromMeta(meta, fallbackZone);
+  return {
+    event_start: times ? times.start.toJSDate() : null,
+    event_end: times ? times.end.toJSDate() : null,
+    featured: truthyMeta(meta[EVENT_META.featured]),
+    hide_from_listings: meta[EVENT_META.hideFromListings] === 'yes',
+    venues: idList(meta[EVENT_META.venues]),
+    organizers: idList(meta[EVENT_META.organizers]),
+  };
+}
+
+/**
+ * Applies meta changes to an event (an `undefined` value deletes the key) and returns the fields to
+ * store: the whole new `meta` plus every derived index field. When the zone or dates change, the UTC
+ * strings and abbreviation are recomputed from the local strings.
+ */
+export function eventMetaChanges(current: Pick<PostDoc, 'meta'> | null, changes: Record<string, unknown>, fallbackZone: string): Pick<PostDoc, 'meta'> & EventIndex {
+  const meta: Record<string, unknown> = { ...(current?.meta ?? {}) };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined) delete meta[k];
+    else meta[k] = v;
+  }
+  const touchesTimes = [EVENT_META.start, EVENT_META.end, EVENT_META.timezone, EVENT_META.allDay].some((k) => k in changes);
+  if (touchesTimes) {
+    const times = timesFromMeta(meta, fallbackZone);
+    if (times) Object.assign(meta, timesToMeta(times));
+  }
+  for (const key of [EVENT_META.venues, EVENT_META.organizers]) if (key in meta) meta[key] = idList(meta[key]);
+  return { meta, ...eventIndex(meta, fallbackZone) };
+}
+
+/**
+ * The store write that unlinks a trashed venue or organizer from every event: the meta list and its
+ * indexed copy lose the id together (one update, so they never disagree).
+ */
+export function unlinkFromEvents(kind: 'venue' | 'organizer', id: number): { filter: Filter; update: Update } {
+  const [metaKey, field] = kind === 'venue' ? [EVENT_META.venues, 'venues'] : [EVENT_META.organizers, 'organizers'];
+  return { filter: { type: EVENT_TYPE, [field]: id }, update: { $pull: { [`meta.${metaKey}`]: id, [field]: id } } };
+}

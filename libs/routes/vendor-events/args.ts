@@ -1,0 +1,132 @@
+/**
+ * Argument declarations and validators shared by the vendor/events/v1 routes (the reference's
+ * Validator/Base.php). Validators here see only the value, so they check shape; checks that need the
+ * store (an id names an existing venue, a user exists) run in the calendar service before permissions.
+ */
+import { strtotime } from '../../calendar/strtotime';
+import { isTimezone } from '../../calendar/timezone';
+import { ParamError } from '../../rest/errors';
+import type { ArgDecl } from '../../rest/registry';
+import { isEmail } from '../../rest/validate';
+
+export const NS = 'vendor/events/v1';
+export const BASE = `/${NS}`;
+export const ID = '(?P<id>\\d+)';
+export const SLUG = '(?P<slug>[^/]+)';
+
+/** The reference's validate_callback returning false. */
+export const INVALID = 'Invalid parameter.';
+
+/** Largest page the v1 archives serve; larger per_page values are clamped, not refused. */
+export const MAX_PER_PAGE = 50;
+
+/** Statuses a record can be written with. */
+export const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+/** Registered statuses a list may filter on (with `any`). */
+export const FILTER_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit', 'any'];
+
+export const isPositiveInt = (v: unknown): boolean =>
+  (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^\s*\d+\s*$/.test(v) && Number(v) > 0);
+
+export const positive = (v: unknown): true | string => (isPositiveInt(v) ? true : INVALID);
+export const nonEmptyString = (v: unknown): true | string => (typeof v === 'string' && v.trim() !== '' ? true : INVALID);
+export const dateText = (v: unknown): true | string => (strtotime(v) ? true : INVALID);
+export const timezoneOrEmpty = (v: unknown): true | string => (v === '' || isTimezone(v) ? true : INVALID);
+
+export function isUrl(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  try {
+    const u = new URL(v.trim());
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+export const urlOrEmpty = (v: unknown): true | string => (v === '' || isUrl(v) ? true : INVALID);
+export const emailOrEmpty = (v: unknown): true | string => (v === '' || (typeof v === 'string' && isEmail(v.trim())) ? true : INVALID);
+
+/** A status list: a string (CSV allowed, spaces around commas trimmed) or an array of strings. */
+export function statusList(v: unknown): string[] | null {
+  const items = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : null;
+  if (!items || !items.every((s) => typeof s === 'string')) return null;
+  const list = (items as string[]).map((s) => s.trim()).filter(Boolean);
+  return list.length ? list : null;
+}
+
+/** An image: an attachment id, an image URL, or empty to remove it. */
+export const imageRef = (v: unknown): true | string => (v === '' || v === 0 || v === false || isPositiveInt(v) || isUrl(v) ? true : INVALID);
+
+/** `page` and `per_page` of the v1 archives: positive integers; per_page beyond 50 is clamped. */
+export const pageArgs = (): Record<string, ArgDecl> => ({
+  page: { description: 'The archive page to return', type: 'integer', default: 1, validate: positive },
+  per_page: {
+    description: 'The number of items to return per page',
+    type: 'integer',
+    default: 10,
+    validate: positive,
+    sanitize: (v) => Math.min(Number(v), MAX_PER_PAGE),
+  },
+});
+
+/** A linked venue or organizer entry as the reference accepts it: an id, `{id}`, or the record's fields. */
+function linkedEntry(v: unknown, nameKey: string): boolean {
+  if (isPositiveInt(v) || v === 0 || v === '0') return true;
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    if (o.id !== undefined) return isPositiveInt(o.id);
+    return nameKey in o;
+  }
+  return false;
+}
+
+/**
+ * Venue or organizer input of an event: empty (unlink), an id, a CSV of ids, `{id}`, an inline record,
+ * or a list of those. Turned into a list of entries for the service.
+ */
+export function linkedArg(kind: 'venue' | 'organizer', description: string): ArgDecl {
+  const toList = (v: unknown): unknown[] => {
+    if (v === '' || v === null || v === false) return [];
+    if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+    if (Array.isArray(v)) return v;
+    return [v];
+  };
+  return {
+    description,
+    default: null,
+    items: { type: ['integer', 'object', 'string'] },
+    validate: (v) => (toList(v).every((e) => linkedEntry(e, kind)) ? true : INVALID),
+    sanitize: (v) =>
+      toList(v)
+        .map((e) => (typeof e === 'object' && e !== null ? e : Number(e)))
+        .filter((e) => e !== 0),
+  };
+}
+
+/** Categories or tags of an event: ids, slugs or names (unknown names are created), as a list or CSV; empty clears. */
+export function termsArg(description: string): ArgDecl {
+  return {
+    description,
+    default: null,
+    items: { type: ['integer', 'string'] },
+    validate: (v) => {
+      if (v === '' || typeof v === 'number' || typeof v === 'string') return true;
+      return Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'string') ? true : INVALID;
+    },
+    sanitize: (v) => {
+      const list = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : [v];
+      return list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== 0);
+    },
+  };
+}
+
+/** Arguments the reference documents but this edition cannot serve (no tickets, no geolocation): a clear 400. */
+export function unavailableArg(base: ArgDecl, code: string, message: string): ArgDecl {
+  return { ...base, validate: () => new ParamError(code, message, { status: 400 }) };
+}
+
+/** A status to write: one of the statuses a record can hold. */
+export const writeStatus: ArgDecl = {
+  description: 'The post status',
+  type: 'string',
+  validate: (v) => (typeof v === 'string' && WRITE_STATUSES.includes(v) ? true : INVALID),
+};

@@ -1,0 +1,124 @@
+/** vendor/events/v1 events: the archive, create, and the single event by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
+import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
+import {
+  BASE,
+  ID,
+  INVALID,
+  NS,
+  SLUG,
+  dateText,
+  imageRef,
+  isPositiveInt,
+  linkedArg,
+  nonEmptyString,
+  pageArgs,
+  positive,
+  statusList,
+  termsArg,
+  timezoneOrEmpty,
+  unavailableArg,
+  urlOrEmpty,
+  writeStatus,
+} from './args';
+import { eventSchema } from './schemas';
+
+const costValue = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
+
+/** The event write fields; on create title, start_date and end_date are required. */
+export function eventWriteArgs(create: boolean): Record<string, ArgDecl> {
+  const req = create ? { required: true } : {};
+  return {
+    author: { description: 'The event author ID', type: 'integer', validate: positive },
+    date: { description: 'The event publication date', type: 'string', validate: dateText },
+    date_utc: { description: 'The event publication date (UTC time zone)', type: 'string', validate: dateText },
+    title: { description: 'The event title', type: 'string', ...req, validate: nonEmptyString },
+    description: { description: 'The event description', type: 'string', validate: nonEmptyString },
+    slug: { description: 'The event slug', type: 'string', validate: nonEmptyString },
+    excerpt: { description: 'The event excerpt', type: 'string', validate: nonEmptyString },
+    status: writeStatus,
+    timezone: { description: 'The event time zone (IANA name or UTC offset); the site time zone when empty', type: 'string', validate: timezoneOrEmpty },
+    all_day: { description: 'Whether the event lasts the whole day or not', type: 'boolean', default: false },
+    start_date: { description: 'The event start date and time', type: 'string', ...req, validate: dateText },
+    end_date: { description: 'The event end date and time', type: 'string', ...req, validate: dateText },
+    image: { description: 'The event featured image ID or URL', validate: imageRef },
+    cost: {
+      description: 'The event cost',
+      validate: (v) => (costValue(v) || (Array.isArray(v) && v.every(costValue)) ? true : INVALID),
+    },
+    website: { description: 'The event website URL', default: null, validate: urlOrEmpty },
+    show_map: { description: 'Whether the map should be shown in the event single page or not', type: 'boolean' },
+    show_map_link: { description: 'Whether the map link should be shown in the event single page or not', type: 'boolean' },
+    hide_from_listings: { description: 'Whether the event should be hidden in the calendar view or not', type: 'boolean' },
+    sticky: { description: 'Whether the event should be sticky in the calendar view or not', type: 'boolean' },
+    featured: { description: 'Whether the event should be featured on the site or not', type: 'boolean' },
+    categories: termsArg('The event category IDs, slugs or names'),
+    tags: termsArg('The event tag IDs, slugs or names'),
+    venue: linkedArg('venue', 'The event venue ID or data'),
+    organizer: linkedArg('organizer', 'The event organizer IDs or data'),
+  };
+}
+
+const dateFilter = (description: string): ArgDecl => ({ description, type: 'string', validate: dateText });
+
+/** The archive's query parameters. */
+export function archiveArgs(): Record<string, ArgDecl> {
+  return {
+    ...pageArgs(),
+    start_date: dateFilter('Events that start on or after the date (default: yesterday, site time zone)'),
+    end_date: dateFilter('Events that end on or before the date (default: 24 months from now)'),
+    starts_before: dateFilter('Events that start before the date'),
+    starts_after: dateFilter('Events that start after the date'),
+    ends_before: dateFilter('Events that end before the date'),
+    ends_after: dateFilter('Events that end after the date'),
+    strict_dates: { description: 'Whether the dates are used as given (true) or widened to whole days (false)', type: 'boolean', default: false },
+    search: { description: 'Events that contain the text in the title or description', type: 'string', validate: nonEmptyString },
+    categories: { description: 'Events in one of these category IDs or slugs', type: 'array', items: { type: ['integer', 'string'] } },
+    tags: { description: 'Events with one of these tag IDs or slugs', type: 'array', items: { type: ['integer', 'string'] } },
+    venue: { description: 'Events at one of these venue IDs', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
+    organizer: { description: 'Events by one of these organizer IDs', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
+    featured: { description: 'Only featured (true) or only not featured (false) events', type: 'boolean' },
+    status: { description: 'Event post status (a list or comma-separated)', validate: (v) => (statusList(v) ? true : INVALID), sanitize: (v) => statusList(v) },
+    geoloc: unavailableArg({ description: 'Needs the extended edition: events whose venue has geolocation data', type: 'boolean' }, 'event-geoloc-not-available', 'Geolocation filters need the extended edition of the service; this edition has none.'),
+    geoloc_lat: unavailableArg({ description: 'Needs the extended edition: latitude; requires geoloc_lng', type: 'number' }, 'event-geoloc-not-available', 'Geolocation filters need the extended edition of the service; this edition has none.'),
+    geoloc_lng: unavailableArg({ description: 'Needs the extended edition: longitude; requires geoloc_lat', type: 'number' }, 'event-geoloc-not-available', 'Geolocation filters need the extended edition of the service; this edition has none.'),
+    include: { description: 'Only these event IDs; date filters are ignored', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
+    post_parent: { description: 'Events whose parent is this event ID', type: 'integer', validate: positive },
+    ticketed: unavailableArg({ description: 'Events with (true) or without (false) tickets; needs ticketing', type: 'boolean' }, 'event-tickets-not-active', 'Ticket filters need ticketing, which this edition does not have.'),
+  };
+}
+
+const idArg: ArgDecl = { description: 'The event ID', type: 'integer' };
+const passwordArg: ArgDecl = { description: 'The event password', type: 'string' };
+const slugArg: ArgDecl = { description: 'The event slug', type: 'string', required: true };
+
+export function registerEventRoutes(registry: RouteRegistry): void {
+  registry.add({
+    namespace: NS,
+    pattern: `${BASE}/events`,
+    schema: eventSchema,
+    endpoints: [
+      { id: 'vendor.events.list', service: 'calendar', methods: ['GET'], args: archiveArgs() },
+      { id: 'vendor.events.create', service: 'calendar', methods: ['POST'], args: eventWriteArgs(true) },
+    ],
+  });
+  registry.add({
+    namespace: NS,
+    pattern: `${BASE}/events/${ID}`,
+    schema: eventSchema,
+    endpoints: [
+      { id: 'vendor.events.get', service: 'calendar', methods: ['GET'], args: { id: idArg, password: passwordArg } },
+      { id: 'vendor.events.update', service: 'calendar', methods: EDITABLE, args: { id: idArg, password: passwordArg, ...eventWriteArgs(false) } },
+      { id: 'vendor.events.delete', service: 'calendar', methods: DELETABLE, args: { id: idArg, password: passwordArg } },
+    ],
+  });
+  registry.add({
+    namespace: NS,
+    pattern: `${BASE}/events/by-slug/${SLUG}`,
+    schema: eventSchema,
+    endpoints: [
+      { id: 'vendor.events.slug.get', service: 'calendar', methods: ['GET'], args: { slug: slugArg } },
+      { id: 'vendor.events.slug.update', service: 'calendar', methods: EDITABLE, args: { slug: slugArg, ...eventWriteArgs(false) } },
+      { id: 'vendor.events.slug.delete', service: 'calendar', methods: DELETABLE, args: { slug: slugArg } },
+    ],
+  });
+}

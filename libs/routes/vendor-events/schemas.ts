@@ -1,0 +1,194 @@
+/**
+ * The record schemas of vendor/events/v1 (event, venue, organizer, term and their parts), written once:
+ * OPTIONS shows them inline with each route, and the OpenAPI document (`GET /doc`) publishes them as
+ * components that refer to each other.
+ */
+
+type Schema = Record<string, unknown>;
+/** How a schema names another: inline (OPTIONS) or as a `$ref` to a component (OpenAPI). */
+type Ref = (name: ComponentName) => Schema;
+
+export type ComponentName = 'DateDetails' | 'CostDetails' | 'ImageSize' | 'Image' | 'Term' | 'Venue' | 'Organizer' | 'Event';
+
+const s = (type: string | string[], description: string, extra: Schema = {}): Schema => ({ type, description, ...extra });
+const str = (description: string, extra: Schema = {}) => s('string', description, extra);
+const int = (description: string) => s('integer', description);
+const bool = (description: string) => s('boolean', description);
+const dateTime = (description: string) => str(`${description} (Y-m-d H:i:s)`, { pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' });
+
+const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
+  DateDetails: () => ({
+    type: 'object',
+    description: 'The parts of a date, each a zero-padded string',
+    properties: Object.fromEntries(['year', 'month', 'day', 'hour', 'minutes', 'seconds'].map((k) => [k, str(`The date ${k}`)])),
+  }),
+  CostDetails: () => ({
+    type: 'object',
+    description: 'The cost as currency and numbers',
+    properties: {
+      currency_symbol: str('The cost currency symbol'),
+      currency_code: str('The cost currency code'),
+      currency_position: str('Where the currency symbol goes', { enum: ['prefix', 'postfix', ''] }),
+      values: s('array', 'The cost values, lowest first', { items: { type: 'string' } }),
+    },
+  }),
+  ImageSize: () => ({
+    type: 'object',
+    description: 'One size of an image',
+    properties: { width: int('The image width in pixels'), height: int('The image height in pixels'), 'mime-type': str('The image MIME type'), url: str('The image URL', { format: 'uri' }) },
+  }),
+  Image: (ref) => ({
+    type: ['object', 'boolean'],
+    description: 'The featured image, or false when there is none',
+    properties: {
+      url: str('The URL of the full size image', { format: 'uri' }),
+      id: int('The image (attachment) ID'),
+      extension: str('The image file extension'),
+      width: int('The image width in pixels'),
+      height: int('The image height in pixels'),
+      filesize: int('The image size in bytes'),
+      sizes: s('object', 'The image sizes by name', { additionalProperties: ref('ImageSize') }),
+    },
+  }),
+  Term: () => ({
+    type: 'object',
+    description: 'An event category or tag',
+    properties: {
+      id: int('The term ID'),
+      name: str('The term name'),
+      slug: str('The term slug'),
+      taxonomy: str('The term taxonomy', { enum: ['vendor_events_cat', 'post_tag'] }),
+      description: str('The term description'),
+      parent: int('The parent term ID (categories)'),
+      count: int('The number of published records with the term'),
+      url: str('The term archive page', { format: 'uri' }),
+      urls: s('object', 'REST links of the term', { properties: { self: str('The term', { format: 'uri' }), collection: str('Its archive', { format: 'uri' }), up: str('Its parent', { format: 'uri' }) } }),
+    },
+  }),
+  Venue: (ref) => ({
+    type: 'object',
+    description: 'A venue; empty fields are left out',
+    properties: {
+      id: int('The venue ID'),
+      author: str('The venue author ID'),
+      status: str('The venue post status'),
+      date: dateTime('The venue publication date'),
+      date_utc: dateTime('The venue publication date, UTC'),
+      modified: dateTime('The venue last modification date'),
+      modified_utc: dateTime('The venue last modification date, UTC'),
+      url: str('The venue page', { format: 'uri' }),
+      venue: str('The venue name'),
+      description: str('The venue description (HTML)'),
+      excerpt: str('The venue excerpt (HTML)'),
+      slug: str('The venue slug'),
+      image: ref('Image'),
+      address: str('The venue address'),
+      city: str('The venue city'),
+      country: str('The venue country'),
+      province: str('The venue province'),
+      state: str('The venue state'),
+      zip: str('The venue ZIP code'),
+      phone: str('The venue phone number'),
+      website: str('The venue website', { format: 'uri' }),
+      stateprovince: str('The venue state or province'),
+      geo_lat: s('number', 'The venue latitude'),
+      geo_lng: s('number', 'The venue longitude'),
+      json_ld: s('object', 'The venue as schema.org JSON-LD (single venue only)'),
+      show_map: bool('Whether a map is shown'),
+      show_map_link: bool('Whether a map link is shown'),
+      global_id: str('The venue global ID'),
+      global_id_lineage: s('array', 'The venue global ID lineage', { items: { type: 'string' } }),
+    },
+  }),
+  Organizer: (ref) => ({
+    type: 'object',
+    description: 'An organizer; empty fields are left out',
+    properties: {
+      id: int('The organizer ID'),
+      author: str('The organizer author ID'),
+      status: str('The organizer post status'),
+      date: dateTime('The organizer publication date'),
+      date_utc: dateTime('The organizer publication date, UTC'),
+      modified: dateTime('The organizer last modification date'),
+      modified_utc: dateTime('The organizer last modification date, UTC'),
+      url: str('The organizer page', { format: 'uri' }),
+      organizer: str('The organizer name'),
+      description: str('The organizer description (HTML)'),
+      excerpt: str('The organizer excerpt (HTML)'),
+      slug: str('The organizer slug'),
+      image: ref('Image'),
+      phone: str('The organizer phone number'),
+      website: str('The organizer website', { format: 'uri' }),
+      email: str('The organizer e-mail address', { format: 'email' }),
+      json_ld: s('object', 'The organizer as schema.org JSON-LD (single organizer only)'),
+      global_id: str('The organizer global ID'),
+      global_id_lineage: s('array', 'The organizer global ID lineage', { items: { type: 'string' } }),
+    },
+  }),
+  Event: (ref) => ({
+    type: 'object',
+    description: 'An event',
+    properties: {
+      id: int('The event ID'),
+      global_id: str('The event global ID'),
+      global_id_lineage: s('array', 'The event global ID lineage', { items: { type: 'string' } }),
+      author: str('The event author ID'),
+      status: str('The event post status'),
+      date: dateTime('The event publication date'),
+      date_utc: dateTime('The event publication date, UTC'),
+      modified: dateTime('The event last modification date'),
+      modified_utc: dateTime('The event last modification date, UTC'),
+      url: str('The event page', { format: 'uri' }),
+      rest_url: str('The event REST URL', { format: 'uri' }),
+      title: str('The event title'),
+      description: str('The event description (HTML)'),
+      excerpt: str('The event excerpt (HTML)'),
+      slug: str('The event slug'),
+      image: ref('Image'),
+      all_day: bool('Whether the event spans whole days'),
+      start_date: dateTime('The event start, in its time zone'),
+      start_date_details: ref('DateDetails'),
+      end_date: dateTime('The event end, in its time zone'),
+      end_date_details: ref('DateDetails'),
+      utc_start_date: dateTime('The event start, UTC'),
+      utc_start_date_details: ref('DateDetails'),
+      utc_end_date: dateTime('The event end, UTC'),
+      utc_end_date_details: ref('DateDetails'),
+      timezone: str('The event time zone'),
+      timezone_abbr: str('The event time zone abbreviation'),
+      cost: str('The event cost as shown'),
+      cost_details: ref('CostDetails'),
+      website: str('The event website (the event page when none)', { format: 'uri' }),
+      show_map: bool('Whether the event shows a map'),
+      show_map_link: bool('Whether the event shows a map link'),
+      hide_from_listings: bool('Whether the event is hidden from listings'),
+      sticky: bool('Whether the event is sticky in listings'),
+      featured: bool('Whether the event is featured'),
+      categories: s('array', 'The event categories', { items: ref('Term') }),
+      tags: s('array', 'The event tags', { items: ref('Term') }),
+      venue: { description: 'The event venue, or an empty list', oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
+      organizer: s('array', 'The event organizers', { items: ref('Organizer') }),
+      custom_fields: s(['object', 'array'], 'Configured additional fields with a value, by meta key'),
+      json_ld: s('object', 'The event as schema.org JSON-LD (single event only)'),
+    },
+  }),
+};
+
+export const COMPONENT_NAMES = Object.keys(BUILDERS) as ComponentName[];
+
+const inline: Ref = (name) => BUILDERS[name](inline);
+
+/** A component for the OpenAPI document; its parts are `$ref`s to the other components. */
+export function component(name: ComponentName): Schema {
+  return BUILDERS[name]((n) => ({ $ref: `#/components/schemas/${n}` }));
+}
+
+function recordSchema(name: ComponentName, title: string): () => Schema {
+  let cached: Schema | undefined;
+  return () => (cached ??= { $schema: 'http://json-schema.org/draft-04/schema#', title, ...inline(name) });
+}
+
+export const eventSchema = recordSchema('Event', 'event');
+export const venueSchema = recordSchema('Venue', 'venue');
+export const organizerSchema = recordSchema('Organizer', 'organizer');
+export const termSchema = recordSchema('Term', 'term');

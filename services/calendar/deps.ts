@@ -1,0 +1,18 @@
+/** What the calendar service's handlers are given: the store, its repositories, the site facts and the route registry. */
+import type { UsersRepository } from '../../libs/auth/users';
+import type { PostsRepository } from '../../libs/posts/repository';
+import type { RouteRegistry } from '../../libs/rest/registry';
+import type { Site } from '../../libs/rest/site';
+import type { Store } from '../../libs/store/types';
+import type { TermsRepository } from '../../libs/terms/repository';
+
+export interface CalendarDeps {
+  store: Store;
+  site: Site;
+  registry: RouteRegistry;
+  posts: PostsRepository;
+  terms: TermsRepository;
+  users: UsersRepository;
+  /** The present moment; tests may pin it. */
+  now: () => Date;
+}

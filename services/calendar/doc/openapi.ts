@@ -1,0 +1,138 @@
+/**
+ * `GET vendor/events/v1/doc`: an OpenAPI 3 document generated from the route registry (paths, methods,
+ * parameters, request bodies) and the record schemas (components), so it never disagrees with what the
+ * gateway validates. Built once per process.
+ */
+import { publishArg } from '../../../libs/rest/index-doc';
+import type { ArgDecl, CompiledRoute, Method, RouteRegistry } from '../../../libs/rest/registry';
+import { restUrl, type Site } from '../../../libs/rest/site';
+import { COMPONENT_NAMES, component, type ComponentName } from '../../../libs/routes/vendor-events/schemas';
+
+type Schema = Record<string, unknown>;
+
+/** OpenAPI 3.0 has no type lists: `["a","b"]` becomes `anyOf`, with the list's keywords on the branch they belong to. */
+export function toOpenApi(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toOpenApi);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const s = schema as Schema;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'properties' || k === 'patternProperties') out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, ps]) => [p, toOpenApi(ps)]));
+    else if (k === 'required' && !Array.isArray(v)) continue;
+    else if (k === 'context' || k === 'readonly') continue;
+    else out[k] = typeof v === 'object' ? toOpenApi(v) : v;
+  }
+  if (Array.isArray(out.type)) {
+    const types = (out.type as string[]).filter((t) => t !== 'null');
+    const nullable = types.length !== (out.type as string[]).length;
+    const byType: Record<string, string[]> = { array: ['items', 'minItems', 'maxItems', 'uniqueItems'], object: ['properties', 'additionalProperties', 'patternProperties'], string: ['format', 'pattern', 'minLength', 'maxLength', 'enum'] };
+    const branches = types.map((t) => {
+      const b: Schema = { type: t };
+      for (const key of byType[t] ?? []) if (out[key] !== undefined) b[key] = out[key];
+      return b;
+    });
+    for (const keys of Object.values(byType)) for (const key of keys) delete out[key];
+    delete out.type;
+    if (branches.length === 1) Object.assign(out, branches[0]);
+    else out.anyOf = branches;
+    if (nullable) out.nullable = true;
+  }
+  return out;
+}
+
+const COLLECTION_OF: Record<string, { component: ComponentName; key: string }> = {
+  events: { component: 'Event', key: 'events' },
+  venues: { component: 'Venue', key: 'venues' },
+  organizers: { component: 'Organizer', key: 'organizers' },
+  categories: { component: 'Term', key: 'categories' },
+  tags: { component: 'Term', key: 'tags' },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+
+function argSchema(decl: ArgDecl): Schema {
+  const published = publishArg(decl);
+  delete published.required;
+  // Arguments the reference validates by callback only have no type; their items say what they hold.
+  if (published.type === undefined && published.items !== undefined) published.type = ['array', 'integer', 'string', 'object'];
+  return toOpenApi(published) as Schema;
+}
+
+function okResponse(route: CompiledRoute, method: Method): Schema {
+  const resource = route.pattern.split('/')[4];
+  const info = COLLECTION_OF[resource];
+  if (!info) return { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object' } } } };
+  const isCollection = route.groups.length === 0;
+  const record = ref(info.component);
+  if (isCollection && method === 'GET') {
+    const envelope = {
+      type: 'object',
+      properties: {
+        [info.key]: { type: 'array', items: record },
+        rest_url: { type: 'string', format: 'uri' },
+        next_rest_url: { type: 'string', format: 'uri' },
+        previous_rest_url: { type: 'string', format: 'uri' },
+        total: { type: 'integer' },
+        total_pages: { type: 'integer' },
+      },
+    };
+    return { description: `A page of ${info.key}`, content: { 'application/json': { schema: envelope } } };
+  }
+  return { description: method === 'DELETE' ? 'The record after the deletion' : `The ${info.component.toLowerCase()}`, content: { 'application/json': { schema: record } } };
+}
+
+function operation(route: CompiledRoute, method: Method, args: Record<string, ArgDecl>, id: string): Schema {
+  const parameters: Schema[] = route.groups.map((g) => ({ name: g, in: 'path', required: true, schema: args[g] ? argSchema(args[g]) : { type: 'string' } }));
+  const rest = Object.entries(args).filter(([name, decl]) => !route.groups.includes(name) && !decl.hidden);
+  const op: Schema = { operationId: `${id}.${method.toLowerCase()}`, summary: id.replace(/^vendor\./, '').replace(/\./g, ' ') };
+  if (method === 'GET' || method === 'DELETE') {
+    for (const [name, decl] of rest) parameters.push({ name, in: 'query', required: decl.required === true, description: decl.description ?? '', schema: argSchema(decl) });
+  } else if (rest.length) {
+    const required = rest.filter(([, d]) => d.required === true).map(([n]) => n);
+    const body = { type: 'object', properties: Object.fromEntries(rest.map(([n, d]) => [n, { description: d.description ?? '', ...argSchema(d) }])), ...(required.length ? { required } : {}) };
+    op.requestBody = { required: required.length > 0, content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } } };
+  }
+  if (parameters.length) op.parameters = parameters;
+  op.responses = {
+    [method === 'POST' && route.groups.length === 0 ? '201' : '200']: okResponse(route, method),
+    '400': errorResponse('Invalid or missing parameters'),
+    ...(method !== 'GET' ? { '401': errorResponse('Authentication required'), '403': errorResponse('Not allowed') } : {}),
+    ...(route.groups.length ? { '404': errorResponse('Not found') } : {}),
+    ...(method === 'DELETE' ? { '410': errorResponse('Already in the trash') } : {}),
+  };
+  return op;
+}
+
+/** OpenAPI paths are relative to the namespace root and name their parameters `{id}`. */
+function openApiPath(route: CompiledRoute, namespace: string): string {
+  return route.pattern.slice(namespace.length + 1).replace(/\(\?P<([A-Za-z_]+)>[^)]*\)/g, '{$1}') || '/';
+}
+
+export function openApiDocument(registry: RouteRegistry, site: Site, namespace: string): Schema {
+  const paths: Record<string, Schema> = {};
+  for (const route of registry.all()) {
+    if (route.namespace !== namespace || route.pattern === `/${namespace}`) continue;
+    const item: Schema = {};
+    for (const ep of route.endpoints) {
+      for (const m of ep.methods) item[m.toLowerCase()] = operation(route, m, ep.args, ep.id);
+    }
+    paths[openApiPath(route, namespace)] = item;
+  }
+  const schemas: Record<string, unknown> = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, toOpenApi(component(n))]));
+  schemas.Error = {
+    type: 'object',
+    properties: { code: { type: 'string' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'integer' } } } },
+  };
+  return {
+    openapi: '3.0.0',
+    info: {
+      version: '1.0.0',
+      title: 'The Events Calendar REST API',
+      description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
+    },
+    servers: [{ url: restUrl(site, `/${namespace}`) }],
+    paths,
+    components: { schemas },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The event archive's query (the reference's Archive_Event): the date window and its day rounding,
+ * the filters, and the arguments echoed back in `rest_url`. Every condition lands on an indexed field:
+ * type, status, hide_from_listings and event_start/event_end share one compound index; featured has its
+ * own; categories, tags, venues and organizers are array side tables; include and post_parent use the
+ * id and parent indexes.
+ */
+import type { DateTime } from 'luxon';
+import type { Caller } from '../../../libs/auth/user';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, MYSQL_FORMAT, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { strtotime } from '../../../libs/calendar/strtotime';
+import { ParamError, type RestError } from '../../../libs/rest/errors';
+import type { Filter, SortSpec } from '../../../libs/store/types';
+import { listStatuses } from '../access';
+import type { CalendarDeps } from '../deps';
+import { INVALID, paramFailure } from '../errors';
+
+export interface ArchiveQuery {
+  filter: Filter;
+  sort: SortSpec;
+  page: number;
+  perPage: number;
+  /** Arguments echoed in `rest_url`, in the reference's order. */
+  echo: Record<string, unknown>;
+}
+
+interface ArchiveRequest {
+  params: Record<string, unknown>;
+  /** Names the query string carried (defaults are not "given"). */
+  given: (name: string) => boolean;
+  user: Caller;
+}
+
+const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+
+/** Ids or slugs of a taxonomy's terms, all of which must exist. */
+async function termFilter(deps: CalendarDeps, taxonomy: string, values: unknown[]): Promise<number[] | null> {
+  const ids = values.filter((v) => typeof v === 'number' || /^\d+$/.test(String(v))).map(Number);
+  const slugs = values.filter((v) => !(typeof v === 'number' || /^\d+$/.test(String(v)))).map(String);
+  const [byId, bySlug] = await Promise.all([deps.terms.byIds(ids), deps.terms.bySlugs(taxonomy, slugs)]);
+  if (ids.some((id) => byId.get(id)?.taxonomy !== taxonomy)) return null;
+  if (slugs.some((s) => !bySlug.some((t) => t.slug === s))) return null;
+  return [...new Set([...ids, ...bySlug.map((t) => t.id)])];
+}
+
+/** Every given id names a record of the type. */
+async function allOfType(deps: CalendarDeps, ids: number[], type: string): Promise<boolean> {
+  const found = await deps.posts.byIds(ids);
+  return ids.every((id) => found.get(id)?.type === type);
+}
+
+const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
+
+/** Builds the archive query, or the rest_invalid_param error of the arguments that need stored data. */
+export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Promise<ArchiveQuery | RestError> {
+  const p = req.params;
+  const failures: Array<[string, ParamError | string]> = [];
+  const and: Filter[] = [{ type: EVENT_TYPE }];
+
+  const status = listStatuses(req.user, 'vendor_event', req.given('status') ? (p.status as string[]) : undefined);
+  if (typeof status === 'string') failures.push(['status', status]);
+  else and.push(status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } });
+  and.push({ hide_from_listings: false });
+
+  let categories: number[] | null = null;
+  let tags: number[] | null = null;
+  if (req.given('categories') && (p.categories as unknown[]).length) {
+    categories = await termFilter(deps, CATEGORY_TAXONOMY, p.categories as unknown[]);
+    if (!categories) failures.push(['categories', INVALID]);
+  }
+  if (req.given('tags') && (p.tags as unknown[]).length) {
+    tags = await termFilter(deps, TAG_TAXONOMY, p.tags as unknown[]);
+    if (!tags) failures.push(['tags', INVALID]);
+  }
+  const venues = req.given('venue') ? (p.venue as number[]) : [];
+  const organizers = req.given('organizer') ? (p.organizer as number[]) : [];
+  if (venues.length && !(await allOfType(deps, venues, VENUE_TYPE))) failures.push(['venue', INVALID]);
+  if (organizers.length && !(await allOfType(deps, organizers, ORGANIZER_TYPE))) failures.push(['organizer', INVALID]);
+  if (req.given('post_parent') && !(await allOfType(deps, [Number(p.post_parent)], EVENT_TYPE))) {
+    failures.push(['post_parent', new ParamError('rest-invalid-event-id', 'The "post_parent" parameter must be a valid numeric event ID.', { status: 400 })]);
+  }
+  const failure = paramFailure(failures);
+  if (failure) return failure;
+
+  const zone = deps.site.timezone;
+  const now = deps.now();
+  const strict = p.strict_dates === true;
+  const include = req.given('include') ? (p.include as number[]) : [];
+  const echo: Record<string, unknown> = { page: p.page, per_page: p.per_page };
+
+  if (include.length) {
+    and.push({ id: { $in: include } });
+  } else {
+    const relative = RELATIVE.some((k) => req.given(k));
+    // Non-strict dates widen to whole days: the start to 00:00:00, every other bound to 23:59:59.
+    const dayStart = (dt: DateTime) => (strict ? dt : dt.startOf('day'));
+    const dayEnd = (dt: DateTime) => (strict ? dt : dt.set({ hour: 23, minute: 59, second: 59, millisecond: 0 }));
+    const read = (name: string) => strtotime(p[name], { zone, now })!;
+    let start: DateTime | null = null;
+    let end: DateTime | null = null;
+    if (req.given('start_date')) start = dayStart(read('start_date'));
+    else if (!relative) start = dayStart(strtotime('yesterday 23:59', { zone, now })!);
+    if (req.given('end_date')) end = dayEnd(read('end_date'));
+    else if (!relative) end = dayEnd(strtotime('+24 months', { zone, now })!);
+    if (start) {
+      and.push({ event_start: { $gte: start.toJSDate() } });
+      echo.start_date = fmt(start);
+    }
+    if (end) {
+      and.push({ event_end: { $lte: end.toJSDate() } });
+      echo.end_date = fmt(end);
+    }
+    const ops: Record<(typeof RELATIVE)[number], [string, '$lt' | '$gt']> = {
+      starts_before: ['event_start', '$lt'],
+      starts_after: ['event_start', '$gt'],
+      ends_before: ['event_end', '$lt'],
+      ends_after: ['event_end', '$gt'],
+    };
+    for (const k of RELATIVE) {
+      if (!req.given(k)) continue;
+      const dt = dayEnd(read(k));
+      const [field, op] = ops[k];
+      and.push({ [field]: { [op]: dt.toJSDate() } });
+      echo[k] = fmt(dt);
+    }
+  }
+
+  if (req.given('search')) {
+    for (const word of String(p.search).split(/\s+/).filter(Boolean)) {
+      and.push({ $or: [{ title: { $icontains: word } }, { content: { $icontains: word } }, { excerpt: { $icontains: word } }] });
+    }
+    echo.search = p.search;
+  }
+  if (categories) and.push({ terms: { $in: categories } });
+  if (tags) and.push({ terms: { $in: tags } });
+  if (venues.length) and.push({ venues: { $in: venues } });
+  if (organizers.length) and.push({ organizers: { $in: organizers } });
+  if (typeof p.featured === 'boolean' && req.given('featured')) and.push({ featured: p.featured });
+  if (req.given('post_parent')) and.push({ parent: Number(p.post_parent) });
+
+  if (typeof status !== 'string') echo.status = status.echo;
+  if (include.length) echo.include = include.join(',');
+  if (req.given('post_parent')) echo.post_parent = p.post_parent;
+  if (venues.length) echo.venue = venues.join(',');
+  if (organizers.length) echo.organizer = organizers.join(',');
+  if (req.given('featured')) echo.featured = p.featured ? 1 : 0;
+
+  // Start date first; the store breaks ties by insertion order, which is id order.
+  const sort: SortSpec = include.length ? [['date', 1], ['id', 1]] : [['event_start', 1]];
+  return { filter: { $and: and }, sort, page: Number(p.page), perPage: Number(p.per_page), echo };
+}

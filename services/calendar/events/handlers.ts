@@ -1,0 +1,132 @@
+/** vendor/events/v1 events: archive, create, and get/update/delete by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
+import { can, canDeleteRecord, canEditRecord, canReadRecord } from '../../../libs/auth/user';
+import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import { invalidParams } from '../../../libs/rest/errors';
+import { totalPages } from '../../../libs/rest/paging';
+import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { CalendarDeps } from '../deps';
+import { INVALID, calendarErrors } from '../errors';
+import { archiveEnvelope, archiveHeaders, guarded } from '../http';
+import { V1 } from '../links';
+import { loadRelated } from '../related';
+import { archiveQuery } from './archive';
+import { presentEvent } from './present';
+import { checkEventWrite, recountFor, saveEvent, type EventPlan, type WriteRequest } from './write';
+
+/** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
+function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
+  return ctx.cached('event', async () => {
+    if (ctx.params.slug !== undefined) return deps.posts.collection.findOne({ type: EVENT_TYPE, slug: String(ctx.params.slug) });
+    const id = Number(ctx.params.id);
+    return Number.isInteger(id) && id > 0 ? deps.posts.byId(id) : null;
+  });
+}
+
+/** By slug, the slug must name an event (any status), else the parameter is invalid, before any permission check. */
+async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise<void> {
+  if (ctx.params.slug === undefined) return;
+  if (!(await target(ctx, deps))) throw invalidParams([['slug', INVALID]]);
+}
+
+/** The event a route names, or the reference's 404 (missing) / 400 (not an event). */
+async function existingEvent(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc> {
+  const doc = await target(ctx, deps);
+  if (!doc) throw calendarErrors.eventNotFound(Number(ctx.params.id ?? 0));
+  if (doc.type !== EVENT_TYPE) throw calendarErrors.invalidEventId();
+  return doc;
+}
+
+const writeRequest = (ctx: HandlerContext): WriteRequest => ({ user: ctx.user, has: (n) => ctx.has(n), get: (n) => ctx.params[n] });
+
+const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, writeRequest(ctx)));
+
+async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
+  const related = await loadRelated(deps, [doc]);
+  return { status, body: presentEvent(doc, deps.site, related, { single: ctx.req.method === 'GET' }) };
+}
+
+export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
+  const { site } = deps;
+
+  app.bind('vendor.events.list', {
+    async handle(ctx) {
+      const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
+      if ('code' in q) throw q;
+      const { items, total } = await deps.posts.list(q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
+      if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
+      const related = await loadRelated(deps, items);
+      const events = items.map((e) => presentEvent(e, site, related, { blank: !!e.password }));
+      const pages = totalPages(total, q.perPage);
+      return {
+        body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),
+        headers: archiveHeaders(site, `${V1}/events`, ctx.req.query, q.page, q.perPage, total),
+      };
+    },
+  });
+
+  app.bind(
+    'vendor.events.create',
+    guarded('vendor.events.create', {
+      check: async (ctx) => void (await plan(ctx, deps)),
+      allow: async (ctx) => can(ctx.user, 'edit_vendor_events'),
+      async handle(ctx) {
+        const doc = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), null);
+        return single(ctx, deps, doc, 201);
+      },
+    }),
+  );
+
+  for (const by of ['', 'slug.'] as const) {
+    app.bind(`vendor.events.${by}get`, {
+      async handle(ctx) {
+        await slugMustResolve(ctx, deps);
+        const doc = await existingEvent(ctx, deps);
+        if (doc.status === 'trash') throw calendarErrors.eventNoLongerAvailable();
+        if (doc.status !== 'publish' && !canReadRecord(ctx.user, 'vendor_event', doc)) throw calendarErrors.eventNotAccessible();
+        if (doc.password && ctx.params.password !== doc.password) throw calendarErrors.eventPasswordProtected();
+        return single(ctx, deps, doc);
+      },
+    });
+
+    const updateId = `vendor.events.${by}update`;
+    app.bind(
+      updateId,
+      guarded(updateId, {
+        check: async (ctx) => {
+          await slugMustResolve(ctx, deps);
+          await plan(ctx, deps);
+        },
+        // An existing event needs edit rights on it; otherwise the general right, so the handler's 404 can be reached.
+        allow: async (ctx) => {
+          const doc = await target(ctx, deps);
+          return doc?.type === EVENT_TYPE ? canEditRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'edit_vendor_events');
+        },
+        async handle(ctx) {
+          const doc = await existingEvent(ctx, deps);
+          const saved = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), doc);
+          return single(ctx, deps, saved);
+        },
+      }),
+    );
+
+    const deleteId = `vendor.events.${by}delete`;
+    app.bind(
+      deleteId,
+      guarded(deleteId, {
+        check: (ctx) => slugMustResolve(ctx, deps),
+        allow: async (ctx) => {
+          const doc = await target(ctx, deps);
+          return doc?.type === EVENT_TYPE ? canDeleteRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'delete_vendor_events');
+        },
+        async handle(ctx) {
+          const doc = await existingEvent(ctx, deps);
+          if (doc.status === 'trash') throw calendarErrors.inTrash('event');
+          const trashed = await deps.posts.trash(doc, deps.now());
+          await recountFor(deps, doc, trashed);
+          return single(ctx, deps, trashed);
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The vendor/events/v1 event record (the reference's Post_Repository::get_event_data), in its key
+ * order. Dates are `Y-m-d H:i:s`; `venue` is one object when there is one venue, `organizer` always a
+ * list; `json_ld` only on a single GET. A password-protected event listed without its password keeps
+ * its identity, title and dates and has everything else blanked.
+ */
+import { costDetails, formatCost } from '../../../libs/calendar/cost';
+import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { Site } from '../../../libs/rest/site';
+import { restUrl } from '../../../libs/rest/site';
+import type { TermDoc } from '../../../libs/terms/repository';
+import { dateDetails, postDates } from '../dates';
+import { presentImage } from '../images';
+import { V1, eventRestUrl, globalId, permalink } from '../links';
+import { organizerJsonLd, presentLinked, venueJsonLd } from '../linked/present';
+import { ORGANIZER } from '../organizers/kind';
+import type { Related } from '../related';
+import { autop, stripTags, trimWords } from '../text';
+import { VENUE } from '../venues/kind';
+import { DateTime } from 'luxon';
+
+export interface EventPresentOptions {
+  /** Single GET: adds `json_ld` (and the linked records' own). */
+  single?: boolean;
+  /** Listed without the right password: protected fields blanked. */
+  blank?: boolean;
+}
+
+const EMPTY_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
+
+/** A term inside an event (built from the raw term), with its REST links. */
+export function embeddedTerm(site: Site, term: TermDoc): Record<string, unknown> {
+  const base = term.taxonomy === 'post_tag' ? 'tags' : 'categories';
+  const urls: Record<string, string> = { self: restUrl(site, `${V1}/${base}/${term.id}`), collection: restUrl(site, `${V1}/${base}`) };
+  if (term.parent) urls.up = restUrl(site, `${V1}/${base}/${term.parent}`);
+  return {
+    id: term.id,
+    name: term.name,
+    slug: term.slug,
+    term_group: 0,
+    term_taxonomy_id: term.id,
+    taxonomy: term.taxonomy,
+    description: term.description,
+    parent: term.parent,
+    count: term.count,
+    filter: 'raw',
+    urls,
+  };
+}
+
+const termsOf = (site: Site, doc: PostDoc, taxonomy: string, related: Related) =>
+  (doc.tax?.[taxonomy] ?? []).map((id) => related.terms.get(id)).filter((t): t is TermDoc => !!t).map((t) => embeddedTerm(site, t));
+
+function localTimes(doc: PostDoc, site: Site): { start: string; end: string; startUtc: string; endUtc: string; timezone: string; abbr: string } {
+  const m = doc.meta ?? {};
+  const str = (k: string) => (typeof m[k] === 'string' ? (m[k] as string) : '');
+  // Meta written by this service always has all four strings; records written elsewhere are completed from their times.
+  if (str(EVENT_META.start) && str(EVENT_META.end) && str(EVENT_META.startUtc) && str(EVENT_META.endUtc)) {
+    return { start: str(EVENT_META.start), end: str(EVENT_META.end), startUtc: str(EVENT_META.startUtc), endUtc: str(EVENT_META.endUtc), timezone: str(EVENT_META.timezone), abbr: str(EVENT_META.timezoneAbbr) };
+  }
+  const t = timesFromMeta(m, site.timezone);
+  if (!t) return { start: '', end: '', startUtc: '', endUtc: '', timezone: str(EVENT_META.timezone), abbr: '' };
+  return {
+    start: t.start.toFormat(MYSQL_FORMAT),
+    end: t.end.toFormat(MYSQL_FORMAT),
+    startUtc: t.start.toUTC().toFormat(MYSQL_FORMAT),
+    endUtc: t.end.toUTC().toFormat(MYSQL_FORMAT),
+    timezone: t.timezone,
+    abbr: str(EVENT_META.timezoneAbbr) || t.start.offsetNameShort || '',
+  };
+}
+
+function eventJsonLd(doc: PostDoc, site: Site, related: Related, times: ReturnType<typeof localTimes>, cost: ReturnType<typeof costDetails>): Record<string, unknown> {
+  const iso = (utc: string) => (utc ? DateTime.fromFormat(utc, MYSQL_FORMAT, { zone: 'UTC' }).setZone(times.timezone || site.timezone).toISO({ suppressMilliseconds: true }) : '');
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: stripTags(doc.title),
+    description: trimWords(stripTags(doc.excerpt || doc.content)),
+    url: permalink(site, doc),
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: iso(times.startUtc),
+    endDate: iso(times.endUtc),
+  };
+  const image = presentImage(doc.featured_media ? related.posts.get(doc.featured_media) : undefined);
+  if (image) ld.image = image.url;
+  const venue = (doc.venues ?? []).map((id) => related.posts.get(id)).find(Boolean);
+  if (venue) ld.location = venueJsonLd(venue, site);
+  const organizer = (doc.organizers ?? []).map((id) => related.posts.get(id)).find(Boolean);
+  if (organizer) ld.organizer = organizerJsonLd(organizer, site);
+  if (cost.values.length) {
+    ld.offers = { '@type': 'Offer', price: cost.values[0], priceCurrency: cost.currency_code || undefined, url: permalink(site, doc) };
+  }
+  ld.performer = 'Organization';
+  return ld;
+}
+
+export function presentEvent(doc: PostDoc, site: Site, related: Related, opts: EventPresentOptions = {}): Record<string, unknown> {
+  const m = doc.meta ?? {};
+  const blank = !!opts.blank;
+  const dates = postDates(doc);
+  const times = localTimes(doc, site);
+  const costMeta = { cost: m[EVENT_META.cost], currencySymbol: m[EVENT_META.currencySymbol], currencyCode: m[EVENT_META.currencyCode], currencyPosition: m[EVENT_META.currencyPosition] };
+  const cost = costDetails(costMeta);
+  const url = permalink(site, doc);
+  const gid = globalId(site, doc.id);
+  const linked = (ids: number[] | undefined, kind: typeof VENUE) =>
+    (ids ?? []).map((id) => related.posts.get(id)).filter((p): p is PostDoc => !!p && p.type === kind.type && p.status !== 'trash').map((p) => presentLinked(kind, p, site, related, { single: opts.single }));
+  const venues = blank ? [] : linked(doc.venues, VENUE);
+  const website = typeof m[EVENT_META.url] === 'string' && m[EVENT_META.url] !== '' ? (m[EVENT_META.url] as string) : url;
+  const out: Record<string, unknown> = {
+    id: doc.id,
+    global_id: gid,
+    global_id_lineage: [gid],
+    author: String(doc.author ?? 0),
+    status: doc.status,
+    date: dates.date,
+    date_utc: dates.date_utc,
+    modified: dates.modified,
+    modified_utc: dates.modified_utc,
+    url,
+    rest_url: eventRestUrl(site, doc.id),
+    title: (doc.title ?? '').trim(),
+    description: blank ? '' : autop(doc.content),
+    excerpt: blank ? '' : autop(doc.excerpt),
+    slug: doc.slug,
+    image: blank ? false : presentImage(doc.featured_media ? related.posts.get(doc.featured_media) : undefined),
+    all_day: blank ? null : truthyMeta(m[EVENT_META.allDay]),
+    start_date: times.start,
+    start_date_details: dateDetails(times.start),
+    end_date: times.end,
+    end_date_details: dateDetails(times.end),
+    utc_start_date: times.startUtc,
+    utc_start_date_details: dateDetails(times.startUtc),
+    utc_end_date: times.endUtc,
+    utc_end_date_details: dateDetails(times.endUtc),
+    timezone: times.timezone,
+    timezone_abbr: times.abbr,
+    cost: blank ? '' : formatCost(costMeta, cost),
+    cost_details: blank ? EMPTY_COST : cost,
+    website: blank ? '' : website,
+    show_map: blank ? null : EVENT_META.showMap in m ? truthyMeta(m[EVENT_META.showMap]) : true,
+    show_map_link: blank ? null : EVENT_META.showMapLink in m ? truthyMeta(m[EVENT_META.showMapLink]) : true,
+    hide_from_listings: blank ? null : m[EVENT_META.hideFromListings] === 'yes',
+    sticky: blank ? null : doc.menu_order === -1,
+    featured: blank ? null : truthyMeta(m[EVENT_META.featured]),
+    categories: blank ? [] : termsOf(site, doc, 'vendor_events_cat', related),
+    tags: blank ? [] : termsOf(site, doc, 'post_tag', related),
+    venue: venues.length === 1 ? venues[0] : venues,
+    organizer: blank ? [] : linked(doc.organizers, ORGANIZER),
+    custom_fields: [],
+  };
+  if (opts.single) out.json_ld = eventJsonLd(doc, site, related, times, cost);
+  return out;
+}

@@ -1,0 +1,265 @@
+/**
+ * Creating and updating events (the reference's Single_Event create/update). Two steps, so a bad
+ * request changes nothing: `checkEventWrite` runs every check that needs stored data (before the
+ * permission check, as the reference validates before it authorises) and returns a plan;
+ * `saveEvent` then creates the inline venues, organizers and unknown terms and writes the event,
+ * its meta and its derived index fields in one save, and recounts the terms it touched.
+ */
+import type { Caller } from '../../../libs/auth/user';
+import { costText } from '../../../libs/calendar/cost';
+import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges, timesFromMeta, timesToMeta, type EventTimes } from '../../../libs/calendar/meta';
+import { strtotime } from '../../../libs/calendar/strtotime';
+import { zoneOf } from '../../../libs/calendar/timezone';
+import type { PostDoc } from '../../../libs/posts/types';
+import { sanitizeTitle, uniqueSlug } from '../../../libs/posts/slug';
+import { mysqlLocal } from '../../../libs/rest/dates';
+import type { TermDoc } from '../../../libs/terms/repository';
+import { scaleStatus, statusForDate } from '../access';
+import type { CalendarDeps } from '../deps';
+import { INVALID, calendarErrors, paramFailure } from '../errors';
+import { checkImage, storeImage, type ImageRef } from '../images';
+import type { LinkedKindDef } from '../linked/kind';
+import { checkLinkedInput, createLinked, inlineInput, type LinkedInput } from '../linked/write';
+import { ORGANIZER } from '../organizers/kind';
+import { VENUE } from '../venues/kind';
+
+/** The request as the write sees it: which arguments were sent, and their validated values. */
+export interface WriteRequest {
+  user: Caller;
+  has(name: string): boolean;
+  get(name: string): unknown;
+}
+
+/** A linked venue or organizer: an existing id, or an inline record to find or create. */
+type LinkedEntry = { id: number } | { input: LinkedInput; image?: ImageRef };
+
+/** A term of an event: an existing id, or a name to find by slug or name, else create. */
+type TermEntry = { id: number } | { name: string };
+
+export interface EventPlan {
+  image?: ImageRef;
+  venues?: LinkedEntry[];
+  organizers?: LinkedEntry[];
+  categories?: TermEntry[];
+  tags?: TermEntry[];
+}
+
+async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKindDef, failures: Array<[string, string]>): Promise<LinkedEntry[]> {
+  const entries = (req.get(kind.key) as unknown[]) ?? [];
+  const out: LinkedEntry[] = [];
+  const ids = entries.map((e) => (typeof e === 'number' ? e : typeof e === 'object' && e !== null && 'id' in e ? Number((e as { id: unknown }).id) : 0)).filter((n) => n > 0);
+  const found = await deps.posts.byIds(ids);
+  for (const entry of entries) {
+    if (typeof entry === 'number' || (typeof entry === 'object' && entry !== null && 'id' in entry)) {
+      const id = typeof entry === 'number' ? entry : Number((entry as { id: unknown }).id);
+      const doc = found.get(id);
+      if (!doc || doc.type !== kind.type || doc.status === 'trash') {
+        if (typeof entry === 'number') failures.push([kind.key, INVALID]);
+        else throw calendarErrors.invalidLinkedPostId(id);
+        continue;
+      }
+      if (!out.some((e) => 'id' in e && e.id === id)) out.push({ id });
+      continue;
+    }
+    const parsed = inlineInput(kind, entry as Record<string, unknown>);
+    if ('error' in parsed) throw calendarErrors.couldNotCreate(kind.key, parsed.error);
+    const checked = await checkLinkedInput(deps, req.user, parsed.input);
+    if (checked.failures.length) throw calendarErrors.couldNotCreate(kind.key, `invalid ${checked.failures.map(([n]) => n).join(', ')}`);
+    out.push({ input: parsed.input, image: checked.image });
+  }
+  return out;
+}
+
+async function checkTerms(deps: CalendarDeps, req: WriteRequest, arg: 'categories' | 'tags', taxonomy: string, failures: Array<[string, string]>): Promise<TermEntry[]> {
+  const values = (req.get(arg) as Array<number | string>) ?? [];
+  const out: TermEntry[] = [];
+  const numeric = values.filter((v) => typeof v === 'number' || /^\d+$/.test(String(v))).map(Number);
+  const found = await deps.terms.byIds(numeric);
+  for (const v of values) {
+    if (typeof v === 'number' || /^\d+$/.test(String(v))) {
+      const t = found.get(Number(v));
+      if (!t || t.taxonomy !== taxonomy) {
+        failures.push([arg, INVALID]);
+        return out;
+      }
+      out.push({ id: t.id });
+    } else out.push({ name: String(v) });
+  }
+  return out;
+}
+
+/** Every check of an event write that needs stored data; throws the error to answer with. */
+export async function checkEventWrite(deps: CalendarDeps, req: WriteRequest): Promise<EventPlan> {
+  const failures: Array<[string, string]> = [];
+  const plan: EventPlan = {};
+  if (req.has('author') && !(await deps.users.byId(Number(req.get('author'))))) failures.push(['author', INVALID]);
+  if (req.has('image')) {
+    const ref = await checkImage(deps, req.user, req.get('image'));
+    if (ref) plan.image = ref;
+    else failures.push(['image', INVALID]);
+  }
+  if (req.has('venue')) plan.venues = await checkLinked(deps, req, VENUE, failures);
+  if (req.has('organizer')) plan.organizers = await checkLinked(deps, req, ORGANIZER, failures);
+  if (req.has('categories')) plan.categories = await checkTerms(deps, req, 'categories', CATEGORY_TAXONOMY, failures);
+  if (req.has('tags')) plan.tags = await checkTerms(deps, req, 'tags', TAG_TAXONOMY, failures);
+  const failure = paramFailure(failures);
+  if (failure) throw failure;
+  return plan;
+}
+
+async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, entries: LinkedEntry[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const e of entries) {
+    const id = 'id' in e ? e.id : (await createLinked(deps, user, kind, e.input, e.image)).doc.id;
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/** Term ids in the requested order: ids as given, names found by slug or name (case-insensitive), else created. */
+async function termIds(deps: CalendarDeps, taxonomy: string, entries: TermEntry[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const e of entries) {
+    let term: TermDoc | null = null;
+    if ('id' in e) term = await deps.terms.byId(e.id);
+    else {
+      const name = e.name.trim();
+      term = (await deps.terms.bySlugs(taxonomy, [name, sanitizeTitle(name)].filter(Boolean)))[0] ?? null;
+      if (!term) {
+        const byName = await deps.terms.collection.find({ taxonomy, name: { $icontains: name } });
+        term = byName.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null;
+      }
+      term ??= await deps.terms.create({ taxonomy, name });
+    }
+    if (term && !ids.includes(term.id)) ids.push(term.id);
+  }
+  return ids;
+}
+
+/** The event's zone: the argument when sent (empty means the site's), else the stored one, else the site's. */
+function zoneFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null): string {
+  if (req.has('timezone')) {
+    const tz = String(req.get('timezone') ?? '').trim();
+    return tz && zoneOf(tz) ? tz : deps.site.timezone;
+  }
+  const stored = current?.meta?.[EVENT_META.timezone];
+  return typeof stored === 'string' && zoneOf(stored) ? stored : deps.site.timezone;
+}
+
+/** Start and end after the write: sent dates are read in the event's zone, unsent ones keep their wall time. */
+function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null, zone: string, now: Date): EventTimes {
+  const stored = current ? timesFromMeta(current.meta ?? {}, deps.site.timezone) : null;
+  const read = (name: string) => strtotime(req.get(name), { zone: zoneOf(zone)!, now });
+  // Keep the stored wall time in the (possibly new) zone: a zone change moves the UTC instant.
+  const keep = (dt: EventTimes['start'] | undefined) => (dt ? dt.setZone(zoneOf(zone)!, { keepLocalTime: true }) : null);
+  const start = (req.has('start_date') ? read('start_date') : null) ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
+  const end = (req.has('end_date') ? read('end_date') : null) ?? keep(stored?.end) ?? start;
+  const allDay = req.has('all_day') ? req.get('all_day') === true : stored?.allDay ?? false;
+  return { start, end, timezone: zone, allDay };
+}
+
+/** The meta changes of an event write (an undefined value removes the key). */
+function metaChanges(req: WriteRequest, times: EventTimes, venues?: number[], organizers?: number[]): Record<string, unknown> {
+  const m: Record<string, unknown> = { ...timesToMeta(times) };
+  const flag = (arg: string, key: string) => {
+    if (req.has(arg)) m[key] = req.get(arg) === true;
+  };
+  if (req.has('cost')) m[EVENT_META.cost] = costText(req.get('cost')) || undefined;
+  if (req.has('website')) {
+    const url = typeof req.get('website') === 'string' ? (req.get('website') as string).trim() : '';
+    m[EVENT_META.url] = url || undefined;
+  }
+  flag('show_map', EVENT_META.showMap);
+  flag('show_map_link', EVENT_META.showMapLink);
+  if (req.has('hide_from_listings')) m[EVENT_META.hideFromListings] = req.get('hide_from_listings') === true ? 'yes' : undefined;
+  if (req.has('featured')) m[EVENT_META.featured] = req.get('featured') === true ? true : undefined;
+  if (venues) m[EVENT_META.venues] = venues;
+  if (organizers) m[EVENT_META.organizers] = organizers;
+  return m;
+}
+
+/** The publication date a write sets: `date` in the event's zone or `date_utc` in UTC; null when neither was sent. */
+function publicationDate(req: WriteRequest, zone: string, now: Date): Date | null {
+  if (req.has('date_utc')) return strtotime(req.get('date_utc'), { zone: 'UTC', now })?.toJSDate() ?? null;
+  if (req.has('date')) return strtotime(req.get('date'), { zone: zoneOf(zone)!, now })?.toJSDate() ?? null;
+  return null;
+}
+
+/** Writes a new event (current null) or an update of one; returns the stored record. */
+export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
+  const now = deps.now();
+  const user = req.user;
+  const zone = zoneFor(deps, req, current);
+  const times = timesFor(deps, req, current, zone, now);
+  const venues = plan.venues ? await linkedIds(deps, user, VENUE, plan.venues) : undefined;
+  const organizers = plan.organizers ? await linkedIds(deps, user, ORGANIZER, plan.organizers) : undefined;
+  const tax: Record<string, number[]> = { [CATEGORY_TAXONOMY]: [], [TAG_TAXONOMY]: [], ...(current?.tax ?? {}) };
+  if (plan.categories) tax[CATEGORY_TAXONOMY] = await termIds(deps, CATEGORY_TAXONOMY, plan.categories);
+  if (plan.tags) tax[TAG_TAXONOMY] = await termIds(deps, TAG_TAXONOMY, plan.tags);
+
+  const derived = eventMetaChanges(current, metaChanges(req, times, venues, organizers), deps.site.timezone);
+  const pubDate = publicationDate(req, zone, now) ?? current?.date_gmt ?? now;
+  const status = statusForDate(scaleStatus(user, 'vendor_event', req.has('status') ? String(req.get('status')) : undefined, current?.status), pubDate, now);
+  const text = (name: string) => (req.has(name) && typeof req.get(name) === 'string' ? (req.get(name) as string) : undefined);
+
+  const fields: Partial<PostDoc> = {
+    ...derived,
+    tax,
+    status,
+    date: mysqlLocal(pubDate, deps.site.timezone),
+    date_gmt: pubDate,
+    modified: mysqlLocal(now, deps.site.timezone),
+    modified_gmt: now,
+  };
+  if (text('title') !== undefined) fields.title = text('title')!.trim();
+  if (text('description') !== undefined) fields.content = text('description');
+  if (text('excerpt') !== undefined) fields.excerpt = text('excerpt');
+  if (req.has('author')) fields.author = Number(req.get('author'));
+  if (req.has('sticky')) fields.menu_order = req.get('sticky') === true ? -1 : 0;
+  if (req.has('password') && typeof req.get('password') === 'string') fields.password = req.get('password') as string;
+
+  if (!current) {
+    const id = await deps.posts.nextId();
+    const slug = await uniqueSlug(deps.posts.collection, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), { type: EVENT_TYPE });
+    const doc = {
+      id,
+      type: EVENT_TYPE,
+      slug,
+      title: '',
+      content: '',
+      excerpt: '',
+      author: user?.id ?? 0,
+      parent: 0,
+      menu_order: 0,
+      password: '',
+      comment_status: 'open',
+      ping_status: 'open',
+      template: '',
+      format: '',
+      sticky: false,
+      featured_media: 0,
+      guid: `${deps.site.home}/?post_type=${EVENT_TYPE}&p=${id}`,
+      terms: [],
+      ...fields,
+    } as PostDoc;
+    if (plan.image) doc.featured_media = await storeImage(deps, user, plan.image, id);
+    const saved = await deps.posts.create(doc);
+    await recountFor(deps, null, saved);
+    return saved;
+  }
+
+  if (text('slug') !== undefined) fields.slug = await uniqueSlug(deps.posts.collection, sanitizeTitle(text('slug')!) || String(current.id), { type: EVENT_TYPE, selfId: current.id });
+  if (plan.image) fields.featured_media = await storeImage(deps, user, plan.image, current.id);
+  const saved = await deps.posts.save(current.id, fields);
+  if (!saved) throw calendarErrors.eventNotFound(current.id);
+  await recountFor(deps, current, saved);
+  return saved;
+}
+
+/** Recounts the terms an event had or has when its terms or its status changed. */
+export async function recountFor(deps: CalendarDeps, before: PostDoc | null, after: PostDoc): Promise<void> {
+  const old = before?.terms ?? [];
+  const now = after.terms ?? [];
+  const changed = !before || before.status !== after.status || old.length !== now.length || old.some((t) => !now.includes(t));
+  if (changed) await deps.terms.recount([...old, ...now]);
+}

@@ -1,0 +1,50 @@
+/** How calendar handlers are bound: checks that need stored data before permissions, and the v1 archive envelope. */
+import type { RestError } from '../../libs/rest/errors';
+import { pagingHeaders, totalPages } from '../../libs/rest/paging';
+import type { Handler, HandlerContext, Reply } from '../../libs/rest/service';
+import { restUrl, type Site } from '../../libs/rest/site';
+
+export interface GuardedHandler {
+  /**
+   * Parameter checks that need the store (an id names an existing venue, a slug resolves); they throw the
+   * reference's 400. They run before `allow`, as the reference validates before it authorises, and only
+   * for the endpoint actually requested (not when another endpoint of the route asks for `Allow`).
+   */
+  check?: (ctx: HandlerContext) => Promise<void>;
+  /** The permission: true, false (rest_forbidden, 401/403), or the error to answer with. */
+  allow: (ctx: HandlerContext) => Promise<boolean | RestError>;
+  handle: (ctx: HandlerContext) => Promise<Reply>;
+}
+
+export function guarded(endpointId: string, h: GuardedHandler): Handler {
+  return {
+    async permission(ctx) {
+      if (h.check && ctx.req.endpoint === endpointId) await h.check(ctx);
+      return h.allow(ctx);
+    },
+    handle: h.handle,
+  };
+}
+
+/**
+ * The v1 archive body: the items under their name, `rest_url` echoing the effective arguments,
+ * `next_rest_url`/`previous_rest_url` when those pages exist (page 1 without `page`), total and pages.
+ */
+export function archiveEnvelope(site: Site, path: string, key: string, items: unknown[], echo: Record<string, unknown>, page: number, pages: number, total: number): Record<string, unknown> {
+  const at = (p: number | null) => {
+    const q: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(echo)) if (k !== 'page') q[k] = v;
+    return restUrl(site, path, p === null ? q : { page: p, ...q });
+  };
+  const body: Record<string, unknown> = { [key]: items, rest_url: restUrl(site, path, echo) };
+  if (page < pages) body.next_rest_url = at(page + 1);
+  if (page > 1 && page - 1 <= pages) body.previous_rest_url = at(page - 1 === 1 ? null : page - 1);
+  body.total = total;
+  body.total_pages = pages;
+  return body;
+}
+
+/** X-WP-* (with Link) and the reference's X-TEC-* paging headers. */
+export function archiveHeaders(site: Site, path: string, query: Record<string, unknown>, page: number, perPage: number, total: number): Record<string, string> {
+  return { ...pagingHeaders(site, path, query, page, perPage, total), 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages(total, perPage)) };
+}

@@ -1,0 +1,34 @@
+/** The calendar service: vendor/events/v1 events, venues, organizers, categories, tags and its OpenAPI document. */
+import { UsersRepository } from '../../libs/auth/users';
+import type { Config } from '../../libs/config/env';
+import { PostsRepository } from '../../libs/posts/repository';
+import type { RouteRegistry } from '../../libs/rest/registry';
+import { ServiceApp } from '../../libs/rest/service';
+import type { Site } from '../../libs/rest/site';
+import type { Store } from '../../libs/store/types';
+import { TermsRepository } from '../../libs/terms/repository';
+import type { CalendarDeps } from './deps';
+import { bindDoc } from './doc/handlers';
+import { bindEvents } from './events/handlers';
+import { bindOrganizers } from './organizers/handlers';
+import { bindTerms } from './terms/handlers';
+import { bindVenues } from './venues/handlers';
+
+export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
+  const deps: CalendarDeps = {
+    store: opts.store,
+    site: opts.site,
+    registry: opts.registry,
+    posts: new PostsRepository(opts.store),
+    terms: new TermsRepository(opts.store),
+    users: new UsersRepository(opts.store),
+    now: () => new Date(),
+  };
+  const app = new ServiceApp('calendar', opts.registry);
+  bindDoc(app, deps);
+  bindEvents(app, deps);
+  bindVenues(app, deps);
+  bindOrganizers(app, deps);
+  bindTerms(app, deps);
+  return app.verify();
+}

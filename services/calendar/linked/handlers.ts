@@ -1,0 +1,195 @@
+/**
+ * Venues and organizers: archive, create, and get/update/delete by id and by slug (reference:
+ * Archive_Venue/Organizer, Single_Venue/Organizer(+_Slug), Linked_Post_Base). Both kinds share this code;
+ * what differs is in their LinkedKindDef.
+ */
+import { can, canDeleteRecord, canEditRecord, canReadRecord } from '../../../libs/auth/user';
+import { EVENT_TYPE, unlinkFromEvents } from '../../../libs/calendar/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import { invalidParams, type ParamError } from '../../../libs/rest/errors';
+import { totalPages } from '../../../libs/rest/paging';
+import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { Filter } from '../../../libs/store/types';
+import { listStatuses } from '../access';
+import type { CalendarDeps } from '../deps';
+import { INVALID, calendarErrors, paramFailure } from '../errors';
+import { archiveEnvelope, archiveHeaders, guarded } from '../http';
+import { V1 } from '../links';
+import { loadRelated } from '../related';
+import type { LinkedKindDef } from './kind';
+import { presentLinked } from './present';
+import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from './write';
+
+/** Statuses whose events make a venue "have events" (has_events). */
+const NOT_COUNTED = ['draft', 'pending', 'trash', 'auto-draft', 'inherit'];
+
+/** The search's fragments: runs of letters, digits, dashes and underscores. */
+export function searchFragments(search: string): string[] {
+  return search.split(/[^\p{L}\p{N}_-]+/u).filter(Boolean);
+}
+
+function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc | null> {
+  return ctx.cached(kind.key, async () => {
+    const doc =
+      ctx.params.slug !== undefined
+        ? await deps.posts.collection.findOne({ type: kind.type, slug: String(ctx.params.slug) })
+        : Number(ctx.params.id) > 0
+          ? await deps.posts.byId(Number(ctx.params.id))
+          : null;
+    return doc && doc.type === kind.type ? doc : null;
+  });
+}
+
+/** The id or slug must name a record of the kind: a 400 before any permission check (even for guests). */
+async function mustExist(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc> {
+  const doc = await target(ctx, deps, kind);
+  if (!doc) throw invalidParams([[ctx.params.slug !== undefined ? 'slug' : 'id', INVALID]]);
+  return doc;
+}
+
+function inputOf(ctx: HandlerContext, kind: LinkedKindDef): LinkedInput {
+  const names = [kind.key, 'author', 'date', 'date_utc', 'description', 'status', 'image', ...Object.keys(kind.metaArgs), ...Object.keys(kind.flagArgs)];
+  const input: LinkedInput = {};
+  for (const n of names) if (ctx.has(n) && ctx.params[n] !== null) input[n] = ctx.params[n];
+  return input;
+}
+
+/** Author and image checks, once per request. */
+function checked(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef) {
+  return ctx.cached('checked', async () => {
+    const r = await checkLinkedInput(deps, ctx.user, inputOf(ctx, kind));
+    const failure = paramFailure(r.failures);
+    if (failure) throw failure;
+    return r;
+  });
+}
+
+async function present(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef, doc: PostDoc, status = 200, single = false) {
+  const related = await loadRelated(deps, [doc]);
+  const blank = !!doc.password && ctx.params.password !== doc.password;
+  return { status, body: presentLinked(kind, doc, deps.site, related, { single, blank }) };
+}
+
+export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKindDef): void {
+  const { site } = deps;
+  const p = `vendor.${kind.plural}`;
+  const editCap = `edit_${kind.cap}s`;
+
+  app.bind(`${p}.list`, {
+    async handle(ctx) {
+      const params = ctx.params;
+      const failures: Array<[string, ParamError | string]> = [];
+      const and: Filter[] = [{ type: kind.type }];
+      const echo: Record<string, unknown> = { page: params.page, per_page: params.per_page };
+      const status = listStatuses(ctx.user, kind.cap, ctx.has('status') ? (params.status as string[]) : undefined);
+      if (typeof status === 'string') failures.push(['status', status]);
+      else and.push(status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } });
+      if (ctx.has('event')) {
+        const event = await deps.posts.byId(Number(params.event));
+        if (event?.type !== EVENT_TYPE) failures.push(['event', INVALID]);
+        else and.push({ id: { $in: event[kind.eventField] ?? [] } });
+        echo.event = params.event;
+      }
+      const failure = paramFailure(failures);
+      if (failure) throw failure;
+
+      if (ctx.has('search')) {
+        const fragments = searchFragments(String(params.search));
+        const fields = ['title', 'content', 'excerpt', ...kind.searchMeta.map((k) => `meta.${k}`)];
+        // A record matches when one of its fields holds every fragment.
+        if (fragments.length) and.push({ $or: fields.map((f) => ({ $and: fragments.map((w) => ({ [f]: { $icontains: w } })) })) });
+        echo.search = params.search;
+      }
+      if (ctx.has('has_events')) {
+        const linked = (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $nin: NOT_COUNTED } })).map(Number);
+        and.push({ id: params.has_events === true ? { $in: linked } : { $nin: linked } });
+        echo.has_events = params.has_events ? 'true' : 'false';
+      }
+      if (params.only_with_upcoming === true) {
+        // Upcoming events the caller could see: published, and private ones for those who read them.
+        const visible = can(ctx.user, 'read_private_vendor_events') ? ['publish', 'private'] : ['publish'];
+        const linked = (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $in: visible }, event_start: { $gt: deps.now() } })).map(Number);
+        and.push({ id: { $in: linked } });
+        echo.only_with_upcoming = 'true';
+      }
+      if (typeof status !== 'string') echo.status = status.echo;
+
+      const page = Number(params.page);
+      const perPage = Number(params.per_page);
+      const { items, total } = await deps.posts.list({ $and: and }, { page, perPage, sort: [['date', -1]] });
+      if (page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound(kind.key);
+      const related = await loadRelated(deps, items);
+      const records = items.map((d) => presentLinked(kind, d, site, related, { blank: !!d.password }));
+      const pages = totalPages(total, perPage);
+      return {
+        body: archiveEnvelope(site, `${V1}/${kind.plural}/`, kind.plural, records, echo, page, pages, total),
+        headers: archiveHeaders(site, `${V1}/${kind.plural}`, ctx.req.query, page, perPage, total),
+      };
+    },
+  });
+
+  app.bind(
+    `${p}.create`,
+    guarded(`${p}.create`, {
+      check: async (ctx) => void (await checked(ctx, deps, kind)),
+      allow: async (ctx) => can(ctx.user, editCap),
+      async handle(ctx) {
+        const { image } = await checked(ctx, deps, kind);
+        const { doc } = await createLinked(deps, ctx.user, kind, inputOf(ctx, kind), image);
+        // A duplicate answers like a creation, with the record that already existed.
+        return present(ctx, deps, kind, doc, 201);
+      },
+    }),
+  );
+
+  for (const by of ['', 'slug.'] as const) {
+    app.bind(`${p}.${by}get`, {
+      async handle(ctx) {
+        const doc = await mustExist(ctx, deps, kind);
+        if (doc.status !== 'publish' && !canReadRecord(ctx.user, kind.cap, doc)) throw calendarErrors.notAccessible(kind.key);
+        return present(ctx, deps, kind, doc, 200, true);
+      },
+    });
+
+    const updateId = `${p}.${by}update`;
+    app.bind(
+      updateId,
+      guarded(updateId, {
+        check: async (ctx) => {
+          await mustExist(ctx, deps, kind);
+          await checked(ctx, deps, kind);
+        },
+        allow: async (ctx) => {
+          const doc = await target(ctx, deps, kind);
+          return doc ? canEditRecord(ctx.user, kind.cap, doc) : can(ctx.user, editCap);
+        },
+        async handle(ctx) {
+          const doc = await mustExist(ctx, deps, kind);
+          const { image } = await checked(ctx, deps, kind);
+          const saved = await updateLinked(deps, ctx.user, kind, doc, inputOf(ctx, kind), image);
+          return present(ctx, deps, kind, saved);
+        },
+      }),
+    );
+
+    const deleteId = `${p}.${by}delete`;
+    app.bind(
+      deleteId,
+      guarded(deleteId, {
+        check: async (ctx) => void (await mustExist(ctx, deps, kind)),
+        allow: async (ctx) => {
+          const doc = await target(ctx, deps, kind);
+          return doc ? canDeleteRecord(ctx.user, kind.cap, doc) : can(ctx.user, `delete_${kind.cap}s`);
+        },
+        async handle(ctx) {
+          const doc = await mustExist(ctx, deps, kind);
+          if (doc.status === 'trash') throw calendarErrors.inTrash(kind.key);
+          const trashed = await deps.posts.trash(doc, deps.now());
+          const { filter, update } = unlinkFromEvents(kind.key, doc.id);
+          await deps.posts.collection.updateMany(filter, update);
+          return present(ctx, deps, kind, trashed);
+        },
+      }),
+    );
+  }
+}

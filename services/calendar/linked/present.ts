@@ -1,0 +1,121 @@
+/**
+ * Venue and organizer records (the reference's get_venue_data / get_organizer_data): the post fields
+ * and the kind's meta, every empty value dropped; venues then add show_map and show_map_link, and both
+ * add their global ids. `json_ld` only on a single GET.
+ */
+import { VENUE_META, ORGANIZER_META, truthyMeta } from '../../../libs/calendar/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { Site } from '../../../libs/rest/site';
+import { presentImage } from '../images';
+import { globalId, permalink } from '../links';
+import type { Related } from '../related';
+import { autop, stripTags } from '../text';
+import { postDates } from '../dates';
+import type { LinkedKindDef } from './kind';
+
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
+const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+export interface LinkedPresentOptions {
+  single?: boolean;
+  /** Password-protected and not unlocked: the protected fields are blanked (and so dropped). */
+  blank?: boolean;
+}
+
+function venueFields(doc: PostDoc, blank: boolean): Record<string, unknown> {
+  const m = doc.meta ?? {};
+  const f = (key: string) => (blank ? '' : text(m[key]).trim());
+  const out: Record<string, unknown> = {
+    address: f(VENUE_META.address),
+    city: f(VENUE_META.city),
+    country: f(VENUE_META.country),
+    province: f(VENUE_META.province),
+    state: f(VENUE_META.state),
+    zip: f(VENUE_META.zip),
+    phone: f(VENUE_META.phone),
+    website: f(VENUE_META.website),
+    stateprovince: f(VENUE_META.stateprovince),
+  };
+  const lat = Number(m[VENUE_META.lat]);
+  const lng = Number(m[VENUE_META.lng]);
+  if (text(m[VENUE_META.lat]) !== '' && text(m[VENUE_META.lng]) !== '' && Number.isFinite(lat) && Number.isFinite(lng)) {
+    out.geo_lat = blank ? 0 : lat;
+    out.geo_lng = blank ? 0 : lng;
+  }
+  return out;
+}
+
+function organizerFields(doc: PostDoc, blank: boolean): Record<string, unknown> {
+  const m = doc.meta ?? {};
+  const f = (key: string) => (blank ? '' : text(m[key]).trim());
+  return { phone: f(ORGANIZER_META.phone), website: f(ORGANIZER_META.website), email: f(ORGANIZER_META.email) };
+}
+
+export function venueJsonLd(doc: PostDoc, site: Site): Record<string, unknown> {
+  const m = doc.meta ?? {};
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Place',
+    name: doc.title,
+    description: stripTags(doc.excerpt || doc.content),
+    url: permalink(site, doc),
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: text(m[VENUE_META.address]),
+      addressLocality: text(m[VENUE_META.city]),
+      addressRegion: text(m[VENUE_META.stateprovince]) || text(m[VENUE_META.state]) || text(m[VENUE_META.province]),
+      postalCode: text(m[VENUE_META.zip]),
+      addressCountry: text(m[VENUE_META.country]),
+    },
+    telephone: text(m[VENUE_META.phone]),
+    sameAs: text(m[VENUE_META.website]),
+  };
+  if (text(m[VENUE_META.lat]) && text(m[VENUE_META.lng])) ld.geo = { '@type': 'GeoCoordinates', latitude: Number(m[VENUE_META.lat]), longitude: Number(m[VENUE_META.lng]) };
+  return ld;
+}
+
+export function organizerJsonLd(doc: PostDoc, site: Site): Record<string, unknown> {
+  const m = doc.meta ?? {};
+  return {
+    '@context': 'http://schema.org',
+    '@type': 'Person',
+    name: doc.title,
+    description: stripTags(doc.excerpt || doc.content),
+    url: permalink(site, doc),
+    telephone: text(m[ORGANIZER_META.phone]),
+    email: text(m[ORGANIZER_META.email]),
+    sameAs: text(m[ORGANIZER_META.website]),
+  };
+}
+
+export function presentLinked(kind: LinkedKindDef, doc: PostDoc, site: Site, related: Related, opts: LinkedPresentOptions = {}): Record<string, unknown> {
+  const blank = !!opts.blank;
+  const dates = postDates(doc);
+  const out: Record<string, unknown> = {
+    id: doc.id,
+    author: String(doc.author ?? 0),
+    status: doc.status,
+    date: dates.date,
+    date_utc: dates.date_utc,
+    modified: dates.modified,
+    modified_utc: dates.modified_utc,
+    url: permalink(site, doc),
+    [kind.key]: (doc.title ?? '').trim(),
+    description: blank ? '' : autop(doc.content),
+    excerpt: blank ? '' : autop(doc.excerpt),
+    slug: doc.slug,
+    image: blank ? false : presentImage(doc.featured_media ? related.posts.get(doc.featured_media) : undefined),
+    ...(kind.key === 'venue' ? venueFields(doc, blank) : organizerFields(doc, blank)),
+  };
+  if (opts.single) out.json_ld = kind.key === 'venue' ? venueJsonLd(doc, site) : organizerJsonLd(doc, site);
+  for (const [k, v] of Object.entries(out)) if (isEmpty(v)) delete out[k];
+  if (kind.key === 'venue') {
+    const m = doc.meta ?? {};
+    out.show_map = VENUE_META.showMap in m ? truthyMeta(m[VENUE_META.showMap]) : true;
+    out.show_map_link = VENUE_META.showMapLink in m ? truthyMeta(m[VENUE_META.showMapLink]) : true;
+  }
+  const gid = globalId(site, doc.id);
+  out.global_id = gid;
+  out.global_id_lineage = [gid];
+  return out;
+}

@@ -1,0 +1,163 @@
+/**
+ * Creating and updating venues and organizers: from their own routes and from an event's inline
+ * `venue`/`organizer` entries. Inline entries are validated with the same argument declarations as the
+ * create route. A create finds a duplicate first (same title, case-insensitive, and the same
+ * description when one is given) and returns it instead of inserting, as the reference does.
+ */
+import type { Caller } from '../../../libs/auth/user';
+import { strtotime } from '../../../libs/calendar/strtotime';
+import type { PostDoc } from '../../../libs/posts/types';
+import { sanitizeTitle, uniqueSlug } from '../../../libs/posts/slug';
+import type { ParamError } from '../../../libs/rest/errors';
+import { mysqlLocal } from '../../../libs/rest/dates';
+import type { ArgDecl } from '../../../libs/rest/registry';
+import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
+import { validateArg } from '../../../libs/rest/validate';
+import { scaleStatus, statusForDate } from '../access';
+import type { CalendarDeps } from '../deps';
+import { INVALID } from '../errors';
+import { checkImage, storeImage, type ImageRef } from '../images';
+import type { LinkedKindDef } from './kind';
+
+/** A validated write: argument name → value, only for the arguments given. */
+export type LinkedInput = Record<string, unknown>;
+
+const ARG_DECLS: Record<'venue' | 'organizer', Record<string, ArgDecl>> = { venue: venueWriteArgs(true), organizer: organizerWriteArgs(true) };
+/** Keys inline entries may spell differently from the routes. */
+const ALIASES: Record<string, string> = { stateProvince: 'stateprovince', state_province: 'stateprovince', url: 'website' };
+
+/** Validates an inline entry against the kind's create arguments; returns the input or why it is refused. */
+export function inlineInput(kind: LinkedKindDef, entry: Record<string, unknown>): { input: LinkedInput } | { error: string } {
+  const decls = ARG_DECLS[kind.key];
+  const raw: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(entry)) raw[ALIASES[k] ?? k] = v;
+  const input: LinkedInput = {};
+  for (const [name, decl] of Object.entries(decls)) {
+    const value = raw[name];
+    if (value === undefined || value === null) {
+      if (decl.required) return { error: `${name} is required` };
+      continue;
+    }
+    const r = validateArg(name, value, decl, raw);
+    if ('error' in r) return { error: typeof r.error === 'string' ? `${name}: ${r.error}` : (r.error as ParamError).message };
+    input[name] = r.value;
+  }
+  return { input };
+}
+
+/** Checks that need the store: the author exists, the image is usable. Returns failures by argument. */
+export async function checkLinkedInput(deps: CalendarDeps, user: Caller, input: LinkedInput): Promise<{ failures: Array<[string, string]>; image?: ImageRef }> {
+  const failures: Array<[string, string]> = [];
+  let image: ImageRef | undefined;
+  if (input.author !== undefined && !(await deps.users.byId(Number(input.author)))) failures.push(['author', INVALID]);
+  if (input.image !== undefined) {
+    const ref = await checkImage(deps, user, input.image);
+    if (ref) image = ref;
+    else failures.push(['image', INVALID]);
+  }
+  return { failures, image };
+}
+
+const lower = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : '');
+
+/** An existing record of the kind with the same title (and description, when given), ignoring case. */
+export async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, name: string, description: unknown): Promise<PostDoc | null> {
+  const wanted = name.trim();
+  if (!wanted) return null;
+  const candidates = await deps.posts.collection.find({ type: kind.type, status: { $ne: 'trash' }, title: { $icontains: wanted } }, { sort: [['id', 1]] });
+  return (
+    candidates.find((c) => lower(c.title) === lower(wanted) && (typeof description !== 'string' || description === '' || lower(c.content) === lower(description))) ?? null
+  );
+}
+
+/** Post dates from `date` (site time zone) or `date_utc`, else now. */
+function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
+  if (typeof input.date_utc === 'string' || typeof input.date_utc === 'number') {
+    const d = strtotime(input.date_utc, { zone: 'UTC', now });
+    if (d) return d.toJSDate();
+  }
+  if (typeof input.date === 'string' || typeof input.date === 'number') {
+    const d = strtotime(input.date, { zone: deps.site.timezone, now });
+    if (d) return d.toJSDate();
+  }
+  return now;
+}
+
+/** Meta changes of an input: empty strings remove a key (the record then drops the field). */
+function metaChanges(kind: LinkedKindDef, input: LinkedInput): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  for (const [arg, key] of Object.entries(kind.metaArgs)) {
+    if (input[arg] === undefined) continue;
+    const v = typeof input[arg] === 'string' ? (input[arg] as string).trim() : input[arg];
+    changes[key] = v === '' ? undefined : v;
+  }
+  for (const [arg, key] of Object.entries(kind.flagArgs)) if (input[arg] !== undefined) changes[key] = input[arg] === true;
+  return changes;
+}
+
+/** Creates a record of the kind, or returns the duplicate that already exists. */
+export async function createLinked(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, input: LinkedInput, image?: ImageRef): Promise<{ doc: PostDoc; existing: boolean }> {
+  const name = String(input[kind.key] ?? '').trim();
+  const dup = await findDuplicate(deps, kind, name, input.description);
+  if (dup) return { doc: dup, existing: true };
+  const now = deps.now();
+  const dateGmt = postDate(deps, input, now);
+  const id = await deps.posts.nextId();
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(metaChanges(kind, input))) if (v !== undefined) meta[k] = v;
+  const doc: PostDoc = {
+    id,
+    type: kind.type,
+    status: statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined), dateGmt, now),
+    slug: await uniqueSlug(deps.posts.collection, sanitizeTitle(name) || String(id), { type: kind.type }),
+    title: name,
+    content: typeof input.description === 'string' ? input.description : '',
+    excerpt: '',
+    author: input.author !== undefined ? Number(input.author) : user?.id ?? 0,
+    parent: 0,
+    menu_order: 0,
+    password: '',
+    date: mysqlLocal(dateGmt, deps.site.timezone),
+    date_gmt: dateGmt,
+    modified: mysqlLocal(now, deps.site.timezone),
+    modified_gmt: now,
+    comment_status: 'closed',
+    ping_status: 'closed',
+    template: '',
+    format: '',
+    sticky: false,
+    featured_media: 0,
+    guid: `${deps.site.home}/?post_type=${kind.type}&p=${id}`,
+    tax: {},
+    terms: [],
+    meta,
+  };
+  if (image) doc.featured_media = await storeImage(deps, user, image, id);
+  return { doc: await deps.posts.create(doc), existing: false };
+}
+
+/** Applies an update (no duplicate check: renaming to an existing name is allowed). */
+export async function updateLinked(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, current: PostDoc, input: LinkedInput, image?: ImageRef): Promise<PostDoc> {
+  const now = deps.now();
+  const changes: Partial<PostDoc> = { modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now };
+  if (typeof input[kind.key] === 'string') changes.title = (input[kind.key] as string).trim();
+  if (typeof input.description === 'string') changes.content = input.description;
+  if (input.author !== undefined) changes.author = Number(input.author);
+  let dateGmt = current.date_gmt ?? now;
+  if (input.date !== undefined || input.date_utc !== undefined) {
+    dateGmt = postDate(deps, input, now);
+    changes.date = mysqlLocal(dateGmt, deps.site.timezone);
+    changes.date_gmt = dateGmt;
+  }
+  if (input.status !== undefined || changes.date_gmt) {
+    changes.status = statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined, current.status), dateGmt, now);
+  }
+  const meta = { ...(current.meta ?? {}) };
+  for (const [k, v] of Object.entries(metaChanges(kind, input))) {
+    if (v === undefined) delete meta[k];
+    else meta[k] = v;
+  }
+  changes.meta = meta;
+  if (image) changes.featured_media = await storeImage(deps, user, image, current.id);
+  return (await deps.posts.save(current.id, changes))!;
+}

@@ -1,0 +1,31 @@
+/**
+ * Loads what a page of calendar records shows besides themselves (linked venues and organizers, their
+ * images, featured images, categories and tags) for the whole page at once: one query for the linked
+ * posts and images, one more only when linked posts have images not loaded yet, one for the terms.
+ */
+import type { PostDoc } from '../../libs/posts/types';
+import type { TermDoc } from '../../libs/terms/repository';
+import type { CalendarDeps } from './deps';
+
+export interface Related {
+  posts: Map<number, PostDoc>;
+  terms: Map<number, TermDoc>;
+}
+
+export const EMPTY_RELATED: Related = { posts: new Map(), terms: new Map() };
+
+export async function loadRelated(deps: CalendarDeps, records: PostDoc[]): Promise<Related> {
+  const postIds = new Set<number>();
+  const termIds = new Set<number>();
+  for (const r of records) {
+    for (const id of r.venues ?? []) postIds.add(id);
+    for (const id of r.organizers ?? []) postIds.add(id);
+    if (r.featured_media) postIds.add(r.featured_media);
+    for (const id of r.terms ?? []) termIds.add(id);
+  }
+  const [posts, terms] = await Promise.all([deps.posts.byIds(postIds), deps.terms.byIds(termIds)]);
+  const images = new Set<number>();
+  for (const p of posts.values()) if (p.featured_media && !posts.has(p.featured_media)) images.add(p.featured_media);
+  if (images.size) for (const [id, doc] of await deps.posts.byIds(images)) posts.set(id, doc);
+  return { posts, terms };
+}

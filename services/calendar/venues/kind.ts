@@ -1,0 +1,24 @@
+/** Venues: where events happen. */
+import { VENUE_META, VENUE_TYPE } from '../../../libs/calendar/meta';
+import type { LinkedKindDef } from '../linked/kind';
+
+export const VENUE: LinkedKindDef = {
+  key: 'venue',
+  plural: 'venues',
+  type: VENUE_TYPE,
+  cap: 'vendor_venue',
+  metaArgs: {
+    address: VENUE_META.address,
+    city: VENUE_META.city,
+    country: VENUE_META.country,
+    province: VENUE_META.province,
+    state: VENUE_META.state,
+    zip: VENUE_META.zip,
+    phone: VENUE_META.phone,
+    stateprovince: VENUE_META.stateprovince,
+    website: VENUE_META.website,
+  },
+  flagArgs: { show_map: VENUE_META.showMap, show_map_link: VENUE_META.showMapLink },
+  searchMeta: [VENUE_META.address, VENUE_META.city, VENUE_META.province, VENUE_META.state, VENUE_META.stateprovince, VENUE_META.zip, VENUE_META.phone],
+  eventField: 'venues',
+};
