@@ -72,11 +72,29 @@ function remoteServices(config: Config): Partial<Record<ServiceName, Dispatch>> 
   return out;
 }
 
-/** Job handlers of the worker side, given a REST pipeline to run sub-requests through. */
-function jobHandlers(server: RestServer): Partial<Record<JobName, JobHandler>> {
-  return {
-    'batch.run': (data, job) => runBatch(server, data as BatchJob, job.id),
-  };
+/** What job handlers are given: a REST pipeline for sub-requests, the store, the producer queue. */
+export interface JobDeps {
+  rest: RestServer;
+  store: Store;
+  site: Site;
+  config: Config;
+  queue: JobQueue;
+}
+
+/** Each module that runs queued work adds its handlers here; a job name may appear once. */
+const JOB_FACTORIES: Array<(d: JobDeps) => Partial<Record<JobName, JobHandler>>> = [
+  ({ rest }) => ({ 'batch.run': (data, job) => runBatch(rest, data as BatchJob, job.id) }),
+];
+
+/** Fills `into` with every module's handlers (the inline queue reads it at run time). */
+function jobHandlers(deps: JobDeps, into: Partial<Record<JobName, JobHandler>> = {}): Partial<Record<JobName, JobHandler>> {
+  for (const factory of JOB_FACTORIES) {
+    for (const [name, handler] of Object.entries(factory(deps)) as Array<[JobName, JobHandler]>) {
+      if (into[name]) throw new Error(`job ${name} has two handlers`);
+      into[name] = handler;
+    }
+  }
+  return into;
 }
 
 /** Queues that have handlers for all their jobs in this build. */
@@ -117,8 +135,9 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const dispatchers: Partial<Record<ServiceName, Dispatch>> =
       role === 'all' ? Object.fromEntries(Object.entries(services).map(([k, app]) => [k, app!.dispatch])) : remoteServices(config);
     const rest = new RestServer(registry, site, dispatchers);
-    const handlers = jobHandlers(rest);
+    const handlers: Partial<Record<JobName, JobHandler>> = {};
     const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
+    jobHandlers({ rest, store, site, config, queue }, handlers);
     closers.unshift(() => queue.close());
     setQueueDepthSource(() => queue.depths());
     if (role === 'all' && config.REDIS_URL) {
@@ -143,15 +162,25 @@ export async function start(role: Role, config: Config): Promise<Running> {
     });
     server = await listen(app, config);
   } else if (role === 'worker') {
+    const store = await openConfiguredStore(config);
     const rest = new RestServer(registry, site, remoteServices(config));
-    const handlers = jobHandlers(rest);
+    const queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, {});
+    const handlers = jobHandlers({ rest, store, site, config, queue });
     const queues = servedQueues(config.WORKER_QUEUES, handlers);
     const worker: JobWorker = createBullWorker({ redisUrl: config.REDIS_URL!, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers });
     await worker.start();
-    const queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, {});
     setQueueDepthSource(() => queue.depths());
-    closers.push(() => worker.close(config.SHUTDOWN_TIMEOUT_MS), () => queue.close());
-    server = await listen(createServiceHost({ maxBodyBytes: config.MAX_BODY_BYTES, ready: () => queue.ping() }), config);
+    closers.push(() => worker.close(config.SHUTDOWN_TIMEOUT_MS), () => queue.close(), () => store.close());
+    server = await listen(
+      createServiceHost({
+        maxBodyBytes: config.MAX_BODY_BYTES,
+        ready: async () => {
+          await store.ping();
+          await queue.ping();
+        },
+      }),
+      config,
+    );
     logger.info({ queues }, 'worker consuming');
   } else {
     const store = await openConfiguredStore(config);
