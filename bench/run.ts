@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { ENDPOINTS, type BenchContext } from './endpoints';
 import { seed } from './seed';
 
-const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCD';
+const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 10);
 const WARMUP = Number(env.BENCH_WARMUP ?? 2);
