@@ -7,7 +7,8 @@ import { DISPATCH_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } fr
 import type { ServiceApp, ServiceRequest } from '../libs/rest/service';
 import { RestError, errors } from '../libs/rest/errors';
 import { logger } from '../libs/observability/logger';
-import { metricsText, observeRequest } from '../libs/observability/metrics';
+import { observeRequest } from '../libs/observability/metrics';
+import { opsEndpoints } from './ops';
 import { readBody } from './gateway/http';
 
 export interface HostOptions {
@@ -19,29 +20,10 @@ export interface HostOptions {
 
 export function createServiceHost(opts: HostOptions): Koa {
   const app = new Koa();
+  app.use(opsEndpoints(opts.ready));
   app.use(async (ctx) => {
     const started = process.hrtime.bigint();
     try {
-      if (ctx.path === '/healthz') {
-        ctx.body = { status: 'ok' };
-        return;
-      }
-      if (ctx.path === '/readyz') {
-        try {
-          await opts.ready();
-          ctx.body = { status: 'ready' };
-        } catch (e) {
-          ctx.status = 503;
-          ctx.body = { status: 'unavailable', reason: (e as Error).message };
-        }
-        return;
-      }
-      if (ctx.path === '/metrics') {
-        const m = await metricsText();
-        ctx.type = m.contentType;
-        ctx.body = m.body;
-        return;
-      }
       if (ctx.path !== DISPATCH_PATH || ctx.method !== 'POST' || !opts.service || !opts.secret) {
         ctx.status = 404;
         ctx.body = errors.noRoute().toJSON();

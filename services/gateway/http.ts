@@ -12,7 +12,8 @@ import { errors, RestError } from '../../libs/rest/errors';
 import type { RestInput, RestOutput, RestServer } from '../../libs/rest/server';
 import { REST_PREFIX, type Site } from '../../libs/rest/site';
 import { logger } from '../../libs/observability/logger';
-import { metricsText, observeRequest } from '../../libs/observability/metrics';
+import { observeRequest } from '../../libs/observability/metrics';
+import { opsEndpoints } from '../ops';
 
 export interface GatewayOptions {
   rest: RestServer;
@@ -140,29 +141,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     }
   });
 
-  app.use(async (ctx, next) => {
-    switch (ctx.path) {
-      case '/healthz':
-        ctx.body = { status: 'ok' };
-        return;
-      case '/readyz':
-        try {
-          await opts.ready();
-          ctx.body = { status: 'ready' };
-        } catch (e) {
-          ctx.status = 503;
-          ctx.body = { status: 'unavailable', reason: (e as Error).message };
-        }
-        return;
-      case '/metrics': {
-        const m = await metricsText();
-        ctx.type = m.contentType;
-        ctx.body = m.body;
-        return;
-      }
-    }
-    await next();
-  });
+  app.use(opsEndpoints(opts.ready));
 
   app.use(async (ctx, next) => {
     const query = parseQuery(ctx.querystring);

@@ -43,6 +43,36 @@ export function basic(login: string, password: string): string {
   return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
 }
 
+/**
+ * A small HTTP client for a running site: REST routes are relative to the REST root, site paths
+ * (`/index.php...`, `/cms-admin...`, health and metrics) and absolute URLs are taken as they are.
+ */
+export function makeRequester(url: string, restRoot: string) {
+  return async function request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    let body: string | undefined;
+    if (opts.raw !== undefined) {
+      body = opts.raw;
+      headers['Content-Type'] = opts.contentType ?? 'application/json';
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] = 'application/json';
+    }
+    if (opts.auth) headers.Authorization = basic(opts.auth[0], opts.auth[1]);
+    const sitePath = /^\/(index\.php|cms-admin|healthz|readyz|metrics)\b/.test(path);
+    const target = path.startsWith('http') ? path : sitePath ? url + path : restRoot + path;
+    const res = await fetch(target, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+}
+
 export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecs-test-'));
   const config = loadConfig({
@@ -61,30 +91,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
   const url = `http://127.0.0.1:${port}`;
   const restRoot = `${url}/index.php/cms-json`;
 
-  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    let body: string | undefined;
-    if (opts.raw !== undefined) {
-      body = opts.raw;
-      headers['Content-Type'] = opts.contentType ?? 'application/json';
-    } else if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['Content-Type'] = 'application/json';
-    }
-    if (opts.auth) headers.Authorization = basic(opts.auth[0], opts.auth[1]);
-    // Site paths go to the site; everything else is a REST route under the REST root.
-    const sitePath = /^\/(index\.php|cms-admin|healthz|readyz|metrics)\b/.test(path);
-    const target = path.startsWith('http') ? path : sitePath ? url + path : restRoot + path;
-    const res = await fetch(target, { method, headers, body, redirect: 'manual' });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
-  }
+  const request = makeRequester(url, restRoot);
 
   return {
     url,

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { resolve } from 'node:path';
 import { SERVICES, type Role } from '../../libs/config/env';
-import { ADMIN, basic, type ApiResponse, type RequestOptions } from './app';
+import { ADMIN, makeRequester, type ApiResponse, type RequestOptions } from './app';
 
 const ROOT = resolve(__dirname, '../..');
 const REGISTER = resolve(ROOT, 'scripts/ts-register.js');
@@ -111,27 +111,7 @@ export async function startCluster(opts: { mongoUrl?: string; redisUrl?: string 
   await launch('gateway', 'gateway', ports.gateway);
 
   const restRoot = `${gatewayUrl}/index.php/cms-json`;
-  async function request(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> {
-    const headers: Record<string, string> = { ...(o.headers ?? {}) };
-    let body: string | undefined;
-    if (o.raw !== undefined) {
-      body = o.raw;
-      headers['Content-Type'] = o.contentType ?? 'application/json';
-    } else if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['Content-Type'] = 'application/json';
-    }
-    if (o.auth) headers.Authorization = basic(o.auth[0], o.auth[1]);
-    const res = await fetch(path.startsWith('http') ? path : restRoot + path, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
-  }
+  const request = makeRequester(gatewayUrl, restRoot);
 
   const kill = async (name: string, signal: NodeJS.Signals = 'SIGTERM') => {
     const p = procs.get(name);

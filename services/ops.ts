@@ -1,0 +1,29 @@
+/** `/healthz` (alive), `/readyz` (dependencies reachable, else 503) and `/metrics`, for every process. */
+import type Koa from 'koa';
+import { metricsText } from '../libs/observability/metrics';
+
+export function opsEndpoints(ready: () => Promise<void>): Koa.Middleware {
+  return async (ctx, next) => {
+    switch (ctx.path) {
+      case '/healthz':
+        ctx.body = { status: 'ok' };
+        return;
+      case '/readyz':
+        try {
+          await ready();
+          ctx.body = { status: 'ready' };
+        } catch (e) {
+          ctx.status = 503;
+          ctx.body = { status: 'unavailable', reason: (e as Error).message };
+        }
+        return;
+      case '/metrics': {
+        const m = await metricsText();
+        ctx.type = m.contentType;
+        ctx.body = m.body;
+        return;
+      }
+    }
+    await next();
+  };
+}
