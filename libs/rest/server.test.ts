@@ -116,3 +116,26 @@ describe('RouteRegistry', () => {
     expect(() => new ServiceApp('calendar', r).bind('x', { handle: async () => ({ body: null }) })).toThrow(/belongs to content/);
   });
 });
+
+describe('unexpected failures', () => {
+  it('answer 500 with a generic message and no internals', async () => {
+    const registry = new RouteRegistry();
+    registry.add({ namespace: 'x/v1', pattern: '/x/v1/boom', endpoints: [{ id: 'boom', service: 'content', methods: ['GET'], args: {} }] });
+    const app = new ServiceApp('content', registry);
+    app.bind('boom', { handle: async () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /var/data'); } });
+    const server = new RestServer(registry, site, { content: app.dispatch });
+    const out = await server.handle(base({ path: '/x/v1/boom' }));
+    expect(out.status).toBe(500);
+    expect(out.body).toEqual({ code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } });
+    expect(JSON.stringify(out.body)).not.toMatch(/SQLITE|var\/data/);
+  });
+
+  it('answer 503 when the owning service cannot be reached', async () => {
+    const registry = new RouteRegistry();
+    registry.add({ namespace: 'x/v1', pattern: '/x/v1/far', endpoints: [{ id: 'far', service: 'calendar', methods: ['GET'], args: {} }] });
+    const server = new RestServer(registry, site, { calendar: async () => { throw new Error('connect ECONNREFUSED 10.0.0.7:8080'); } });
+    const out = await server.handle(base({ path: '/x/v1/far' }));
+    expect(out.status).toBe(503);
+    expect(JSON.stringify(out.body)).not.toMatch(/ECONNREFUSED/);
+  });
+});

@@ -227,3 +227,25 @@ describe('operations endpoints', () => {
     expect(m.text).toContain('http_requests_total');
   });
 });
+
+describe('all-in-one store', () => {
+  it('keeps its data in the embedded store across a restart', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'ecs-restart-'));
+    try {
+      const first = await startTestApp({ DATA_DIR: dir });
+      const created = await first.admin('POST', '/cms/v2/users', { body: { username: 'keeper', email: 'keeper@example.com', password: 'pw-keeper' } });
+      expect(created.status).toBe(201);
+      await first.close();
+      const second = await startTestApp({ DATA_DIR: dir });
+      const again = await second.admin('GET', `/cms/v2/users/${created.body.id}?context=edit`);
+      expect(again.status).toBe(200);
+      expect(again.body.username).toBe('keeper');
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -73,8 +73,10 @@ export function makeRequester(url: string, restRoot: string) {
   };
 }
 
+/** `env.DATA_DIR`, when given, is kept after close (to test restarts); otherwise a temp folder is used and removed. */
 export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ecs-test-'));
+  const ownDir = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'ecs-test-'));
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -102,7 +104,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     admin: (method, path, opts = {}) => request(method, path, { ...opts, auth: [ADMIN.login, ADMIN.appPassword] }),
     async close() {
       await running.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
