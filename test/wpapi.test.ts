@@ -1,0 +1,64 @@
+/**
+ * A client written for the reference system, the `wpapi` npm package, driven only by the site index's
+ * routes: it lists, creates, updates and deletes posts through namespace('cms/v2').
+ */
+import { ADMIN, startTestApp, type TestApp } from './support/app';
+import { freePort } from './support/cluster';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const WPAPI = require('wpapi');
+
+let app: TestApp;
+
+beforeAll(async () => {
+  // The site URL is the real address, so the links the client follows (paging) reach this process.
+  const port = await freePort();
+  app = await startTestApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('wpapi against cms/v2', () => {
+  it('lists, creates, updates and deletes posts from the routes of the site index', async () => {
+    const index = await app.request('GET', '/');
+    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
+    const cms = wp.namespace('cms/v2');
+
+    const created = await cms.posts().create({ title: 'Made by wpapi', content: 'Hello from a client', status: 'publish' });
+    expect(created).toMatchObject({ title: { raw: 'Made by wpapi' }, status: 'publish', slug: 'made-by-wpapi' });
+
+    const list = await cms.posts().perPage(5);
+    expect(list.map((p: { id: number }) => p.id)).toContain(created.id);
+    expect(list._paging).toMatchObject({ total: 1, totalPages: 1 });
+
+    const one = await cms.posts().id(created.id);
+    expect(one.content.rendered).toBe('<p>Hello from a client</p>\n');
+
+    const updated = await cms.posts().id(created.id).update({ title: 'Renamed by wpapi' });
+    expect(updated.title.raw).toBe('Renamed by wpapi');
+
+    const searched = await cms.posts().search('Renamed');
+    expect(searched.map((p: { id: number }) => p.id)).toEqual([created.id]);
+
+    const trashed = await cms.posts().id(created.id).delete();
+    expect(trashed.status).toBe('trash');
+    const deleted = await cms.posts().id(created.id).param('force', true).delete();
+    expect(deleted).toMatchObject({ deleted: true, previous: { id: created.id } });
+
+    await expect(cms.posts().id(created.id).get()).rejects.toMatchObject({ code: 'rest_post_invalid_id' });
+  });
+
+  it('pages many posts with the Link headers', async () => {
+    const index = await app.request('GET', '/');
+    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
+    const cms = wp.namespace('cms/v2');
+    for (let i = 0; i < 3; i++) await cms.posts().create({ title: `Paged ${i}`, status: 'publish' });
+    const first = await cms.posts().perPage(2);
+    expect(first).toHaveLength(2);
+    expect(first._paging.totalPages).toBe(2);
+    const second = await first._paging.next;
+    const next = await second;
+    expect(next).toHaveLength(1);
+  });
+});
