@@ -12,7 +12,7 @@ import { RestError, errors, invalidParams, type ParamError } from './errors';
 import { filterFields } from './fields';
 import { routeData } from './index-doc';
 import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteRegistry } from './registry';
-import type { Dispatch, ServiceRequest, ServiceResponse } from './service';
+import type { Dispatch, RawBody, ServiceRequest, ServiceResponse } from './service';
 import type { Site } from './site';
 import { precompile, validateArg } from './validate';
 
@@ -38,6 +38,8 @@ export interface RestOutput {
   body: unknown;
   /** The route pattern that matched (for metrics), or undefined. */
   route?: string;
+  /** A non-JSON serialisation to write as is; the global parameters leave such an answer alone. */
+  raw?: RawBody;
 }
 
 /** Handlers the gateway itself answers (index, namespace index, batch). */
@@ -70,6 +72,7 @@ export class RestServer {
     const method = effectiveMethod(input);
     const req = { ...input, method, requestId: input.requestId ?? randomUUID() };
     let out = await this.dispatch(req);
+    if (out.raw) return out;
     if (req.method !== 'OPTIONS' && out.status < 400 && out.body !== undefined) {
       const embed = req.query._embed;
       if (embed !== undefined && embed !== 'false' && embed !== '0') out = { ...out, body: await this.embed(out.body, embed, req) };
@@ -125,7 +128,7 @@ export class RestServer {
     }
     const headers = { ...res.headers };
     if (res.allow.length) headers.Allow = [...new Set(res.allow)].join(', ');
-    return { status: res.status, headers, body: res.body, route: route.pattern };
+    return { status: res.status, headers, body: res.body, route: route.pattern, ...(res.raw ? { raw: res.raw } : {}) };
   }
 
   /**

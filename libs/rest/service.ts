@@ -37,6 +37,18 @@ export interface ServiceResponse {
   headers: Record<string, string>;
   /** Methods of the matched route this caller may use. */
   allow: Method[];
+  /** A serialisation other than JSON, written to HTTP as is (see RawBody). */
+  raw?: RawBody;
+}
+
+/**
+ * A response body that is not JSON (oEmbed's `format=xml`): the HTTP front writes `text` with
+ * `contentType` instead of serialising `body`, and the global parameters (`_embed`, `_fields`,
+ * `_envelope`) leave it alone. `body` still carries the data, for callers inside the pipeline.
+ */
+export interface RawBody {
+  contentType: string;
+  text: string;
 }
 
 export type Dispatch = (req: ServiceRequest) => Promise<ServiceResponse>;
@@ -46,6 +58,7 @@ export interface Reply {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  raw?: RawBody;
 }
 
 export class HandlerContext {
@@ -146,7 +159,9 @@ export class ServiceApp {
         }
       }
       const reply = await handler.handle(ctx);
-      return { status: reply.status ?? 200, body: reply.body, headers: reply.headers ?? {}, allow: await ctx.allowedMethods() };
+      const res: ServiceResponse = { status: reply.status ?? 200, body: reply.body, headers: reply.headers ?? {}, allow: await ctx.allowedMethods() };
+      if (reply.raw) res.raw = reply.raw;
+      return res;
     } catch (e) {
       if (e instanceof RestError) return errorResponse(e, await ctx.allowedMethods().catch(() => []));
       logger.error({ err: e, endpoint: req.endpoint, requestId: req.requestId }, 'handler failed');

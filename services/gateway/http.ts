@@ -103,13 +103,14 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT');
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
-  ctx.type = 'application/json; charset=UTF-8';
-  if (opts.head || out.status === 204 || out.body === undefined) {
+  ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
+  if (opts.head || out.status === 204 || (out.body === undefined && !out.raw)) {
     ctx.body = null;
     ctx.status = out.status;
     return;
   }
-  ctx.body = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
+  if (out.raw) ctx.body = out.raw.text;
+  else ctx.body = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
 }
 
 export function createGatewayApp(opts: GatewayOptions): Koa {
