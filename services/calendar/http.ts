@@ -48,3 +48,19 @@ export function archiveEnvelope(site: Site, path: string, key: string, items: un
 export function archiveHeaders(site: Site, path: string, query: Record<string, unknown>, page: number, perPage: number, total: number): Record<string, string> {
   return { ...pagingHeaders(site, path, query, page, perPage, total), 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages(total, perPage)) };
 }
+
+/**
+ * The slug a by-slug route names, read from the path: a `slug` in the body is a new slug to write
+ * (it wins over the path capture among the parameters, as in the reference).
+ */
+export function pathSlug(ctx: HandlerContext): string | null {
+  if (!ctx.req.endpoint.includes('.slug.')) return null;
+  const at = ctx.req.path.indexOf('/by-slug/');
+  if (at < 0) return null;
+  const raw = ctx.req.path.slice(at + '/by-slug/'.length);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

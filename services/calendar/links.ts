@@ -1,17 +1,13 @@
 /** Public addresses of calendar records: permalinks, REST URLs and the reference's global ids. */
 import { restUrl, type Site } from '../../libs/rest/site';
+import { permalinkOf } from '../../libs/posts/permalink';
 import type { PostDoc } from '../../libs/posts/types';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../libs/calendar/meta';
 
 export const V1 = '/vendor/events/v1';
 
-const PERMALINK_BASE: Record<string, string> = { [EVENT_TYPE]: 'event', [VENUE_TYPE]: 'venue', [ORGANIZER_TYPE]: 'organizer' };
-
 /** `<home>/event/<slug>/`, or the query form for a record without a slug (a draft). */
 export function permalink(site: Site, doc: Pick<PostDoc, 'id' | 'type' | 'slug'>): string {
-  const base = PERMALINK_BASE[doc.type];
-  if (!base) return `${site.home}/?p=${doc.id}`;
-  return doc.slug ? `${site.home}/${base}/${doc.slug}/` : `${site.home}/?post_type=${doc.type}&p=${doc.id}`;
+  return permalinkOf(site, doc);
 }
 
 let hostOf: { home: string; host: string } | undefined;

@@ -7,7 +7,7 @@ import { totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
-import { archiveEnvelope, archiveHeaders, guarded } from '../http';
+import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
 import { archiveQuery } from './archive';
@@ -17,7 +17,8 @@ import { checkEventWrite, recountFor, saveEvent, type EventPlan, type WriteReque
 /** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
   return ctx.cached('event', async () => {
-    if (ctx.params.slug !== undefined) return deps.posts.collection.findOne({ type: EVENT_TYPE, slug: String(ctx.params.slug) });
+    const slug = pathSlug(ctx);
+    if (slug !== null) return deps.posts.collection.findOne({ type: EVENT_TYPE, slug });
     const id = Number(ctx.params.id);
     return Number.isInteger(id) && id > 0 ? deps.posts.byId(id) : null;
   });
@@ -25,7 +26,7 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
 
 /** By slug, the slug must name an event (any status), else the parameter is invalid, before any permission check. */
 async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise<void> {
-  if (ctx.params.slug === undefined) return;
+  if (pathSlug(ctx) === null) return;
   if (!(await target(ctx, deps))) throw invalidParams([['slug', INVALID]]);
 }
 

@@ -13,7 +13,7 @@ import type { Filter } from '../../../libs/store/types';
 import { listStatuses } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
-import { archiveEnvelope, archiveHeaders, guarded } from '../http';
+import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
 import type { LinkedKindDef } from './kind';
@@ -30,9 +30,10 @@ export function searchFragments(search: string): string[] {
 
 function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc | null> {
   return ctx.cached(kind.key, async () => {
+    const slug = pathSlug(ctx);
     const doc =
-      ctx.params.slug !== undefined
-        ? await deps.posts.collection.findOne({ type: kind.type, slug: String(ctx.params.slug) })
+      slug !== null
+        ? await deps.posts.collection.findOne({ type: kind.type, slug })
         : Number(ctx.params.id) > 0
           ? await deps.posts.byId(Number(ctx.params.id))
           : null;
@@ -43,7 +44,7 @@ function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): P
 /** The id or slug must name a record of the kind: a 400 before any permission check (even for guests). */
 async function mustExist(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc> {
   const doc = await target(ctx, deps, kind);
-  if (!doc) throw invalidParams([[ctx.params.slug !== undefined ? 'slug' : 'id', INVALID]]);
+  if (!doc) throw invalidParams([[pathSlug(ctx) !== null ? 'slug' : 'id', INVALID]]);
   return doc;
 }
 

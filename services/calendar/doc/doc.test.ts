@@ -1,0 +1,40 @@
+import { startTestApp, type TestApp } from '../../../test/support/app';
+import { toOpenApi } from './openapi';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+it('serves an OpenAPI 3 document generated from the registry and the record schemas', async () => {
+  const res = await app.request('GET', '/vendor/events/v1/doc');
+  expect(res.status).toBe(200);
+  const doc = res.body;
+  expect(doc.openapi).toBe('3.0.0');
+  expect(doc.info).toMatchObject({ version: '1.0.0', title: 'The Events Calendar REST API' });
+  expect(doc.servers[0].url).toBe('http://example.test/index.php/cms-json/vendor/events/v1');
+  expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Event', 'Venue', 'Organizer', 'Term', 'Image', 'DateDetails', 'CostDetails', 'ImageSize']));
+  expect(Object.keys(doc.paths)).toEqual([
+    '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
+    '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
+  ]);
+  expect(Object.keys(doc.paths['/events/{id}'])).toEqual(['get', 'post', 'put', 'patch', 'delete']);
+  const list = doc.paths['/events'].get;
+  expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'per_page', 'start_date', 'categories', 'ticketed']));
+  expect(list.responses['200'].content['application/json'].schema.properties.events.items).toEqual({ $ref: '#/components/schemas/Event' });
+  const create = doc.paths['/events'].post;
+  expect(create.requestBody.content['application/json'].schema.required).toEqual(['title', 'start_date', 'end_date']);
+  expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Event' });
+  expect(doc.paths['/events/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'integer' } });
+  expect(doc.components.schemas.Event.properties.start_date_details).toEqual({ $ref: '#/components/schemas/DateDetails' });
+  // No JSON Schema type lists survive: OpenAPI 3.0 does not have them.
+  expect(JSON.stringify(doc)).not.toMatch(/"type":\[/);
+});
+
+it('turns type lists into anyOf branches carrying their own keywords', () => {
+  expect(toOpenApi({ type: ['array', 'integer'], items: { type: 'integer' }, description: 'd' })).toEqual({ description: 'd', anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'integer' }] });
+  expect(toOpenApi({ type: ['string', 'null'], format: 'uri' })).toEqual({ type: 'string', format: 'uri', nullable: true });
+});
