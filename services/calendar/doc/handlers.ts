@@ -1,14 +1,18 @@
-/** `GET vendor/events/v1/doc`: the OpenAPI document, built on the first request and served as is afterwards. */
+/** `GET vendor/events/v1/doc` and `GET ec/v1/docs`: an OpenAPI document, built on the first request and served as is afterwards. */
 import type { ServiceApp } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
-import { openApiDocument } from './openapi';
+import { VENDOR_EVENTS_DOC, openApiDocument, type DocProfile } from './openapi';
 
-export function bindDoc(app: ServiceApp, deps: CalendarDeps): void {
+export function bindOpenApi(app: ServiceApp, deps: CalendarDeps, endpointId: string, profile: DocProfile): void {
   let doc: Record<string, unknown> | undefined;
-  app.bind('vendor.doc', {
+  app.bind(endpointId, {
     async handle() {
-      doc ??= openApiDocument(deps.registry, deps.site, 'vendor/events/v1');
+      doc ??= openApiDocument(deps.registry, deps.site, profile);
       return { body: doc };
     },
   });
+}
+
+export function bindDoc(app: ServiceApp, deps: CalendarDeps): void {
+  bindOpenApi(app, deps, 'vendor.doc', VENDOR_EVENTS_DOC);
 }

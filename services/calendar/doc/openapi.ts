@@ -1,7 +1,9 @@
 /**
- * `GET vendor/events/v1/doc`: an OpenAPI 3 document generated from the route registry (paths, methods,
- * parameters, request bodies) and the record schemas (components), so it never disagrees with what the
- * gateway validates. Built once per process.
+ * The calendar's OpenAPI 3 documents (`GET vendor/events/v1/doc`, `GET ec/v1/docs`), generated from the
+ * route registry (paths, methods, parameters, request bodies) and each namespace's record schemas
+ * (components), so a document never disagrees with what the gateway validates. One generator serves
+ * both namespaces; a profile says what differs (version and info, components, how a success, an error
+ * and a request body are described). Built once per process.
  */
 import { publishArg } from '../../../libs/rest/index-doc';
 import type { ArgDecl, CompiledRoute, Method, RouteRegistry } from '../../../libs/rest/registry';
@@ -40,16 +42,23 @@ export function toOpenApi(schema: unknown): unknown {
   return out;
 }
 
-const COLLECTION_OF: Record<string, { component: ComponentName; key: string }> = {
-  events: { component: 'Event', key: 'events' },
-  venues: { component: 'Venue', key: 'venues' },
-  organizers: { component: 'Organizer', key: 'organizers' },
-  categories: { component: 'Term', key: 'categories' },
-  tags: { component: 'Term', key: 'tags' },
-};
+/** What differs between the documents of two namespaces. */
+export interface DocProfile {
+  namespace: string;
+  openapi: string;
+  info: Schema;
+  /** Component schemas by name (JSON Schema; made OpenAPI 3.0 by the generator). */
+  components(): Record<string, unknown>;
+  /** The success status and response of an operation. */
+  success(route: CompiledRoute, method: Method): [status: string, response: Schema];
+  /** The error responses of an operation, by status. */
+  errors(route: CompiledRoute, method: Method): Record<string, Schema>;
+  /** A request body naming a component, instead of one listing the arguments. */
+  requestBody?(route: CompiledRoute, method: Method): Schema | undefined;
+}
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const jsonContent = (schema: Schema): Schema => ({ 'application/json': { schema } });
 
 function argSchema(decl: ArgDecl): Schema {
   const published = publishArg(decl);
@@ -59,48 +68,24 @@ function argSchema(decl: ArgDecl): Schema {
   return toOpenApi(published) as Schema;
 }
 
-function okResponse(route: CompiledRoute, method: Method): Schema {
-  const resource = route.pattern.split('/')[4];
-  const info = COLLECTION_OF[resource];
-  if (!info) return { description: 'The OpenAPI document', content: { 'application/json': { schema: { type: 'object' } } } };
-  const isCollection = route.groups.length === 0;
-  const record = ref(info.component);
-  if (isCollection && method === 'GET') {
-    const envelope = {
-      type: 'object',
-      properties: {
-        [info.key]: { type: 'array', items: record },
-        rest_url: { type: 'string', format: 'uri' },
-        next_rest_url: { type: 'string', format: 'uri' },
-        previous_rest_url: { type: 'string', format: 'uri' },
-        total: { type: 'integer' },
-        total_pages: { type: 'integer' },
-      },
-    };
-    return { description: `A page of ${info.key}`, content: { 'application/json': { schema: envelope } } };
-  }
-  return { description: method === 'DELETE' ? 'The record after the deletion' : `The ${info.component.toLowerCase()}`, content: { 'application/json': { schema: record } } };
-}
-
-function operation(route: CompiledRoute, method: Method, args: Record<string, ArgDecl>, id: string): Schema {
+function operation(profile: DocProfile, route: CompiledRoute, method: Method, args: Record<string, ArgDecl>, id: string): Schema {
   const parameters: Schema[] = route.groups.map((g) => ({ name: g, in: 'path', required: true, schema: args[g] ? argSchema(args[g]) : { type: 'string' } }));
   const rest = Object.entries(args).filter(([name, decl]) => !route.groups.includes(name) && !decl.hidden);
-  const op: Schema = { operationId: `${id}.${method.toLowerCase()}`, summary: id.replace(/^vendor\./, '').replace(/\./g, ' ') };
+  const op: Schema = { operationId: `${id}.${method.toLowerCase()}`, summary: id.replace(/^[a-z]+\./, '').replace(/\./g, ' ') };
   if (method === 'GET' || method === 'DELETE') {
     for (const [name, decl] of rest) parameters.push({ name, in: 'query', required: decl.required === true, description: decl.description ?? '', schema: argSchema(decl) });
-  } else if (rest.length) {
-    const required = rest.filter(([, d]) => d.required === true).map(([n]) => n);
-    const body = { type: 'object', properties: Object.fromEntries(rest.map(([n, d]) => [n, { description: d.description ?? '', ...argSchema(d) }])), ...(required.length ? { required } : {}) };
-    op.requestBody = { required: required.length > 0, content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } } };
+  } else {
+    const named = profile.requestBody?.(route, method);
+    if (named) op.requestBody = named;
+    else if (rest.length) {
+      const required = rest.filter(([, d]) => d.required === true).map(([n]) => n);
+      const body = { type: 'object', properties: Object.fromEntries(rest.map(([n, d]) => [n, { description: d.description ?? '', ...argSchema(d) }])), ...(required.length ? { required } : {}) };
+      op.requestBody = { required: required.length > 0, content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } } };
+    }
   }
   if (parameters.length) op.parameters = parameters;
-  op.responses = {
-    [method === 'POST' && route.groups.length === 0 ? '201' : '200']: okResponse(route, method),
-    '400': errorResponse('Invalid or missing parameters'),
-    ...(method !== 'GET' ? { '401': errorResponse('Authentication required'), '403': errorResponse('Not allowed') } : {}),
-    ...(route.groups.length ? { '404': errorResponse('Not found') } : {}),
-    ...(method === 'DELETE' ? { '410': errorResponse('Already in the trash') } : {}),
-  };
+  const [status, response] = profile.success(route, method);
+  op.responses = { [status]: response, ...profile.errors(route, method) };
   return op;
 }
 
@@ -109,30 +94,77 @@ function openApiPath(route: CompiledRoute, namespace: string): string {
   return route.pattern.slice(namespace.length + 1).replace(/\(\?P<([A-Za-z_]+)>[^)]*\)/g, '{$1}') || '/';
 }
 
-export function openApiDocument(registry: RouteRegistry, site: Site, namespace: string): Schema {
+export function openApiDocument(registry: RouteRegistry, site: Site, profile: DocProfile): Schema {
+  const { namespace } = profile;
   const paths: Record<string, Schema> = {};
   for (const route of registry.all()) {
     if (route.namespace !== namespace || route.pattern === `/${namespace}`) continue;
     const item: Schema = {};
     for (const ep of route.endpoints) {
-      for (const m of ep.methods) item[m.toLowerCase()] = operation(route, m, ep.args, ep.id);
+      for (const m of ep.methods) item[m.toLowerCase()] = operation(profile, route, m, ep.args, ep.id);
     }
     paths[openApiPath(route, namespace)] = item;
   }
-  const schemas: Record<string, unknown> = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, toOpenApi(component(n))]));
-  schemas.Error = {
-    type: 'object',
-    properties: { code: { type: 'string' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'integer' } } } },
-  };
-  return {
-    openapi: '3.0.0',
-    info: {
-      version: '1.0.0',
-      title: 'The Events Calendar REST API',
-      description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
-    },
-    servers: [{ url: restUrl(site, `/${namespace}`) }],
-    paths,
-    components: { schemas },
-  };
+  const schemas: Record<string, unknown> = Object.fromEntries(Object.entries(profile.components()).map(([n, c]) => [n, toOpenApi(c)]));
+  return { openapi: profile.openapi, info: profile.info, servers: [{ url: restUrl(site, `/${namespace}`) }], paths, components: { schemas } };
 }
+
+// ---------------------------------------------------------------------------------------------
+// vendor/events/v1
+
+const COLLECTION_OF: Record<string, { component: ComponentName; key: string }> = {
+  events: { component: 'Event', key: 'events' },
+  venues: { component: 'Venue', key: 'venues' },
+  organizers: { component: 'Organizer', key: 'organizers' },
+  categories: { component: 'Term', key: 'categories' },
+  tags: { component: 'Term', key: 'tags' },
+};
+
+const errorResponse = (description: string) => ({ description, content: jsonContent(schemaRef('Error')) });
+
+export const VENDOR_EVENTS_DOC: DocProfile = {
+  namespace: 'vendor/events/v1',
+  openapi: '3.0.0',
+  info: {
+    version: '1.0.0',
+    title: 'The Events Calendar REST API',
+    description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
+  },
+  components() {
+    const schemas: Record<string, unknown> = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, component(n)]));
+    schemas.Error = {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'integer' } } } },
+    };
+    return schemas;
+  },
+  success(route, method) {
+    const status = method === 'POST' && route.groups.length === 0 ? '201' : '200';
+    const info = COLLECTION_OF[route.pattern.split('/')[4]];
+    if (!info) return [status, { description: 'The OpenAPI document', content: jsonContent({ type: 'object' }) }];
+    const record = schemaRef(info.component);
+    if (route.groups.length === 0 && method === 'GET') {
+      const envelope = {
+        type: 'object',
+        properties: {
+          [info.key]: { type: 'array', items: record },
+          rest_url: { type: 'string', format: 'uri' },
+          next_rest_url: { type: 'string', format: 'uri' },
+          previous_rest_url: { type: 'string', format: 'uri' },
+          total: { type: 'integer' },
+          total_pages: { type: 'integer' },
+        },
+      };
+      return [status, { description: `A page of ${info.key}`, content: jsonContent(envelope) }];
+    }
+    return [status, { description: method === 'DELETE' ? 'The record after the deletion' : `The ${info.component.toLowerCase()}`, content: jsonContent(record) }];
+  },
+  errors(route, method) {
+    return {
+      '400': errorResponse('Invalid or missing parameters'),
+      ...(method !== 'GET' ? { '401': errorResponse('Authentication required'), '403': errorResponse('Not allowed') } : {}),
+      ...(route.groups.length ? { '404': errorResponse('Not found') } : {}),
+      ...(method === 'DELETE' ? { '410': errorResponse('Already in the trash') } : {}),
+    };
+  },
+};
