@@ -103,6 +103,6 @@ describe('raw bodies at the gateway', () => {
   it('a JSON reply is JSON as before', async () => {
     const res = await fetch(`${base}/raw/v1/thing`);
     expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
-    expect((await res.json()).name).toBe('thing');
+    expect(((await res.json()) as { name: string }).name).toBe('thing');
   });
 });

@@ -8,12 +8,13 @@ import type { Caller } from '../../../libs/auth/user';
 import { can } from '../../../libs/auth/user';
 import { fromLocal, rfc3339, rfc3339Gmt, toLocal } from '../../../libs/posts/dates';
 import { readMeta } from '../../../libs/posts/meta';
+import { permalinkOf } from '../../../libs/posts/permalink';
 import { blockVersion, renderContent, renderExcerpt, renderStoredExcerpt, renderTitle } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Method } from '../../../libs/rest/registry';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import type { KindInfo } from '../../../libs/routes/cms/posts';
-import { FLOATING_STATUSES, canDeletePost, canEditPost, canReadPost, typeCan } from './access';
+import { canDeletePost, canEditPost, canReadPost, typeCan } from './access';
 
 export type Context = 'view' | 'embed' | 'edit';
 
@@ -68,11 +69,7 @@ function ancestorsPath(post: PostDoc, parents: PresentInput['parents']): string 
 
 /** The reference's get_permalink with a /%postname%/ structure; drafts and scheduled ones get ?p=. */
 export function permalink(post: PostDoc, input: Pick<PresentInput, 'site' | 'parents'>): string {
-  const home = input.site.home;
-  const plain = post.type === 'page' ? `${home}/?page_id=${post.id}` : `${home}/?p=${post.id}`;
-  if (FLOATING_STATUSES.has(post.status) || post.status === 'future' || !post.slug) return plain;
-  const path = post.type === 'page' ? ancestorsPath(post, input.parents) : '';
-  return `${home}/${path}${post.slug}/`;
+  return permalinkOf(input.site, post, input.parents);
 }
 
 export function guidOf(site: Site, type: string, id: number): string {
