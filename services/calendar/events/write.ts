@@ -18,6 +18,7 @@ import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { checkImage, storeImage, type ImageRef } from '../images';
+import { postFieldChanges } from '../post-fields';
 import type { LinkedKindDef } from '../linked/kind';
 import { checkLinkedInput, createLinked, inlineInput, type LinkedInput } from '../linked/write';
 import { ORGANIZER } from '../organizers/kind';
@@ -28,13 +29,17 @@ export interface WriteRequest {
   user: Caller;
   has(name: string): boolean;
   get(name: string): unknown;
+  /** The name the caller gave an argument, for errors (ec/v1 names `venue` `venues`); the same name when absent. */
+  argName?(name: string): string;
 }
+
+const argName = (req: WriteRequest, name: string) => req.argName?.(name) ?? name;
 
 /** A linked venue or organizer: an existing id, or an inline record to find or create. */
 type LinkedEntry = { id: number } | { input: LinkedInput; image?: ImageRef };
 
 /** A term of an event: an existing id, or a name to find by slug or name, else create. */
-type TermEntry = { id: number } | { name: string };
+export type TermEntry = { id: number } | { name: string };
 
 export interface EventPlan {
   image?: ImageRef;
@@ -54,7 +59,7 @@ async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKi
       const id = typeof entry === 'number' ? entry : Number((entry as { id: unknown }).id);
       const doc = found.get(id);
       if (!doc || doc.type !== kind.type || doc.status === 'trash') {
-        if (typeof entry === 'number') failures.push([kind.key, INVALID]);
+        if (typeof entry === 'number') failures.push([argName(req, kind.key), INVALID]);
         else throw calendarErrors.invalidLinkedPostId(id);
         continue;
       }
@@ -70,7 +75,8 @@ async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKi
   return out;
 }
 
-async function checkTerms(deps: CalendarDeps, req: WriteRequest, arg: 'categories' | 'tags', taxonomy: string, failures: Array<[string, string]>): Promise<TermEntry[]> {
+/** The terms a write names in `arg`: ids must exist in the taxonomy (else a failure), names are found or created later. */
+export async function checkTerms(deps: CalendarDeps, req: WriteRequest, arg: 'categories' | 'tags', taxonomy: string, failures: Array<[string, string]>): Promise<TermEntry[]> {
   const values = (req.get(arg) as Array<number | string>) ?? [];
   const out: TermEntry[] = [];
   const numeric = values.filter((v) => typeof v === 'number' || /^\d+$/.test(String(v))).map(Number);
@@ -79,7 +85,7 @@ async function checkTerms(deps: CalendarDeps, req: WriteRequest, arg: 'categorie
     if (typeof v === 'number' || /^\d+$/.test(String(v))) {
       const t = found.get(Number(v));
       if (!t || t.taxonomy !== taxonomy) {
-        failures.push([arg, INVALID]);
+        failures.push([argName(req, arg), INVALID]);
         return out;
       }
       out.push({ id: t.id });
@@ -92,11 +98,11 @@ async function checkTerms(deps: CalendarDeps, req: WriteRequest, arg: 'categorie
 export async function checkEventWrite(deps: CalendarDeps, req: WriteRequest): Promise<EventPlan> {
   const failures: Array<[string, string]> = [];
   const plan: EventPlan = {};
-  if (req.has('author') && !(await deps.users.byId(Number(req.get('author'))))) failures.push(['author', INVALID]);
+  if (req.has('author') && !(await deps.users.byId(Number(req.get('author'))))) failures.push([argName(req, 'author'), INVALID]);
   if (req.has('image')) {
     const ref = await checkImage(deps, req.user, req.get('image'));
     if (ref) plan.image = ref;
-    else failures.push(['image', INVALID]);
+    else failures.push([argName(req, 'image'), INVALID]);
   }
   if (req.has('venue')) plan.venues = await checkLinked(deps, req, VENUE, failures);
   if (req.has('organizer')) plan.organizers = await checkLinked(deps, req, ORGANIZER, failures);
@@ -117,7 +123,7 @@ async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, 
 }
 
 /** Term ids in the requested order: ids as given, names found by slug or name (case-insensitive), else created. */
-async function termIds(deps: CalendarDeps, taxonomy: string, entries: TermEntry[]): Promise<number[]> {
+export async function termIds(deps: CalendarDeps, taxonomy: string, entries: TermEntry[]): Promise<number[]> {
   const ids: number[] = [];
   for (const e of entries) {
     let term: TermDoc | null = null;
@@ -146,14 +152,19 @@ function zoneFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null)
   return typeof stored === 'string' && zoneOf(stored) ? stored : deps.site.timezone;
 }
 
-/** Start and end after the write: sent dates are read in the event's zone, unsent ones keep their wall time. */
+/**
+ * Start and end after the write: sent dates are read in the event's zone (`*_utc` ones in UTC), an end
+ * may be given as a duration in seconds, unsent ones keep their wall time.
+ */
 function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null, zone: string, now: Date): EventTimes {
   const stored = current ? timesFromMeta(current.meta ?? {}, deps.site.timezone) : null;
   const read = (name: string) => strtotime(req.get(name), { zone: zoneOf(zone)!, now });
+  const readUtc = (name: string) => (req.has(name) ? strtotime(req.get(name), { zone: 'UTC', now })?.setZone(zoneOf(zone)!) ?? null : null);
   // Keep the stored wall time in the (possibly new) zone: a zone change moves the UTC instant.
   const keep = (dt: EventTimes['start'] | undefined) => (dt ? dt.setZone(zoneOf(zone)!, { keepLocalTime: true }) : null);
-  const start = (req.has('start_date') ? read('start_date') : null) ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
-  const end = (req.has('end_date') ? read('end_date') : null) ?? keep(stored?.end) ?? start;
+  const start = (req.has('start_date') ? read('start_date') : null) ?? readUtc('start_date_utc') ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
+  const lasting = req.has('duration') && Number.isFinite(Number(req.get('duration'))) ? start.plus({ seconds: Number(req.get('duration')) }) : null;
+  const end = (req.has('end_date') ? read('end_date') : null) ?? readUtc('end_date_utc') ?? lasting ?? keep(stored?.end) ?? start;
   const allDay = req.has('all_day') ? req.get('all_day') === true : stored?.allDay ?? false;
   return { start, end, timezone: zone, allDay };
 }
@@ -217,6 +228,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
   if (req.has('author')) fields.author = Number(req.get('author'));
   if (req.has('sticky')) fields.menu_order = req.get('sticky') === true ? -1 : 0;
   if (req.has('password') && typeof req.get('password') === 'string') fields.password = req.get('password') as string;
+  Object.assign(fields, postFieldChanges(req));
 
   if (!current) {
     const id = await deps.posts.nextId();

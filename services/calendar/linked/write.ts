@@ -13,9 +13,11 @@ import { mysqlLocal } from '../../../libs/rest/dates';
 import type { ArgDecl } from '../../../libs/rest/registry';
 import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
 import { validateArg } from '../../../libs/rest/validate';
+import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID } from '../errors';
+import { postFieldChanges } from '../post-fields';
 import { checkImage, storeImage, type ImageRef } from '../images';
 import type { LinkedKindDef } from './kind';
 
@@ -95,10 +97,32 @@ function metaChanges(kind: LinkedKindDef, input: LinkedInput): Record<string, un
   return changes;
 }
 
-/** Creates a record of the kind, or returns the duplicate that already exists. */
-export async function createLinked(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, input: LinkedInput, image?: ImageRef): Promise<{ doc: PostDoc; existing: boolean }> {
+/**
+ * Post fields an input may carry besides the kind's own (ec/v1 writes them): excerpt, comment and ping
+ * status, format, template, sticky (kept as menu order -1, as events keep it) and tag ids.
+ */
+function postFields(input: LinkedInput, current: PostDoc | null): Partial<PostDoc> {
+  const out = postFieldChanges({ has: (n) => input[n] !== undefined, get: (n) => input[n] });
+  if (typeof input.excerpt === 'string') out.excerpt = input.excerpt;
+  if (typeof input.sticky === 'boolean') out.menu_order = input.sticky ? -1 : 0;
+  if (Array.isArray(input.tags)) out.tax = { ...(current?.tax ?? {}), [TAG_TAXONOMY]: input.tags as number[] };
+  return out;
+}
+
+/**
+ * Creates a record of the kind, or returns the duplicate that already exists (vendor/events/v1 finds
+ * duplicates; ec/v1 creates what it is asked to, `dedupe: false`). A `slug` input names the slug.
+ */
+export async function createLinked(
+  deps: CalendarDeps,
+  user: Caller,
+  kind: LinkedKindDef,
+  input: LinkedInput,
+  image?: ImageRef,
+  opts: { dedupe?: boolean } = {},
+): Promise<{ doc: PostDoc; existing: boolean }> {
   const name = String(input[kind.key] ?? '').trim();
-  const dup = await findDuplicate(deps, kind, name, input.description);
+  const dup = opts.dedupe === false ? null : await findDuplicate(deps, kind, name, input.description);
   if (dup) return { doc: dup, existing: true };
   const now = deps.now();
   const dateGmt = postDate(deps, input, now);
@@ -109,7 +133,7 @@ export async function createLinked(deps: CalendarDeps, user: Caller, kind: Linke
     id,
     type: kind.type,
     status: statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined), dateGmt, now),
-    slug: await uniqueSlug(deps.posts.collection, sanitizeTitle(name) || String(id), { type: kind.type }),
+    slug: await uniqueSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), { type: kind.type }),
     title: name,
     content: typeof input.description === 'string' ? input.description : '',
     excerpt: '',
@@ -131,6 +155,7 @@ export async function createLinked(deps: CalendarDeps, user: Caller, kind: Linke
     tax: {},
     terms: [],
     meta,
+    ...postFields(input, null),
   };
   if (image) doc.featured_media = await storeImage(deps, user, image, id);
   return { doc: await deps.posts.create(doc), existing: false };
@@ -143,6 +168,8 @@ export async function updateLinked(deps: CalendarDeps, user: Caller, kind: Linke
   if (typeof input[kind.key] === 'string') changes.title = (input[kind.key] as string).trim();
   if (typeof input.description === 'string') changes.content = input.description;
   if (input.author !== undefined) changes.author = Number(input.author);
+  if (typeof input.slug === 'string') changes.slug = await uniqueSlug(deps.posts.collection, sanitizeTitle(input.slug) || String(current.id), { type: kind.type, selfId: current.id });
+  Object.assign(changes, postFields(input, current));
   let dateGmt = current.date_gmt ?? now;
   if (input.date !== undefined || input.date_utc !== undefined) {
     dateGmt = postDate(deps, input, now);

@@ -1,0 +1,14 @@
+/** Post fields that every calendar record takes the same way, whichever interface writes them. */
+import type { PostDoc } from '../../libs/posts/types';
+
+/** Post fields some writers send (ec/v1): comment and ping status, format (`standard` is stored as ''), template. */
+export function postFieldChanges(req: { has(name: string): boolean; get(name: string): unknown }): Partial<PostDoc> {
+  const out: Partial<PostDoc> = {};
+  for (const name of ['comment_status', 'ping_status'] as const) {
+    const v = req.get(name);
+    if (req.has(name) && (v === 'open' || v === 'closed')) out[name] = v;
+  }
+  if (req.has('format') && typeof req.get('format') === 'string') out.format = req.get('format') === 'standard' ? '' : (req.get('format') as string);
+  if (req.has('template') && typeof req.get('template') === 'string') out.template = req.get('template') as string;
+  return out;
+}
