@@ -2,6 +2,8 @@
  * The benchmarked endpoints with their targets from PERFORMANCE.md (requests/s at 8 connections,
  * p99 ≤ 25 ms). Each resource adds its rows here.
  */
+import { EVENT_ENDPOINTS } from './events';
+import { POST_ENDPOINTS } from './posts';
 import type { Seeded } from './seed';
 
 export interface BenchContext {
@@ -29,4 +31,6 @@ export const ENDPOINTS: BenchEndpoint[] = [
   { name: 'GET / (site index)', target: 3300, request: (c) => ({ url: `${c.rest}/` }) },
   { name: 'GET cms/v2/users/me (authenticated)', target: 2500, request: (c) => ({ url: `${c.rest}/cms/v2/users/me`, auth: true }) },
   { name: 'GET cms/v2/users?per_page=10 (authenticated)', target: 1800, request: (c) => ({ url: `${c.rest}/cms/v2/users?per_page=10`, auth: true }) },
+  ...POST_ENDPOINTS,
+  ...EVENT_ENDPOINTS,
 ];

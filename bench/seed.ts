@@ -6,6 +6,8 @@ import { hashAccountPassword } from '../libs/auth/passwords';
 import { COLLECTIONS } from '../libs/data/collections';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
+import { seedEvents } from './events';
+import { seedPosts } from './posts';
 
 export interface Seeded {
   counts: Record<string, number>;
@@ -47,7 +49,7 @@ const seedUsers: Seeder = async (store, _scale, out) => {
   out.ids.users = docs.map((d) => d.id);
 };
 
-export const SEEDERS: Seeder[] = [seedUsers];
+export const SEEDERS: Seeder[] = [seedUsers, seedPosts, seedEvents];
 
 export async function seed(dataDir: string, scale: number): Promise<Seeded> {
   const store = await openStore({ dataDir });

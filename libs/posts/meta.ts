@@ -97,13 +97,12 @@ export function metaArg(): ArgDecl {
   };
 }
 
+const DEFAULTS: Record<string, unknown> = Object.fromEntries(Object.entries(POST_META).map(([k, v]) => [k, v.default]));
+
 /** Every registered key with its stored value or default (the `meta` field of a response). */
 export function readMeta(stored: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, def] of Object.entries(POST_META)) {
-    const v = stored?.[k];
-    out[k] = v === undefined || v === null ? (Array.isArray(def.default) ? [] : def.default) : v;
-  }
+  const out: Record<string, unknown> = { ...DEFAULTS };
+  if (stored) for (const k in stored) if (k in DEFAULTS && stored[k] !== null && stored[k] !== undefined) out[k] = stored[k];
   return out;
 }
 

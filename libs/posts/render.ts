@@ -5,6 +5,41 @@
  * posts, pages and calendar records print the same markup.
  */
 
+/**
+ * Rendering is a pure function of the text and costs far more than a lookup, and the same records are
+ * read over and over: results are kept in a bounded, least-recently-used map keyed by the input.
+ */
+class RenderCache {
+  private readonly map = new Map<string, string>();
+  private chars = 0;
+  /** `budget`: characters of keys and values kept at most (memory stays bounded whatever the texts). */
+  constructor(private readonly budget: number) {}
+  get(key: string, make: () => string): string {
+    const hit = this.map.get(key);
+    if (hit !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+      return hit;
+    }
+    const value = make();
+    const cost = key.length + value.length;
+    if (cost > this.budget / 64) return value;
+    this.map.set(key, value);
+    this.chars += cost;
+    while (this.chars > this.budget) {
+      const [oldKey, oldValue] = this.map.entries().next().value!;
+      this.map.delete(oldKey);
+      this.chars -= oldKey.length + oldValue.length;
+    }
+    return value;
+  }
+}
+
+const CACHE_CHARS = 8 * 1024 * 1024;
+const contentCache = new RenderCache(CACHE_CHARS);
+const excerptCache = new RenderCache(CACHE_CHARS);
+const titleCache = new RenderCache(CACHE_CHARS / 8);
+
 const ALL_BLOCKS =
   '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)';
 
@@ -147,13 +182,13 @@ function renderBlocks(content: string): string {
 /** `the_content`: blocks, texturize, and paragraphs for classic content. */
 export function renderContent(content: string): string {
   if (!content) return '';
-  if (hasBlocks(content)) return wptexturize(renderBlocks(content));
-  return wpautop(wptexturize(content));
+  return contentCache.get(content, () => (hasBlocks(content) ? wptexturize(renderBlocks(content)) : wpautop(wptexturize(content))));
 }
 
 /** `get_the_title`. */
 export function renderTitle(title: string): string {
-  return wptexturize(title).trim();
+  if (!title) return '';
+  return titleCache.get(title, () => wptexturize(title).trim());
 }
 
 /** Removes every tag, with the contents of script and style (wp_strip_all_tags). */
@@ -176,6 +211,11 @@ export function trimWords(text: string, words: number, more = EXCERPT_MORE): str
 
 /** `the_excerpt`: the written excerpt, or one generated from the content. */
 export function renderExcerpt(excerpt: string, content: string, length = EXCERPT_LENGTH): string {
+  const key = excerpt.trim() ? `e\u0000${excerpt}` : `c\u0000${length}\u0000${content}`;
+  return excerptCache.get(key, () => excerptOf(excerpt, content, length));
+}
+
+function excerptOf(excerpt: string, content: string, length: number): string {
   let text = excerpt;
   if (!text.trim()) {
     const body = hasBlocks(content) ? renderBlocks(content) : content;

@@ -72,8 +72,9 @@ export async function uniquePostSlug(posts: Collection, slug: string, scope: Slu
   if (!slug) return slug;
   const filter: Filter = { type: scope.type };
   if (scope.hierarchical) filter.parent = scope.parent ?? 0;
-  // The candidates all start with `slug-`: an index range ('.' sorts right after '-').
-  const rows = await posts.find({ ...filter, $or: [{ slug }, { slug: { $gte: `${slug}-`, $lt: `${slug}.` } }] }, { fields: ['slug'] });
+  // The slug and its `slug-N` candidates form one index range: slugs hold only [a-z0-9_-], and of
+  // those only '-' sorts before '.'.
+  const rows = await posts.find({ ...filter, slug: { $gte: slug, $lt: `${slug}.` } }, { fields: ['slug'] });
   const taken = new Set(rows.filter((r) => r.id !== scope.selfId).map((r) => String(r.slug)));
   if (!taken.has(slug) && !badBare(slug, scope)) return slug;
   // Leave room for the suffix within the reference's 200-character slug limit.

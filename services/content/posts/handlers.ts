@@ -20,6 +20,7 @@ import type { Collection } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
+import type { ListCache } from './counts';
 import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';
 import { excludedBySearch, planList, relevanceRank } from './query';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
@@ -33,6 +34,7 @@ export interface PostsDeps extends WriteDeps {
   links: LinkTargets;
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: Collection;
+  lists: ListCache;
 }
 
 /** How many batch keys a record remembers (a batch has at most 25 requests). */
@@ -94,7 +96,9 @@ function forbiddenStatus(ctx: HandlerContext, kind: KindInfo): RestError | null 
   return null;
 }
 
+/** After a write: drops cached list totals and recounts the terms whose published counts may have moved. */
 async function recount(deps: PostsDeps, before: PostDoc | null, after: PostDoc | null): Promise<void> {
+  deps.lists.invalidate();
   const ids = touchedTerms(before, after);
   if (ids.length) await deps.terms.recount(ids);
 }
@@ -125,46 +129,52 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
-      if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
-        throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
-      }
-      const include = (p.include as number[]) ?? [];
-      if (p.orderby === 'include' && !include.length) {
-        throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-      }
-      const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-      const perPage = Number(p.per_page);
-      const page = Number(p.page);
-      const skip = typeof p.offset === 'number' ? p.offset : (page - 1) * perPage;
-      let items: PostDoc[];
-      let total: number;
-      if (plan.memorySort || plan.memoryFilter) {
-        let all = await deps.posts.collection.find(plan.filter, { sort: plan.sort });
-        const search = plan.search;
-        if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
-        if (plan.memorySort === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
-        if (plan.memorySort === 'include_slugs') {
-          const slugs = (p.slug as string[]) ?? [];
-          all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
-        }
-        if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
-        total = all.length;
-        items = all.slice(skip, skip + perPage);
-      } else {
-        items = await deps.posts.collection.find(plan.filter, { sort: plan.sort, skip, limit: perPage });
-        // A short, non-empty page (or an empty first one) tells the total without counting.
-        total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.posts.count(plan.filter);
-      }
-      const pages = totalPages(total, perPage);
-      if (total > 0 && page > pages) {
-        throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
-      }
-      const context = p.context as Context;
-      const input = await presentInput(ctx, deps, kind, items, context);
-      return { body: items.map((d) => presentPost(d, input)), headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
+      // Anonymous callers all see the same page for the same query (no per-user fields or links).
+      if (!ctx.user) return deps.lists.reply(`${kind.kind}:${JSON.stringify(ctx.req.query)}`, () => listPage(ctx));
+      return listPage(ctx);
     },
   });
+
+  async function listPage(ctx: HandlerContext): Promise<Reply> {
+    const p = ctx.params;
+    if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
+      throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+    }
+    const include = (p.include as number[]) ?? [];
+    if (p.orderby === 'include' && !include.length) {
+      throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+    }
+    const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
+    const perPage = Number(p.per_page);
+    const page = Number(p.page);
+    const skip = typeof p.offset === 'number' ? p.offset : (page - 1) * perPage;
+    let items: PostDoc[];
+    let total: number;
+    if (plan.memorySort || plan.memoryFilter) {
+      let all = await deps.posts.collection.find(plan.filter, { sort: plan.sort });
+      const search = plan.search;
+      if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
+      if (plan.memorySort === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+      if (plan.memorySort === 'include_slugs') {
+        const slugs = (p.slug as string[]) ?? [];
+        all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
+      }
+      if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
+      total = all.length;
+      items = all.slice(skip, skip + perPage);
+    } else {
+      items = await deps.posts.collection.find(plan.filter, { sort: plan.sort, skip, limit: perPage });
+      // A short, non-empty page (or an empty first one) tells the total without counting.
+      total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.lists.count(plan.filter, () => deps.posts.count(plan.filter));
+    }
+    const pages = totalPages(total, perPage);
+    if (total > 0 && page > pages) {
+      throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+    }
+    const context = p.context as Context;
+    const input = await presentInput(ctx, deps, kind, items, context);
+    return { body: items.map((d) => presentPost(d, input)), headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
+  }
 
   app.bind(`${id}.get`, {
     async permission(ctx) {

@@ -6,6 +6,7 @@ import type { RouteRegistry } from '../../../libs/rest/registry';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { ContentDeps } from '../deps';
+import { ListCache } from './counts';
 import type { PostsDeps } from './handlers';
 import type { LinkTargets } from './present';
 
@@ -43,5 +44,6 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     defaultCategory: () => defaultCategory,
     links: linkTargets(registry),
     results: deps.store.collection('options'),
+    lists: new ListCache(),
   };
 }
