@@ -22,24 +22,32 @@ import { siteFrom, type Site } from '../libs/rest/site';
 import { registry as buildRegistry } from '../libs/routes';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
+import { createAggregatorService } from './aggregator';
+import { importJobHandlers } from './aggregator/jobs';
 import { createCalendarService } from './calendar';
 import { createContentService } from './content';
 import { authorizePage } from './gateway/authorize';
 import { registerBuiltins } from './gateway/builtins';
 import { createGatewayApp } from './gateway/http';
 import { createServiceHost } from './host';
+import { createOembedService } from './oembed';
+import { oembedFetchHandler } from './oembed/fetch-job';
 
 export interface ServiceFactoryOptions {
   registry: RouteRegistry;
   store: Store;
   site: Site;
   config: Config;
+  /** The process's producer queue, opened at the first call (services that enqueue nothing never connect). */
+  queue: () => JobQueue;
 }
 
 /** How each service is built; a service whose routes are not declared yet serves none. */
 const FACTORIES: Partial<Record<ServiceName, (o: ServiceFactoryOptions) => Promise<ServiceApp>>> = {
   content: createContentService,
   calendar: createCalendarService,
+  oembed: createOembedService,
+  aggregator: createAggregatorService,
 };
 
 export interface Running {
@@ -84,6 +92,8 @@ export interface JobDeps {
 /** Each module that runs queued work adds its handlers here; a job name may appear once. */
 const JOB_FACTORIES: Array<(d: JobDeps) => Partial<Record<JobName, JobHandler>>> = [
   ({ rest }) => ({ 'batch.run': (data, job) => runBatch(rest, data as BatchJob, job.id) }),
+  ({ store, config }) => ({ 'oembed.fetch': oembedFetchHandler({ store, config }) }),
+  ({ store, site }) => importJobHandlers({ store, site }),
 ];
 
 /** Fills `into` with every module's handlers (the inline queue reads it at run time). */
@@ -95,6 +105,11 @@ function jobHandlers(deps: JobDeps, into: Partial<Record<JobName, JobHandler>> =
     }
   }
   return into;
+}
+
+/** The handlers of the jobs of some queues (a worker is given only those it consumes). */
+function handlersOf(queues: QueueName[], handlers: Partial<Record<JobName, JobHandler>>): Partial<Record<JobName, JobHandler>> {
+  return Object.fromEntries(Object.entries(handlers).filter(([name]) => queues.includes(JOBS[name as JobName].queue)));
 }
 
 /** Queues that have handlers for all their jobs in this build. */
@@ -131,18 +146,20 @@ export async function start(role: Role, config: Config): Promise<Running> {
   if (role === 'all' || role === 'gateway') {
     const store = await openConfiguredStore(config);
     closers.push(() => store.close());
-    const services = role === 'all' ? await buildServices(SERVICES, { registry, store, site, config }) : {};
+    // The inline queue reads `handlers` when a job runs, so services may hold the queue before it is filled.
+    const handlers: Partial<Record<JobName, JobHandler>> = {};
+    const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
+    const services = role === 'all' ? await buildServices(SERVICES, { registry, store, site, config, queue: () => queue }) : {};
     const dispatchers: Partial<Record<ServiceName, Dispatch>> =
       role === 'all' ? Object.fromEntries(Object.entries(services).map(([k, app]) => [k, app!.dispatch])) : remoteServices(config);
     const rest = new RestServer(registry, site, dispatchers);
-    const handlers: Partial<Record<JobName, JobHandler>> = {};
-    const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
     jobHandlers({ rest, store, site, config, queue }, handlers);
     closers.unshift(() => queue.close());
     setQueueDepthSource(() => queue.depths());
     if (role === 'all' && config.REDIS_URL) {
       // With Redis, the all-in-one process also consumes its own queues.
-      const worker = createBullWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, queues: servedQueues(config.WORKER_QUEUES, handlers), concurrency: config.WORKER_CONCURRENCY, handlers });
+      const queues = servedQueues(config.WORKER_QUEUES, handlers);
+      const worker = createBullWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers: handlersOf(queues, handlers) });
       await worker.start();
       closers.unshift(() => worker.close(config.SHUTDOWN_TIMEOUT_MS));
     }
@@ -167,7 +184,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, {});
     const handlers = jobHandlers({ rest, store, site, config, queue });
     const queues = servedQueues(config.WORKER_QUEUES, handlers);
-    const worker: JobWorker = createBullWorker({ redisUrl: config.REDIS_URL!, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers });
+    const worker: JobWorker = createBullWorker({ redisUrl: config.REDIS_URL!, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers: handlersOf(queues, handlers) });
     await worker.start();
     setQueueDepthSource(() => queue.depths());
     closers.push(() => worker.close(config.SHUTDOWN_TIMEOUT_MS), () => queue.close(), () => store.close());
@@ -185,7 +202,18 @@ export async function start(role: Role, config: Config): Promise<Running> {
   } else {
     const store = await openConfiguredStore(config);
     closers.push(() => store.close());
-    const services = await buildServices([role], { registry, store, site, config });
+    // A service that enqueues work opens its producer queue on first use; without Redis its jobs run here.
+    let queue: JobQueue | undefined;
+    const openServiceQueue = (): JobQueue => {
+      if (!queue) {
+        const handlers: Partial<Record<JobName, JobHandler>> = {};
+        queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
+        if (!config.REDIS_URL) jobHandlers({ rest: new RestServer(registry, site, remoteServices(config)), store, site, config, queue }, handlers);
+      }
+      return queue;
+    };
+    closers.unshift(async () => queue?.close());
+    const services = await buildServices([role], { registry, store, site, config, queue: openServiceQueue });
     server = await listen(createServiceHost({ service: services[role], secret: config.SERVICE_SECRET, maxBodyBytes: config.MAX_BODY_BYTES, ready: () => store.ping() }), config);
   }
 

@@ -29,12 +29,18 @@ export const POSTS: CollectionSpec = {
     hide_from_listings: 'bool',
     /** Idempotency key of the batch sub-request that created the record. */
     batch_key: 'text',
+    /** Import records: the import id the remote import service names them by. */
+    import_id: 'text',
+    /** Imported records: their primary identity in the import feed (unique), so concurrent imports never create one twice. */
+    ea_key: 'text',
   },
   arrays: {
     /** Term ids of every taxonomy (term ids are unique across taxonomies). */
     terms: 'int',
     venues: 'int',
     organizers: 'int',
+    /** Imported records: every identity an import may name them by (global id, its lineage, the origin's unique id). */
+    ea_ids: 'text',
   },
   indexes: [
     { keys: ['id'], unique: true },
@@ -51,6 +57,8 @@ export const POSTS: CollectionSpec = {
     { keys: ['type', 'featured', 'status', 'event_start'] },
     { keys: ['parent', 'type'] },
     { keys: ['batch_key'], unique: true, sparse: true },
+    { keys: ['import_id'], sparse: true },
+    { keys: ['ea_key'], unique: true, sparse: true },
   ],
 };
 
@@ -83,4 +91,11 @@ export const OPTIONS: CollectionSpec = {
   indexes: [{ keys: ['id'], unique: true }],
 };
 
-export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, OPTIONS];
+/** Answers of the oEmbed proxy, kept for a day under a key made from the lookup. */
+export const OEMBED_CACHE: CollectionSpec = {
+  name: 'oembed_cache',
+  fields: { id: 'text', expires: 'date' },
+  indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
+};
+
+export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, OPTIONS, OEMBED_CACHE];

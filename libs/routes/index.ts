@@ -3,8 +3,10 @@
  * then each namespace in the interface's order. Every process builds the same registry.
  */
 import { RouteRegistry } from '../rest/registry';
+import { registerAggregatorRoutes } from './aggregator/import';
 import { registerPostRoutes } from './cms/posts';
 import { registerUserRoutes } from './cms/users';
+import { registerOembedRoutes } from './oembed';
 import { registerSiteRoutes } from './site';
 import { registerVendorEventsRoutes } from './vendor-events';
 
@@ -24,6 +26,8 @@ export const NAMESPACE_ORDER = [
 
 /** Each namespace's route declarations; a namespace without routes yet is listed but has no root. */
 const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
+  'oembed/1.0': [registerOembedRoutes],
+  'vendor/event-aggregator/v1': [registerAggregatorRoutes],
   'vendor/events/v1': [registerVendorEventsRoutes],
   // Posts and pages come first in cms/v2, as the reference registers them before users.
   'cms/v2': [registerPostRoutes, registerUserRoutes],

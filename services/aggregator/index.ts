@@ -1,0 +1,38 @@
+/** The aggregator service: vendor/event-aggregator/v1, where the remote import service pushes batches and states. */
+import type { Config } from '../../libs/config/env';
+import { PostsRepository } from '../../libs/posts/repository';
+import type { JobQueue } from '../../libs/queue/types';
+import type { RouteRegistry } from '../../libs/rest/registry';
+import { ServiceApp } from '../../libs/rest/service';
+import type { Site } from '../../libs/rest/site';
+import type { Store } from '../../libs/store/types';
+import { TermsRepository } from '../../libs/terms/repository';
+import type { AggregatorDeps } from './deps';
+import { bindImport } from './handlers';
+import { ImportRecords } from './records';
+
+/** Events per `import.batch` job when nothing else is asked. */
+export const DEFAULT_SLICE_SIZE = 250;
+/** How long a batch request waits for its jobs. */
+export const BATCH_TIMEOUT_MS = 120_000;
+
+export function aggregatorDeps(o: { store: Store; site: Site; queue: () => JobQueue; sliceSize?: number; timeoutMs?: number }): AggregatorDeps {
+  const posts = new PostsRepository(o.store);
+  return {
+    store: o.store,
+    site: o.site,
+    posts,
+    terms: new TermsRepository(o.store),
+    records: new ImportRecords(posts, o.site),
+    queue: o.queue,
+    sliceSize: o.sliceSize ?? DEFAULT_SLICE_SIZE,
+    timeoutMs: o.timeoutMs ?? BATCH_TIMEOUT_MS,
+    now: () => new Date(),
+  };
+}
+
+export async function createAggregatorService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue: () => JobQueue }): Promise<ServiceApp> {
+  const app = new ServiceApp('aggregator', opts.registry);
+  bindImport(app, aggregatorDeps(opts));
+  return app.verify();
+}

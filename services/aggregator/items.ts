@@ -1,0 +1,490 @@
+/**
+ * The events of a batch as the remote import service sends them (the reference's EA event objects:
+ * `{title, description, start_date 'Y-m-d', start_hour, start_minute, start_meridian, end_*, timezone,
+ * url, global_id, uid, categories, tags, venue: {...}, organizer: [{...}], ...}`), how they are checked
+ * before anything is stored, how they are named (global id, its lineage, the origin's unique id) and
+ * how one becomes event meta. Pure: no store here.
+ */
+import { DateTime } from 'luxon';
+import { costText } from '../../libs/calendar/cost';
+import { EVENT_META, ORGANIZER_META, VENUE_META, type EventTimes } from '../../libs/calendar/meta';
+import { strtotime } from '../../libs/calendar/strtotime';
+import { zoneOf } from '../../libs/calendar/timezone';
+import { ParamError } from '../../libs/rest/errors';
+
+export interface EaVenue {
+  venue?: string;
+  address?: string;
+  city?: string;
+  country?: string;
+  province?: string;
+  state?: string;
+  stateprovince?: string;
+  zip?: string;
+  phone?: string;
+  website?: string;
+  url?: string;
+  description?: string;
+  excerpt?: string;
+  global_id?: string;
+  global_id_lineage?: string[];
+  meetup_id?: string | number;
+  eventbrite_id?: string | number;
+  show_map?: unknown;
+  show_map_link?: unknown;
+}
+
+export interface EaOrganizer {
+  organizer?: string;
+  phone?: string;
+  email?: string;
+  website?: string;
+  description?: string;
+  excerpt?: string;
+  global_id?: string;
+  global_id_lineage?: string[];
+  meetup_id?: string | number;
+  eventbrite_id?: string | number;
+}
+
+export interface EaEvent {
+  title: string;
+  description?: string;
+  excerpt?: string;
+  start_date?: string;
+  end_date?: string;
+  start_hour?: string | number;
+  start_minute?: string | number;
+  start_meridian?: string;
+  end_hour?: string | number;
+  end_minute?: string | number;
+  end_meridian?: string;
+  start_date_utc?: string;
+  end_date_utc?: string;
+  timezone?: string;
+  all_day?: unknown;
+  url?: string;
+  global_id?: string;
+  global_id_lineage?: string[];
+  uid?: string | number;
+  id?: string | number;
+  meetup_id?: string | number;
+  eventbrite_id?: string | number;
+  facebook_id?: string | number;
+  categories?: string[] | string;
+  tags?: string[] | string;
+  cost?: unknown;
+  currency_symbol?: string;
+  currency_position?: string;
+  show_map?: unknown;
+  show_map_link?: unknown;
+  hide_from_listings?: unknown;
+  sticky?: unknown;
+  featured?: unknown;
+  feature_event?: unknown;
+  venue?: EaVenue | null | [];
+  organizer?: EaOrganizer | EaOrganizer[] | null;
+}
+
+/** The unique id field of each origin and the meta key it is stored under (the reference's unique_id_fields). */
+export const UNIQUE_FIELDS: Record<string, { source: keyof EaEvent; target: string }> = {
+  meetup: { source: 'meetup_id', target: 'EventMeetupID' },
+  eventbrite: { source: 'eventbrite_id', target: 'EventBriteID' },
+  facebook: { source: 'facebook_id', target: 'EventFacebookID' },
+  ical: { source: 'uid', target: 'uid' },
+  gcal: { source: 'uid', target: 'uid' },
+  ics: { source: 'uid', target: 'uid' },
+  json: { source: 'uid', target: 'uid' },
+  url: { source: 'id', target: 'EventOriginalID' },
+};
+const UNIQUE_LINKED_FIELDS: Record<string, { source: 'meetup_id' | 'eventbrite_id'; target: string }> = {
+  meetup: { source: 'meetup_id', target: 'MeetupID' },
+  eventbrite: { source: 'eventbrite_id', target: 'EventBriteID' },
+};
+
+/** Meta keys imported records carry (the reference's `_tribe_aggregator_*`, renamed). */
+export const IMPORT_META = {
+  origin: '_vendor_aggregator_origin',
+  record: '_vendor_aggregator_record',
+  globalId: '_vendor_aggregator_global_id',
+  lineage: '_vendor_aggregator_global_id_lineage',
+  /** The batch that created the record: a retried job recognises what it created itself. */
+  createdBy: '_vendor_aggregator_batch',
+  eventOrigin: '_EventOrigin',
+} as const;
+export const EVENT_ORIGIN = 'event-aggregator';
+
+// ---------------------------------------------------------------------------------------------------------
+// Checking
+
+type Kind = 'string' | 'scalar' | 'flag' | 'list' | 'strings';
+const EVENT_FIELDS: Record<string, Kind> = {
+  title: 'string',
+  description: 'string',
+  excerpt: 'string',
+  start_date: 'string',
+  end_date: 'string',
+  start_hour: 'scalar',
+  start_minute: 'scalar',
+  start_meridian: 'string',
+  end_hour: 'scalar',
+  end_minute: 'scalar',
+  end_meridian: 'string',
+  start_date_utc: 'string',
+  end_date_utc: 'string',
+  timezone: 'string',
+  all_day: 'flag',
+  url: 'string',
+  global_id: 'string',
+  global_id_lineage: 'strings',
+  uid: 'scalar',
+  id: 'scalar',
+  meetup_id: 'scalar',
+  eventbrite_id: 'scalar',
+  facebook_id: 'scalar',
+  categories: 'list',
+  tags: 'list',
+  currency_symbol: 'string',
+  currency_position: 'string',
+  show_map: 'flag',
+  show_map_link: 'flag',
+  hide_from_listings: 'flag',
+  sticky: 'flag',
+  featured: 'flag',
+  feature_event: 'flag',
+};
+const VENUE_FIELDS: Record<string, Kind> = {
+  venue: 'string',
+  address: 'string',
+  city: 'string',
+  country: 'string',
+  province: 'string',
+  state: 'string',
+  stateprovince: 'string',
+  zip: 'scalar',
+  phone: 'scalar',
+  website: 'string',
+  url: 'string',
+  description: 'string',
+  excerpt: 'string',
+  global_id: 'string',
+  global_id_lineage: 'strings',
+  meetup_id: 'scalar',
+  eventbrite_id: 'scalar',
+  show_map: 'flag',
+  show_map_link: 'flag',
+};
+const ORGANIZER_FIELDS: Record<string, Kind> = {
+  organizer: 'string',
+  phone: 'scalar',
+  email: 'string',
+  website: 'string',
+  description: 'string',
+  excerpt: 'string',
+  global_id: 'string',
+  global_id_lineage: 'strings',
+  meetup_id: 'scalar',
+  eventbrite_id: 'scalar',
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const FLAG_STRINGS = new Set(['', '0', '1', 'true', 'false', 'yes', 'no', 'on', 'off']);
+
+function kindOk(kind: Kind, v: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string';
+    case 'scalar':
+      return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+    case 'flag':
+      return typeof v === 'boolean' || v === 0 || v === 1 || (typeof v === 'string' && FLAG_STRINGS.has(v.trim().toLowerCase()));
+    case 'list':
+      return typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number'));
+    case 'strings':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+  }
+}
+
+const KIND_WORD: Record<Kind, string> = { string: 'string', scalar: 'string,number', flag: 'boolean', list: 'array', strings: 'array' };
+
+function checkFields(at: string, obj: Record<string, unknown>, fields: Record<string, Kind>): ParamError | null {
+  for (const [name, kind] of Object.entries(fields)) {
+    const v = obj[name];
+    if (v === undefined || v === null) continue;
+    if (!kindOk(kind, v)) return new ParamError('rest_invalid_type', `${at}.${name} is not of type ${KIND_WORD[kind]}.`, { param: `${at}.${name}` });
+  }
+  return null;
+}
+
+/** Reads a truthy flag the way the reference's tribe_is_truthy does. */
+export function truthy(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0;
+  return typeof v === 'string' && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());
+}
+
+const DAY = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** Whether the text named a time of day. */
+  timed: boolean;
+}
+
+/** A date text's wall-clock parts: `Y-m-d` and `Y-m-d H:i:s` directly, anything else as strtotime reads it. */
+function readWall(text: string, zone: string): Wall | null {
+  const m = DAY.exec(text.trim());
+  if (m) {
+    const w = { year: +m[1], month: +m[2], day: +m[3], hour: m[4] ? +m[4] : 0, minute: m[5] ? +m[5] : 0, second: m[6] ? +m[6] : 0, timed: !!m[4] };
+    return DateTime.fromObject({ year: w.year, month: w.month, day: w.day }, { zone: 'UTC' }).isValid && w.hour < 24 && w.minute < 60 && w.second < 60 ? w : null;
+  }
+  const dt = strtotime(text, { zone });
+  if (!dt) return null;
+  return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second, timed: true };
+}
+
+/** Hour and minute fields: 1–12 with a meridian, else 0–23; minutes 0–59. Null when absent. */
+function clock(hour: unknown, minute: unknown, meridian: unknown): { hour: number; minute: number } | null | 'bad' {
+  if ((hour === undefined || hour === null || hour === '') && (minute === undefined || minute === null || minute === '')) return null;
+  const h = hour === undefined || hour === null || hour === '' ? 0 : Number(hour);
+  const mi = minute === undefined || minute === null || minute === '' ? 0 : Number(minute);
+  if (!Number.isInteger(h) || !Number.isInteger(mi) || mi < 0 || mi > 59) return 'bad';
+  const mer = typeof meridian === 'string' ? meridian.trim().toLowerCase() : '';
+  if (mer === 'am' || mer === 'pm') {
+    if (h < 1 || h > 12) return 'bad';
+    return { hour: (h % 12) + (mer === 'pm' ? 12 : 0), minute: mi };
+  }
+  if (mer !== '') return 'bad';
+  if (h < 0 || h > 23) return 'bad';
+  return { hour: h, minute: mi };
+}
+
+/** The zone of an event: its own when valid, else the site's (as luxon names it). */
+export function eventZone(item: Pick<EaEvent, 'timezone'>, siteZone: string): { name: string; zone: string } {
+  const tz = typeof item.timezone === 'string' ? item.timezone.trim() : '';
+  const z = tz ? zoneOf(tz) : null;
+  return z ? { name: tz, zone: z } : { name: siteZone, zone: zoneOf(siteZone) ?? 'UTC' };
+}
+
+function utcWall(text: unknown, zone: string): DateTime | null {
+  if (typeof text !== 'string' || !text.trim()) return null;
+  const w = readWall(text, 'UTC');
+  if (!w) return null;
+  const dt = DateTime.fromObject({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second }, { zone: 'UTC' });
+  return dt.isValid ? dt.setZone(zone) : null;
+}
+
+function localMoment(date: unknown, hour: unknown, minute: unknown, meridian: unknown, zone: string): DateTime | null | 'bad' {
+  if (typeof date !== 'string' || !date.trim()) return null;
+  const w = readWall(date, zone);
+  if (!w) return 'bad';
+  const c = clock(hour, minute, meridian);
+  if (c === 'bad') return 'bad';
+  const t = c ?? { hour: w.hour, minute: w.minute };
+  const dt = DateTime.fromObject({ year: w.year, month: w.month, day: w.day, hour: t.hour, minute: t.minute, second: c ? 0 : w.second }, { zone });
+  return dt.isValid ? dt : 'bad';
+}
+
+/**
+ * When an event happens: the local date with its hour, minute and meridian fields in the event's zone,
+ * else the UTC date; the end defaults to the start. A string naming why when the dates cannot be read.
+ */
+export function eventTimes(item: EaEvent, siteZone: string): EventTimes | string {
+  const { name, zone } = eventZone(item, siteZone);
+  const start = localMoment(item.start_date, item.start_hour, item.start_minute, item.start_meridian, zone);
+  if (start === 'bad') return 'start_date';
+  const startAt = start ?? utcWall(item.start_date_utc, zone);
+  if (!startAt) return typeof item.start_date_utc === 'string' && item.start_date_utc.trim() ? 'start_date_utc' : 'start_date';
+  let end = localMoment(item.end_date, item.end_hour, item.end_minute, item.end_meridian, zone);
+  if (end === 'bad') return 'end_date';
+  if (!end && (item.end_hour !== undefined || item.end_minute !== undefined)) {
+    // A time without a date: the end is on the start's day.
+    end = localMoment(startAt.toFormat('yyyy-LL-dd'), item.end_hour, item.end_minute, item.end_meridian, zone);
+    if (end === 'bad') return 'end_hour';
+  }
+  const endAt = end ?? utcWall(item.end_date_utc, zone) ?? startAt;
+  return { start: startAt, end: endAt, timezone: name, allDay: truthy(item.all_day) };
+}
+
+/** Checks the `events` of a batch; the failure names the first bad item and field. */
+export function checkEvents(raw: unknown, siteZone: string): { events: EaEvent[] } | { error: ParamError } {
+  if (raw === undefined || raw === null) return { events: [] };
+  if (!Array.isArray(raw)) return { error: new ParamError('rest_invalid_type', 'events is not of type array.', { param: 'events' }) };
+  for (let i = 0; i < raw.length; i++) {
+    const at = `events[${i}]`;
+    const e = raw[i];
+    if (!isObject(e)) return { error: new ParamError('rest_invalid_type', `${at} is not of type object.`, { param: at }) };
+    if (typeof e.title !== 'string') return { error: new ParamError('rest_property_required', `title is a required property of ${at}.`, { param: `${at}.title` }) };
+    const bad = checkFields(at, e, EVENT_FIELDS);
+    if (bad) return { error: bad };
+    if (e.venue !== undefined && e.venue !== null && !(Array.isArray(e.venue) && e.venue.length === 0)) {
+      if (!isObject(e.venue)) return { error: new ParamError('rest_invalid_type', `${at}.venue is not of type object.`, { param: `${at}.venue` }) };
+      const v = checkFields(`${at}.venue`, e.venue, VENUE_FIELDS);
+      if (v) return { error: v };
+    }
+    if (e.organizer !== undefined && e.organizer !== null) {
+      const list = Array.isArray(e.organizer) ? e.organizer : [e.organizer];
+      for (let k = 0; k < list.length; k++) {
+        const o = list[k];
+        const oat = Array.isArray(e.organizer) ? `${at}.organizer[${k}]` : `${at}.organizer`;
+        if (!isObject(o)) return { error: new ParamError('rest_invalid_type', `${oat} is not of type object.`, { param: oat }) };
+        const v = checkFields(oat, o, ORGANIZER_FIELDS);
+        if (v) return { error: v };
+      }
+    }
+    const times = eventTimes(e as unknown as EaEvent, siteZone);
+    if (typeof times === 'string') return { error: new ParamError('rest_invalid_date', `${at}.${times} is not a valid date.`, { param: `${at}.${times}` }) };
+  }
+  return { events: raw as EaEvent[] };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Identity
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
+
+/** How a feed names a record: every key it answers to, and the one it is stored under (null: none). */
+export interface Identity {
+  keys: string[];
+  primary: string | null;
+}
+
+function identity(globalId: unknown, lineage: unknown, unique: string | null): Identity {
+  const keys: string[] = [];
+  const g = text(globalId);
+  if (g) keys.push(`g:${g}`);
+  if (Array.isArray(lineage)) for (const l of lineage) if (text(l) && !keys.includes(`g:${text(l)}`)) keys.push(`g:${text(l)}`);
+  if (unique) keys.push(unique);
+  return { keys, primary: g ? `g:${g}` : unique };
+}
+
+/** The origin's unique id of an event, as its meta key (`_uid`) and value, or null. */
+export function uniqueIdOf(item: EaEvent, origin: string): { key: string; value: string } | null {
+  const f = UNIQUE_FIELDS[origin];
+  if (!f) return null;
+  const v = text(item[f.source]);
+  return v ? { key: `_${f.target}`, value: v } : null;
+}
+
+export function eventIdentity(item: EaEvent, origin: string): Identity {
+  const u = uniqueIdOf(item, origin);
+  return identity(item.global_id, item.global_id_lineage, u ? `u:${u.key}:${u.value}` : null);
+}
+
+/** The origin's unique id of a venue or organizer, as its meta key (`_VenueMeetupID`) and value, or null. */
+export function linkedUniqueIdOf(entry: EaVenue | EaOrganizer, kind: 'Venue' | 'Organizer', origin: string): { key: string; value: string } | null {
+  const f = UNIQUE_LINKED_FIELDS[origin];
+  if (!f) return null;
+  const v = text(entry[f.source]);
+  return v ? { key: `_${kind}${f.target}`, value: v } : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Linked records and terms
+
+/** A venue or organizer named by a batch, deduplicated: `ref` is how the batch's events point at it. */
+export interface LinkedSpec {
+  ref: string;
+  name: string;
+  identity: Identity;
+  description?: string;
+  excerpt?: string;
+  /** Meta the record gets (keys of VENUE_META / ORGANIZER_META values plus the origin's unique id). */
+  meta: Record<string, unknown>;
+}
+
+function venueMeta(v: EaVenue): Record<string, unknown> {
+  const m: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    const t = text(value);
+    if (t) m[key] = t;
+  };
+  put(VENUE_META.address, v.address);
+  put(VENUE_META.city, v.city);
+  put(VENUE_META.country, v.country);
+  put(VENUE_META.province, v.province);
+  put(VENUE_META.state, v.state);
+  put(VENUE_META.stateprovince, v.stateprovince);
+  put(VENUE_META.zip, v.zip);
+  put(VENUE_META.phone, v.phone);
+  put(VENUE_META.website, v.website ?? v.url);
+  if (v.show_map !== undefined && v.show_map !== null) m[VENUE_META.showMap] = truthy(v.show_map);
+  if (v.show_map_link !== undefined && v.show_map_link !== null) m[VENUE_META.showMapLink] = truthy(v.show_map_link);
+  return m;
+}
+
+function organizerMeta(o: EaOrganizer): Record<string, unknown> {
+  const m: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    const t = text(value);
+    if (t) m[key] = t;
+  };
+  put(ORGANIZER_META.email, o.email);
+  put(ORGANIZER_META.phone, o.phone);
+  put(ORGANIZER_META.website, o.website);
+  return m;
+}
+
+function linkedSpec(entry: EaVenue | EaOrganizer, kind: 'Venue' | 'Organizer', origin: string): LinkedSpec | null {
+  const name = text(kind === 'Venue' ? (entry as EaVenue).venue : (entry as EaOrganizer).organizer);
+  // The reference creates no venue or organizer without a name.
+  if (!name) return null;
+  const u = linkedUniqueIdOf(entry, kind, origin);
+  const id = identity(entry.global_id, entry.global_id_lineage, u ? `u:${u.key}:${u.value}` : null);
+  const meta = kind === 'Venue' ? venueMeta(entry as EaVenue) : organizerMeta(entry as EaOrganizer);
+  if (u) meta[u.key] = u.value;
+  return {
+    ref: id.primary ?? `t:${name.toLowerCase()}`,
+    name,
+    identity: id,
+    ...(typeof entry.description === 'string' ? { description: entry.description } : {}),
+    ...(typeof entry.excerpt === 'string' ? { excerpt: entry.excerpt } : {}),
+    meta,
+  };
+}
+
+export function venueOf(item: EaEvent, origin: string): LinkedSpec | null {
+  return item.venue && !Array.isArray(item.venue) ? linkedSpec(item.venue, 'Venue', origin) : null;
+}
+
+export function organizersOf(item: EaEvent, origin: string): LinkedSpec[] {
+  if (!item.organizer) return [];
+  const list = Array.isArray(item.organizer) ? item.organizer : [item.organizer];
+  const out: LinkedSpec[] = [];
+  for (const o of list) {
+    const s = linkedSpec(o, 'Organizer', origin);
+    if (s && !out.some((x) => x.ref === s.ref)) out.push(s);
+  }
+  return out;
+}
+
+/** Term names of a list field (an array, or a comma-separated string), trimmed, empty ones dropped. */
+export function termNames(v: unknown): string[] {
+  const list = Array.isArray(v) ? v.map(text) : typeof v === 'string' ? v.split(',').map((s) => s.trim()) : [];
+  const out: string[] = [];
+  for (const n of list) if (n && !out.some((x) => x.toLowerCase() === n.toLowerCase())) out.push(n);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Event meta
+
+/** The event meta an item sets besides its times, venue and organizers (undefined removes a key). */
+export function eventMeta(item: EaEvent): Record<string, unknown> {
+  const m: Record<string, unknown> = {};
+  if (item.url !== undefined && item.url !== null) m[EVENT_META.url] = text(item.url) || undefined;
+  if (item.cost !== undefined && item.cost !== null) m[EVENT_META.cost] = costText(item.cost) || undefined;
+  if (typeof item.currency_symbol === 'string') m[EVENT_META.currencySymbol] = item.currency_symbol || undefined;
+  if (typeof item.currency_position === 'string') m[EVENT_META.currencyPosition] = item.currency_position || undefined;
+  if (item.show_map !== undefined && item.show_map !== null) m[EVENT_META.showMap] = truthy(item.show_map);
+  if (item.show_map_link !== undefined && item.show_map_link !== null) m[EVENT_META.showMapLink] = truthy(item.show_map_link);
+  if (item.hide_from_listings !== undefined && item.hide_from_listings !== null) m[EVENT_META.hideFromListings] = truthy(item.hide_from_listings) ? 'yes' : undefined;
+  const featured = item.featured ?? item.feature_event;
+  if (featured !== undefined && featured !== null) m[EVENT_META.featured] = truthy(featured) ? true : undefined;
+  return m;
+}
