@@ -6,6 +6,7 @@ import { RouteRegistry } from '../rest/registry';
 import { registerAggregatorRoutes } from './aggregator/import';
 import { registerPostRoutes } from './cms/posts';
 import { registerUserRoutes } from './cms/users';
+import { registerEcRoutes } from './ec';
 import { registerOembedRoutes } from './oembed';
 import { registerSiteRoutes } from './site';
 import { registerVendorEventsRoutes } from './vendor-events';
@@ -29,6 +30,7 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'oembed/1.0': [registerOembedRoutes],
   'vendor/event-aggregator/v1': [registerAggregatorRoutes],
   'vendor/events/v1': [registerVendorEventsRoutes],
+  'ec/v1': [registerEcRoutes],
   // Posts and pages come first in cms/v2, as the reference registers them before users.
   'cms/v2': [registerPostRoutes, registerUserRoutes],
 };

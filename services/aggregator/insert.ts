@@ -175,13 +175,13 @@ async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<LinkedRes
     await deps.posts.collection.insertMany(docs);
   }
 
-  const categories = await storeTerms(deps, CATEGORY_TAXONOMY, job.categories, activity);
-  const tags = await storeTerms(deps, TAG_TAXONOMY, job.tags, activity);
+  const categories = await storeTerms(deps, CATEGORY_TAXONOMY, job.categories, job.batchRef, activity);
+  const tags = await storeTerms(deps, TAG_TAXONOMY, job.tags, job.batchRef, activity);
   return { venues: ids[VENUE_TYPE], organizers: ids[ORGANIZER_TYPE], categories, tags, activity };
 }
 
-/** Term ids by name: found by slug or name (the reference's term_exists), else created. */
-async function storeTerms(deps: InsertDeps, taxonomy: string, names: string[], activity: Activity): Promise<Record<string, number>> {
+/** Term ids by name: found by slug or name (the reference's term_exists), else created (and marked with the batch that did). */
+async function storeTerms(deps: InsertDeps, taxonomy: string, names: string[], batchRef: string, activity: Activity): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   if (names.length === 0) return out;
   const slugs = names.map((n) => sanitizeTitle(n)).filter(Boolean);
@@ -191,9 +191,11 @@ async function storeTerms(deps: InsertDeps, taxonomy: string, names: string[], a
   let found = await find();
   for (const name of names) {
     let term = match(found, name);
+    if (term?.[IMPORT_META.createdBy] === batchRef) addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
     if (!term) {
       try {
         term = await deps.terms.create({ taxonomy, name });
+        await deps.terms.collection.updateOne({ id: term.id }, { $set: { [IMPORT_META.createdBy]: batchRef } });
         addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
       } catch (e) {
         // Another worker created it first.
