@@ -30,6 +30,9 @@ export const EVENT_META = {
   currencySymbol: '_EventCurrencySymbol',
   currencyCode: '_EventCurrencyCode',
   currencyPosition: '_EventCurrencyPosition',
+  /** Separators the schedule is printed with (between date and time, between two times); the defaults when empty. */
+  dateTimeSeparator: '_EventDateTimeSeparator',
+  timeRangeSeparator: '_EventTimeRangeSeparator',
   url: '_EventURL',
   showMap: '_EventShowMap',
   showMapLink: '_EventShowMapLink',

@@ -1,4 +1,4 @@
-/** The calendar service: vendor/events/v1 events, venues, organizers, categories, tags and its OpenAPI document. */
+/** The calendar service: vendor/events/v1 events, venues, organizers, categories, tags and its OpenAPI document; ec/v1 over the same records. */
 import { UsersRepository } from '../../libs/auth/users';
 import type { Config } from '../../libs/config/env';
 import { PostsRepository } from '../../libs/posts/repository';
@@ -9,6 +9,7 @@ import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import type { CalendarDeps } from './deps';
 import { bindDoc } from './doc/handlers';
+import { bindEc } from './ec/handlers';
 import { bindEvents } from './events/handlers';
 import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
@@ -30,5 +31,6 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
   bindVenues(app, deps);
   bindOrganizers(app, deps);
   bindTerms(app, deps);
+  bindEc(app, deps);
   return app.verify();
 }

@@ -3,7 +3,7 @@
  * Archive_Venue/Organizer, Single_Venue/Organizer(+_Slug), Linked_Post_Base). Both kinds share this code;
  * what differs is in their LinkedKindDef.
  */
-import { can, canDeleteRecord, canEditRecord, canReadRecord } from '../../../libs/auth/user';
+import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE, unlinkFromEvents } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams, type ParamError } from '../../../libs/rest/errors';
@@ -26,6 +26,17 @@ const NOT_COUNTED = ['draft', 'pending', 'trash', 'auto-draft', 'inherit'];
 /** The search's fragments: runs of letters, digits, dashes and underscores. */
 export function searchFragments(search: string): string[] {
   return search.split(/[^\p{L}\p{N}_-]+/u).filter(Boolean);
+}
+
+/** Ids of the kind that events link to, counting only events in a status that counts (has_events). */
+export async function idsWithEvents(deps: CalendarDeps, kind: LinkedKindDef): Promise<number[]> {
+  return (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $nin: NOT_COUNTED } })).map(Number);
+}
+
+/** Ids of the kind linked to upcoming events the caller could see: published, and private ones for those who read them. */
+export async function idsWithUpcoming(deps: CalendarDeps, kind: LinkedKindDef, user: Caller): Promise<number[]> {
+  const visible = can(user, 'read_private_vendor_events') ? ['publish', 'private'] : ['publish'];
+  return (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $in: visible }, event_start: { $gt: deps.now() } })).map(Number);
 }
 
 function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc | null> {
@@ -102,14 +113,12 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         echo.search = params.search;
       }
       if (ctx.has('has_events')) {
-        const linked = (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $nin: NOT_COUNTED } })).map(Number);
+        const linked = await idsWithEvents(deps, kind);
         and.push({ id: params.has_events === true ? { $in: linked } : { $nin: linked } });
         echo.has_events = params.has_events ? 'true' : 'false';
       }
       if (params.only_with_upcoming === true) {
-        // Upcoming events the caller could see: published, and private ones for those who read them.
-        const visible = can(ctx.user, 'read_private_vendor_events') ? ['publish', 'private'] : ['publish'];
-        const linked = (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $in: visible }, event_start: { $gt: deps.now() } })).map(Number);
+        const linked = await idsWithUpcoming(deps, kind, ctx.user);
         and.push({ id: { $in: linked } });
         echo.only_with_upcoming = 'true';
       }

@@ -1,0 +1,158 @@
+/**
+ * Argument declarations of ec/v1 (the reference's tec/v1): the entity write fields of events,
+ * organizers and venues, their list parameters, and the constraints the interface declares (types,
+ * enums, minimum and maximum, formats, patterns, unique items). The gateway validates them all before
+ * the calendar service sees a request.
+ */
+import { ParamError } from '../../rest/errors';
+import type { ArgDecl } from '../../rest/registry';
+import { isUrl } from '../vendor-events/args';
+
+export const NS = 'ec/v1';
+export const BASE = `/${NS}`;
+export const ID = '(?P<id>\\d+)';
+
+/** Statuses an entity is written with and a list filters on. */
+export const STATUSES = ['publish', 'pending', 'draft', 'future', 'private'];
+export const FORMATS = ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'];
+export const EVENT_ORDERBY = ['date', 'event_date', 'title', 'menu_order', 'modified'];
+
+/** `Y-m-d H:i:s`, as event dates are written. */
+export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$';
+/** RFC 3339, as post dates are written. */
+export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}(?::\\d{2})?)?$';
+
+/** The reference's URI parameter: a URL the filter of valid URLs accepts. */
+const validUri = (name: string) => (v: unknown) =>
+  isUrl(v)
+    ? true
+    : new ParamError('tec_rest_invalid_uri_argument', `Argument \`{${name}}\` must be a valid URL.`, {
+        status: 400,
+        argument: name,
+        details: `The argument \`{${name}}\` is not a valid URL.`,
+      });
+
+const text = (description: string, extra: Partial<ArgDecl> = {}): ArgDecl => ({ description, type: 'string', ...extra });
+const uri = (name: string, description: string): ArgDecl => text(description, { format: 'uri', validate: validUri(name) });
+const idList = (description: string): ArgDecl => ({ description, type: 'array', items: { type: 'integer' }, uniqueItems: true });
+
+/** The fields every entity is written with (the reference's TEC_Post_Entity_Request_Body). */
+export function entityWriteArgs(stickyDefault: boolean | undefined): Record<string, ArgDecl> {
+  return {
+    date: text("The date the entity was published, in the site's timezone. In RFC3339 format.", { format: 'date-time', pattern: RFC3339_PATTERN }),
+    date_gmt: text('The date the entity was published, as GMT. In RFC3339 format.', { format: 'date-time', pattern: RFC3339_PATTERN }),
+    slug: text('An alphanumeric identifier for the entity unique to its type.'),
+    status: text('A named status for the entity.', { enum: STATUSES, default: 'publish' }),
+    title: text('The title for the entity.'),
+    content: text('The content for the entity.'),
+    excerpt: text('The excerpt for the entity.'),
+    author: { description: 'The ID for the author of the entity.', type: 'integer' },
+    featured_media: { description: 'The ID of the featured media for the entity.', type: 'integer' },
+    comment_status: text('Whether or not comments are open on the entity.', { enum: ['open', 'closed'], default: 'open' }),
+    ping_status: text('Whether or not the entity can be pinged.', { enum: ['open', 'closed'], default: 'open' }),
+    format: text('The format for the entity.', { enum: FORMATS, default: 'standard' }),
+    sticky: { description: 'Whether or not the entity should be treated as sticky.', type: 'boolean', ...(stickyDefault === undefined ? {} : { default: stickyDefault }) },
+    template: text('The theme file to use to display the entity.'),
+    tags: idList('The terms assigned to the entity in the post_tag taxonomy.'),
+  };
+}
+
+const eventDate = (description: string): ArgDecl => text(description, { pattern: DATE_PATTERN });
+
+export function eventWriteArgs(): Record<string, ArgDecl> {
+  return {
+    ...entityWriteArgs(undefined),
+    vendor_events_cat: idList('The terms assigned to the entity in the vendor_events_cat taxonomy.'),
+    start_date: eventDate('The start date of the event, in its time zone.'),
+    start_date_utc: eventDate('The start date of the event in UTC.'),
+    end_date: eventDate('The end date of the event, in its time zone.'),
+    end_date_utc: eventDate('The end date of the event in UTC.'),
+    timezone: text('The timezone of the event.'),
+    duration: { description: 'The duration of the event in seconds.', type: 'integer', minimum: 0 },
+    all_day: { description: 'Whether the event is all day.', type: 'boolean' },
+    featured: { description: 'Whether the event is featured.', type: 'boolean' },
+    cost: text('The cost of the event.'),
+    organizers: idList('The organizers of the event.'),
+    venues: idList('The venues of the event.'),
+  };
+}
+
+export function organizerWriteArgs(): Record<string, ArgDecl> {
+  return {
+    ...entityWriteArgs(false),
+    phone: text("The organizer's phone number.", { format: 'tel' }),
+    website: uri('website', "The organizer's website."),
+    email: text("The organizer's email address.", { format: 'email' }),
+  };
+}
+
+export function venueWriteArgs(): Record<string, ArgDecl> {
+  return {
+    ...entityWriteArgs(false),
+    address: text("The venue's address."),
+    country: text("The venue's country."),
+    city: text("The venue's city."),
+    state_province: text("The venue's state or province."),
+    state: text("The venue's state."),
+    province: text("The venue's province."),
+    zip: text("The venue's zip code."),
+    phone: text("The venue's phone number."),
+    website: uri('website', "The venue's website."),
+  };
+}
+
+export const pageArg = (): ArgDecl => ({ description: 'The collection page number.', type: 'integer', default: 1, minimum: 1 });
+export const perPageArg = (): ArgDecl => ({ description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 });
+
+export const statusListArg = (what: string): ArgDecl => ({
+  description: `Limit result set to ${what} with specific status.`,
+  type: 'array',
+  items: { type: 'string', enum: STATUSES },
+  uniqueItems: true,
+  default: ['publish'],
+});
+
+const dateFilter = (description: string): ArgDecl => ({ description, type: 'string', format: 'date-time' });
+
+export function eventListArgs(): Record<string, ArgDecl> {
+  return {
+    page: pageArg(),
+    per_page: perPageArg(),
+    start_date: dateFilter('Limit events to those starting after the specified date.'),
+    end_date: dateFilter('Limit events to those ending before the specified date.'),
+    search: text('Limit results to those matching a string.'),
+    categories: idList('Limit result set to events assigned specific categories.'),
+    tags: idList('Limit result set to events assigned specific tags.'),
+    venue: idList('Limit result set to events assigned to specific venues.'),
+    organizer: idList('Limit result set to events assigned to specific organizers.'),
+    featured: { description: 'Limit result set to featured events only.', type: 'boolean' },
+    status: statusListArg('events'),
+    post_parent: { description: 'Limit result set to events with specific post parent.', type: 'integer', minimum: 1 },
+    starts_before: dateFilter('Limit result set to events starting before the specified date.'),
+    starts_after: dateFilter('Limit result set to events starting after the specified date.'),
+    ends_before: dateFilter('Limit result set to events ending before the specified date.'),
+    ends_after: dateFilter('Limit result set to events ending after the specified date.'),
+    ticketed: { description: 'Limit result set to events with tickets.', type: 'boolean' },
+    orderby: text('Sort collection by event attribute.', { default: 'event_date', enum: EVENT_ORDERBY }),
+    order: text('Order sort attribute ascending or descending.', { default: 'ASC', enum: ['ASC', 'DESC'] }),
+  };
+}
+
+export function linkedListArgs(plural: 'organizers' | 'venues'): Record<string, ArgDecl> {
+  return {
+    page: pageArg(),
+    per_page: perPageArg(),
+    search: text('Limit results to those matching a string.'),
+    event: { description: `Limit result set to ${plural} assigned to a specific event.`, type: 'integer', minimum: 1 },
+    has_events: { description: `Limit result set to ${plural} that have events.`, type: 'boolean' },
+    only_with_upcoming: { description: `Limit result set to ${plural} that have upcoming events.`, type: 'boolean' },
+    status: statusListArg(plural),
+  };
+}
+
+export const idArg = (what: string): ArgDecl => ({ description: `Unique identifier for the ${what}.`, type: 'integer' });
+
+/** The password of a protected entity: unlocks its fields on a single read (not published in the index). */
+export const passwordArg = (): ArgDecl => ({ description: 'The password of a password-protected entity.', type: 'string', hidden: true });
+
+export const forceArg = (): ArgDecl => ({ description: 'Whether to bypass Trash and force deletion.', type: 'boolean', default: false });

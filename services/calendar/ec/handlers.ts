@@ -1,0 +1,141 @@
+/**
+ * ec/v1 events, organizers and venues (the reference's tec/v1 entity endpoints): list, create, get,
+ * update (PUT/PATCH) and delete, over the same records vendor/events/v1 serves. Permissions as the
+ * reference's post-entity endpoints: lists are public, a single read needs an entity of the type the
+ * caller may read (else rest_forbidden, 401/403), create needs the type's edit capability, update and
+ * delete edit_post/delete_post on the id. Failures inside an allowed write answer `{"error": "..."}`.
+ */
+import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
+import { EVENT_TYPE, unlinkFromEvents } from '../../../libs/calendar/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import { pagingHeaders } from '../../../libs/rest/paging';
+import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
+import type { CalendarDeps } from '../deps';
+import { bindOpenApi } from '../doc/handlers';
+import { recountFor } from '../events/write';
+import { loadRelated } from '../related';
+import { EC_DOC } from './docs';
+import { EC_EVENT, EC_KINDS, capTypeOf, type EcKind } from './kinds';
+import { presentEntity, type EcView } from './present';
+import { eventListQuery, linkedListQuery } from './query';
+import { writeEvent, writeLinked } from './write';
+
+/** The reference answers a page past the end with this body (its code names organizers for every type). */
+const PAGE_NOT_FOUND = { code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' };
+
+const entityError = (status: number, error: string): Reply => ({ status, body: { error } });
+
+/** Linked records and terms of a page of records, in a few queries for all of them. */
+export async function viewOf(deps: CalendarDeps, user: Caller, docs: PostDoc[], password?: string): Promise<EcView> {
+  const related = await loadRelated(deps, docs);
+  const missing = new Set<number>();
+  for (const d of docs) {
+    for (const id of [...(d.venues ?? []), ...(d.organizers ?? [])]) {
+      for (const t of related.posts.get(id)?.terms ?? []) if (!related.terms.has(t)) missing.add(t);
+    }
+  }
+  if (missing.size) for (const [id, term] of await deps.terms.byIds(missing)) related.terms.set(id, term);
+  return { site: deps.site, user, now: deps.now(), posts: related.posts, terms: related.terms, password };
+}
+
+/** The record an item route names (any type), loaded once per request. */
+function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
+  return ctx.cached('ec.target', async () => {
+    const id = Number(ctx.params.id);
+    return Number.isInteger(id) && id > 0 ? deps.posts.byId(id) : null;
+  });
+}
+
+async function present(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc, status = 200): Promise<Reply> {
+  const password = typeof ctx.params.password === 'string' ? ctx.params.password : undefined;
+  return { status, body: presentEntity(kind, doc, await viewOf(deps, ctx.user, [doc], password)) };
+}
+
+/** Deletes a record for good: its term counts follow, and events no longer link to a venue or organizer that is gone. */
+async function removeForGood(deps: CalendarDeps, kind: EcKind, doc: PostDoc): Promise<void> {
+  if (kind.linked) {
+    const { filter, update } = unlinkFromEvents(kind.linked.key, doc.id);
+    await deps.posts.collection.updateMany(filter, update);
+  }
+  await deps.posts.remove(doc.id);
+  if (doc.terms?.length) await deps.terms.recount(doc.terms);
+}
+
+async function moveToTrash(deps: CalendarDeps, kind: EcKind, doc: PostDoc): Promise<void> {
+  const trashed = await deps.posts.trash(doc, deps.now());
+  if (kind.linked) {
+    const { filter, update } = unlinkFromEvents(kind.linked.key, doc.id);
+    await deps.posts.collection.updateMany(filter, update);
+  }
+  await recountFor(deps, doc, trashed);
+}
+
+function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
+  const p = `ec.${kind.plural}`;
+  const base = `/ec/v1/${kind.plural}`;
+
+  app.bind(`${p}.list`, {
+    async handle(ctx) {
+      const req = { params: ctx.params, has: (n: string) => ctx.has(n), user: ctx.user };
+      const query = kind.type === EVENT_TYPE ? await eventListQuery(deps, kind, req) : await linkedListQuery(deps, kind, req);
+      const page = Number(ctx.params.page);
+      const perPage = Number(ctx.params.per_page);
+      const { items, total } = query ? await deps.posts.list(query.filter, { page, perPage, sort: query.sort }) : { items: [] as PostDoc[], total: 0 };
+      if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
+      const view = await viewOf(deps, ctx.user, items);
+      const body = items.filter((d) => canReadRecord(ctx.user, kind.cap, d)).map((d) => presentEntity(kind, d, view));
+      return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
+    },
+  });
+
+  app.bind(`${p}.create`, {
+    permission: async (ctx) => can(ctx.user, `edit_${kind.cap}s`),
+    async handle(ctx) {
+      const doc = kind === EC_EVENT ? await writeEvent(deps, ctx, null) : await writeLinked(deps, ctx, kind, null);
+      return present(deps, ctx, kind, doc, 201);
+    },
+  });
+
+  app.bind(`${p}.get`, {
+    async permission(ctx) {
+      const doc = await target(ctx, deps);
+      return !!doc && doc.type === kind.type && canReadRecord(ctx.user, kind.cap, doc);
+    },
+    async handle(ctx) {
+      return present(deps, ctx, kind, (await target(ctx, deps))!);
+    },
+  });
+
+  app.bind(`${p}.update`, {
+    async permission(ctx) {
+      const doc = await target(ctx, deps);
+      return !!doc && canEditRecord(ctx.user, capTypeOf(doc.type), doc);
+    },
+    async handle(ctx) {
+      const doc = (await target(ctx, deps))!;
+      if (doc.type !== kind.type) return entityError(404, 'The entity could not be updated.');
+      const saved = kind === EC_EVENT ? await writeEvent(deps, ctx, doc) : await writeLinked(deps, ctx, kind, doc);
+      return present(deps, ctx, kind, saved);
+    },
+  });
+
+  app.bind(`${p}.delete`, {
+    async permission(ctx) {
+      const doc = await target(ctx, deps);
+      return !!doc && canDeleteRecord(ctx.user, capTypeOf(doc.type), doc);
+    },
+    async handle(ctx) {
+      const doc = (await target(ctx, deps))!;
+      if (doc.type !== kind.type) return entityError(404, 'The entity could not be deleted.');
+      if (ctx.params.force === true) await removeForGood(deps, kind, doc);
+      else if (doc.status === 'trash') return entityError(410, 'The entity has already been trashed.');
+      else await moveToTrash(deps, kind, doc);
+      return { body: [] };
+    },
+  });
+}
+
+export function bindEc(app: ServiceApp, deps: CalendarDeps): void {
+  for (const kind of EC_KINDS) bindKind(app, deps, kind);
+  bindOpenApi(app, deps, 'ec.docs', EC_DOC);
+}

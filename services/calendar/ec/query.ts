@@ -1,0 +1,133 @@
+/**
+ * The ec/v1 list queries. Statuses: the requested list (default `[publish]`), forced to `publish` for a
+ * caller without the type's edit capability, then narrowed in the query to what the caller may read
+ * (others' drafts need edit_others, private ones read_private; a caller's own are theirs), so the
+ * counts and pages only hold readable records. Every condition lands on an indexed field (type and
+ * status, event_start/event_end, featured, parent, the term, venue and organizer side tables).
+ */
+import { DateTime } from 'luxon';
+import { can, canReadRecord, type Caller } from '../../../libs/auth/user';
+import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import type { ParamError } from '../../../libs/rest/errors';
+import type { Filter, SortSpec } from '../../../libs/store/types';
+import type { CalendarDeps } from '../deps';
+import { INVALID, paramFailure } from '../errors';
+import { idsWithEvents, idsWithUpcoming } from '../linked/handlers';
+import { ORGANIZER } from '../organizers/kind';
+import { VENUE } from '../venues/kind';
+import type { EcKind } from './kinds';
+
+export interface ListRequest {
+  params: Record<string, unknown>;
+  /** Whether the request carried the argument (defaults are not "given"). */
+  has(name: string): boolean;
+  user: Caller;
+}
+
+/** A list query, or `null` when nothing can match (the page is empty without asking the store). */
+export type ListQuery = { filter: Filter; sort: SortSpec } | null;
+
+/**
+ * The status condition for a caller: statuses anyone with the caller's rights reads in full, and
+ * statuses the caller reads only on their own records. Null when no requested status is readable.
+ */
+export function readableStatuses(user: Caller, kind: EcKind, requested: string[]): Filter | null {
+  const statuses = can(user, `edit_${kind.cap}s`) ? requested : ['publish'];
+  const all: string[] = [];
+  const own: string[] = [];
+  for (const status of new Set(statuses)) {
+    if (canReadRecord(user, kind.cap, { author: -1, status })) all.push(status);
+    else if (user && canReadRecord(user, kind.cap, { author: user.id, status })) own.push(status);
+  }
+  const one = (list: string[]) => (list.length === 1 ? list[0] : { $in: list });
+  const parts: Filter[] = [];
+  if (all.length) parts.push({ status: one(all) });
+  if (own.length) parts.push({ status: one(own), author: user!.id });
+  if (!parts.length) return null;
+  return parts.length === 1 ? parts[0] : { $or: parts };
+}
+
+/** Words of a search, each to be found in the title, content or excerpt (the reference's search). */
+function searchFilter(search: unknown): Filter[] {
+  return String(search)
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => ({ $or: [{ title: { $icontains: word } }, { content: { $icontains: word } }, { excerpt: { $icontains: word } }] }));
+}
+
+/** Every given id names a record of the type. */
+async function allOfType(deps: CalendarDeps, ids: number[], type: string): Promise<boolean> {
+  const found = await deps.posts.byIds(ids);
+  return ids.every((id) => found.get(id)?.type === type);
+}
+
+/** A date-time argument in the site time zone (an offset in it is honoured). */
+function siteTime(value: unknown, zone: string): DateTime {
+  const text = String(value).trim().replace(/^(\d{4}-\d{2}-\d{2})[ t]/, '$1T');
+  return DateTime.fromISO(text, { zone, setZone: false }).setZone(zone);
+}
+
+const ORDER_FIELDS: Record<string, string> = { date: 'date', event_date: 'event_start', title: 'title', menu_order: 'menu_order', modified: 'modified_gmt' };
+
+/** The event list's query; throws the reference's 400 for venue and organizer ids that name no such record. */
+export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest): Promise<ListQuery> {
+  const p = req.params;
+  const failures: Array<[string, ParamError | string]> = [];
+  const venues = req.has('venue') ? (p.venue as number[]) : [];
+  const organizers = req.has('organizer') ? (p.organizer as number[]) : [];
+  if (venues.length && !(await allOfType(deps, venues, VENUE.type))) failures.push(['venue', INVALID]);
+  if (organizers.length && !(await allOfType(deps, organizers, ORGANIZER.type))) failures.push(['organizer', INVALID]);
+  const failure = paramFailure(failures);
+  if (failure) throw failure;
+
+  const status = readableStatuses(req.user, kind, (p.status as string[]) ?? ['publish']);
+  // No event has tickets in this edition: asking for ticketed ones finds none.
+  if (!status || (req.has('ticketed') && p.ticketed === true)) return null;
+  const and: Filter[] = [{ type: EVENT_TYPE }, status];
+  const zone = deps.site.timezone;
+  if (req.has('start_date')) and.push({ event_start: { $gte: siteTime(p.start_date, zone).startOf('day').toJSDate() } });
+  if (req.has('end_date')) and.push({ event_end: { $lte: siteTime(p.end_date, zone).endOf('day').set({ millisecond: 0 }).toJSDate() } });
+  const bounds: Array<[string, string, '$lt' | '$gt']> = [
+    ['starts_before', 'event_start', '$lt'],
+    ['starts_after', 'event_start', '$gt'],
+    ['ends_before', 'event_end', '$lt'],
+    ['ends_after', 'event_end', '$gt'],
+  ];
+  for (const [arg, field, op] of bounds) if (req.has(arg)) and.push({ [field]: { [op]: siteTime(p[arg], zone).toJSDate() } });
+  if (req.has('search')) and.push(...searchFilter(p.search));
+  for (const arg of ['categories', 'tags']) {
+    const ids = req.has(arg) ? (p[arg] as number[]) : [];
+    if (ids.length) and.push({ terms: { $in: ids } });
+  }
+  if (venues.length) and.push({ venues: { $in: venues } });
+  if (organizers.length) and.push({ organizers: { $in: organizers } });
+  if (req.has('featured')) and.push({ featured: p.featured === true });
+  if (req.has('post_parent')) and.push({ parent: Number(p.post_parent) });
+  const direction = String(p.order).toUpperCase() === 'DESC' ? -1 : 1;
+  // One sort key, so the store walks an index; ties keep insertion (id) order.
+  return { filter: { $and: and }, sort: [[ORDER_FIELDS[String(p.orderby)] ?? 'event_start', direction]] };
+}
+
+/** The organizer and venue lists' query; an `event` that names no event is the reference's 400. */
+export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest): Promise<ListQuery> {
+  const p = req.params;
+  const linked = kind.linked!;
+  let ofEvent: number[] | null = null;
+  if (req.has('event')) {
+    const event = await deps.posts.byId(Number(p.event));
+    const failure = paramFailure(event?.type === EVENT_TYPE ? [] : [['event', INVALID]]);
+    if (failure) throw failure;
+    ofEvent = event![linked.eventField] ?? [];
+  }
+  const status = readableStatuses(req.user, kind, (p.status as string[]) ?? ['publish']);
+  if (!status) return null;
+  const and: Filter[] = [{ type: kind.type }, status];
+  if (ofEvent) and.push({ id: { $in: ofEvent } });
+  if (req.has('search')) and.push(...searchFilter(p.search));
+  if (req.has('has_events')) {
+    const ids = await idsWithEvents(deps, linked);
+    and.push({ id: p.has_events === true ? { $in: ids } : { $nin: ids } });
+  }
+  if (p.only_with_upcoming === true) and.push({ id: { $in: await idsWithUpcoming(deps, linked, req.user) } });
+  return { filter: { $and: and }, sort: [['date', -1]] };
+}

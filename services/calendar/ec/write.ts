@@ -1,0 +1,128 @@
+/**
+ * ec/v1 writes go through the same write paths as vendor/events/v1, so one record reads the same
+ * through both interfaces: an ec/v1 request is presented to them under their argument names
+ * (`content` as `description`, `venues` as `venue`, `vendor_events_cat` as `categories`,
+ * `featured_media` as `image`, post dates as one UTC date), and their errors name the ec/v1 arguments.
+ * Declared defaults (status `publish`, open comments and pings, standard format) apply on create only.
+ */
+import { MYSQL_FORMAT, TAG_TAXONOMY } from '../../../libs/calendar/meta';
+import { parseDateInput } from '../../../libs/posts/dates';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { HandlerContext } from '../../../libs/rest/service';
+import { DateTime } from 'luxon';
+import type { CalendarDeps } from '../deps';
+import { paramFailure } from '../errors';
+import { checkEventWrite, checkTerms, recountFor, saveEvent, type WriteRequest } from '../events/write';
+import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from '../linked/write';
+import type { EcKind } from './kinds';
+
+/** vendor/events/v1 argument → the ec/v1 argument it is read from. */
+const EVENT_ARGS: Record<string, string> = {
+  title: 'title',
+  description: 'content',
+  excerpt: 'excerpt',
+  slug: 'slug',
+  status: 'status',
+  author: 'author',
+  image: 'featured_media',
+  comment_status: 'comment_status',
+  ping_status: 'ping_status',
+  format: 'format',
+  sticky: 'sticky',
+  template: 'template',
+  tags: 'tags',
+  categories: 'vendor_events_cat',
+  start_date: 'start_date',
+  start_date_utc: 'start_date_utc',
+  end_date: 'end_date',
+  end_date_utc: 'end_date_utc',
+  timezone: 'timezone',
+  duration: 'duration',
+  all_day: 'all_day',
+  featured: 'featured',
+  cost: 'cost',
+  organizer: 'organizers',
+  venue: 'venues',
+};
+
+/** Arguments whose declared default is written on create. */
+const CREATE_DEFAULTS = ['status', 'comment_status', 'ping_status', 'format', 'sticky'];
+
+/** The post date a request sets (`date_gmt` in UTC, else `date` in the site time zone), as `Y-m-d H:i:s` UTC. */
+function postDateUtc(ctx: HandlerContext, zone: string): string | undefined {
+  const given = (n: string) => ctx.has(n) && typeof ctx.params[n] === 'string';
+  const parsed = given('date_gmt') ? parseDateInput(ctx.params.date_gmt as string, zone, true) : given('date') ? parseDateInput(ctx.params.date as string, zone) : null;
+  return parsed ? DateTime.fromJSDate(parsed.gmt, { zone: 'UTC' }).toFormat(MYSQL_FORMAT) : undefined;
+}
+
+/** Whether the request gives an ec/v1 argument a value (or, on create, its declared default does). */
+function gives(ctx: HandlerContext, name: string, create: boolean): boolean {
+  const v = ctx.params[name];
+  if (v === undefined || v === null) return false;
+  return ctx.has(name) || (create && CREATE_DEFAULTS.includes(name));
+}
+
+/** The request as the vendor/events/v1 event write reads it. */
+export function eventWriteRequest(ctx: HandlerContext, deps: CalendarDeps, create: boolean): WriteRequest {
+  const dateUtc = postDateUtc(ctx, deps.site.timezone);
+  return {
+    user: ctx.user,
+    has: (name) => (name === 'date_utc' ? dateUtc !== undefined : name in EVENT_ARGS && gives(ctx, EVENT_ARGS[name], create)),
+    get: (name) => (name === 'date_utc' ? dateUtc : name in EVENT_ARGS ? ctx.params[EVENT_ARGS[name]] : undefined),
+    argName: (name) => EVENT_ARGS[name] ?? (name === 'date_utc' ? 'date' : name),
+  };
+}
+
+/** Creates or updates an event; every check runs before anything is written. */
+export async function writeEvent(deps: CalendarDeps, ctx: HandlerContext, current: PostDoc | null): Promise<PostDoc> {
+  const req = eventWriteRequest(ctx, deps, current === null);
+  const plan = await checkEventWrite(deps, req);
+  return saveEvent(deps, req, plan, current);
+}
+
+/** ec/v1 entity fields → the vendor/events/v1 venue or organizer input they are stored from. */
+const LINKED_ARGS: Record<string, string> = {
+  content: 'description',
+  excerpt: 'excerpt',
+  slug: 'slug',
+  status: 'status',
+  author: 'author',
+  featured_media: 'image',
+  comment_status: 'comment_status',
+  ping_status: 'ping_status',
+  format: 'format',
+  sticky: 'sticky',
+  template: 'template',
+};
+
+/** The ec/v1 name of a venue or organizer meta argument (`stateprovince` is `state_province` there). */
+const ecMetaName = (v1: string) => (v1 === 'stateprovince' ? 'state_province' : v1);
+
+/** Creates (current null) or updates a venue or organizer. */
+export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, current: PostDoc | null): Promise<PostDoc> {
+  const linked = kind.linked!;
+  const create = current === null;
+  const input: LinkedInput = {};
+  if (gives(ctx, 'title', create)) input[linked.key] = ctx.params.title;
+  for (const [ec, v1] of Object.entries(LINKED_ARGS)) if (gives(ctx, ec, create)) input[v1] = ctx.params[ec];
+  for (const v1 of Object.keys(linked.metaArgs)) if (gives(ctx, ecMetaName(v1), create)) input[v1] = ctx.params[ecMetaName(v1)];
+  const dateUtc = postDateUtc(ctx, deps.site.timezone);
+  if (dateUtc !== undefined) input.date_utc = dateUtc;
+
+  const names: Record<string, string> = { image: 'featured_media', date_utc: 'date' };
+  const checked = await checkLinkedInput(deps, ctx.user, input);
+  const failures: Array<[string, string]> = checked.failures.map(([n, e]) => [names[n] ?? n, e]);
+  if (gives(ctx, 'tags', create)) {
+    const tagRequest: WriteRequest = { user: ctx.user, has: (n) => n === 'tags', get: () => ctx.params.tags };
+    input.tags = (await checkTerms(deps, tagRequest, 'tags', TAG_TAXONOMY, failures)).map((t) => ('id' in t ? t.id : 0)).filter((id) => id > 0);
+  }
+  const failure = paramFailure(failures);
+  if (failure) throw failure;
+
+  const saved = current
+    ? await updateLinked(deps, ctx.user, linked, current, input, checked.image)
+    : (await createLinked(deps, ctx.user, linked, input, checked.image, { dedupe: false })).doc;
+  if (input.tags) await recountFor(deps, current, saved);
+  return saved;
+}
+
