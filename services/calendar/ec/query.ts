@@ -129,5 +129,5 @@ export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: Lis
     and.push({ id: p.has_events === true ? { $in: ids } : { $nin: ids } });
   }
   if (p.only_with_upcoming === true) and.push({ id: { $in: await idsWithUpcoming(deps, linked, req.user) } });
-  return { filter: { $and: and }, sort: [['date', -1]] };
+  return { filter: { $and: and }, sort: [['date', -1], ['id', -1]] };
 }
