@@ -88,7 +88,9 @@ export async function* jsonArrayElements(chunks: AsyncIterable<Buffer | string>)
     if (state === 'value') current += text.slice(from);
     offset += text.length;
   }
-  if (state !== 'done') fail(state === 'start' ? 'no data' : 'the array is not closed', offset);
+  // (Widened: the compiler cannot follow the assignments inside the loop.)
+  const end = state as string;
+  if (end !== 'done') fail(end === 'start' ? 'no data' : 'the array is not closed', offset);
 }
 
 /** Parses each element; a broken element raises an error naming its position in the array. */
