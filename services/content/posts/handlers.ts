@@ -24,7 +24,7 @@ import type { ListCache } from './counts';
 import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';
 import { excludedBySearch, planList, relevanceRank } from './query';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
-import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, touchedTerms, type WriteDeps } from './write';
+import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, termCountDeltas, type WriteDeps } from './write';
 
 export interface PostsDeps extends WriteDeps {
   site: Site;
@@ -96,11 +96,10 @@ function forbiddenStatus(ctx: HandlerContext, kind: KindInfo): RestError | null 
   return null;
 }
 
-/** After a write: drops cached list totals and recounts the terms whose published counts may have moved. */
+/** After a write: drops cached list totals and moves the published counts of the terms it touched. */
 async function recount(deps: PostsDeps, before: PostDoc | null, after: PostDoc | null): Promise<void> {
   deps.lists.invalidate();
-  const ids = touchedTerms(before, after);
-  if (ids.length) await deps.terms.recount(ids);
+  for (const [id, delta] of termCountDeltas(before, after)) await deps.terms.collection.updateOne({ id }, { $inc: { count: delta } });
 }
 
 function withKey(post: PostDoc, key: string | undefined): Partial<PostDoc> {

@@ -156,6 +156,27 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
       expect(json.body[1].class_list).toContain('tag-x');
     });
 
+    it('keeps the published counts of terms as posts are published, retagged and trashed', async () => {
+      const counts = async () => {
+        const db = await openStore({ dataDir: app.config.DATA_DIR, mongoUrl: app.config.MONGO_URL, mongoDb: app.config.MONGO_DB });
+        try {
+          const rows = await db.collection('terms').find({ id: { $in: [catA, catB, tagX] } });
+          return Object.fromEntries(rows.map((r) => [r.id as number, r.count as number]));
+        } finally {
+          await db.close();
+        }
+      };
+      expect(await counts()).toEqual({ [catA]: 2, [catB]: 2, [tagX]: 2 });
+      const p = await app.admin('POST', '/cms/v2/posts', { body: { title: 'Counted', categories: [catA], tags: [tagX] } });
+      expect((await counts())[catA]).toBe(2);
+      await app.admin('PUT', `/cms/v2/posts/${p.body.id}`, { body: { status: 'publish' } });
+      expect(await counts()).toEqual({ [catA]: 3, [catB]: 2, [tagX]: 3 });
+      await app.admin('PUT', `/cms/v2/posts/${p.body.id}`, { body: { categories: [catB], tags: [] } });
+      expect(await counts()).toEqual({ [catA]: 2, [catB]: 3, [tagX]: 2 });
+      await app.admin('DELETE', `/cms/v2/posts/${p.body.id}`);
+      expect(await counts()).toEqual({ [catA]: 2, [catB]: 2, [tagX]: 2 });
+    });
+
     it('orders by every attribute', async () => {
       const title = await app.request('GET', '/cms/v2/posts?orderby=title&order=asc&per_page=3&_fields=title');
       expect(title.body.map((p: { title: { rendered: string } }) => p.title.rendered)).toEqual(['Apple pie recipe', 'Banana bread', 'Cherry tart']);
