@@ -3,6 +3,7 @@
  * with one clear message listing every bad value; README.md and the Helm chart's wiring test read
  * this table, so a variable that is not declared here is not read anywhere.
  */
+import { isIP } from 'node:net';
 
 export type Role = 'all' | 'gateway' | 'content' | 'calendar' | 'aggregator' | 'oembed' | 'worker';
 export const ROLES: Role[] = ['all', 'gateway', 'content', 'calendar', 'aggregator', 'oembed', 'worker'];
@@ -114,6 +115,18 @@ export const ENV = {
   MAX_BODY_BYTES: { description: 'Largest request body accepted; larger ones get 413.', roles: ['*'], parse: int(2 * 1024 * 1024, 1024, 512 * 1024 * 1024) },
   AUTH_FAILURE_LIMIT: { description: 'Failed Basic logins allowed per client address within AUTH_FAILURE_WINDOW_SECONDS before 429.', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
   AUTH_FAILURE_WINDOW_SECONDS: { description: 'Window of the failed-login throttle.', roles: ['all', 'gateway'], parse: int(300, 1, 86400) },
+  OEMBED_ALLOW_HOSTS: {
+    description:
+      'Comma-separated host names or IP addresses the oEmbed proxy may fetch from although they are private, loopback or on a port other than 80, 443 and 8080 (an intranet provider); empty: public addresses only.',
+    roles: ['all', 'oembed', 'worker'],
+    parse: (raw: string | undefined) => {
+      if (raw === undefined || raw.trim() === '') return [] as string[];
+      const list = raw.split(',').map((s) => s.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean);
+      const bad = list.filter((h) => !isIP(h) && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(h));
+      if (bad.length) throw new ConfigError(`must list host names or IP addresses, got ${bad.map((b) => `"${b}"`).join(', ')}`);
+      return list;
+    },
+  },
   WORKER_QUEUES: {
     description: 'Comma-separated queues a worker consumes (batch, oembed, import); default all.',
     roles: ['worker', 'all'],

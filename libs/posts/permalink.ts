@@ -54,6 +54,16 @@ export type PermalinkTarget = { id: number; type?: string } | { type: string; sl
 
 const hostOf = (u: URL) => u.hostname.toLowerCase().replace(/^www\./, '');
 
+/** Whether a URL is an http(s) address on this site's host (with or without `www.`). */
+export function onSite(site: Site, raw: string): boolean {
+  try {
+    const url = new URL(raw.trim());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && hostOf(url) === hostOf(new URL(site.home));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Reads an address of this site (url_to_postid): the host must be the site's (with or without `www.`),
  * the path below the home path. Null for foreign or unreadable addresses and for the home page.

@@ -1,0 +1,89 @@
+/**
+ * oembed/1.0 (reference: WP_oEmbed_Controller::register_routes). The embed route's `format` and
+ * `maxwidth` carry no type, as in the reference: any format other than xml reads as json, and maxwidth
+ * goes through absint. The proxy declares its types and enum, so they are validated.
+ */
+import type { ArgDecl, RouteRegistry } from '../rest/registry';
+
+export const OEMBED_NS = 'oembed/1.0';
+/** The interface's default (and the reference's largest) embed width. */
+export const DEFAULT_MAX_WIDTH = 600;
+
+/** PHP's (int) cast of a request value: a leading integer of a string, 0 when there is none. */
+function phpInt(value: unknown): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : 0;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string') {
+    const m = /^\s*([+-]?\d+)/.exec(value);
+    return m ? Number(m[1]) : 0;
+  }
+  if (Array.isArray(value)) return value.length ? 1 : 0;
+  return 0;
+}
+
+/** The reference's absint. */
+export const absint = (value: unknown): number => Math.abs(phpInt(value));
+
+/** wp_oembed_ensure_format: json unless xml was asked for. */
+export const ensureFormat = (value: unknown): 'json' | 'xml' => (value === 'xml' ? 'xml' : 'json');
+
+const ALLOWED_PROTOCOLS = new Set(['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn']);
+
+/**
+ * sanitize_url (esc_url_raw): trims, drops characters a URL cannot hold, adds `http://` to a bare host
+ * and path, and empties a URL whose scheme is not an allowed protocol (`javascript:`, `data:`).
+ */
+export function sanitizeUrl(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  let url = value.trim().replace(/ /g, '%20').replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi, '');
+  if (url === '') return '';
+  if (!url.includes(':') && !['/', '#', '?'].includes(url[0]) && !/^[a-z0-9-]+?\.php/i.test(url)) url = `http://${url}`;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url);
+  if (scheme && !ALLOWED_PROTOCOLS.has(scheme[1].toLowerCase())) return '';
+  return url;
+}
+
+const urlArg = (): ArgDecl => ({
+  description: 'The URL of the resource for which to fetch oEmbed data.',
+  required: true,
+  type: 'string',
+  format: 'uri',
+  sanitize: sanitizeUrl,
+});
+
+export function registerOembedRoutes(registry: RouteRegistry): void {
+  registry.add({
+    namespace: OEMBED_NS,
+    pattern: `/${OEMBED_NS}/embed`,
+    endpoints: [
+      {
+        id: 'oembed.embed',
+        service: 'oembed',
+        methods: ['GET'],
+        args: {
+          url: urlArg(),
+          format: { default: 'json', sanitize: ensureFormat },
+          maxwidth: { default: DEFAULT_MAX_WIDTH, sanitize: absint },
+        },
+      },
+    ],
+  });
+  registry.add({
+    namespace: OEMBED_NS,
+    pattern: `/${OEMBED_NS}/proxy`,
+    endpoints: [
+      {
+        id: 'oembed.proxy',
+        service: 'oembed',
+        methods: ['GET'],
+        args: {
+          url: urlArg(),
+          format: { description: 'The oEmbed format to use.', type: 'string', default: 'json', enum: ['json', 'xml'] },
+          maxwidth: { description: 'The maximum width of the embed frame in pixels.', type: 'integer', default: DEFAULT_MAX_WIDTH, sanitize: absint },
+          maxheight: { description: 'The maximum height of the embed frame in pixels.', type: 'integer', sanitize: absint },
+          discover: { description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.', type: 'boolean', default: true },
+        },
+      },
+    ],
+  });
+}
