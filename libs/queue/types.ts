@@ -27,6 +27,12 @@ export interface JobContext {
 
 export type JobHandler<I = unknown, O = unknown> = (data: I, job: JobContext) => Promise<O>;
 
+/**
+ * The handlers a worker or the inline queue is given, one per job name. Data is typed `any` here so a
+ * handler may declare the shape it expects (job data arrives as parsed JSON; handlers check it).
+ */
+export type JobHandlers = Partial<Record<JobName, JobHandler<any>>>;
+
 export interface EnqueueOptions {
   /** A caller-chosen job id; enqueuing the same id twice runs the job once. */
   jobId?: string;

@@ -1,0 +1,308 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { UnrecoverableError } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  WORKER_LOCK_DURATION_MS,
+  WORKER_MAX_STALLED_COUNT,
+  WORKER_STALLED_INTERVAL_MS,
+  createBullQueue,
+  createBullWorker,
+} from './bullmq';
+import { JobFailedError, QueueTimeoutError, type JobContext, type JobHandlers, type JobQueue, type JobWorker, type QueueName } from './types';
+
+const redisUrl = process.env.TEST_REDIS_URL as string;
+// Unique per run and per test below, so tests share no keys with each other or with anything else in Redis.
+const basePrefix = `test-bullmq-${process.pid}-${Date.now().toString(36)}`;
+let counter = 0;
+const toClose: Array<() => Promise<void>> = [];
+const children: ChildProcess[] = [];
+
+function newPrefix(): string {
+  counter += 1;
+  return `${basePrefix}-${counter}`;
+}
+
+function open(handlers: JobHandlers, queues: QueueName[] = ['batch'], prefix = newPrefix()) {
+  const queue = createBullQueue({ redisUrl, prefix });
+  const worker = createBullWorker({ redisUrl, prefix, queues, concurrency: 2, handlers });
+  toClose.push(() => worker.close(30000), () => queue.close());
+  return { prefix, queue, worker };
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  // Workers first (they wait for their jobs), then producers.
+  for (const close of toClose.splice(0)) await close();
+});
+
+afterAll(async () => {
+  const redis = new Redis(redisUrl);
+  const stream = redis.scanStream({ match: `${basePrefix}-*`, count: 500 });
+  for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+  await redis.quit();
+});
+
+describe('BullMQ queue and worker', () => {
+  test('run resolves with the handler result; the handler sees the job id, name and attempt', async () => {
+    const { queue, worker } = open({ 'batch.run': async (data, job) => ({ data, job }) });
+    await worker.start();
+
+    const result = await queue.run<{ data: unknown; job: JobContext }>('batch.run', { a: 1 });
+    expect(result.data).toEqual({ a: 1 });
+    expect(result.job.name).toBe('batch.run');
+    expect(result.job.attempt).toBe(1);
+    expect(result.job.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const named = await queue.run<{ job: JobContext }>('batch.run', {}, { jobId: 'batch-named-1' });
+    expect(named.job.id).toBe('batch-named-1');
+  });
+
+  test('a job failing on every attempt rejects with its failed reason after the default 3 attempts', async () => {
+    const attempts: number[] = [];
+    const { queue, worker } = open({
+      'batch.run': async (_data, job) => {
+        attempts.push(job.attempt);
+        throw new Error(`boom on attempt ${job.attempt}`);
+      },
+    });
+    await worker.start();
+
+    const failure = await queue.run('batch.run', {}).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(JobFailedError);
+    expect(failure).toMatchObject({ message: 'boom on attempt 3', failedReason: 'boom on attempt 3', jobName: 'batch.run' });
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  test('attempts can be lowered per job, and an UnrecoverableError is not retried', async () => {
+    let calls = 0;
+    const { queue, worker } = open({
+      'batch.run': async (data: { unrecoverable?: boolean }) => {
+        calls += 1;
+        throw data.unrecoverable ? new UnrecoverableError('bad input') : new Error('once');
+      },
+    });
+    await worker.start();
+
+    await expect(queue.run('batch.run', {}, { attempts: 1 })).rejects.toThrow('once');
+    expect(calls).toBe(1);
+    await expect(queue.run('batch.run', { unrecoverable: true })).rejects.toThrow('bad input');
+    expect(calls).toBe(2);
+  });
+
+  test('a job that fails and then succeeds keeps one job id across its attempts', async () => {
+    const seen: JobContext[] = [];
+    const { queue, worker } = open({
+      'batch.run': async (data: { n: number }, job) => {
+        seen.push(job);
+        if (job.attempt < 3) throw new Error('not yet');
+        return { n: data.n * 2 };
+      },
+    });
+    await worker.start();
+
+    await expect(queue.run('batch.run', { n: 21 })).resolves.toEqual({ n: 42 });
+    expect(seen.map((j) => j.attempt)).toEqual([1, 2, 3]);
+    expect(new Set(seen.map((j) => j.id)).size).toBe(1);
+  });
+
+  test('run rejects with QueueTimeoutError when the result does not come in time; the job still finishes', async () => {
+    const release = gate();
+    const { queue, worker } = open({
+      'batch.run': async () => {
+        await release.opened;
+        return 'late';
+      },
+    });
+    await worker.start();
+
+    await expect(queue.run('batch.run', {}, { jobId: 'slow-job', timeoutMs: 200 })).rejects.toBeInstanceOf(QueueTimeoutError);
+    release.open();
+    // The same jobId is the same job: waiting on it again yields the result it finished with.
+    await expect(queue.run('batch.run', {}, { jobId: 'slow-job', timeoutMs: 20000 })).resolves.toBe('late');
+  });
+
+  test('start fails, naming the job, when a consumed job has no handler', async () => {
+    const worker = createBullWorker({
+      redisUrl,
+      prefix: newPrefix(),
+      queues: ['batch', 'oembed'],
+      concurrency: 1,
+      handlers: { 'batch.run': async () => null },
+    });
+    await expect(worker.start()).rejects.toThrow('no handler for job "oembed.fetch"');
+    await worker.close();
+  });
+
+  test('start fails, naming the job, when a handler is given for a queue the worker does not consume', async () => {
+    const worker = createBullWorker({
+      redisUrl,
+      prefix: newPrefix(),
+      queues: ['batch'],
+      concurrency: 1,
+      handlers: { 'batch.run': async () => null, 'import.batch': async () => null },
+    });
+    await expect(worker.start()).rejects.toThrow(/job "import\.batch" of queue "import", which this worker does not consume/);
+    await worker.close();
+  });
+
+  test('start fails for an unknown queue', async () => {
+    const worker = createBullWorker({
+      redisUrl,
+      prefix: newPrefix(),
+      queues: ['batch', 'nope' as QueueName],
+      concurrency: 1,
+      handlers: { 'batch.run': async () => null },
+    });
+    await expect(worker.start()).rejects.toThrow('unknown queue(s) nope');
+    await worker.close();
+  });
+
+  test('enqueuing the same jobId twice runs the job once', async () => {
+    let calls = 0;
+    const { queue, worker } = open({
+      'batch.run': async (data: { v: number }) => {
+        calls += 1;
+        return data.v;
+      },
+    });
+
+    expect(await queue.enqueue('batch.run', { v: 1 }, { jobId: 'dedup-1' })).toBe('dedup-1');
+    expect(await queue.enqueue('batch.run', { v: 2 }, { jobId: 'dedup-1' })).toBe('dedup-1');
+    expect((await queue.depths()).batch).toBe(1);
+
+    await worker.start();
+    await expect(queue.run('batch.run', { v: 3 }, { jobId: 'dedup-1' })).resolves.toBe(1);
+    expect(calls).toBe(1);
+  });
+
+  test('jobIds that BullMQ cannot store are refused', async () => {
+    const { queue } = open({ 'batch.run': async () => null });
+    await expect(queue.enqueue('batch.run', {}, { jobId: '42' })).rejects.toThrow('must not be an integer');
+    await expect(queue.enqueue('batch.run', {}, { jobId: 'a:b' })).rejects.toThrow('must not contain ":"');
+  });
+
+  test('depths counts the jobs not yet finished per queue; ping answers', async () => {
+    const { queue } = open({ 'batch.run': async () => null });
+    await queue.enqueue('batch.run', {});
+    await queue.enqueue('batch.run', {});
+    await queue.enqueue('oembed.fetch', {});
+    await expect(queue.depths()).resolves.toEqual({ batch: 2, oembed: 1, import: 0 });
+    await expect(queue.ping()).resolves.toBeUndefined();
+  });
+
+  test('close waits for the active job to finish and takes no new jobs', async () => {
+    const release = gate();
+    const started = gate();
+    const { queue, worker } = open({
+      'batch.run': async (data: { v: string }) => {
+        started.open();
+        await release.opened;
+        return data.v;
+      },
+    });
+    await worker.start();
+
+    const result = queue.run('batch.run', { v: 'finished' }, { timeoutMs: 20000 });
+    await started.opened;
+    let closed = false;
+    const closing = worker.close(20000).then(() => {
+      closed = true;
+    });
+    await sleep(300);
+    expect(closed).toBe(false);
+
+    release.open();
+    await closing;
+    await expect(result).resolves.toBe('finished');
+
+    await queue.enqueue('batch.run', { v: 'after close' });
+    await sleep(300);
+    expect((await queue.depths()).batch).toBe(1);
+  });
+
+  test('close stops waiting after its timeout; the running job still finishes in the background', async () => {
+    const release = gate();
+    const started = gate();
+    const { queue, worker } = open({
+      'batch.run': async () => {
+        started.open();
+        await release.opened;
+        return 'done anyway';
+      },
+    });
+    await worker.start();
+
+    const jobId = await queue.enqueue('batch.run', {});
+    await started.opened;
+    await worker.close(200);
+    expect((await queue.depths()).batch).toBe(1);
+
+    release.open();
+    await expect(queue.run('batch.run', {}, { jobId, timeoutMs: 20000 })).resolves.toBe('done anyway');
+  });
+
+  test('a job whose worker process is killed mid-job is finished by another worker', async () => {
+    const prefix = newPrefix();
+    const child = spawn(process.execPath, [path.join(__dirname, '../../test/support/bullmq-crash-worker.js')], {
+      env: {
+        ...process.env,
+        REDIS_URL: redisUrl,
+        PREFIX: prefix,
+        QUEUE: 'batch',
+        LOCK_DURATION_MS: String(WORKER_LOCK_DURATION_MS),
+        STALLED_INTERVAL_MS: String(WORKER_STALLED_INTERVAL_MS),
+        MAX_STALLED_COUNT: String(WORKER_MAX_STALLED_COUNT),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const lines = createInterface({ input: child.stdout! });
+    const nextLine = (pattern: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve, reject) => {
+        const onLine = (line: string) => {
+          const m = line.match(pattern);
+          if (m) {
+            lines.off('line', onLine);
+            resolve(m);
+          }
+        };
+        lines.on('line', onLine);
+        child.once('exit', (code, signal) => reject(new Error(`crash worker exited (${code ?? signal}) before printing ${pattern}`)));
+      });
+
+    await nextLine(/^ready$/);
+    const queue: JobQueue = createBullQueue({ redisUrl, prefix });
+    toClose.push(() => queue.close());
+    const result = queue.run('batch.run', { v: 7 }, { timeoutMs: 100000 });
+    result.catch(() => undefined);
+
+    const [, activeId] = await nextLine(/^active (\S+)$/);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+
+    const survivor: JobWorker = createBullWorker({
+      redisUrl,
+      prefix,
+      queues: ['batch'],
+      concurrency: 1,
+      handlers: { 'batch.run': async (data: { v: number }, job) => ({ by: 'survivor', v: data.v, id: job.id }) },
+    });
+    toClose.unshift(() => survivor.close(30000));
+    await survivor.start();
+
+    await expect(result).resolves.toEqual({ by: 'survivor', v: 7, id: activeId });
+  }, 120000);
+});

@@ -1,0 +1,298 @@
+/**
+ * The JobQueue and JobWorker on BullMQ (Redis). Each queue of QUEUES is a BullMQ queue of that name
+ * under `prefix`; a job's BullMQ name is its JobName. Producers (`createBullQueue`) and consumers
+ * (`createBullWorker`) are separate, so gateways enqueue and worker pods consume.
+ */
+import { Queue, QueueEvents, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import { logger } from '../observability/logger';
+import { observeJob } from '../observability/metrics';
+import {
+  BACKOFF_BASE_MS,
+  DEFAULT_ATTEMPTS,
+  DEFAULT_RUN_TIMEOUT_MS,
+  KEEP_COMPLETED,
+  KEEP_FAILED,
+  attemptsFor,
+  checkHandlers,
+  isJobName,
+  isUnrecoverable,
+  jobIdFor,
+  queueOf,
+  reasonOf,
+} from './options';
+import {
+  JobFailedError,
+  QUEUES,
+  QueueTimeoutError,
+  type EnqueueOptions,
+  type JobHandlers,
+  type JobName,
+  type JobQueue,
+  type JobWorker,
+  type QueueName,
+} from './types';
+
+const log = logger.child({ component: 'queue' });
+
+/**
+ * Recovery of jobs whose worker died (SIGKILL, OOM, lost node). A worker holds a lock per active job
+ * for WORKER_LOCK_DURATION_MS and renews it every half of that; a dead worker's lock lapses. Every
+ * WORKER_STALLED_INTERVAL_MS one live worker (BullMQ coordinates this through Redis) marks the active
+ * jobs and, at the next check, moves those still without a lock back to waiting. So a killed worker's
+ * job runs again on another worker within lockDuration + stalledInterval = 25 s at worst (usually less).
+ * The lock is not shorter because a worker whose event loop is blocked for more than half the lock
+ * (7.5 s) would lose its job to another worker while still running it; BullMQ's default 30 s would
+ * delay recovery to a minute.
+ */
+export const WORKER_LOCK_DURATION_MS = 15_000;
+export const WORKER_STALLED_INTERVAL_MS = 10_000;
+/** A job may lose its worker once and run again; a second loss fails it (a job that kills its worker). */
+export const WORKER_MAX_STALLED_COUNT = 1;
+/** Grace period of `JobWorker.close()` when the caller gives none. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+/** Producer commands fail after this many reconnection attempts instead of hanging while Redis is down. */
+const PRODUCER_MAX_RETRIES = 5;
+const PING_TIMEOUT_MS = 2_000;
+
+const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: DEFAULT_ATTEMPTS,
+  backoff: { type: 'exponential', delay: BACKOFF_BASE_MS },
+  removeOnComplete: { ...KEEP_COMPLETED },
+  removeOnFail: { ...KEEP_FAILED },
+};
+
+export interface BullQueueOptions {
+  redisUrl: string;
+  /** Key prefix of every queue in Redis. */
+  prefix: string;
+}
+
+export interface BullWorkerOptions extends BullQueueOptions {
+  queues: QueueName[];
+  /** Jobs run at once per consumed queue. */
+  concurrency: number;
+  handlers: JobHandlers;
+}
+
+/** Resolves true when `p` settles within `ms`, false otherwise; never rejects. */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function checkTimeout(timeoutMs: number | undefined): number {
+  const ms = timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+  if (!Number.isFinite(ms) || ms <= 0) throw new Error(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  return ms;
+}
+
+export function createBullQueue(opts: BullQueueOptions): JobQueue {
+  const { prefix } = opts;
+  const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: PRODUCER_MAX_RETRIES });
+  connection.on('error', (err) => log.warn({ err }, 'redis connection error (producer)'));
+  // QueueEvents reads with blocking XREAD on a connection of its own, which it duplicates from this
+  // one; lazyConnect keeps the template itself from ever connecting.
+  const blockingTemplate = new Redis(opts.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+
+  const queues = new Map<QueueName, Queue>();
+  const events = new Map<QueueName, Promise<QueueEvents>>();
+  let closing: Promise<void> | undefined;
+
+  function queueFor(q: QueueName): Queue {
+    if (closing) throw new Error('queue is closed');
+    let queue = queues.get(q);
+    if (!queue) {
+      queue = new Queue(q, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue.on('error', (err) => log.warn({ err, queue: q }, 'queue error'));
+      queues.set(q, queue);
+    }
+    return queue;
+  }
+
+  /** The event listener `run` waits on, one per queue, created at the first `run` of that queue. */
+  function eventsFor(q: QueueName): Promise<QueueEvents> {
+    let pending = events.get(q);
+    if (!pending) {
+      pending = (async () => {
+        // Read the event stream from Redis' current time rather than from '$' ("new events"): '$' is
+        // fixed only when the first XREAD reaches Redis, and a job finishing before that would be missed.
+        const [sec, usec] = await connection.time();
+        const nowMs = Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
+        const queueEvents = new QueueEvents(q, { connection: blockingTemplate, prefix, lastEventId: `${nowMs - 1}-0` });
+        queueEvents.on('error', (err) => log.warn({ err, queue: q }, 'queue events error'));
+        await queueEvents.waitUntilReady();
+        return queueEvents;
+      })();
+      // A failed start (Redis down) is retried by the next `run`.
+      pending.catch(() => events.delete(q));
+      events.set(q, pending);
+    }
+    return pending;
+  }
+
+  async function add(name: JobName, data: unknown, options: EnqueueOptions): Promise<Job> {
+    const queue = queueFor(queueOf(name));
+    const jobId = jobIdFor(options.jobId);
+    const attempts = attemptsFor(options.attempts);
+    // Adding an id that is already stored returns that job and runs nothing: the deduplication.
+    return queue.add(name, data, { jobId, attempts });
+  }
+
+  return {
+    kind: 'bullmq',
+
+    async run<O = unknown>(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<O> {
+      const timeoutMs = checkTimeout(options.timeoutMs);
+      const queueEvents = await eventsFor(queueOf(name));
+      const job = await add(name, data, options);
+      const jobId = job.id as string;
+      try {
+        return (await job.waitUntilFinished(queueEvents, timeoutMs)) as O;
+      } catch (err) {
+        const reason = reasonOf(err);
+        // BullMQ reports its own wait timeout as a plain Error with this wording.
+        if (reason.startsWith('Job wait ') && reason.includes('timed out before finishing')) {
+          throw new QueueTimeoutError(name, timeoutMs);
+        }
+        throw new JobFailedError(name, jobId, reason);
+      }
+    },
+
+    async enqueue(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<string> {
+      const job = await add(name, data, options);
+      return job.id as string;
+    },
+
+    async depths(): Promise<Record<QueueName, number>> {
+      const out = {} as Record<QueueName, number>;
+      await Promise.all(
+        QUEUES.map(async (q) => {
+          const counts = await queueFor(q).getJobCounts('waiting', 'prioritized', 'active', 'delayed');
+          out[q] = Object.values(counts).reduce((a, b) => a + b, 0);
+        }),
+      );
+      return out;
+    },
+
+    async ping(): Promise<void> {
+      if (closing) throw new Error('queue is closed');
+      const answered = connection.ping();
+      answered.catch(() => undefined);
+      if (!(await settlesWithin(answered, PING_TIMEOUT_MS))) throw new Error(`redis did not answer PING within ${PING_TIMEOUT_MS} ms`);
+      await answered;
+    },
+
+    close(): Promise<void> {
+      if (!closing) {
+        closing = (async () => {
+          const listeners = await Promise.allSettled([...events.values()]);
+          await Promise.allSettled(listeners.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
+          await Promise.allSettled([...queues.values()].map((q) => q.close()));
+          await connection.quit().catch(() => connection.disconnect());
+          blockingTemplate.disconnect();
+        })();
+      }
+      return closing;
+    },
+  };
+}
+
+export function createBullWorker(opts: BullWorkerOptions): JobWorker {
+  let workers: Worker[] = [];
+  let connection: Redis | undefined;
+  let state: 'new' | 'starting' | 'started' | 'closed' = 'new';
+  let closing: Promise<void> | undefined;
+
+  async function processJob(job: Job): Promise<unknown> {
+    const name = job.name;
+    const handler = isJobName(name) ? opts.handlers[name] : undefined;
+    if (!isJobName(name) || !handler) throw new UnrecoverableError(`no handler for job "${name}" in this worker`);
+    const attempt = job.attemptsMade + 1;
+    const started = performance.now();
+    try {
+      const result = await handler(job.data, { id: job.id as string, name, attempt });
+      observeJob(name, 'completed', (performance.now() - started) / 1000);
+      return result;
+    } catch (err) {
+      const final = isUnrecoverable(err) || attempt >= (job.opts.attempts ?? 1);
+      observeJob(name, final ? 'failed' : 'retry', (performance.now() - started) / 1000);
+      // BullMQ records err.message as the failed reason; keep it meaningful for non-Error throws.
+      throw err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
+  return {
+    async start(): Promise<void> {
+      if (state !== 'new') throw new Error(`worker cannot start: it is ${state}`);
+      const queues = [...new Set(opts.queues)];
+      const unknown = queues.filter((q) => !(QUEUES as readonly string[]).includes(q));
+      if (queues.length === 0) throw new Error('Invalid queue worker setup: no queue to consume');
+      if (unknown.length) throw new Error(`Invalid queue worker setup: unknown queue(s) ${unknown.join(', ')}; known: ${QUEUES.join(', ')}`);
+      if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) {
+        throw new Error(`Invalid queue worker setup: concurrency must be a whole number >= 1, got ${opts.concurrency}`);
+      }
+      checkHandlers(queues, opts.handlers);
+      state = 'starting';
+
+      const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+      connection = conn;
+      conn.on('error', (err) => log.warn({ err }, 'redis connection error (worker)'));
+      workers = queues.map((q) => {
+        const worker = new Worker(q, processJob, {
+          connection: conn,
+          prefix: opts.prefix,
+          concurrency: opts.concurrency,
+          autorun: false,
+          lockDuration: WORKER_LOCK_DURATION_MS,
+          stalledInterval: WORKER_STALLED_INTERVAL_MS,
+          maxStalledCount: WORKER_MAX_STALLED_COUNT,
+        });
+        worker.on('error', (err) => log.warn({ err, queue: q }, 'worker error'));
+        worker.on('failed', (job, err) => log.warn({ queue: q, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job attempt failed'));
+        return worker;
+      });
+      try {
+        await Promise.all(workers.map((w) => w.waitUntilReady()));
+      } catch (err) {
+        await Promise.allSettled(workers.map((w) => w.close(true)));
+        conn.disconnect();
+        state = 'closed';
+        throw err;
+      }
+      // close() may have been called while connecting; then nothing is started.
+      if (state !== 'starting') return;
+      for (const w of workers) w.run().catch((err) => log.error({ err, queue: w.name }, 'worker stopped'));
+      state = 'started';
+      log.info({ queues, concurrency: opts.concurrency }, 'queue worker started');
+    },
+
+    close(timeoutMs: number = DEFAULT_CLOSE_TIMEOUT_MS): Promise<void> {
+      if (!closing) {
+        closing = (async () => {
+          state = 'closed';
+          if (!connection) return;
+          const conn = connection;
+          // Worker.close() stops fetching at once and resolves when its active jobs have finished; the
+          // shared connection is closed after it, whether or not the caller waited that long.
+          const workersClosed = Promise.allSettled(workers.map((w) => w.close()));
+          const connectionClosed = workersClosed.then(() => conn.quit().catch(() => conn.disconnect()));
+          if (!(await settlesWithin(connectionClosed, timeoutMs))) {
+            // The jobs go on (their locks are still renewed) rather than being cut off: closing the
+            // connection under BullMQ makes it retry the job's completion in a tight loop. If the process
+            // exits now, the locks lapse and another worker runs the jobs again (WORKER_LOCK_DURATION_MS).
+            log.warn({ timeoutMs }, 'jobs still running at the end of the shutdown grace period');
+          }
+        })();
+      }
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The JobQueue of the all-in-one process without Redis: jobs run in this process, with BullMQ's
+ * semantics so code behaves the same on both: data and results pass through JSON (a Date arrives as
+ * a string, `undefined` data as `{}`, an `undefined` result as `null`), each attempt gets a fresh copy
+ * of the data, failed attempts are retried with exponential backoff, the job id is stable across
+ * attempts, an `UnrecoverableError` is not retried, and a jobId already known runs nothing new.
+ * Jobs live in memory only: a restart loses those not yet finished.
+ */
+import { observeJob } from '../observability/metrics';
+import {
+  KEEP_COMPLETED,
+  KEEP_FAILED,
+  attemptsFor,
+  backoffDelay,
+  isJobName,
+  isUnrecoverable,
+  jobIdFor,
+  queueOf,
+  reasonOf,
+  DEFAULT_RUN_TIMEOUT_MS,
+} from './options';
+import {
+  JobFailedError,
+  QUEUES,
+  QueueTimeoutError,
+  type EnqueueOptions,
+  type JobHandler,
+  type JobHandlers,
+  type JobName,
+  type JobQueue,
+  type QueueName,
+} from './types';
+
+type Outcome = { ok: true; value: unknown } | { ok: false; reason: string };
+
+interface Entry {
+  id: string;
+  name: JobName;
+  queue: QueueName;
+  state: 'waiting' | 'active' | 'delayed' | 'completed' | 'failed';
+  finishedAt?: number;
+  /** Settles with the outcome; never rejects, so a job nobody waits for is no unhandled rejection. */
+  done: Promise<Outcome>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createInlineQueue(handlers: JobHandlers): JobQueue {
+  const unknown = Object.keys(handlers).filter((name) => !isJobName(name));
+  if (unknown.length) throw new Error(`inline queue: handler given for unknown job(s) ${unknown.join(', ')}`);
+
+  /** Jobs by `${queue}/${id}`, in insertion order (BullMQ ids are unique per queue). */
+  const jobs = new Map<string, Entry>();
+  const running = new Set<Promise<Outcome>>();
+  let closed = false;
+
+  /** Forgets finished jobs past the retention BullMQ applies (age and count), which ends their deduplication. */
+  function prune(now: number): void {
+    let completed = 0;
+    let failed = 0;
+    for (const e of jobs.values()) {
+      if (e.state === 'completed') completed++;
+      else if (e.state === 'failed') failed++;
+    }
+    for (const [key, e] of jobs) {
+      if (e.finishedAt === undefined) continue;
+      const keep = e.state === 'completed' ? KEEP_COMPLETED : KEEP_FAILED;
+      const over = e.state === 'completed' ? completed > keep.count : failed > keep.count;
+      if (over || now - e.finishedAt > keep.age * 1000) {
+        jobs.delete(key);
+        if (e.state === 'completed') completed--;
+        else failed--;
+      }
+    }
+  }
+
+  async function execute(entry: Entry, handler: JobHandler, payload: string, attempts: number): Promise<Outcome> {
+    // Start on a later turn, as a queue would: the caller's enqueue returns before the handler runs.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let attempt = 1; ; attempt++) {
+      entry.state = 'active';
+      const started = performance.now();
+      try {
+        const result = await handler(JSON.parse(payload), { id: entry.id, name: entry.name, attempt });
+        const value = result === undefined ? null : JSON.parse(JSON.stringify(result));
+        observeJob(entry.name, 'completed', (performance.now() - started) / 1000);
+        entry.state = 'completed';
+        entry.finishedAt = Date.now();
+        return { ok: true, value };
+      } catch (err) {
+        const final = isUnrecoverable(err) || attempt >= attempts;
+        observeJob(entry.name, final ? 'failed' : 'retry', (performance.now() - started) / 1000);
+        if (final) {
+          entry.state = 'failed';
+          entry.finishedAt = Date.now();
+          return { ok: false, reason: reasonOf(err) };
+        }
+        entry.state = 'delayed';
+        await sleep(backoffDelay(attempt));
+      }
+    }
+  }
+
+  function add(name: JobName, data: unknown, options: EnqueueOptions): Entry {
+    if (closed) throw new Error('queue is closed');
+    const queue = queueOf(name);
+    const handler = handlers[name];
+    if (!handler) throw new Error(`no handler for job "${name}" in the inline queue`);
+    const id = jobIdFor(options.jobId);
+    const attempts = attemptsFor(options.attempts);
+    prune(Date.now());
+    const key = `${queue}/${id}`;
+    const existing = jobs.get(key);
+    if (existing) return existing;
+    const payload = JSON.stringify(data === undefined ? {} : data);
+    const entry: Entry = { id, name, queue, state: 'waiting', done: Promise.resolve({ ok: false, reason: 'not started' }) };
+    entry.done = execute(entry, handler, payload, attempts);
+    running.add(entry.done);
+    void entry.done.then(() => running.delete(entry.done));
+    jobs.set(key, entry);
+    return entry;
+  }
+
+  return {
+    kind: 'inline',
+
+    async run<O = unknown>(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<O> {
+      const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
+      if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`timeoutMs must be a positive number, got ${options.timeoutMs}`);
+      const entry = add(name, data, options);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
+      try {
+        // The job goes on after a timeout, as on BullMQ; close() still waits for it.
+        const outcome = await Promise.race([entry.done, timedOut]);
+        if (outcome === 'timeout') throw new QueueTimeoutError(name, timeoutMs);
+        if (!outcome.ok) throw new JobFailedError(entry.name, entry.id, outcome.reason);
+        return outcome.value as O;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async enqueue(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<string> {
+      return add(name, data, options).id;
+    },
+
+    async depths(): Promise<Record<QueueName, number>> {
+      const out = Object.fromEntries(QUEUES.map((q) => [q, 0])) as Record<QueueName, number>;
+      for (const e of jobs.values()) {
+        if (e.state !== 'completed' && e.state !== 'failed') out[e.queue]++;
+      }
+      return out;
+    },
+
+    async ping(): Promise<void> {
+      if (closed) throw new Error('queue is closed');
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      // Jobs still running, retrying or waiting for their backoff finish first: they exist nowhere else.
+      while (running.size) await Promise.all([...running]);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * What the BullMQ queue and the inline executor share, so both run a job the same way: attempts,
+ * backoff, the default wait of `run`, job ids, and the start-up check of handlers.
+ */
+import { randomUUID } from 'node:crypto';
+import { JOBS, type JobHandler, type JobName, type QueueName } from './types';
+
+/** Attempts of a job when the caller gives none (the first run plus two retries). */
+export const DEFAULT_ATTEMPTS = 3;
+/** Exponential backoff: the n-th retry waits BACKOFF_BASE_MS * 2^(n-1) (500 ms, 1 s, 2 s, ...). */
+export const BACKOFF_BASE_MS = 500;
+/** How long `run` waits for a result when the caller gives no `timeoutMs`. */
+export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
+/** Finished jobs are kept this long (and at most this many per queue) so a repeated jobId is deduplicated. */
+export const KEEP_COMPLETED = { age: 3600, count: 1000 } as const;
+/** Failed jobs are kept longer, for inspection. */
+export const KEEP_FAILED = { age: 24 * 3600, count: 5000 } as const;
+
+export function backoffDelay(failedAttempts: number): number {
+  return BACKOFF_BASE_MS * 2 ** (failedAttempts - 1);
+}
+
+export function isJobName(name: string): name is JobName {
+  return Object.prototype.hasOwnProperty.call(JOBS, name);
+}
+
+export function queueOf(name: JobName): QueueName {
+  if (!isJobName(name)) throw new Error(`unknown job "${String(name)}"; known jobs: ${Object.keys(JOBS).join(', ')}`);
+  return JOBS[name].queue;
+}
+
+/**
+ * A caller's jobId, checked by BullMQ's rules (so both executors accept the same ids), or a fresh UUID.
+ * Random ids rather than BullMQ's per-queue counter: job ids are the base of idempotency keys, and a
+ * counter starts again at 1 when Redis loses its data.
+ */
+export function jobIdFor(jobId: string | undefined): string {
+  if (jobId === undefined) return randomUUID();
+  if (typeof jobId !== 'string' || jobId === '') throw new Error('jobId must be a non-empty string');
+  if (`${parseInt(jobId, 10)}` === jobId) throw new Error(`jobId "${jobId}" must not be an integer`);
+  if (jobId.includes(':')) throw new Error(`jobId "${jobId}" must not contain ":"`);
+  return jobId;
+}
+
+export function attemptsFor(attempts: number | undefined): number {
+  if (attempts === undefined) return DEFAULT_ATTEMPTS;
+  if (!Number.isInteger(attempts) || attempts < 1) throw new Error(`attempts must be a whole number >= 1, got ${attempts}`);
+  return attempts;
+}
+
+/**
+ * The start-up check of a worker: every job of a consumed queue has exactly one handler, and no handler
+ * is given for a job of a queue the worker does not consume (that job would never run here, which is
+ * almost always a wiring mistake). A record cannot hold two handlers for one name, so "exactly one"
+ * means "present".
+ */
+export function checkHandlers(queues: readonly QueueName[], handlers: Partial<Record<string, JobHandler>>): void {
+  const problems: string[] = [];
+  for (const name of Object.keys(handlers)) {
+    if (!isJobName(name)) problems.push(`handler given for unknown job "${name}"`);
+    else if (!queues.includes(JOBS[name].queue)) {
+      problems.push(`handler given for job "${name}" of queue "${JOBS[name].queue}", which this worker does not consume`);
+    } else if (typeof handlers[name] !== 'function') problems.push(`handler for job "${name}" is not a function`);
+  }
+  for (const [name, spec] of Object.entries(JOBS)) {
+    if (queues.includes(spec.queue) && handlers[name] === undefined) {
+      problems.push(`no handler for job "${name}" of consumed queue "${spec.queue}"`);
+    }
+  }
+  if (problems.length) throw new Error(`Invalid queue worker setup:\n  - ${problems.join('\n  - ')}`);
+}
+
+/** The rejection reason of a failed attempt, as BullMQ records it (the error's message). */
+export function reasonOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** BullMQ retries no more when a handler throws an error named UnrecoverableError; the inline executor agrees. */
+export function isUnrecoverable(err: unknown): boolean {
+  return err instanceof Error && err.name === 'UnrecoverableError';
+}
