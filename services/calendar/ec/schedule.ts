@@ -16,12 +16,10 @@ export interface PhpDate {
 }
 
 export function phpDate(dt: DateTime): PhpDate {
-  const named = dt.zone.type === 'iana' || dt.offset === 0;
-  return {
-    date: `${dt.toFormat(MYSQL_FORMAT)}.000000`,
-    timezone_type: named ? 3 : 1,
-    timezone: named ? (dt.offset === 0 && dt.zone.type !== 'iana' ? 'UTC' : dt.zoneName ?? 'UTC') : dt.toFormat('ZZ'),
-  };
+  const iana = dt.zone.type === 'iana';
+  // A fixed offset of zero is UTC; any other fixed offset is named by the offset itself.
+  const timezone = iana ? dt.zoneName ?? 'UTC' : dt.offset === 0 ? 'UTC' : dt.toFormat('ZZ');
+  return { date: `${dt.toFormat(MYSQL_FORMAT)}.000000`, timezone_type: iana || dt.offset === 0 ? 3 : 1, timezone };
 }
 
 /** The first and last day an event occupies: an event ending at midnight does not occupy the next day. */
