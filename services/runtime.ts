@@ -159,9 +159,11 @@ export async function start(role: Role, config: Config): Promise<Running> {
     if (role === 'all' && config.REDIS_URL) {
       // With Redis, the all-in-one process also consumes its own queues.
       const queues = servedQueues(config.WORKER_QUEUES, handlers);
-      const worker = createBullWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers: handlersOf(queues, handlers) });
-      await worker.start();
-      closers.unshift(() => worker.close(config.SHUTDOWN_TIMEOUT_MS));
+      if (queues.length) {
+        const worker = createBullWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers: handlersOf(queues, handlers) });
+        await worker.start();
+        closers.unshift(() => worker.close(config.SHUTDOWN_TIMEOUT_MS));
+      }
     }
     registerBuiltins(rest, queue, config.BATCH_TIMEOUT_MS);
     const users = new UsersRepository(store);
@@ -184,6 +186,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, {});
     const handlers = jobHandlers({ rest, store, site, config, queue });
     const queues = servedQueues(config.WORKER_QUEUES, handlers);
+    if (!queues.length) throw new Error(`WORKER_QUEUES (${config.WORKER_QUEUES.join(', ')}) names no queue this build has handlers for`);
     const worker: JobWorker = createBullWorker({ redisUrl: config.REDIS_URL!, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers: handlersOf(queues, handlers) });
     await worker.start();
     setQueueDepthSource(() => queue.depths());
