@@ -33,4 +33,6 @@ export const ENDPOINTS: BenchEndpoint[] = [
   { name: 'GET cms/v2/users?per_page=10 (authenticated)', target: 1800, request: (c) => ({ url: `${c.rest}/cms/v2/users?per_page=10`, auth: true }) },
   ...POST_ENDPOINTS,
   ...EVENT_ENDPOINTS,
+  { name: 'GET ec/v1/events?per_page=10', target: 790, request: (c) => ({ url: `${c.rest}/ec/v1/events?per_page=10` }) },
+  { name: 'GET ec/v1/events/{id}', target: 2900, request: (c) => ({ url: `${c.rest}/ec/v1/events/${c.seeded.ids.events[0]}` }) },
 ];
