@@ -5,6 +5,7 @@ import type { RouteRegistry } from '../../libs/rest/registry';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
+import type { TotalsCache } from './totals';
 
 export interface CalendarDeps {
   store: Store;
@@ -13,6 +14,8 @@ export interface CalendarDeps {
   posts: PostsRepository;
   terms: TermsRepository;
   users: UsersRepository;
+  /** Archive totals kept briefly between writes. */
+  totals: TotalsCache;
   /** The present moment; tests may pin it. */
   now: () => Date;
 }

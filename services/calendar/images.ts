@@ -6,7 +6,7 @@
  */
 import { can, type Caller } from '../../libs/auth/user';
 import type { PostDoc } from '../../libs/posts/types';
-import { sanitizeTitle, uniqueSlug } from '../../libs/posts/slug';
+import { sanitizeTitle, uniquePostSlug } from '../../libs/posts/slug';
 import { mysqlLocal } from '../../libs/rest/dates';
 import { isPositiveInt, isUrl } from '../../libs/routes/vendor-events/args';
 import type { CalendarDeps } from './deps';
@@ -116,7 +116,7 @@ export async function storeImage(deps: CalendarDeps, user: Caller, ref: ImageRef
     id,
     type: ATTACHMENT_TYPE,
     status: 'inherit',
-    slug: await uniqueSlug(deps.posts.collection, sanitizeTitle(title) || 'image', { type: ATTACHMENT_TYPE }),
+    slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(title) || 'image', { type: ATTACHMENT_TYPE, hierarchical: false }),
     title,
     content: '',
     excerpt: '',

@@ -13,16 +13,21 @@ import { bindEc } from './ec/handlers';
 import { bindEvents } from './events/handlers';
 import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
+import { TotalsCache, watchWrites } from './totals';
 import { bindVenues } from './venues/handlers';
 
 export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
+  const totals = new TotalsCache();
+  // Every write the calendar makes through its repositories drops the cached archive totals.
+  const store = watchWrites(opts.store, () => totals.invalidate());
   const deps: CalendarDeps = {
-    store: opts.store,
+    store,
     site: opts.site,
     registry: opts.registry,
-    posts: new PostsRepository(opts.store),
-    terms: new TermsRepository(opts.store),
+    posts: new PostsRepository(store),
+    terms: new TermsRepository(store),
     users: new UsersRepository(opts.store),
+    totals,
     now: () => new Date(),
   };
   const app = new ServiceApp('calendar', opts.registry);

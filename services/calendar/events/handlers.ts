@@ -10,6 +10,7 @@ import { INVALID, calendarErrors } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
+import { pageWithTotal } from '../totals';
 import { archiveQuery } from './archive';
 import { presentEvent } from './present';
 import { checkEventWrite, recountFor, saveEvent, type EventPlan, type WriteRequest } from './write';
@@ -54,7 +55,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     async handle(ctx) {
       const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
       if ('code' in q) throw q;
-      const { items, total } = await deps.posts.list(q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
+      const { items, total } = await pageWithTotal(deps.posts.collection, deps.totals, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
       if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
       const related = await loadRelated(deps, items);
       const events = items.map((e) => presentEvent(e, site, related, { blank: !!e.password }));

@@ -19,6 +19,7 @@ import type { Related } from '../related';
 import { autop, stripTags, trimWords } from '../text';
 import { VENUE } from '../venues/kind';
 import { DateTime } from 'luxon';
+import { zoneOf } from '../../../libs/calendar/timezone';
 
 export interface EventPresentOptions {
   /** Single GET: adds `json_ld` (and the linked records' own). */
@@ -72,7 +73,9 @@ function localTimes(doc: PostDoc, site: Site): { start: string; end: string; sta
 }
 
 function eventJsonLd(doc: PostDoc, site: Site, related: Related, times: ReturnType<typeof localTimes>, cost: ReturnType<typeof costDetails>): Record<string, unknown> {
-  const iso = (utc: string) => (utc ? DateTime.fromFormat(utc, MYSQL_FORMAT, { zone: 'UTC' }).setZone(times.timezone || site.timezone).toISO({ suppressMilliseconds: true }) : '');
+  const zone = zoneOf(times.timezone) ?? site.timezone;
+  // The UTC strings are fixed-width, so they read as ISO without a format parser.
+  const iso = (utc: string) => (utc ? DateTime.fromMillis(Date.parse(`${utc.replace(' ', 'T')}Z`), { zone }).toISO({ suppressMilliseconds: true }) : '');
   const ld: Record<string, unknown> = {
     '@context': 'http://schema.org',
     '@type': 'Event',

@@ -11,7 +11,7 @@ import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChang
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import type { PostDoc } from '../../../libs/posts/types';
-import { sanitizeTitle, uniqueSlug } from '../../../libs/posts/slug';
+import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import { mysqlLocal } from '../../../libs/rest/dates';
 import type { TermDoc } from '../../../libs/terms/repository';
 import { scaleStatus, statusForDate } from '../access';
@@ -232,7 +232,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
 
   if (!current) {
     const id = await deps.posts.nextId();
-    const slug = await uniqueSlug(deps.posts.collection, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), { type: EVENT_TYPE });
+    const slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), { type: EVENT_TYPE, hierarchical: false });
     const doc = {
       id,
       type: EVENT_TYPE,
@@ -260,7 +260,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
     return saved;
   }
 
-  if (text('slug') !== undefined) fields.slug = await uniqueSlug(deps.posts.collection, sanitizeTitle(text('slug')!) || String(current.id), { type: EVENT_TYPE, selfId: current.id });
+  if (text('slug') !== undefined) fields.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug')!) || String(current.id), { type: EVENT_TYPE, hierarchical: false, selfId: current.id, currentSlug: current.slug });
   if (plan.image) fields.featured_media = await storeImage(deps, user, plan.image, current.id);
   const saved = await deps.posts.save(current.id, fields);
   if (!saved) throw calendarErrors.eventNotFound(current.id);

@@ -7,7 +7,7 @@
 import type { Caller } from '../../../libs/auth/user';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import type { PostDoc } from '../../../libs/posts/types';
-import { sanitizeTitle, uniqueSlug } from '../../../libs/posts/slug';
+import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { ParamError } from '../../../libs/rest/errors';
 import { mysqlLocal } from '../../../libs/rest/dates';
 import type { ArgDecl } from '../../../libs/rest/registry';
@@ -133,7 +133,7 @@ export async function createLinked(
     id,
     type: kind.type,
     status: statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined), dateGmt, now),
-    slug: await uniqueSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), { type: kind.type }),
+    slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), { type: kind.type, hierarchical: false }),
     title: name,
     content: typeof input.description === 'string' ? input.description : '',
     excerpt: '',
@@ -168,7 +168,7 @@ export async function updateLinked(deps: CalendarDeps, user: Caller, kind: Linke
   if (typeof input[kind.key] === 'string') changes.title = (input[kind.key] as string).trim();
   if (typeof input.description === 'string') changes.content = input.description;
   if (input.author !== undefined) changes.author = Number(input.author);
-  if (typeof input.slug === 'string') changes.slug = await uniqueSlug(deps.posts.collection, sanitizeTitle(input.slug) || String(current.id), { type: kind.type, selfId: current.id });
+  if (typeof input.slug === 'string') changes.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(input.slug) || String(current.id), { type: kind.type, hierarchical: false, selfId: current.id, currentSlug: current.slug });
   Object.assign(changes, postFields(input, current));
   let dateGmt = current.date_gmt ?? now;
   if (input.date !== undefined || input.date_utc !== undefined) {

@@ -1,0 +1,139 @@
+/**
+ * The calendar part of the benchmark data set (PERFORMANCE.md): 10,000 events from 30 days ago to two
+ * years ahead, 1–4 hours long; 200 venues and 200 organizers linked round-robin; 50 event categories,
+ * 1–2 per event; 10 % featured. Written through the store in batches, with the event meta and its
+ * indexed copies derived by the same code the service writes with. Then the vendor/events/v1 rows.
+ */
+import { DateTime } from 'luxon';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, eventMetaChanges, timesToMeta } from '../libs/calendar/meta';
+import type { PostDoc } from '../libs/posts/types';
+import type { Store } from '../libs/store/types';
+import type { BenchEndpoint } from './endpoints';
+import type { Seeded } from './seed';
+
+const EVENTS = 10_000;
+const VENUES = 200;
+const ORGANIZERS = 200;
+const CATEGORIES = 50;
+const CHUNK = 1000;
+const ZONE = 'UTC';
+
+const MYSQL = 'yyyy-LL-dd HH:mm:ss';
+
+function post(id: number, type: string, title: string, slug: string, at: DateTime, extra: Partial<PostDoc> = {}): PostDoc {
+  const local = at.setZone(ZONE).toFormat(MYSQL);
+  return {
+    id,
+    type,
+    status: 'publish',
+    slug,
+    title,
+    content: `<p>${title}: a description long enough to look like one, with a few words about what happens and where.</p>`,
+    excerpt: '',
+    author: 1,
+    parent: 0,
+    menu_order: 0,
+    password: '',
+    date: local,
+    date_gmt: at.toJSDate(),
+    modified: local,
+    modified_gmt: at.toJSDate(),
+    comment_status: 'closed',
+    ping_status: 'closed',
+    template: '',
+    format: '',
+    sticky: false,
+    featured_media: 0,
+    guid: `http://localhost/?post_type=${type}&p=${id}`,
+    tax: {},
+    terms: [],
+    meta: {},
+    ...extra,
+  };
+}
+
+async function insertInChunks(store: Store, docs: PostDoc[]): Promise<void> {
+  for (let i = 0; i < docs.length; i += CHUNK) await store.collection('posts').insertMany(docs.slice(i, i + CHUNK));
+}
+
+export async function seedEvents(store: Store, scale: number, out: Seeded): Promise<void> {
+  const events = Math.max(1, Math.round(EVENTS * scale));
+  const venues = Math.max(1, Math.round(VENUES * scale));
+  const organizers = Math.max(1, Math.round(ORGANIZERS * scale));
+  const categories = Math.max(1, Math.round(CATEGORIES * scale));
+  const created = DateTime.utc().minus({ days: 60 });
+
+  const firstTerm = await store.nextId('terms', categories);
+  const termIds = Array.from({ length: categories }, (_, i) => firstTerm + i);
+  const counts = new Map<number, number>(termIds.map((id) => [id, 0]));
+
+  const firstLinked = await store.nextId('posts', venues + organizers);
+  const venueIds = Array.from({ length: venues }, (_, i) => firstLinked + i);
+  const organizerIds = Array.from({ length: organizers }, (_, i) => firstLinked + venues + i);
+  await insertInChunks(store, [
+    ...venueIds.map((id, i) => post(id, VENUE_TYPE, `Bench venue ${i}`, `bench-venue-${i}`, created, { meta: { _VenueAddress: `${i} Main Street`, _VenueCity: 'Springfield', _VenueCountry: 'United States', _VenueZip: String(10000 + i), _VenuePhone: `555-01${i}` } })),
+    ...organizerIds.map((id, i) => post(id, ORGANIZER_TYPE, `Bench organizer ${i}`, `bench-organizer-${i}`, created, { meta: { _OrganizerEmail: `org${i}@bench.test`, _OrganizerPhone: `555-02${i}`, _OrganizerWebsite: `http://org${i}.bench.test` } })),
+  ]);
+
+  // Spread from 30 days ago to two years ahead, each 1–4 hours long.
+  const from = DateTime.utc().minus({ days: 30 }).startOf('hour');
+  const span = DateTime.utc().plus({ years: 2 }).toMillis() - from.toMillis();
+  const firstEvent = await store.nextId('posts', events);
+  const docs: PostDoc[] = [];
+  for (let i = 0; i < events; i++) {
+    const id = firstEvent + i;
+    const start = DateTime.fromMillis(from.toMillis() + Math.floor((span * i) / events), { zone: ZONE }).startOf('minute');
+    const end = start.plus({ hours: 1 + (i % 4) });
+    const cats = i % 2 === 0 ? [termIds[i % categories]] : [termIds[i % categories], termIds[(i + 7) % categories]];
+    const unique = [...new Set(cats)];
+    for (const c of unique) counts.set(c, counts.get(c)! + 1);
+    const meta = {
+      ...timesToMeta({ start, end, timezone: ZONE, allDay: false }),
+      _EventCost: String(5 + (i % 20)),
+      _EventCurrencySymbol: '$',
+      _EventCurrencyPosition: 'prefix',
+      _EventVenueID: [venueIds[i % venues]],
+      _EventOrganizerID: [organizerIds[i % organizers]],
+      ...(i % 10 === 0 ? { _vendor_featured: true } : {}),
+    };
+    docs.push(post(id, EVENT_TYPE, `Bench event ${i}`, `bench-event-${i}`, created, { tax: { [CATEGORY_TAXONOMY]: unique, post_tag: [] }, terms: unique, ...eventMetaChanges(null, meta, ZONE) }));
+  }
+  await insertInChunks(store, docs);
+  await store.collection('terms').insertMany(
+    termIds.map((id, i) => ({ id, taxonomy: CATEGORY_TAXONOMY, name: `Bench category ${i}`, slug: `bench-category-${i}`, description: '', parent: 0, count: counts.get(id)! })),
+  );
+  out.counts.events = events;
+  out.counts.venues = venues;
+  out.counts.organizers = organizers;
+  out.counts['event categories'] = categories;
+  // An event a week ahead: inside the default window, with a venue, an organizer and categories.
+  const weekAhead = docs.find((d) => d.event_start! > DateTime.utc().plus({ days: 7 }).toJSDate()) ?? docs[0];
+  out.ids.events = [weekAhead.id];
+  out.ids.eventCategories = termIds;
+}
+
+const day = (days: number) => DateTime.utc().plus({ days }).toFormat('yyyy-LL-dd');
+let created = 0;
+
+export const EVENT_ENDPOINTS: BenchEndpoint[] = [
+  { name: 'GET vendor/events/v1/events (default window)', target: 670, request: (c) => ({ url: `${c.rest}/vendor/events/v1/events` }) },
+  {
+    name: 'GET vendor/events/v1/events?categories&start_date&end_date',
+    target: 1800,
+    request: (c) => ({ url: `${c.rest}/vendor/events/v1/events?categories=bench-category-3&start_date=${day(30)}&end_date=${day(90)}` }),
+  },
+  { name: 'GET vendor/events/v1/events/{id}', target: 2900, request: (c) => ({ url: `${c.rest}/vendor/events/v1/events/${c.seeded.ids.events[0]}` }) },
+  {
+    name: 'POST vendor/events/v1/events (authenticated)',
+    target: 690,
+    request: (c) => ({
+      url: `${c.rest}/vendor/events/v1/events`,
+      method: 'POST',
+      auth: true,
+      body: () => {
+        created++;
+        return { title: `Bench created ${process.pid}-${created}`, start_date: `${day(10 + (created % 300))} 18:00:00`, end_date: `${day(10 + (created % 300))} 20:00:00` };
+      },
+    }),
+  },
+];
