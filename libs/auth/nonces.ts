@@ -23,7 +23,7 @@ export class Nonces {
 
   /** The key from SERVICE_SECRET, else the stored one (created on first use). */
   static async open(store: Store, serviceSecret: string | undefined, now?: () => number): Promise<Nonces> {
-    if (serviceSecret) return new Nonces(createHmac('sha256', serviceSecret).update('nonce-key').digest(), now);
+    if (serviceSecret) return Nonces.fromSecret(serviceSecret, now);
     const options = store.collection<{ id: string; value: string }>('options');
     let doc = await options.findOne({ id: NONCE_KEY_OPTION });
     if (!doc) {
@@ -37,6 +37,11 @@ export class Nonces {
     }
     if (!doc || typeof doc.value !== 'string' || !/^[0-9a-f]{64}$/.test(doc.value)) throw new Error('the stored nonce key is unreadable');
     return new Nonces(Buffer.from(doc.value, 'hex'), now);
+  }
+
+  /** The key every process derives from the shared SERVICE_SECRET. */
+  static fromSecret(serviceSecret: string, now?: () => number): Nonces {
+    return new Nonces(createHmac('sha256', serviceSecret).update('nonce-key').digest(), now);
   }
 
   /** The current tick: the number of half-lifetimes since the epoch, rounded up (wp_nonce_tick). */

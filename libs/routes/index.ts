@@ -4,6 +4,7 @@
  */
 import { RouteRegistry } from '../rest/registry';
 import { registerAggregatorRoutes } from './aggregator/import';
+import { registerOnboardingRoutes, registerViewsRoutes } from './calendar-views';
 import { registerPostRoutes } from './cms/posts';
 import { registerUserRoutes } from './cms/users';
 import { registerEcRoutes } from './ec';
@@ -30,6 +31,8 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'oembed/1.0': [registerOembedRoutes],
   'vendor/event-aggregator/v1': [registerAggregatorRoutes],
   'vendor/events/v1': [registerVendorEventsRoutes],
+  'vendor/views/v2': [registerViewsRoutes],
+  'ec/v2/onboarding': [registerOnboardingRoutes],
   'ec/v1': [registerEcRoutes],
   // Posts and pages come first in cms/v2, as the reference registers them before users.
   'cms/v2': [registerPostRoutes, registerUserRoutes],

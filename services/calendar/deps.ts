@@ -1,4 +1,5 @@
 /** What the calendar service's handlers are given: the store, its repositories, the site facts and the route registry. */
+import type { Nonces } from '../../libs/auth/nonces';
 import type { UsersRepository } from '../../libs/auth/users';
 import type { PostsRepository } from '../../libs/posts/repository';
 import type { RouteRegistry } from '../../libs/rest/registry';
@@ -16,6 +17,8 @@ export interface CalendarDeps {
   users: UsersRepository;
   /** Archive totals kept briefly between writes. */
   totals: TotalsCache;
+  /** Action nonces of the views and the onboarding wizard. */
+  nonces: Nonces;
   /** The present moment; tests may pin it. */
   now: () => Date;
 }

@@ -1,4 +1,5 @@
 /** The calendar service: vendor/events/v1 events, venues, organizers, categories, tags and its OpenAPI document; ec/v1 over the same records. */
+import { Nonces } from '../../libs/auth/nonces';
 import { UsersRepository } from '../../libs/auth/users';
 import type { Config } from '../../libs/config/env';
 import { PostsRepository } from '../../libs/posts/repository';
@@ -11,10 +12,12 @@ import type { CalendarDeps } from './deps';
 import { bindDoc } from './doc/handlers';
 import { bindEc } from './ec/handlers';
 import { bindEvents } from './events/handlers';
+import { bindOnboarding } from './onboarding/handlers';
 import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
 import { TotalsCache, watchWrites } from './totals';
 import { bindVenues } from './venues/handlers';
+import { bindViews } from './views/handlers';
 
 export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
   const totals = new TotalsCache();
@@ -28,6 +31,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     terms: new TermsRepository(store),
     users: new UsersRepository(opts.store),
     totals,
+    nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
   };
   const app = new ServiceApp('calendar', opts.registry);
@@ -37,5 +41,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
   bindOrganizers(app, deps);
   bindTerms(app, deps);
   bindEc(app, deps);
+  bindViews(app, deps);
+  bindOnboarding(app, deps);
   return app.verify();
 }

@@ -82,7 +82,7 @@ function clientIp(ctx: Koa.Context): string {
 const BASE_HEADERS: Record<string, string> = {
   'X-Robots-Tag': 'noindex',
   'X-Content-Type-Options': 'nosniff',
-  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link',
+  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, X-View-Nonce, X-TEC-Wizard-Nonce, Link',
   'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
 };
 

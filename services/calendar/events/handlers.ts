@@ -9,6 +9,7 @@ import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
 import { V1 } from '../links';
+import { nonceHeaders } from '../nonces';
 import { loadRelated } from '../related';
 import { pageWithTotal } from '../totals';
 import { archiveQuery } from './archive';
@@ -62,7 +63,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
       const pages = totalPages(total, q.perPage);
       return {
         body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),
-        headers: archiveHeaders(site, `${V1}/events`, ctx.req.query, q.page, q.perPage, total),
+        headers: { ...archiveHeaders(site, `${V1}/events`, ctx.req.query, q.page, q.perPage, total), ...nonceHeaders(deps.nonces, ctx.user) },
       };
     },
   });

@@ -1,0 +1,45 @@
+/**
+ * ec/v2/onboarding/wizard (reference: TEC\Events\Admin\Onboarding\API): the `_tec_wizard` nonce is
+ * checked as a parameter (a failure is the reference's 400 rest_invalid_param holding tec_invalid_nonce
+ * with status 403), before the permission (manage_options); each step's settings are merged into the
+ * stored wizard settings. The answer is always 200; a store failure only changes its message, as in
+ * the reference.
+ */
+import { can } from '../../../libs/auth/user';
+import { logger } from '../../../libs/observability/logger';
+import { ParamError, invalidParams } from '../../../libs/rest/errors';
+import type { ServiceApp } from '../../../libs/rest/service';
+import type { CalendarDeps } from '../deps';
+import { guarded } from '../http';
+import { WIZARD_NONCE_ACTION, WIZARD_NONCE_HEADER, wizardNonceValid } from '../nonces';
+import { mergeWizardSettings, WizardSettingsStore } from './settings';
+
+export const WIZARD_DONE = 'Onboarding wizard step completed successfully.';
+export const WIZARD_FAILED = 'Failed to update wizard settings.';
+
+export function bindOnboarding(app: ServiceApp, deps: CalendarDeps): void {
+  const { nonces } = deps;
+  const settings = new WizardSettingsStore(deps.store);
+  app.bind(
+    'onboarding.wizard',
+    guarded('onboarding.wizard', {
+      check: async (ctx) => {
+        if (!wizardNonceValid(nonces, ctx.user, ctx.params.action_nonce)) {
+          throw invalidParams([['action_nonce', new ParamError('tec_invalid_nonce', 'Invalid nonce.', { status: 403 })]]);
+        }
+      },
+      allow: async (ctx) => can(ctx.user, 'manage_options'),
+      async handle(ctx) {
+        let message = WIZARD_DONE;
+        try {
+          await settings.write(mergeWizardSettings(await settings.read(), ctx.params));
+        } catch (e) {
+          logger.error({ err: e, requestId: ctx.req.requestId }, 'onboarding wizard settings not saved');
+          message = WIZARD_FAILED;
+        }
+        // A fresh nonce for the next step, as the reference's REST answers refresh theirs.
+        return { body: { success: true, message: [message] }, headers: { [WIZARD_NONCE_HEADER]: nonces.create(WIZARD_NONCE_ACTION, ctx.user?.id ?? 0) } };
+      },
+    }),
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * vendor/views/v2/html: a calendar view rendered as HTML (reference: Views V2 Rest_Endpoint and
+ * View::make_for_rest). The permission is a valid `_view_rest` nonce in `tvn1` or `tvn2`; the answer is
+ * `{"html": "..."}`.
+ */
+import { DateTime } from 'luxon';
+import type { ServiceApp } from '../../../libs/rest/service';
+import { totalPages } from '../../../libs/rest/paging';
+import type { CalendarDeps } from '../deps';
+import { viewNonces, viewNonceValid } from '../nonces';
+import { loadRelated } from '../related';
+import { readViewContext, viewUrl, type ViewContext } from './context';
+import { eventsBetween, listEvents, LIST_PER_PAGE } from './query';
+import { cardsOf, renderDay, renderList, renderMonth, type ViewState } from './render';
+
+export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
+  const { site, nonces } = deps;
+  const urlOf = (ctx: ViewContext, over: Partial<ViewContext>) => viewUrl(site, { ...ctx, ...over });
+
+  app.bind('views.html', {
+    async permission(ctx) {
+      return viewNonceValid(nonces, ctx.user, ctx.params.tvn1, ctx.params.tvn2);
+    },
+    async handle(ctx) {
+      const now = deps.now();
+      const today = DateTime.fromJSDate(now, { zone: site.timezone });
+      const view = readViewContext(site, now, { u: ctx.params.u, view: ctx.params.view, view_data: ctx.params.view_data });
+      const state: ViewState = { ctx: view, url: viewUrl(site, view), prevUrl: '', nextUrl: '', nonces: viewNonces(nonces, ctx.user) };
+      let html: string;
+      if (view.view === 'month') {
+        const first = view.date.startOf('month');
+        const gridStart = first.minus({ days: first.weekday - 1 });
+        const last = first.endOf('month').startOf('day');
+        const gridEnd = last.plus({ days: 8 - last.weekday });
+        const docs = await eventsBetween(deps, view, gridStart, gridEnd);
+        state.prevUrl = urlOf(view, { date: first.minus({ months: 1 }), dateGiven: true });
+        state.nextUrl = urlOf(view, { date: first.plus({ months: 1 }), dateGiven: true });
+        html = renderMonth(site, state, cardsOf(site, docs, await loadRelated(deps, docs), now), today.startOf('day'));
+      } else if (view.view === 'day') {
+        const docs = await eventsBetween(deps, view, view.date, view.date.plus({ days: 1 }));
+        state.prevUrl = urlOf(view, { date: view.date.minus({ days: 1 }), dateGiven: true });
+        state.nextUrl = urlOf(view, { date: view.date.plus({ days: 1 }), dateGiven: true });
+        html = renderDay(site, state, cardsOf(site, docs, await loadRelated(deps, docs), now));
+      } else {
+        const { items, total } = await listEvents(deps, view, today);
+        const pages = totalPages(total, LIST_PER_PAGE);
+        // Upcoming: previous leads back to past events, next to later pages. Past: previous is older, next newer.
+        if (view.past) {
+          state.prevUrl = view.page < pages ? urlOf(view, { page: view.page + 1 }) : '';
+          state.nextUrl = view.page > 1 ? urlOf(view, { page: view.page - 1 }) : urlOf(view, { past: false, page: 1 });
+        } else {
+          state.prevUrl = view.page > 1 ? urlOf(view, { page: view.page - 1 }) : urlOf(view, { past: true, page: 1 });
+          state.nextUrl = view.page < pages ? urlOf(view, { page: view.page + 1 }) : '';
+        }
+        html = renderList(site, state, cardsOf(site, items, await loadRelated(deps, items), now));
+      }
+      return { body: { html } };
+    },
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * The events a view shows, read through the event archive's query (services/calendar/events/archive),
+ * so a view lists exactly what the public archive would: published, not hidden from listings, with the
+ * same search and category rules. A view only chooses the window, the order and the page.
+ */
+import type { DateTime } from 'luxon';
+import { MYSQL_FORMAT } from '../../../libs/calendar/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { SortSpec } from '../../../libs/store/types';
+import type { CalendarDeps } from '../deps';
+import { archiveQuery } from '../events/archive';
+import type { ViewContext } from './context';
+
+/** Events per page of the list (the reference's postsPerPage option default). */
+export const LIST_PER_PAGE = 12;
+/** Most events a month or day view reads: a calendar page, not an export. */
+export const MAX_EVENTS_PER_VIEW = 1000;
+
+export interface EventPage {
+  items: PostDoc[];
+  total: number;
+}
+
+const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
+
+async function query(deps: CalendarDeps, ctx: ViewContext, window: Record<string, string>, page: number, perPage: number, sort?: SortSpec): Promise<EventPage> {
+  const params: Record<string, unknown> = { page, per_page: perPage, strict_dates: true, ...window };
+  if (ctx.search) params.search = ctx.search;
+  if (ctx.category) params.categories = [ctx.category];
+  const q = await archiveQuery(deps, { params, given: (name) => params[name] !== undefined, user: null });
+  // The only failure left is a category that does not exist: it names no events.
+  if ('code' in q) return { items: [], total: 0 };
+  return deps.posts.list(q.filter, { page, perPage, sort: sort ?? q.sort });
+}
+
+/** The list view: events not over yet (or, for past events, over already), counted from now or the date asked for. */
+export function listEvents(deps: CalendarDeps, ctx: ViewContext, now: DateTime): Promise<EventPage> {
+  const from = ctx.dateGiven ? ctx.date : now;
+  if (ctx.past) return query(deps, ctx, { ends_before: fmt(from) }, ctx.page, LIST_PER_PAGE, [['event_start', -1]]);
+  return query(deps, ctx, { ends_after: fmt(from) }, ctx.page, LIST_PER_PAGE);
+}
+
+/** Every event that overlaps [from, to): it starts before `to` and ends after `from`. */
+export async function eventsBetween(deps: CalendarDeps, ctx: ViewContext, from: DateTime, to: DateTime): Promise<PostDoc[]> {
+  const page = await query(deps, ctx, { starts_before: fmt(to), ends_after: fmt(from) }, 1, MAX_EVENTS_PER_VIEW);
+  return page.items;
+}
