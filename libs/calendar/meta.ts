@@ -105,34 +105,53 @@ export function normaliseTimes(t: EventTimes): EventTimes {
     start = start.startOf('day');
     end = end.set({ hour: 23, minute: 59, second: 59, millisecond: 0 });
   } else {
-    start = start.set({ millisecond: 0 });
-    end = end.set({ millisecond: 0 });
+    // Only when needed: every new DateTime in a zone costs an offset lookup.
+    if (start.millisecond) start = start.set({ millisecond: 0 });
+    if (end.millisecond) end = end.set({ millisecond: 0 });
   }
   if (end < start) end = t.allDay ? start.set({ hour: 23, minute: 59, second: 59 }) : start;
   return { start, end, timezone: t.timezone, allDay: t.allDay };
 }
 
 /** The date meta of an event's times (local and UTC strings, zone, abbreviation, all-day flag, duration). */
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `Y-m-d H:i:s` of a DateTime's wall time (MYSQL_FORMAT, without luxon's format parser). */
+export function mysqlOf(dt: DateTime): string {
+  return `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
+}
+
+/** `Y-m-d H:i:s` of an instant in UTC. */
+function mysqlUtcOf(dt: DateTime): string {
+  return new Date(dt.toMillis()).toISOString().slice(0, 19).replace('T', ' ');
+}
+
 export function timesToMeta(times: EventTimes): Record<string, unknown> {
   const t = normaliseTimes(times);
   return {
-    [EVENT_META.start]: t.start.toFormat(MYSQL_FORMAT),
-    [EVENT_META.end]: t.end.toFormat(MYSQL_FORMAT),
-    [EVENT_META.startUtc]: t.start.toUTC().toFormat(MYSQL_FORMAT),
-    [EVENT_META.endUtc]: t.end.toUTC().toFormat(MYSQL_FORMAT),
+    [EVENT_META.start]: mysqlOf(t.start),
+    [EVENT_META.end]: mysqlOf(t.end),
+    [EVENT_META.startUtc]: mysqlUtcOf(t.start),
+    [EVENT_META.endUtc]: mysqlUtcOf(t.end),
     [EVENT_META.timezone]: t.timezone,
-    [EVENT_META.timezoneAbbr]: zoneAbbr(t.timezone, t.start.toJSDate()),
+    [EVENT_META.timezoneAbbr]: zoneAbbr(t.timezone, t.start),
     [EVENT_META.allDay]: t.allDay,
-    [EVENT_META.duration]: Math.round(t.end.diff(t.start, 'seconds').seconds),
+    [EVENT_META.duration]: Math.round((t.end.toMillis() - t.start.toMillis()) / 1000),
   };
 }
 
+const MYSQL_DATE = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
+
+/** A stored `Y-m-d H:i:s` (or `Y-m-d`) in a zone; read with a pattern, as luxon's format parser is slow for every record of an import. */
 function mysqlIn(text: unknown, zone: string): DateTime | null {
   if (typeof text !== 'string' || !text) return null;
-  const dt = DateTime.fromFormat(text.trim(), MYSQL_FORMAT, { zone });
-  if (dt.isValid) return dt;
-  const day = DateTime.fromFormat(text.trim(), 'yyyy-LL-dd', { zone });
-  return day.isValid ? day : null;
+  const m = MYSQL_DATE.exec(text.trim());
+  if (!m) return null;
+  const dt = DateTime.fromObject(
+    { year: +m[1], month: +m[2], day: +m[3], hour: m[4] ? +m[4] : 0, minute: m[5] ? +m[5] : 0, second: m[6] ? +m[6] : 0 },
+    { zone },
+  );
+  return dt.isValid ? dt : null;
 }
 
 /**
@@ -161,8 +180,8 @@ export interface EventIndex {
   organizers: number[];
 }
 
-export function eventIndex(meta: Record<string, unknown>, fallbackZone: string): EventIndex {
-  const times = timesFromMeta(meta, fallbackZone);
+export function eventIndex(meta: Record<string, unknown>, fallbackZone: string, known?: EventTimes | null): EventIndex {
+  const times = known !== undefined ? known : timesFromMeta(meta, fallbackZone);
   return {
     event_start: times ? times.start.toJSDate() : null,
     event_end: times ? times.end.toJSDate() : null,
@@ -178,19 +197,28 @@ export function eventIndex(meta: Record<string, unknown>, fallbackZone: string):
  * store: the whole new `meta` plus every derived index field. When the zone or dates change, the UTC
  * strings and abbreviation are recomputed from the local strings.
  */
-export function eventMetaChanges(current: Pick<PostDoc, 'meta'> | null, changes: Record<string, unknown>, fallbackZone: string): Pick<PostDoc, 'meta'> & EventIndex {
+export function eventMetaChanges(
+  current: Pick<PostDoc, 'meta'> | null,
+  changes: Record<string, unknown>,
+  fallbackZone: string,
+  /** The event's times when the caller has them already (an import): used instead of reading back the meta strings. */
+  known?: EventTimes,
+): Pick<PostDoc, 'meta'> & EventIndex {
   const meta: Record<string, unknown> = { ...(current?.meta ?? {}) };
   for (const [k, v] of Object.entries(changes)) {
     if (v === undefined) delete meta[k];
     else meta[k] = v;
   }
   const touchesTimes = [EVENT_META.start, EVENT_META.end, EVENT_META.timezone, EVENT_META.allDay].some((k) => k in changes);
+  // The times read once: the index is derived from the same normalised times the meta strings are written from.
+  let times: EventTimes | null | undefined;
   if (touchesTimes) {
-    const times = timesFromMeta(meta, fallbackZone);
+    const read = known ?? timesFromMeta(meta, fallbackZone);
+    times = read ? normaliseTimes(read) : null;
     if (times) Object.assign(meta, timesToMeta(times));
   }
   for (const key of [EVENT_META.venues, EVENT_META.organizers]) if (key in meta) meta[key] = idList(meta[key]);
-  return { meta, ...eventIndex(meta, fallbackZone) };
+  return { meta, ...eventIndex(meta, fallbackZone, times) };
 }
 
 /**

@@ -7,8 +7,21 @@ import { DateTime, IANAZone } from 'luxon';
 
 const MANUAL = /^UTC([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/i;
 
+/** Answers of zoneOf by input: checking an IANA name builds an Intl formatter, far too slow to repeat per event. */
+const zoneCache = new Map<string, string | null>();
+const ZONE_CACHE_SIZE = 2000;
+
 /** The luxon zone name for a reference time-zone string, or null when it is not one. */
 export function zoneOf(tz: string): string | null {
+  const hit = zoneCache.get(tz);
+  if (hit !== undefined) return hit;
+  const zone = readZone(tz);
+  if (zoneCache.size >= ZONE_CACHE_SIZE) zoneCache.delete(zoneCache.keys().next().value!);
+  zoneCache.set(tz, zone);
+  return zone;
+}
+
+function readZone(tz: string): string | null {
   const t = tz.trim();
   if (!t) return null;
   if (/^(utc|gmt|z)$/i.test(t)) return 'UTC';
@@ -49,19 +62,24 @@ function offsetAbbr(minutes: number): string {
   return `${sign}${h}${m ? String(m).padStart(2, '0') : ''}`;
 }
 
-/** The zone's abbreviation at a moment: `EST`/`EDT`, `CET`, `UTC`, or `+04` where none exists. */
-export function zoneAbbr(zone: string, at: Date): string {
+/**
+ * The zone's abbreviation at a moment: `EST`/`EDT`, `CET`, `UTC`, or `+04` where none exists. The moment
+ * may be a DateTime already in the zone (no new one is built: imports call this for every event).
+ */
+export function zoneAbbr(zone: string, at: Date | DateTime): string {
   const z = zoneOf(zone) ?? 'UTC';
   if (z === 'UTC') return 'UTC';
-  const dt = DateTime.fromJSDate(at, { zone: z });
+  const dt = at instanceof DateTime && at.zoneName === z ? at : DateTime.fromJSDate(at instanceof DateTime ? at.toJSDate() : at, { zone: z });
   if (z.startsWith('UTC')) return offsetAbbr(dt.offset);
-  const key = `${z}\u0000${dt.offset}\u0000${dt.isInDST ? 1 : 0}`;
+  // Within one zone the offset tells standard from daylight time.
+  const key = `${z}\u0000${dt.offset}`;
   const hit = abbrCache.get(key);
   if (hit) return hit;
+  const when = dt.toJSDate();
   let abbr: string | undefined;
   const locales = REGION_LOCALES.find(([re]) => re.test(z))?.[1] ?? [];
   for (const locale of locales) {
-    const name = new Intl.DateTimeFormat(locale, { timeZone: z, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+    const name = new Intl.DateTimeFormat(locale, { timeZone: z, timeZoneName: 'short' }).formatToParts(when).find((p) => p.type === 'timeZoneName')?.value;
     if (name && !/^(GMT|UTC)[+-]/.test(name)) {
       abbr = name;
       break;
