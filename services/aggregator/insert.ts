@@ -13,7 +13,7 @@
  * created again instead of storing it twice; a concurrent import racing for the same identity hits
  * the unique `ea_key` index and is retried, then finds the winner's record.
  */
-import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE, eventMetaChanges, timesToMeta } from '../../libs/calendar/meta';
+import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE, eventMetaChanges } from '../../libs/calendar/meta';
 import { newCalendarRecord } from '../../libs/calendar/records';
 import { flattenTax, type PostsRepository } from '../../libs/posts/repository';
 import { sanitizeTitle } from '../../libs/posts/slug';
@@ -235,7 +235,8 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
     const times = eventTimes(item, zone);
     // The service checked the dates; a job that still cannot read them was not sent by it.
     if (typeof times === 'string') throw new Error(`event ${spec.index}: ${times} is not a valid date`);
-    const changes: Record<string, unknown> = { ...timesToMeta(times), ...eventMeta(item), ...identityMeta(spec.identity) };
+    // The times go in as read (eventMetaChanges writes every date key from them, without reading strings back).
+    const changes: Record<string, unknown> = { [EVENT_META.timezone]: times.timezone, ...eventMeta(item), ...identityMeta(spec.identity) };
     const unique = uniqueIdOf(item, job.origin);
     if (unique) changes[unique.key] = unique.value;
     if (spec.venue !== undefined) changes[EVENT_META.venues] = [spec.venue];
@@ -257,7 +258,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
         excerpt: item.excerpt ?? '',
         author: job.author,
         ...(menuOrder !== undefined ? { menu_order: menuOrder } : {}),
-        ...eventMetaChanges(null, { ...changes, ...ORIGIN_META(job), [IMPORT_META.createdBy]: job.batchRef }, zone),
+        ...eventMetaChanges(null, { ...changes, ...ORIGIN_META(job), [IMPORT_META.createdBy]: job.batchRef }, zone, times),
         tax,
         terms: flattenTax(tax),
         ea_ids: spec.identity.keys,
@@ -275,7 +276,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
     for (const t of current.terms ?? []) touched.add(t);
     const next: PostDoc = {
       ...current,
-      ...eventMetaChanges(current, changes, zone),
+      ...eventMetaChanges(current, changes, zone, times),
       title: item.title.trim(),
       ...(item.description !== undefined ? { content: item.description } : {}),
       ...(item.excerpt !== undefined ? { excerpt: item.excerpt } : {}),
