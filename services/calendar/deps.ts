@@ -6,7 +6,7 @@ import type { RouteRegistry } from '../../libs/rest/registry';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
-import type { TotalsCache } from './totals';
+import type { ReadCache } from './read-cache';
 
 export interface CalendarDeps {
   store: Store;
@@ -15,8 +15,8 @@ export interface CalendarDeps {
   posts: PostsRepository;
   terms: TermsRepository;
   users: UsersRepository;
-  /** Archive totals kept briefly between writes. */
-  totals: TotalsCache;
+  /** Archive totals and presented linked records, kept briefly between writes. */
+  cache: ReadCache;
   /** Action nonces of the views and the onboarding wizard. */
   nonces: Nonces;
   /** The present moment; tests may pin it. */

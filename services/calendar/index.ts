@@ -15,14 +15,14 @@ import { bindEvents } from './events/handlers';
 import { bindOnboarding } from './onboarding/handlers';
 import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
-import { TotalsCache, watchWrites } from './totals';
+import { ReadCache, watchWrites } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
 
 export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
-  const totals = new TotalsCache();
-  // Every write the calendar makes through its repositories drops the cached archive totals.
-  const store = watchWrites(opts.store, () => totals.invalidate());
+  const cache = new ReadCache();
+  // Every write the calendar makes through its repositories drops what the read cache keeps.
+  const store = watchWrites(opts.store, () => cache.invalidate());
   const deps: CalendarDeps = {
     store,
     site: opts.site,
@@ -30,7 +30,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     posts: new PostsRepository(store),
     terms: new TermsRepository(store),
     users: new UsersRepository(opts.store),
-    totals,
+    cache,
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
   };

@@ -1,44 +1,62 @@
 /**
- * Archive totals without counting on every request. Counting the default event window reads ~10,000
- * index entries, the largest cost of an archive page, while the answer changes only when calendar data
- * does. So a total is kept for a short time and dropped on every write this process makes through the
- * store (the store handed to the calendar's repositories reports them); a write made by another process
- * shows in the totals within the time-to-live.
+ * What the calendar keeps between requests: archive totals and the presented forms of records an
+ * archive page embeds (venues, organizers, terms, images). Counting the default event window reads
+ * ~10,000 index entries and every page embeds the same few hundred linked records, while the answers
+ * change only when calendar data does. So an entry lives a short time and every write this process
+ * makes through the store (the store handed to the calendar's repositories reports them) drops them
+ * all: a process always sees its own writes; a write by another process shows within the time-to-live.
+ * Entries are shared between responses, so nobody may change one after it is kept.
  */
 import type { Collection, Doc, Filter, SortSpec, Store } from '../../libs/store/types';
 
 const TTL_MS = 1000;
-const MAX_ENTRIES = 500;
+const MAX_ENTRIES = 5000;
 const WRITES = ['insertOne', 'insertMany', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany'] as const;
 
-export class TotalsCache {
-  private readonly entries = new Map<string, { total: number; at: number; generation: number }>();
+export class ReadCache {
+  private readonly entries = new Map<string, { value: unknown; at: number }>();
   private generation = 0;
 
   constructor(private readonly ttlMs = TTL_MS) {}
 
-  /** Forgets every total (a write happened). */
+  /** Forgets everything (a write happened). */
   invalidate(): void {
     this.generation++;
     this.entries.clear();
   }
 
-  async get(key: string, count: () => Promise<number>): Promise<number> {
-    const now = Date.now();
+  peek<T>(key: string): T | undefined {
     const hit = this.entries.get(key);
-    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.total;
-    const generation = this.generation;
-    const total = await count();
-    // A write while counting makes this total suspect: do not keep it.
-    if (generation === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { total, at: now, generation });
+    if (!hit) return undefined;
+    if (Date.now() - hit.at >= this.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
     }
-    return total;
+    return hit.value as T;
+  }
+
+  /** A generation to hand back to `keep`: values read before a write must not be kept after it. */
+  mark(): number {
+    return this.generation;
+  }
+
+  keep(key: string, value: unknown, mark: number): void {
+    if (mark !== this.generation) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, at: Date.now() });
+  }
+
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.peek<T>(key);
+    if (hit !== undefined) return hit;
+    const mark = this.mark();
+    const value = await load();
+    this.keep(key, value, mark);
+    return value;
   }
 }
 
-/** The store, with every write through its collections reported to `onWrite` first. */
+/** The store, with every write through its collections reported to `onWrite` (before and after it runs). */
 export function watchWrites(store: Store, onWrite: () => void): Store {
   const wrapped = new Map<string, Collection>();
   const collection = <T extends Doc>(name: string): Collection<T> => {
@@ -52,7 +70,7 @@ export function watchWrites(store: Store, onWrite: () => void): Store {
           try {
             return await (inner[m] as (...a: unknown[]) => Promise<unknown>).apply(inner, args);
           } finally {
-            // Readers that counted while the write ran must not keep what they saw.
+            // Readers that loaded while the write ran must not keep what they saw.
             onWrite();
           }
         };
@@ -68,7 +86,7 @@ export function watchWrites(store: Store, onWrite: () => void): Store {
 /** One page of records and the total across pages; the total is counted only when the page cannot tell it, and then kept briefly. */
 export async function pageWithTotal<T extends Doc>(
   collection: Collection<T>,
-  totals: TotalsCache,
+  cache: ReadCache,
   filter: Filter,
   opts: { page: number; perPage: number; sort: SortSpec },
 ): Promise<{ items: T[]; total: number }> {
@@ -76,5 +94,5 @@ export async function pageWithTotal<T extends Doc>(
   const items = await collection.find(filter, { sort: opts.sort, skip, limit: opts.perPage });
   // A short, non-empty page (or an empty first page) is the last one, so it fixes the total.
   if (items.length < opts.perPage && (items.length > 0 || opts.page === 1)) return { items, total: skip + items.length };
-  return { items, total: await totals.get(`${collection.name}:${JSON.stringify(filter)}`, () => collection.count(filter)) };
+  return { items, total: await cache.get(`total:${collection.name}:${JSON.stringify(filter)}`, () => collection.count(filter)) };
 }

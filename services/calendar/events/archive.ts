@@ -5,10 +5,11 @@
  * own; categories, tags, venues and organizers are array side tables; include and post_parent use the
  * id and parent indexes.
  */
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import type { Caller } from '../../../libs/auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, MYSQL_FORMAT, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
 import { strtotime } from '../../../libs/calendar/strtotime';
+import { zoneOf } from '../../../libs/calendar/timezone';
 import { ParamError, type RestError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { listStatuses } from '../access';
@@ -50,6 +51,31 @@ async function allOfType(deps: CalendarDeps, ids: number[], type: string): Promi
 }
 
 const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
+
+/** A window bound: the instant to compare with and its site-local text to echo. */
+interface Bound {
+  at: Date;
+  text: string;
+}
+const bound = (dt: DateTime): Bound => ({ at: dt.toJSDate(), text: fmt(dt) });
+
+let dayWindow: { zone: string; until: number; start: Bound; end: Bound } | undefined;
+
+/**
+ * The default window: the reference's "yesterday 23:59" to "+24 months" in the site's zone, widened to
+ * whole days unless strict. The whole-day window only changes at local midnight, so it is worked out
+ * once a day.
+ */
+function defaultWindow(zone: string, now: Date, strict: boolean): { start: Bound; end: Bound } {
+  if (!strict && dayWindow?.zone === zone && now.getTime() < dayWindow.until && now.getTime() >= dayWindow.until - 86_400_000 * 2) return dayWindow;
+  const today = DateTime.fromJSDate(now, { zone: zoneOf(zone) ?? 'UTC' });
+  const start = today.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0, millisecond: 0 });
+  const end = today.plus({ months: 24 }).set({ millisecond: 0 });
+  if (strict) return { start: bound(start), end: bound(end) };
+  const window = { start: bound(start.startOf('day')), end: bound(end.set({ hour: 23, minute: 59, second: 59 })) };
+  dayWindow = { zone, until: today.plus({ days: 1 }).startOf('day').toMillis(), ...window };
+  return window;
+}
 
 /** Builds the archive query, or the rest_invalid_param error of the arguments that need stored data. */
 export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Promise<ArchiveQuery | RestError> {
@@ -96,19 +122,20 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     const dayStart = (dt: DateTime) => (strict ? dt : dt.startOf('day'));
     const dayEnd = (dt: DateTime) => (strict ? dt : dt.set({ hour: 23, minute: 59, second: 59, millisecond: 0 }));
     const read = (name: string) => strtotime(p[name], { zone, now })!;
-    let start: DateTime | null = null;
-    let end: DateTime | null = null;
-    if (req.given('start_date')) start = dayStart(read('start_date'));
-    else if (!relative) start = dayStart(strtotime('yesterday 23:59', { zone, now })!);
-    if (req.given('end_date')) end = dayEnd(read('end_date'));
-    else if (!relative) end = dayEnd(strtotime('+24 months', { zone, now })!);
+    let start: Bound | null = null;
+    let end: Bound | null = null;
+    const defaults = relative ? null : defaultWindow(zone, now, strict);
+    if (req.given('start_date')) start = bound(dayStart(read('start_date')));
+    else if (!relative) start = defaults!.start;
+    if (req.given('end_date')) end = bound(dayEnd(read('end_date')));
+    else if (!relative) end = defaults!.end;
     if (start) {
-      and.push({ event_start: { $gte: start.toJSDate() } });
-      echo.start_date = fmt(start);
+      and.push({ event_start: { $gte: start.at } });
+      echo.start_date = start.text;
     }
     if (end) {
-      and.push({ event_end: { $lte: end.toJSDate() } });
-      echo.end_date = fmt(end);
+      and.push({ event_end: { $lte: end.at } });
+      echo.end_date = end.text;
     }
     const ops: Record<(typeof RELATIVE)[number], [string, '$lt' | '$gt']> = {
       starts_before: ['event_start', '$lt'],

@@ -10,9 +10,9 @@ import { INVALID, calendarErrors } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
 import { V1 } from '../links';
 import { nonceHeaders } from '../nonces';
-import { loadRelated } from '../related';
-import { pageWithTotal } from '../totals';
+import { pageWithTotal } from '../read-cache';
 import { archiveQuery } from './archive';
+import { loadEventParts } from './parts';
 import { presentEvent } from './present';
 import { checkEventWrite, recountFor, saveEvent, type EventPlan, type WriteRequest } from './write';
 
@@ -45,8 +45,9 @@ const writeRequest = (ctx: HandlerContext): WriteRequest => ({ user: ctx.user, h
 const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, writeRequest(ctx)));
 
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
-  const related = await loadRelated(deps, [doc]);
-  return { status, body: presentEvent(doc, deps.site, related, { single: ctx.req.method === 'GET' }) };
+  const single = ctx.req.method === 'GET';
+  const parts = await loadEventParts(deps, [doc], single);
+  return { status, body: presentEvent(doc, deps.site, parts, { single }) };
 }
 
 export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
@@ -56,10 +57,10 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     async handle(ctx) {
       const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
       if ('code' in q) throw q;
-      const { items, total } = await pageWithTotal(deps.posts.collection, deps.totals, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
+      const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
       if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
-      const related = await loadRelated(deps, items);
-      const events = items.map((e) => presentEvent(e, site, related, { blank: !!e.password }));
+      const parts = await loadEventParts(deps, items, false);
+      const events = items.map((e) => presentEvent(e, site, parts, { blank: !!e.password }));
       const pages = totalPages(total, q.perPage);
       return {
         body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),

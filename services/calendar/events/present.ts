@@ -8,15 +8,12 @@ import { costDetails, formatCost } from '../../../libs/calendar/cost';
 import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
-import { restUrl } from '../../../libs/rest/site';
-import type { TermDoc } from '../../../libs/terms/repository';
 import { dateDetails, postDates } from '../dates';
-import { presentImage } from '../images';
-import { V1, eventRestUrl, globalId, permalink } from '../links';
-import { organizerJsonLd, presentLinked, venueJsonLd } from '../linked/present';
+import type { LinkedKindDef } from '../linked/kind';
+import { eventRestUrl, globalId, permalink } from '../links';
 import { ORGANIZER } from '../organizers/kind';
-import type { Related } from '../related';
 import { autop, stripTags, trimWords } from '../text';
+import type { EventParts } from './parts';
 import { VENUE } from '../venues/kind';
 import { DateTime } from 'luxon';
 import { zoneOf } from '../../../libs/calendar/timezone';
@@ -30,28 +27,8 @@ export interface EventPresentOptions {
 
 const EMPTY_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
 
-/** A term inside an event (built from the raw term), with its REST links. */
-export function embeddedTerm(site: Site, term: TermDoc): Record<string, unknown> {
-  const base = term.taxonomy === 'post_tag' ? 'tags' : 'categories';
-  const urls: Record<string, string> = { self: restUrl(site, `${V1}/${base}/${term.id}`), collection: restUrl(site, `${V1}/${base}`) };
-  if (term.parent) urls.up = restUrl(site, `${V1}/${base}/${term.parent}`);
-  return {
-    id: term.id,
-    name: term.name,
-    slug: term.slug,
-    term_group: 0,
-    term_taxonomy_id: term.id,
-    taxonomy: term.taxonomy,
-    description: term.description,
-    parent: term.parent,
-    count: term.count,
-    filter: 'raw',
-    urls,
-  };
-}
-
-const termsOf = (site: Site, doc: PostDoc, taxonomy: string, related: Related) =>
-  (doc.tax?.[taxonomy] ?? []).map((id) => related.terms.get(id)).filter((t): t is TermDoc => !!t).map((t) => embeddedTerm(site, t));
+const termsOf = (doc: PostDoc, taxonomy: string, parts: EventParts) =>
+  (doc.tax?.[taxonomy] ?? []).map((id) => parts.term(id)).filter((t): t is Record<string, unknown> => !!t);
 
 function localTimes(doc: PostDoc, site: Site): { start: string; end: string; startUtc: string; endUtc: string; timezone: string; abbr: string } {
   const m = doc.meta ?? {};
@@ -72,7 +49,7 @@ function localTimes(doc: PostDoc, site: Site): { start: string; end: string; sta
   };
 }
 
-function eventJsonLd(doc: PostDoc, site: Site, related: Related, times: ReturnType<typeof localTimes>, cost: ReturnType<typeof costDetails>): Record<string, unknown> {
+function eventJsonLd(doc: PostDoc, site: Site, parts: EventParts, times: ReturnType<typeof localTimes>, cost: ReturnType<typeof costDetails>): Record<string, unknown> {
   const zone = zoneOf(times.timezone) ?? site.timezone;
   // The UTC strings are fixed-width, so they read as ISO without a format parser.
   const iso = (utc: string) => (utc ? DateTime.fromMillis(Date.parse(`${utc.replace(' ', 'T')}Z`), { zone }).toISO({ suppressMilliseconds: true }) : '');
@@ -87,12 +64,13 @@ function eventJsonLd(doc: PostDoc, site: Site, related: Related, times: ReturnTy
     startDate: iso(times.startUtc),
     endDate: iso(times.endUtc),
   };
-  const image = presentImage(doc.featured_media ? related.posts.get(doc.featured_media) : undefined);
+  const image = doc.featured_media ? parts.image(doc.featured_media) : false;
   if (image) ld.image = image.url;
-  const venue = (doc.venues ?? []).map((id) => related.posts.get(id)).find(Boolean);
-  if (venue) ld.location = venueJsonLd(venue, site);
-  const organizer = (doc.organizers ?? []).map((id) => related.posts.get(id)).find(Boolean);
-  if (organizer) ld.organizer = organizerJsonLd(organizer, site);
+  // Linked records presented for a single GET carry their own JSON-LD.
+  const venue = (doc.venues ?? []).map((id) => parts.linked(VENUE, id)).find(Boolean);
+  if (venue?.json_ld) ld.location = venue.json_ld;
+  const organizer = (doc.organizers ?? []).map((id) => parts.linked(ORGANIZER, id)).find(Boolean);
+  if (organizer?.json_ld) ld.organizer = organizer.json_ld;
   if (cost.values.length) {
     ld.offers = { '@type': 'Offer', price: cost.values[0], priceCurrency: cost.currency_code || undefined, url: permalink(site, doc) };
   }
@@ -100,7 +78,7 @@ function eventJsonLd(doc: PostDoc, site: Site, related: Related, times: ReturnTy
   return ld;
 }
 
-export function presentEvent(doc: PostDoc, site: Site, related: Related, opts: EventPresentOptions = {}): Record<string, unknown> {
+export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: EventPresentOptions = {}): Record<string, unknown> {
   const m = doc.meta ?? {};
   const blank = !!opts.blank;
   const dates = postDates(doc);
@@ -109,8 +87,7 @@ export function presentEvent(doc: PostDoc, site: Site, related: Related, opts: E
   const cost = costDetails(costMeta);
   const url = permalink(site, doc);
   const gid = globalId(site, doc.id);
-  const linked = (ids: number[] | undefined, kind: typeof VENUE) =>
-    (ids ?? []).map((id) => related.posts.get(id)).filter((p): p is PostDoc => !!p && p.type === kind.type && p.status !== 'trash').map((p) => presentLinked(kind, p, site, related, { single: opts.single }));
+  const linked = (ids: number[] | undefined, kind: LinkedKindDef) => (ids ?? []).map((id) => parts.linked(kind, id)).filter((p): p is Record<string, unknown> => !!p);
   const venues = blank ? [] : linked(doc.venues, VENUE);
   const website = typeof m[EVENT_META.url] === 'string' && m[EVENT_META.url] !== '' ? (m[EVENT_META.url] as string) : url;
   const out: Record<string, unknown> = {
@@ -129,7 +106,7 @@ export function presentEvent(doc: PostDoc, site: Site, related: Related, opts: E
     description: blank ? '' : autop(doc.content),
     excerpt: blank ? '' : autop(doc.excerpt),
     slug: doc.slug,
-    image: blank ? false : presentImage(doc.featured_media ? related.posts.get(doc.featured_media) : undefined),
+    image: blank || !doc.featured_media ? false : parts.image(doc.featured_media),
     all_day: blank ? null : truthyMeta(m[EVENT_META.allDay]),
     start_date: times.start,
     start_date_details: dateDetails(times.start),
@@ -149,12 +126,12 @@ export function presentEvent(doc: PostDoc, site: Site, related: Related, opts: E
     hide_from_listings: blank ? null : m[EVENT_META.hideFromListings] === 'yes',
     sticky: blank ? null : doc.menu_order === -1,
     featured: blank ? null : truthyMeta(m[EVENT_META.featured]),
-    categories: blank ? [] : termsOf(site, doc, 'vendor_events_cat', related),
-    tags: blank ? [] : termsOf(site, doc, 'post_tag', related),
+    categories: blank ? [] : termsOf(doc, 'vendor_events_cat', parts),
+    tags: blank ? [] : termsOf(doc, 'post_tag', parts),
     venue: venues.length === 1 ? venues[0] : venues,
     organizer: blank ? [] : linked(doc.organizers, ORGANIZER),
     custom_fields: [],
   };
-  if (opts.single) out.json_ld = eventJsonLd(doc, site, related, times, cost);
+  if (opts.single) out.json_ld = eventJsonLd(doc, site, parts, times, cost);
   return out;
 }

@@ -16,7 +16,7 @@ import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
-import { pageWithTotal } from '../totals';
+import { pageWithTotal } from '../read-cache';
 import type { LinkedKindDef } from './kind';
 import { presentLinked } from './present';
 import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from './write';
@@ -127,7 +127,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
 
       const page = Number(params.page);
       const perPage = Number(params.per_page);
-      const { items, total } = await pageWithTotal(deps.posts.collection, deps.totals, { $and: and }, { page, perPage, sort: [['date', -1]] });
+      const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, { $and: and }, { page, perPage, sort: [['date', -1]] });
       if (page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound(kind.key);
       const related = await loadRelated(deps, items);
       const records = items.map((d) => presentLinked(kind, d, site, related, { blank: !!d.password }));

@@ -91,7 +91,7 @@ export function organizerJsonLd(doc: PostDoc, site: Site): Record<string, unknow
 export function presentLinked(kind: LinkedKindDef, doc: PostDoc, site: Site, related: Related, opts: LinkedPresentOptions = {}): Record<string, unknown> {
   const blank = !!opts.blank;
   const dates = postDates(doc);
-  const out: Record<string, unknown> = {
+  const fields: Record<string, unknown> = {
     id: doc.id,
     author: String(doc.author ?? 0),
     status: doc.status,
@@ -106,9 +106,11 @@ export function presentLinked(kind: LinkedKindDef, doc: PostDoc, site: Site, rel
     slug: doc.slug,
     image: blank ? false : presentImage(doc.featured_media ? related.posts.get(doc.featured_media) : undefined),
     ...(kind.key === 'venue' ? venueFields(doc, blank) : organizerFields(doc, blank)),
+    json_ld: opts.single ? (kind.key === 'venue' ? venueJsonLd(doc, site) : organizerJsonLd(doc, site)) : undefined,
   };
-  if (opts.single) out.json_ld = kind.key === 'venue' ? venueJsonLd(doc, site) : organizerJsonLd(doc, site);
-  for (const [k, v] of Object.entries(out)) if (isEmpty(v)) delete out[k];
+  // Copied rather than deleted from, so the record keeps a fast shape for serialising.
+  const out: Record<string, unknown> = {};
+  for (const k in fields) if (!isEmpty(fields[k])) out[k] = fields[k];
   if (kind.key === 'venue') {
     const m = doc.meta ?? {};
     out.show_map = VENUE_META.showMap in m ? truthyMeta(m[VENUE_META.showMap]) : true;

@@ -8,10 +8,16 @@ export function termLink(site: Site, term: TermDoc): string {
   return term.taxonomy === 'post_tag' ? `${site.home}/tag/${term.slug}/` : `${site.home}/events/category/${term.slug}/`;
 }
 
-export function presentTerm(site: Site, term: TermDoc, hierarchical: boolean): Record<string, unknown> {
-  const base = hierarchical ? 'categories' : 'tags';
+/** The term's REST links: itself, its archive, and its parent when it has one. */
+function termUrls(site: Site, term: TermDoc): Record<string, string> {
+  const base = term.taxonomy === 'post_tag' ? 'tags' : 'categories';
   const urls: Record<string, string> = { self: restUrl(site, `${V1}/${base}/${term.id}`), collection: restUrl(site, `${V1}/${base}`) };
   if (term.parent) urls.up = restUrl(site, `${V1}/${base}/${term.parent}`);
+  return urls;
+}
+
+export function presentTerm(site: Site, term: TermDoc, hierarchical: boolean): Record<string, unknown> {
+  const urls = termUrls(site, term);
   return {
     id: term.id,
     count: term.count,
@@ -23,5 +29,22 @@ export function presentTerm(site: Site, term: TermDoc, hierarchical: boolean): R
     ...(hierarchical ? { parent: term.parent } : {}),
     meta: [],
     urls,
+  };
+}
+
+/** A term inside an event, built from the raw term as the reference does, with its REST links. */
+export function embeddedTerm(site: Site, term: TermDoc): Record<string, unknown> {
+  return {
+    id: term.id,
+    name: term.name,
+    slug: term.slug,
+    term_group: 0,
+    term_taxonomy_id: term.id,
+    taxonomy: term.taxonomy,
+    description: term.description,
+    parent: term.parent,
+    count: term.count,
+    filter: 'raw',
+    urls: termUrls(site, term),
   };
 }

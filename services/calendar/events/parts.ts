@@ -1,0 +1,105 @@
+/**
+ * What an event record embeds besides itself, in presented form: its venue and organizers, categories
+ * and tags, and its image. Loaded for a whole page at once (one query for the linked records and
+ * images, one more when those have images of their own, one for the terms), and kept in the read cache,
+ * so a page of events usually costs only the query for the events themselves.
+ */
+import { ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { CalendarDeps } from '../deps';
+import { presentImage } from '../images';
+import type { LinkedKindDef } from '../linked/kind';
+import { presentLinked } from '../linked/present';
+import { ORGANIZER } from '../organizers/kind';
+import { VENUE } from '../venues/kind';
+import { embeddedTerm } from '../terms/present';
+
+type Presented = Record<string, unknown>;
+
+export interface EventParts {
+  /** The presented venue or organizer, or undefined when the id names no live record of that kind. */
+  linked(kind: LinkedKindDef, id: number): Presented | undefined;
+  term(id: number): Presented | undefined;
+  image(id: number): Presented | false;
+}
+
+/** A linked record as kept: its type (an id may name a record of the other kind) and its presented form. */
+interface KeptLinked {
+  type: string;
+  record: Presented;
+}
+
+const KINDS: Record<string, LinkedKindDef> = { [VENUE_TYPE]: VENUE, [ORGANIZER_TYPE]: ORGANIZER };
+
+export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], single: boolean): Promise<EventParts> {
+  const { cache, site } = deps;
+  const linkedKey = (id: number) => `linked:${single ? 1 : 0}:${id}`;
+  const linked = new Map<number, KeptLinked | null>();
+  const terms = new Map<number, Presented | null>();
+  const images = new Map<number, Presented | false>();
+  const missingPosts = new Set<number>();
+  const missingTerms = new Set<number>();
+
+  for (const e of events) {
+    for (const id of [...(e.venues ?? []), ...(e.organizers ?? [])]) {
+      if (linked.has(id)) continue;
+      const hit = cache.peek<KeptLinked | null>(linkedKey(id));
+      if (hit !== undefined) linked.set(id, hit);
+      else missingPosts.add(id);
+    }
+    if (e.featured_media && !images.has(e.featured_media)) {
+      const hit = cache.peek<Presented | false>(`image:${e.featured_media}`);
+      if (hit !== undefined) images.set(e.featured_media, hit);
+      else missingPosts.add(e.featured_media);
+    }
+    for (const id of e.terms ?? []) {
+      if (terms.has(id)) continue;
+      const hit = cache.peek<Presented | null>(`term:${id}`);
+      if (hit !== undefined) terms.set(id, hit);
+      else missingTerms.add(id);
+    }
+  }
+
+  const mark = cache.mark();
+  if (missingPosts.size) {
+    const posts = await deps.posts.byIds(missingPosts);
+    const more = new Set<number>();
+    for (const p of posts.values()) if (p.featured_media && !posts.has(p.featured_media)) more.add(p.featured_media);
+    if (more.size) for (const [id, doc] of await deps.posts.byIds(more)) posts.set(id, doc);
+    const related = { posts, terms: new Map() };
+    for (const id of missingPosts) {
+      const doc = posts.get(id);
+      const kind = doc ? KINDS[doc.type] : undefined;
+      if (doc && kind) {
+        const kept = doc.status === 'trash' ? null : { type: doc.type, record: presentLinked(kind, doc, site, related, { single }) };
+        linked.set(id, kept);
+        cache.keep(linkedKey(id), kept, mark);
+      } else if (events.some((e) => e.featured_media === id)) {
+        const image = presentImage(doc);
+        images.set(id, image);
+        cache.keep(`image:${id}`, image, mark);
+      } else {
+        linked.set(id, null);
+        cache.keep(linkedKey(id), null, mark);
+      }
+    }
+  }
+  if (missingTerms.size) {
+    const found = await deps.terms.byIds(missingTerms);
+    for (const id of missingTerms) {
+      const t = found.get(id);
+      const presented = t ? embeddedTerm(site, t) : null;
+      terms.set(id, presented);
+      cache.keep(`term:${id}`, presented, mark);
+    }
+  }
+
+  return {
+    linked: (kind, id) => {
+      const kept = linked.get(id);
+      return kept && kept.type === kind.type ? kept.record : undefined;
+    },
+    term: (id) => terms.get(id) ?? undefined,
+    image: (id) => images.get(id) ?? false,
+  };
+}
