@@ -6,7 +6,8 @@
  *
  * Options (environment): BENCH_DURATION seconds per endpoint (default 10), BENCH_WARMUP seconds
  * (default 2), BENCH_CONNECTIONS (default 8), BENCH_ONLY (comma list of endpoint names),
- * BENCH_SCALE (fraction of the data set, default 1).
+ * BENCH_SCALE (fraction of the data set, default 1). Then the import benchmark (bench/import.ts; BENCH_ONLY=import
+ * runs only it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { ENDPOINTS, type BenchContext } from './endpoints';
+import { runImportBench } from './import';
 import { seed } from './seed';
 
 const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
@@ -112,7 +114,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main()
+  // The import figures (events per second per worker process, peak memory) after the endpoints; bench/import.ts.
+  .then(async () => {
+    if (!ONLY || ONLY.has('import')) await runImportBench();
+  })
+  .catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -311,6 +311,25 @@ export function eventTimes(item: EaEvent, siteZone: string): EventTimes | string
   return { start: startAt, end: endAt, timezone: name, allDay: truthy(item.all_day) };
 }
 
+const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+/**
+ * The field eventTimes would fail on, or null: the same reading of the date texts and clock fields,
+ * without building the times in the event's zone (that is the worker's job, and costly).
+ */
+function unreadableDate(item: EaEvent, siteZone: string): string | null {
+  const { zone } = eventZone(item, siteZone);
+  if (given(item.start_date)) {
+    if (!readWall(item.start_date, zone) || clock(item.start_hour, item.start_minute, item.start_meridian) === 'bad') return 'start_date';
+  } else if (!given(item.start_date_utc) || !readWall(item.start_date_utc, 'UTC')) return given(item.start_date_utc) ? 'start_date_utc' : 'start_date';
+  if (given(item.end_date)) {
+    if (!readWall(item.end_date, zone) || clock(item.end_hour, item.end_minute, item.end_meridian) === 'bad') return 'end_date';
+  } else if (item.end_hour !== undefined || item.end_minute !== undefined) {
+    if (clock(item.end_hour, item.end_minute, item.end_meridian) === 'bad') return 'end_hour';
+  }
+  return null;
+}
+
 /** Checks the `events` of a batch; the failure names the first bad item and field. */
 export function checkEvents(raw: unknown, siteZone: string): { events: EaEvent[] } | { error: ParamError } {
   if (raw === undefined || raw === null) return { events: [] };
@@ -337,8 +356,8 @@ export function checkEvents(raw: unknown, siteZone: string): { events: EaEvent[]
         if (v) return { error: v };
       }
     }
-    const times = eventTimes(e as unknown as EaEvent, siteZone);
-    if (typeof times === 'string') return { error: new ParamError('rest_invalid_date', `${at}.${times} is not a valid date.`, { param: `${at}.${times}` }) };
+    const date = unreadableDate(e as unknown as EaEvent, siteZone);
+    if (date) return { error: new ParamError('rest_invalid_date', `${at}.${date} is not a valid date.`, { param: `${at}.${date}` }) };
   }
   return { events: raw as EaEvent[] };
 }
