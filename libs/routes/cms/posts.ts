@@ -354,7 +354,7 @@ function registerKind(registry: RouteRegistry, k: KindInfo): void {
     schema: () => revisionSchema(k, true),
     endpoints: [
       { id: `${id}.autosaves.list`, service: 'content', methods: ['GET'], args: { parent: parentArg('autosave'), context: contextArg('view') } },
-      { id: `${id}.autosaves.create`, service: 'content', methods: ['POST'], args: { parent: parentArg('autosave'), id: postIdArg(), ...writeArgs(k) } },
+      { id: `${id}.autosaves.create`, service: 'content', methods: ['POST'], args: { parent: parentArg('autosave'), ...writeArgs(k) } },
     ],
   });
   registry.add({
