@@ -117,9 +117,12 @@ async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<LinkedRes
   const slugs = [...new Set(specs.map((x) => sanitizeTitle(x.s.name)).filter(Boolean))];
   const or: Filter[] = [];
   if (keys.length) or.push({ ea_ids: { $in: keys } });
-  if (slugs.length) or.push({ slug: { $in: slugs } });
-  // One query for every venue and organizer of the batch.
-  const found = or.length ? await deps.posts.collection.find({ type: { $in: [VENUE_TYPE, ORGANIZER_TYPE] }, status: { $ne: 'trash' }, $or: or }, { sort: [['id', 1]] }) : [];
+  if (slugs.length) or.push({ type: { $in: [VENUE_TYPE, ORGANIZER_TYPE] }, slug: { $in: slugs } });
+  // One query for every venue and organizer of the batch, each branch an index lookup (a condition on
+  // type around the identity branch would make the store walk every record of the type instead).
+  const found = (or.length ? await deps.posts.collection.find({ $or: or }, { sort: [['id', 1]] }) : []).filter(
+    (d) => (d.type === VENUE_TYPE || d.type === ORGANIZER_TYPE) && d.status !== 'trash',
+  );
 
   const ids: Record<string, Record<string, number>> = { [VENUE_TYPE]: {}, [ORGANIZER_TYPE]: {} };
   const fresh: Array<{ type: string; s: LinkedSpec }> = [];
@@ -219,8 +222,9 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
   const now = deps.now();
   const zone = deps.site.timezone;
   const keys = [...new Set(job.events.flatMap((e) => e.identity.keys))];
-  // One query for every event of the slice that an earlier import (or attempt) stored.
-  const existing = keys.length ? await deps.posts.collection.find({ type: EVENT_TYPE, ea_ids: { $in: keys } }, { sort: [['id', 1]] }) : [];
+  // One query for every event of the slice that an earlier import (or attempt) stored: by identity
+  // alone, an index lookup; the type is checked here (with it the store would walk every event).
+  const existing = (keys.length ? await deps.posts.collection.find({ ea_ids: { $in: keys } }, { sort: [['id', 1]] }) : []).filter((d) => d.type === EVENT_TYPE);
   const byKey = new Map<string, PostDoc>();
   for (const doc of existing) for (const k of (doc.ea_ids as string[] | undefined) ?? []) if (!byKey.has(k)) byKey.set(k, doc);
 
