@@ -44,7 +44,7 @@ describe('parsePermalink', () => {
   });
 
   it('refuses other hosts, other paths, other schemes, the home page and garbage', () => {
-    for (const url of ['http://other.test/blog/hello/', 'http://example.test/elsewhere/hello/', 'ftp://example.test/blog/hello/', 'http://example.test/blog/', 'not a url', 'http://example.test/blog/%E0%A4%A/']) {
+    for (const url of ['http://other.test/blog/hello/', 'http://example.test:8080/blog/hello/', 'http://example.test/elsewhere/hello/', 'ftp://example.test/blog/hello/', 'http://example.test/blog/', 'not a url', 'http://example.test/blog/%E0%A4%A/']) {
       expect(parsePermalink(site, url)).toBeNull();
     }
   });

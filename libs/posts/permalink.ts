@@ -52,9 +52,10 @@ export function permalinkOf(site: Site, post: Linkable, parents?: PageParents): 
 /** What an address names, before any lookup: an id (of any or one type), or a slug path. */
 export type PermalinkTarget = { id: number; type?: string } | { type: string; slug: string } | { path: string[] };
 
-const hostOf = (u: URL) => u.hostname.toLowerCase().replace(/^www\./, '');
+/** The host (with a port other than the scheme's default) an address belongs to, `www.` aside. */
+const hostOf = (u: URL) => `${u.hostname.toLowerCase().replace(/^www\./, '')}${u.port ? `:${u.port}` : ''}`;
 
-/** Whether a URL is an http(s) address on this site's host (with or without `www.`). */
+/** Whether a URL is an http(s) address on this site's host and port (with or without `www.`). */
 export function onSite(site: Site, raw: string): boolean {
   try {
     const url = new URL(raw.trim());

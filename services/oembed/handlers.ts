@@ -3,6 +3,7 @@
  * get_proxy_item_permissions_check). Both answer JSON, or XML for `format=xml`.
  */
 import { can } from '../../libs/auth/user';
+import { logger } from '../../libs/observability/logger';
 import { onSite } from '../../libs/posts/permalink';
 import { JobFailedError, QueueTimeoutError } from '../../libs/queue/types';
 import { RestError, errors } from '../../libs/rest/errors';
@@ -57,9 +58,10 @@ export function bindOembed(app: ServiceApp, deps: OembedDeps): void {
       try {
         result = await deps.queue().run<FetchResult>('oembed.fetch', lookup, { attempts: FETCH_ATTEMPTS, timeoutMs: FETCH_WAIT_MS });
       } catch (e) {
-        if (e instanceof QueueTimeoutError) throw errors.unavailable('The oEmbed lookup');
+        // A lookup that failed for good is the reference's "not found"; a queue that cannot take or finish the job is unavailable.
         if (e instanceof JobFailedError) throw notFound();
-        throw e;
+        if (!(e instanceof QueueTimeoutError)) logger.error({ err: e, requestId: ctx.req.requestId }, 'oEmbed lookup could not be queued');
+        throw errors.unavailable('The oEmbed lookup');
       }
       if (!result?.data) throw notFound();
       return reply(result.data, p.format);
