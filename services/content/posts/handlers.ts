@@ -37,6 +37,9 @@ export interface PostsDeps extends WriteDeps {
   lists: ListCache;
 }
 
+/** Beyond any stored list; keeps absurd page numbers and offsets within what the stores accept. */
+const MAX_SKIP = 2 ** 31 - 1;
+
 /** How many batch keys a record remembers (a batch has at most 25 requests). */
 const KEPT_BATCH_KEYS = 50;
 
@@ -146,7 +149,8 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
     const perPage = Number(p.per_page);
     const page = Number(p.page);
-    const skip = typeof p.offset === 'number' ? p.offset : (page - 1) * perPage;
+    // The reference reads offset with absint; a window past any real list is just past the end.
+    const skip = Math.min(typeof p.offset === 'number' ? Math.abs(p.offset) : (page - 1) * perPage, MAX_SKIP);
     let items: PostDoc[];
     let total: number;
     if (plan.memorySort || plan.memoryFilter) {

@@ -375,3 +375,29 @@ describe('pages', () => {
     expect(orphan.body.parent).toBe(0);
   });
 });
+
+describe('odd input', () => {
+  it('gets an answer in the reference envelope, never a 500', async () => {
+    const queries = ['offset=-5', 'page=99999999999999999999', 'per_page=10&offset=99999999999999999999', 'search=%25', 'search=--', 'slug[]=', 'categories[terms]=', 'status[]=any&status[]=trash', 'orderby=include_slugs', 'after=9999-12-31T23:59:59'];
+    for (const q of queries) {
+      const res = await app.admin('GET', `/cms/v2/posts?${q}`);
+      expect([q, res.status < 500, typeof (res.status >= 400 ? res.body.code : 'ok')]).toEqual([q, true, 'string']);
+    }
+    const bodies = [{ title: { raw: 123 } }, { title: 'a', meta: 'x' }, { title: 'a', categories: [{}] }, { title: 'a', password: 123 }, { title: 'a', content: { raw: null } }, { title: 'a', date: '' }];
+    for (const body of bodies) {
+      const res = await app.admin('POST', '/cms/v2/posts', { body });
+      expect([body, res.status, res.body.code]).toEqual([body, 400, 'rest_invalid_param']);
+    }
+    const array = await app.admin('POST', '/cms/v2/posts', { raw: '[1,2]' });
+    expect(array.body.code).toBe('empty_content');
+  });
+
+  it('a page cannot become its own ancestor', async () => {
+    const a = await post({ title: 'Loop A' }, '/cms/v2/pages');
+    const b = await post({ title: 'Loop B', parent: a.id }, '/cms/v2/pages');
+    const self = await app.admin('PUT', `/cms/v2/pages/${a.id}`, { body: { parent: a.id } });
+    expect(self.body.parent).toBe(0);
+    const loop = await app.admin('PUT', `/cms/v2/pages/${a.id}`, { body: { parent: b.id } });
+    expect(loop.body.parent).toBe(0);
+  });
+});

@@ -156,7 +156,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       const total = all.length;
       const perPage = typeof p.per_page === 'number' ? p.per_page : undefined;
       const page = Number(p.page ?? 1);
-      const offset = perPage !== undefined && typeof p.offset === 'number' ? p.offset : 0;
+      const offset = perPage !== undefined && typeof p.offset === 'number' ? Math.abs(p.offset) : 0;
       const pages = perPage ? totalPages(total, perPage) : total > 0 ? 1 : 0;
       if (total > 0) {
         if (offset >= total) throw new RestError('rest_revision_invalid_offset_number', 'The offset number requested is larger than or equal to the number of available revisions.', 400);

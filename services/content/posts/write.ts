@@ -118,13 +118,25 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
     else {
       const parent = p.parent > 0 ? await deps.posts.byId(p.parent) : null;
       if (!parent) throw new RestError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
-      out.parent = parent.id;
+      out.parent = existing && (await makesLoop(deps, existing.id, parent)) ? 0 : parent.id;
     }
   }
   if (kind.hierarchical && typeof p.menu_order === 'number') out.menu_order = p.menu_order;
   if (p.comment_status === 'open' || p.comment_status === 'closed') out.comment_status = p.comment_status;
   if (p.ping_status === 'open' || p.ping_status === 'closed') out.ping_status = p.ping_status;
   return out;
+}
+
+/** wp_check_post_hierarchy_for_loops: a parent that is the record itself or one of its descendants. */
+async function makesLoop(deps: WriteDeps, selfId: number, parent: PostDoc): Promise<boolean> {
+  const seen = new Set<number>();
+  let at: PostDoc | null = parent;
+  while (at && !seen.has(at.id)) {
+    if (at.id === selfId) return true;
+    seen.add(at.id);
+    at = at.parent > 0 ? await deps.posts.byId(at.parent) : null;
+  }
+  return false;
 }
 
 /**
