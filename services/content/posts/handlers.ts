@@ -301,7 +301,11 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
         const previous = await presentOne(ctx, deps, kind, post, 'edit', {}, false);
         const body = { deleted: true, previous };
         // Recorded before the delete: a retry after a crash in between finishes it and answers the same.
-        if (key) await deps.results.insertOne({ id: `batch:${key}`, status: 200, body, created: new Date() });
+        if (key) {
+          await deps.results.insertOne({ id: `batch:${key}`, status: 200, body, created: new Date() });
+          // A batch job is retried within a day at most; older answers are no longer needed.
+          await deps.results.deleteMany({ id: { $gte: 'batch:', $lt: 'batch;' }, created: { $lt: new Date(Date.now() - 86_400_000) } });
+        }
         await removePost(deps, post);
         return { body };
       }
