@@ -110,7 +110,7 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
   const jobBase = `ea-${record.import_id}-${digest(hash)}-${attempt}`;
   const queue = deps.queue();
   let batchActivity: Activity;
-  let terms: number[];
+  const counts = new Map<number, number>();
   try {
     const needsLinked = venues.size + organizers.size + categories.size + tags.size > 0;
     const linked: LinkedResult = needsLinked
@@ -136,8 +136,7 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
       ),
     );
     batchActivity = mergeActivity(linked.activity, ...parts.map((r) => r.activity));
-    terms = [...new Set(parts.flatMap((r) => r.terms))];
-    if (terms.length) await deps.terms.recount(terms);
+    for (const part of parts) for (const [id, by] of part.counts) counts.set(id, (counts.get(id) ?? 0) + by);
   } catch (e) {
     // Nothing moves on: the hash stays, so the remote service sends the batch again; the next
     // attempt runs under new job ids and finds whatever this one stored.
@@ -162,6 +161,8 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
     set.status = RECORD_STATUS.success;
   }
   if (!(await deps.records.advance(record, hash, { $set: set, $unset: unset }))) throw staleHash();
+  // Term counts move by what the batch changed, once, by the request that moved the import on.
+  for (const [id, by] of counts) if (by) await deps.terms.collection.updateOne({ id }, { $inc: { count: by } });
 
   const body: Record<string, unknown> = { status: 'success', activity: batchActivity, interval: await batchInterval(deps.store) };
   if (nextHash) body.next_batch_hash = nextHash;

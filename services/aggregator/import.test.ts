@@ -307,6 +307,10 @@ describe('batch processing (ProcessingCest)', () => {
     expect((await db.ofType(VENUE_TYPE)).length - venuesBefore).toBe(venues1);
     const renamed = await db.posts.byId(res1.body.activity.vendor_events.created[0]);
     expect(renamed!.title).toBe('Renamed 0');
+    // Term counts follow what the batches changed: every term's count is its published events.
+    for (const term of await db.store.collection('terms').find({ taxonomy: { $in: ['vendor_events_cat', 'post_tag'] } })) {
+      expect([term.name, term.count]).toEqual([term.name, await db.posts.collection.count({ terms: term.id as number, status: 'publish' })]);
+    }
   });
 
   it('treats a second item with the same identity in one batch as an update of the first', async () => {

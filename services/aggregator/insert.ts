@@ -86,8 +86,11 @@ export interface EventsStep extends BatchContext {
 export interface EventsResult {
   /** Created, updated ids in the order of the slice's events. */
   activity: Activity;
-  /** Terms whose counts may have changed (old and new terms of every written event). */
-  terms: number[];
+  /**
+   * How the published-record count of each term changes, as [term id, change] pairs: the service adds
+   * them once the whole batch is stored (counting again would read every record of each term, for every batch).
+   */
+  counts: Array<[number, number]>;
 }
 
 export type ImportJob = LinkedStep | EventsStep;
@@ -232,7 +235,6 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
   const updates = new Map<number, { before: PostDoc; after: PostDoc }>();
   /** Records this slice writes, by every key they answer to (a second item with a known key updates the first). */
   const written = new Map<string, PostDoc>();
-  const touched = new Set<number>();
 
   for (const spec of job.events) {
     const item = spec.item;
@@ -270,14 +272,12 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
       });
       creates.push(doc);
       for (const k of spec.identity.keys) written.set(k, doc);
-      for (const t of doc.terms) touched.add(t);
       continue;
     }
 
     // An update: of a record stored before, or of one this slice is about to write.
     const categories = union(current.tax?.[CATEGORY_TAXONOMY], spec.categories);
     const tax = { ...(current.tax ?? {}), [CATEGORY_TAXONOMY]: categories, [TAG_TAXONOMY]: spec.tags };
-    for (const t of current.terms ?? []) touched.add(t);
     const next: PostDoc = {
       ...current,
       ...eventMetaChanges(current, changes, zone, times),
@@ -291,7 +291,6 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
       modified: mysqlLocal(now, zone),
       modified_gmt: now,
     };
-    for (const t of next.terms) touched.add(t);
     for (const k of next.ea_ids as string[]) written.set(k, next);
     const pending = creates.indexOf(current);
     if (pending >= 0) creates[pending] = next;
@@ -327,7 +326,19 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
     const created = createdHere.has(doc) || doc.meta?.[IMPORT_META.createdBy] === job.batchRef;
     addActivity(activity, EVENT_TYPE, created ? 'created' : 'updated', doc.id);
   }
-  return { activity, terms: [...touched] };
+  // Term counts: what each written event adds or takes away. A record this batch created (in an earlier
+  // attempt whose answer was lost) counts as new, since no count included it yet.
+  const counts = new Map<number, number>();
+  const tally = (doc: PostDoc | null, by: number) => {
+    if (doc?.status !== 'publish') return;
+    for (const t of doc.terms ?? []) counts.set(t, (counts.get(t) ?? 0) + by);
+  };
+  for (const doc of creates) tally(doc, 1);
+  for (const { before, after } of updates.values()) {
+    tally(before.meta?.[IMPORT_META.createdBy] === job.batchRef ? null : before, -1);
+    tally(after, 1);
+  }
+  return { activity, counts: [...counts].filter(([, by]) => by !== 0) };
 }
 
 export function runImportJob(deps: InsertDeps, job: ImportJob): Promise<LinkedResult | EventsResult> {
