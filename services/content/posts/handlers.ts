@@ -12,7 +12,6 @@ import type { PostDoc } from '../../../libs/posts/types';
 import { toLocal, now } from '../../../libs/posts/dates';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
-import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import { KINDS, type KindInfo } from '../../../libs/routes/cms/posts';

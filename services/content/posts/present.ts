@@ -45,7 +45,6 @@ export interface PresentInput {
   excerptLength?: number;
 }
 
-const ACTION = 'https://api.w.org/action-';
 const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
 
 /** The UTC date of a record, or the floating draft's date read in the site zone. */

@@ -3,14 +3,13 @@
  * list parameter becomes a condition on an indexed field, and what the caller may not read is left out
  * by the query itself, so totals and pages agree with what is shown.
  */
-import type { Caller } from '../../../libs/auth/user';
+import { can, type Caller } from '../../../libs/auth/user';
 import { filterDate } from '../../../libs/posts/dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { KindInfo } from '../../../libs/routes/cms/posts';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { ANY_STATUSES, capType } from './access';
-import { can } from '../../../libs/auth/user';
 
 const STOPWORDS = new Set('about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '));
 
@@ -77,7 +76,7 @@ export interface ListPlan {
   sort: SortSpec;
   /** Orders that the store cannot express: done on the whole match in memory. */
   memorySort?: 'include' | 'include_slugs' | 'relevance';
-  /** Search exclusions (`-word`), applied to the whole match in memory. */
+  /** Search exclusions (`-word`), applied to the whole match in memory (the store has no NOT LIKE). */
   memoryFilter?: boolean;
   search?: SearchSpec;
 }
