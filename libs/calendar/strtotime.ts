@@ -228,6 +228,10 @@ export interface ParseOptions {
 }
 
 /** The moment a date text names, in `zone`, or null when the reference would refuse it. */
+/** Readings of absolute texts by zone and text (archive filters repeat the same few dates); DateTimes are immutable. */
+const absolute = new Map<string, DateTime | null>();
+const ABSOLUTE_CACHE_SIZE = 2000;
+
 export function strtotime(input: unknown, opts: ParseOptions = {}): DateTime | null {
   const zone = zoneOf(opts.zone ?? 'UTC') ?? 'UTC';
   const now = opts.now ? DateTime.fromJSDate(opts.now) : DateTime.now();
@@ -240,9 +244,20 @@ export function strtotime(input: unknown, opts: ParseOptions = {}): DateTime | n
     const dt = DateTime.fromSeconds(Number(ts[1]), { zone });
     return dt.isValid ? dt : null;
   }
+  const key = `${zone}\u0000${text}`;
+  const known = absolute.get(key);
+  if (known !== undefined) return known;
   const st = tokenize(text);
   if (st === 'invalid') return null;
-  if (st !== 'unknown') return build(st, zone, now);
+  if (st !== 'unknown') {
+    const dt = build(st, zone, now);
+    // A full date with nothing relative means the same moment whenever it is read.
+    if (st.date && !Number.isNaN(st.date.y) && !st.midnight && !st.weekday && !st.dayOf && Object.keys(st.rel).length === 0) {
+      if (absolute.size >= ABSOLUTE_CACHE_SIZE) absolute.delete(absolute.keys().next().value!);
+      absolute.set(key, dt);
+    }
+    return dt;
+  }
   // Only words (month names, phrases) are worth a second reader; digits alone were already judged.
   return /[a-z]/i.test(text) ? viaChrono(text, zone, now) : null;
 }

@@ -64,3 +64,8 @@ export function pathSlug(ctx: HandlerContext): string | null {
     return raw;
   }
 }
+
+/** A query as a cache key: the same parameters in any order give the same key. */
+export function queryKey(query: Record<string, unknown>): string {
+  return JSON.stringify(Object.keys(query).sort().map((k) => [k, query[k]]));
+}

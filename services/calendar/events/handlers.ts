@@ -7,7 +7,7 @@ import { totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
-import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
+import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey } from '../http';
 import { V1 } from '../links';
 import { nonceHeaders } from '../nonces';
 import { pageWithTotal } from '../read-cache';
@@ -53,19 +53,26 @@ async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, sta
 export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   const { site } = deps;
 
+  /** One archive page: what every caller with the same rights and query gets. */
+  async function archivePage(ctx: HandlerContext): Promise<{ body: unknown; headers: Record<string, string> }> {
+    const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
+    if ('code' in q) throw q;
+    const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
+    if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
+    const parts = await loadEventParts(deps, items, false);
+    const events = items.map((e) => presentEvent(e, site, parts, { blank: !!e.password }));
+    const pages = totalPages(total, q.perPage);
+    return {
+      body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),
+      headers: archiveHeaders(site, `${V1}/events`, ctx.req.query, q.page, q.perPage, total),
+    };
+  }
+
   app.bind('vendor.events.list', {
     async handle(ctx) {
-      const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
-      if ('code' in q) throw q;
-      const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
-      if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
-      const parts = await loadEventParts(deps, items, false);
-      const events = items.map((e) => presentEvent(e, site, parts, { blank: !!e.password }));
-      const pages = totalPages(total, q.perPage);
-      return {
-        body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),
-        headers: { ...archiveHeaders(site, `${V1}/events`, ctx.req.query, q.page, q.perPage, total), ...nonceHeaders(deps.nonces, ctx.user) },
-      };
+      // Guests all see the same page for the same query, so it is kept briefly like the totals (dropped on every local write).
+      const page = ctx.user ? await archivePage(ctx) : await deps.cache.get(`reply:events:${queryKey(ctx.req.query)}`, () => archivePage(ctx));
+      return { body: page.body, headers: { ...page.headers, ...nonceHeaders(deps.nonces, ctx.user) } };
     },
   });
 
