@@ -139,10 +139,11 @@ function statusFilter(statuses: string[], kind: KindInfo, user: Caller, edit: bo
     if (others) all.push(s);
     else if (user && (edit ? can(user, `edit_${t}s`) : can(user, 'read'))) own.push(s);
   }
+  // Each branch names the type too, so the store can serve each one from its own index.
   const or: Filter[] = [];
-  if (all.length) or.push(all.length === 1 ? { status: all[0] } : { status: { $in: all } });
-  if (own.length && user) or.push({ status: own.length === 1 ? own[0] : { $in: own }, author: user.id });
-  if (!or.length) return { status: { $in: [] } };
+  if (all.length) or.push({ type: kind.kind, status: all.length === 1 ? all[0] : { $in: all } });
+  if (own.length && user) or.push({ type: kind.kind, author: user.id, status: own.length === 1 ? own[0] : { $in: own } });
+  if (!or.length) return { type: kind.kind, status: { $in: [] } };
   return or.length === 1 ? or[0] : { $or: or };
 }
 
@@ -158,10 +159,10 @@ const SORT_FIELD: Record<string, string> = {
 };
 
 export async function planList(p: Record<string, unknown>, kind: KindInfo, user: Caller, terms: TermsRepository, zone: string): Promise<ListPlan> {
-  const and: Filter[] = [{ type: kind.kind }];
   let statuses = [...new Set(p.status as string[])];
   if (statuses.includes('any')) statuses = [...new Set([...ANY_STATUSES, ...statuses.filter((s) => s !== 'any')])];
-  and.push(statusFilter(statuses, kind, user, p.context === 'edit'));
+  // The type is part of the status condition (each of its branches), which keeps it index-served.
+  const and: Filter[] = [statusFilter(statuses, kind, user, p.context === 'edit')];
 
   const list = (name: string) => ((p[name] as number[] | undefined) ?? []).filter((v) => Number.isInteger(v));
   const include = list('include');
