@@ -75,6 +75,17 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
       expect(offset.headers.get('x-wp-total')).toBe('12');
     });
 
+    it('HEAD counts and sends the headers without a body; _envelope wraps them', async () => {
+      const head = await app.request('HEAD', '/cms/v2/posts?per_page=5');
+      expect(head.status).toBe(200);
+      expect(head.text).toBe('');
+      expect(head.headers.get('x-wp-total')).toBe('12');
+      const env = await app.request('GET', '/cms/v2/posts?per_page=5&_envelope');
+      expect(env.body.status).toBe(200);
+      expect(env.body.headers['X-WP-Total']).toBe('12');
+      expect(env.body.body).toHaveLength(5);
+    });
+
     it('reports bad list arguments with the reference messages', async () => {
       const bounds = await app.request('GET', '/cms/v2/posts?per_page=0&page=0');
       expect(bounds.status).toBe(400);
