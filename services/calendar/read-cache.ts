@@ -91,6 +91,8 @@ export async function pageWithTotal<T extends Doc>(
   opts: { page: number; perPage: number; sort: SortSpec },
 ): Promise<{ items: T[]; total: number }> {
   const skip = (opts.page - 1) * opts.perPage;
+  // A page beyond any store's reach is simply empty (the archives answer 404 for it).
+  if (!Number.isSafeInteger(skip)) return { items: [], total: await cache.get(`total:${collection.name}:${JSON.stringify(filter)}`, () => collection.count(filter)) };
   const items = await collection.find(filter, { sort: opts.sort, skip, limit: opts.perPage });
   // A short, non-empty page (or an empty first page) is the last one, so it fixes the total.
   if (items.length < opts.perPage && (items.length > 0 || opts.page === 1)) return { items, total: skip + items.length };
