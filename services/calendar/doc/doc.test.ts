@@ -38,3 +38,16 @@ it('turns type lists into anyOf branches carrying their own keywords', () => {
   expect(toOpenApi({ type: ['array', 'integer'], items: { type: 'integer' }, description: 'd' })).toEqual({ description: 'd', anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'integer' }] });
   expect(toOpenApi({ type: ['string', 'null'], format: 'uri' })).toEqual({ type: 'string', format: 'uri', nullable: true });
 });
+
+it('the namespace index lists every route with its arguments, and OPTIONS shows the record schema', async () => {
+  const ns = await app.request('GET', '/vendor/events/v1');
+  expect(ns.status).toBe(200);
+  expect(ns.body.namespace).toBe('vendor/events/v1');
+  expect(Object.keys(ns.body.routes)).toEqual(expect.arrayContaining(['/vendor/events/v1/events', '/vendor/events/v1/events/(?P<id>\\d+)', '/vendor/events/v1/events/by-slug/(?P<slug>[^/]+)', '/vendor/events/v1/categories']));
+  const create = ns.body.routes['/vendor/events/v1/events'].endpoints.find((e: { methods: string[] }) => e.methods.includes('POST'));
+  expect(create.args.title).toMatchObject({ type: 'string', required: true });
+  expect(create.args.venue).toMatchObject({ required: false, default: null });
+  const options = await app.request('OPTIONS', '/vendor/events/v1/events/1');
+  expect(options.body.schema).toMatchObject({ title: 'event', type: 'object' });
+  expect(options.body.schema.properties.start_date_details.properties).toHaveProperty('year');
+});
