@@ -127,6 +127,17 @@ describe('permission matrix: guest, subscriber, contributor, author, editor, adm
     ]);
   });
 
+  it('filters markup of writers without unfiltered_html; editors keep theirs', async () => {
+    const body = { title: '<div>div</div> <strong>strong</strong> <script>oh noes</script>', content: '<div>div</div> <strong>strong</strong> <script>oh noes</script>' };
+    const author = await users.as('author', 'POST', '/cms/v2/posts', { body });
+    expect(author.body.title.raw).toBe('div <strong>strong</strong> oh noes');
+    expect(author.body.content.raw).toBe('<div>div</div> <strong>strong</strong> oh noes');
+    const editor = await users.as('editor', 'POST', '/cms/v2/posts', { body });
+    expect(editor.body.content.raw).toBe(body.content);
+    const autosave = await users.as('author', 'POST', `/cms/v2/posts/${author.body.id}/autosaves`, { body: { content: '<a href="javascript:x()" onclick="y()">l</a>' } });
+    expect(autosave.body.content.raw).toBe('<a href="x()">l</a>');
+  });
+
   it('validation comes before permission', async () => {
     const res = await users.as('guest', 'POST', '/cms/v2/posts', { body: { title: 'x', status: 'teststatus' } });
     expect(res.status).toBe(400);

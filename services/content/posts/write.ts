@@ -6,6 +6,7 @@
  */
 import { can, type Caller } from '../../../libs/auth/user';
 import { fromLocal, now, parseDateInput, toLocal, type PostDate } from '../../../libs/posts/dates';
+import { kses, ksesTitle } from '../../../libs/posts/kses';
 import { mergeMeta } from '../../../libs/posts/meta';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
@@ -71,6 +72,12 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
   if (p.title !== undefined && p.title !== null) out.title = textOf(p.title, true);
   if (p.content !== undefined && p.content !== null) out.content = textOf(p.content, false);
   if (p.excerpt !== undefined && p.excerpt !== null) out.excerpt = textOf(p.excerpt, false);
+  // Writers without unfiltered_html (authors, contributors) cannot store scripts or unsafe markup.
+  if (!can(req.user, 'unfiltered_html')) {
+    if (out.title !== undefined) out.title = ksesTitle(out.title);
+    if (out.content !== undefined) out.content = kses(out.content);
+    if (out.excerpt !== undefined) out.excerpt = kses(out.excerpt);
+  }
 
   if (typeof p.status === 'string' && (!existing || existing.status !== p.status)) {
     const s = p.status;
