@@ -13,6 +13,8 @@ import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/servi
 import type { CalendarDeps } from '../deps';
 import { bindOpenApi } from '../doc/handlers';
 import { recountFor } from '../events/write';
+import { queryKey } from '../http';
+import { pageWithTotal } from '../read-cache';
 import { loadRelated } from '../related';
 import { EC_DOC } from './docs';
 import { EC_EVENT, EC_KINDS, capTypeOf, type EcKind } from './kinds';
@@ -74,18 +76,21 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   const p = `ec.${kind.plural}`;
   const base = `/ec/v1/${kind.plural}`;
 
+  async function listPage(ctx: HandlerContext): Promise<Reply> {
+    const req = { params: ctx.params, has: (n: string) => ctx.has(n), user: ctx.user };
+    const query = kind.type === EVENT_TYPE ? await eventListQuery(deps, kind, req) : await linkedListQuery(deps, kind, req);
+    const page = Number(ctx.params.page);
+    const perPage = Number(ctx.params.per_page);
+    const { items, total } = query ? await pageWithTotal(deps.posts.collection, deps.cache, query.filter, { page, perPage, sort: query.sort }) : { items: [] as PostDoc[], total: 0 };
+    if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
+    const view = await viewOf(deps, ctx.user, items);
+    const body = items.filter((d) => canReadRecord(ctx.user, kind.cap, d)).map((d) => presentEntity(kind, d, view));
+    return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
+  }
+
   app.bind(`${p}.list`, {
-    async handle(ctx) {
-      const req = { params: ctx.params, has: (n: string) => ctx.has(n), user: ctx.user };
-      const query = kind.type === EVENT_TYPE ? await eventListQuery(deps, kind, req) : await linkedListQuery(deps, kind, req);
-      const page = Number(ctx.params.page);
-      const perPage = Number(ctx.params.per_page);
-      const { items, total } = query ? await deps.posts.list(query.filter, { page, perPage, sort: query.sort }) : { items: [] as PostDoc[], total: 0 };
-      if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
-      const view = await viewOf(deps, ctx.user, items);
-      const body = items.filter((d) => canReadRecord(ctx.user, kind.cap, d)).map((d) => presentEntity(kind, d, view));
-      return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
-    },
+    // Guests all get the same page for the same query: kept briefly in the read cache, dropped on every local write.
+    handle: (ctx) => (ctx.user ? listPage(ctx) : deps.cache.get(`reply:${p}.list:${queryKey(ctx.req.query)}`, () => listPage(ctx))),
   });
 
   app.bind(`${p}.create`, {
@@ -102,7 +107,10 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
       return !!doc && doc.type === kind.type && canReadRecord(ctx.user, kind.cap, doc);
     },
     async handle(ctx) {
-      return present(deps, ctx, kind, (await target(ctx, deps))!);
+      const doc = (await target(ctx, deps))!;
+      // A guest reads a published entity as every guest does (kept like the lists).
+      if (ctx.user || doc.status !== 'publish') return present(deps, ctx, kind, doc);
+      return deps.cache.get(`reply:${p}.get:${doc.id}:${JSON.stringify(ctx.params.password ?? null)}`, () => present(deps, ctx, kind, doc));
     },
   });
 

@@ -3,10 +3,15 @@
  * is shown in, duration, how many days it spans, whether it is past or happening now, how it sits in the
  * current week (weeks start on Monday, in the site time zone), and the schedule as the reference prints
  * it (`<span class="tribe-event-date-start">June 13 @ 3:25 pm</span> - <span class="tribe-event-time">7:25 pm</span>`).
- * The times come from the event's meta through libs/calendar, as every other reader gets them.
+ *
+ * The times are the event meta's local and UTC strings, which every writer derives together through
+ * libs/calendar; when a record lacks one, all four are derived again from its meta the same way. Lists
+ * present many events per request, so the rest is plain arithmetic on those strings: only the site
+ * time zone's offset at an instant is asked of the time-zone database (cached per zone).
  */
-import { DateTime } from 'luxon';
-import { EVENT_META, MYSQL_FORMAT, timesFromMeta, type EventTimes } from '../../../libs/calendar/meta';
+import { DateTime, Info, type Zone } from 'luxon';
+import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { zoneOf } from '../../../libs/calendar/timezone';
 
 /** A date as the reference's DateTime serialises: `{date: "Y-m-d H:i:s.u", timezone_type, timezone}`. */
 export interface PhpDate {
@@ -15,24 +20,76 @@ export interface PhpDate {
   timezone: string;
 }
 
-export function phpDate(dt: DateTime): PhpDate {
-  const iana = dt.zone.type === 'iana';
-  // A fixed offset of zero is UTC; any other fixed offset is named by the offset itself.
-  const timezone = iana ? dt.zoneName ?? 'UTC' : dt.offset === 0 ? 'UTC' : dt.toFormat('ZZ');
-  return { date: `${dt.toFormat(MYSQL_FORMAT)}.000000`, timezone_type: iana || dt.offset === 0 ? 3 : 1, timezone };
+const DAY_MS = 86_400_000;
+const MYSQL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A wall-clock time: its parts, and the same parts read as if they were UTC (for day and offset arithmetic). */
+interface Wall {
+  text: string;
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** Milliseconds of the wall time read as UTC. */
+  ms: number;
 }
+
+function wall(text: unknown): Wall | null {
+  const m = typeof text === 'string' ? MYSQL.exec(text) : null;
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (Number.isNaN(ms) || new Date(ms).getUTCDate() !== day) return null;
+  return { text, year, month, day, hour, minute, second, ms } as Wall;
+}
+
+function wallAt(ms: number): Wall {
+  const d = new Date(ms);
+  const text = d.toISOString().slice(0, 19).replace('T', ' ');
+  return { text, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), ms };
+}
+
+const zones = new Map<string, Zone>();
+/** Minutes east of UTC of a zone at an instant. */
+function offsetAt(zone: string, instant: number): number {
+  let z = zones.get(zone);
+  if (!z) {
+    z = Info.normalizeZone(zoneOf(zone) ?? 'UTC');
+    zones.set(zone, z);
+  }
+  return z.offset(instant);
+}
+
+/** How the reference names a zone in a DateTime: identifiers are type 3, fixed offsets type 1 (`+02:00`); an offset of zero is UTC. */
+function zoneName(zone: string, offsetMinutes: number): Pick<PhpDate, 'timezone_type' | 'timezone'> {
+  const z = zoneOf(zone) ?? 'UTC';
+  if (!z.startsWith('UTC')) return { timezone_type: 3, timezone: z };
+  if (offsetMinutes === 0) return { timezone_type: 3, timezone: 'UTC' };
+  const abs = Math.abs(offsetMinutes);
+  return { timezone_type: 1, timezone: `${offsetMinutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}` };
+}
+
+const php = (w: Wall, name: Pick<PhpDate, 'timezone_type' | 'timezone'>): PhpDate => ({ date: `${w.text}.000000`, ...name });
+
+export function phpDate(dt: DateTime): PhpDate {
+  return php(wall(dt.toFormat(MYSQL_FORMAT))!, dt.zone.type === 'iana' ? { timezone_type: 3, timezone: dt.zoneName ?? 'UTC' } : zoneName(dt.zoneName ?? 'UTC', dt.offset));
+}
+
+const dayNumber = (w: Wall) => Math.floor(w.ms / DAY_MS);
 
 /** The first and last day an event occupies: an event ending at midnight does not occupy the next day. */
-function dayRange(start: DateTime, end: DateTime, allDay: boolean): [DateTime, DateTime] {
-  const first = start.startOf('day');
-  let last = end.startOf('day');
-  if (!allDay && end > start && end.equals(last)) last = last.minus({ days: 1 });
-  return [first, last < first ? first : last];
+function dayRange(start: Wall, end: Wall, allDay: boolean): [number, number] {
+  const first = dayNumber(start);
+  let last = dayNumber(end);
+  if (!allDay && end.ms > start.ms && end.hour === 0 && end.minute === 0 && end.second === 0) last -= 1;
+  return [first, Math.max(first, last)];
 }
 
-const daysBetween = (a: DateTime, b: DateTime) => Math.round(b.startOf('day').diff(a.startOf('day'), 'days').days);
-
-const meridiem = (dt: DateTime) => `${dt.toFormat('h:mm')} ${dt.hour < 12 ? 'am' : 'pm'}`;
+const meridiem = (w: Wall) => `${w.hour % 12 === 0 ? 12 : w.hour % 12}:${String(w.minute).padStart(2, '0')} ${w.hour < 12 ? 'am' : 'pm'}`;
+const dateOf = (w: Wall, withYear: boolean) => `${MONTHS[w.month - 1]} ${w.day}${withYear ? `, ${w.year}` : ''}`;
 
 function separator(meta: Record<string, unknown>, key: string, fallback: string): string {
   const v = meta[key];
@@ -40,12 +97,10 @@ function separator(meta: Record<string, unknown>, key: string, fallback: string)
 }
 
 /** The reference's schedule details and short schedule details. */
-function schedules(t: EventTimes, multiday: boolean, meta: Record<string, unknown>, now: DateTime): { full: string; short: string } {
-  const { start, end, allDay } = t;
+function schedules(start: Wall, end: Wall, allDay: boolean, multiday: boolean, meta: Record<string, unknown>, thisYear: number): { full: string; short: string } {
   const at = separator(meta, EVENT_META.dateTimeSeparator, ' @ ');
   const range = separator(meta, EVENT_META.timeRangeSeparator, ' - ');
-  const dateOf = (dt: DateTime, withYear: boolean) => dt.setLocale('en-US').toFormat(withYear ? 'LLLL d, yyyy' : 'LLLL d');
-  const startWithYear = start.year !== now.year;
+  const startWithYear = start.year !== thisYear;
   const endWithYear = end.year !== start.year || startWithYear;
   const open = '<span class="tribe-event-date-start">';
   if (multiday) {
@@ -64,9 +119,32 @@ function schedules(t: EventTimes, multiday: boolean, meta: Record<string, unknow
   };
 }
 
+interface Times {
+  start: Wall;
+  end: Wall;
+  startUtc: Wall;
+  endUtc: Wall;
+  timezone: string;
+  allDay: boolean;
+}
+
+/** The event's four date strings as stored, or derived again from its meta when one is missing. */
+function timesOf(meta: Record<string, unknown>, siteZone: string): Times | null {
+  const stored = [meta[EVENT_META.start], meta[EVENT_META.end], meta[EVENT_META.startUtc], meta[EVENT_META.endUtc]].map(wall);
+  const tz = typeof meta[EVENT_META.timezone] === 'string' && zoneOf(meta[EVENT_META.timezone] as string) ? (meta[EVENT_META.timezone] as string) : siteZone;
+  if (stored.every(Boolean)) {
+    const [start, end, startUtc, endUtc] = stored as Wall[];
+    return { start, end, startUtc, endUtc, timezone: tz, allDay: truthyMeta(meta[EVENT_META.allDay]) };
+  }
+  const t = timesFromMeta(meta, siteZone);
+  if (!t) return null;
+  const w = (dt: DateTime) => wall(dt.toFormat(MYSQL_FORMAT))!;
+  return { start: w(t.start), end: w(t.end), startUtc: w(t.start.toUTC()), endUtc: w(t.end.toUTC()), timezone: t.timezone, allDay: t.allDay };
+}
+
 /** Every computed date field of an event, in the reference's order; empty values when it has no dates. */
 export function eventDateFields(meta: Record<string, unknown>, siteZone: string, at: Date): { dates: Record<string, unknown>; week: Record<string, unknown>; schedule: Record<string, unknown> } {
-  const t = timesFromMeta(meta, siteZone);
+  const t = timesOf(meta, siteZone);
   if (!t) {
     return {
       dates: { start_date: '', start_date_utc: '', end_date: '', end_date_utc: '', dates: null, timezone: typeof meta[EVENT_META.timezone] === 'string' ? meta[EVENT_META.timezone] : '' },
@@ -74,52 +152,58 @@ export function eventDateFields(meta: Record<string, unknown>, siteZone: string,
       schedule: { schedule_details: '', short_schedule_details: '' },
     };
   }
-  const { start, end, allDay } = t;
-  const startUtc = start.toUTC();
-  const endUtc = end.toUTC();
+  const { start, end, startUtc, endUtc, allDay } = t;
+  const startMs = startUtc.ms;
+  const endMs = endUtc.ms;
+  const eventZone = zoneName(t.timezone, (start.ms - startMs) / 60000);
+  const utc = { timezone_type: 3, timezone: 'UTC' } as const;
+  const startSite = wallAt(startMs + offsetAt(siteZone, startMs) * 60000);
+  const endSite = wallAt(endMs + offsetAt(siteZone, endMs) * 60000);
   const dates = {
-    start_date: start.toFormat(MYSQL_FORMAT),
-    start_date_utc: startUtc.toFormat(MYSQL_FORMAT),
-    end_date: end.toFormat(MYSQL_FORMAT),
-    end_date_utc: endUtc.toFormat(MYSQL_FORMAT),
+    start_date: start.text,
+    start_date_utc: startUtc.text,
+    end_date: end.text,
+    end_date_utc: endUtc.text,
     dates: {
-      start: phpDate(start),
-      start_utc: phpDate(startUtc),
-      start_site: phpDate(start.setZone(siteZone)),
-      start_display: phpDate(start),
-      end: phpDate(end),
-      end_utc: phpDate(endUtc),
-      end_site: phpDate(end.setZone(siteZone)),
-      end_display: phpDate(end),
+      start: php(start, eventZone),
+      start_utc: php(startUtc, utc),
+      start_site: php(startSite, zoneName(siteZone, (startSite.ms - startMs) / 60000)),
+      start_display: php(start, eventZone),
+      end: php(end, zoneName(t.timezone, (end.ms - endMs) / 60000)),
+      end_utc: php(endUtc, utc),
+      end_site: php(endSite, zoneName(siteZone, (endSite.ms - endMs) / 60000)),
+      end_display: php(end, zoneName(t.timezone, (end.ms - endMs) / 60000)),
     },
     timezone: t.timezone,
   };
 
   const [firstDay, lastDay] = dayRange(start, end, allDay);
-  const span = daysBetween(firstDay, lastDay) + 1;
+  const span = lastDay - firstDay + 1;
   const multiday = span > 1 ? span : false;
-  const now = DateTime.fromJSDate(at, { zone: siteZone });
-  const weekStart = now.startOf('week');
-  const weekEnd = now.endOf('week');
-  const inWeek = (dt: DateTime) => dt >= weekStart && dt <= weekEnd;
-  const happens = start <= weekEnd && end >= weekStart;
+  const now = at.getTime();
+  const today = Math.floor((now + offsetAt(siteZone, now) * 60000) / DAY_MS);
+  // Day 0 (1970-01-01) was a Thursday; weeks start on Monday.
+  const weekStart = today - ((today + 3) % 7);
+  const weekEnd = weekStart + 6;
+  const [siteFirst, siteLast] = dayRange(startSite, endSite, allDay);
+  const startDay = dayNumber(startSite);
+  const endDay = dayNumber(endSite);
+  const happens = startDay <= weekEnd && endDay >= weekStart;
   const displaysOn: string[] = [];
-  if (happens) {
-    const [siteFirst, siteLast] = dayRange(start.setZone(siteZone), end.setZone(siteZone), allDay);
-    for (let d = siteFirst < weekStart ? weekStart : siteFirst; d <= siteLast && d <= weekEnd; d = d.plus({ days: 1 })) displaysOn.push(d.toFormat('yyyy-LL-dd'));
-  }
+  if (happens) for (let d = Math.max(siteFirst, weekStart); d <= Math.min(siteLast, weekEnd); d++) displaysOn.push(new Date(d * DAY_MS).toISOString().slice(0, 10));
   const week = {
-    duration: String(Math.max(0, Math.round(end.diff(start, 'seconds').seconds))),
+    duration: String(Math.max(0, Math.round((endMs - startMs) / 1000))),
     multiday,
-    is_past: end.toMillis() < at.getTime(),
-    is_now: start.toMillis() <= at.getTime() && at.getTime() <= end.toMillis(),
+    is_past: endMs < now,
+    is_now: startMs <= now && now <= endMs,
     all_day: allDay,
-    starts_this_week: inWeek(start),
-    ends_this_week: inWeek(end),
-    this_week_duration: happens ? displaysOn.length : null,
+    starts_this_week: startDay >= weekStart && startDay <= weekEnd,
+    ends_this_week: endDay >= weekStart && endDay <= weekEnd,
+    this_week_duration: happens ? Math.max(1, displaysOn.length) : null,
     happens_this_week: happens,
     displays_on: displaysOn,
   };
-  const { full, short } = schedules(t, multiday !== false, meta, now);
+  const thisYear = new Date(now + offsetAt(siteZone, now) * 60000).getUTCFullYear();
+  const { full, short } = schedules(start, end, allDay, multiday !== false, meta, thisYear);
   return { dates, week, schedule: { schedule_details: full, short_schedule_details: short } };
 }
