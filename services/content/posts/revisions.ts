@@ -5,8 +5,8 @@
  * revisions and the newest one, for its `version-history` links.
  */
 import { can, type Caller } from '../../../libs/auth/user';
+import { writtenMeta } from '../../../libs/calendar/meta';
 import { now, toLocal } from '../../../libs/posts/dates';
-import { mergeMeta } from '../../../libs/posts/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
@@ -266,7 +266,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       else {
         const t = now();
         const stamp = { modified: toLocal(t, deps.site.timezone), modified_gmt: t };
-        const meta = ctx.params.meta && typeof ctx.params.meta === 'object' ? mergeMeta(post.meta, ctx.params.meta as Record<string, unknown>) : post.meta;
+        const meta = ctx.params.meta && typeof ctx.params.meta === 'object' ? writtenMeta(post, ctx.params.meta as Record<string, unknown>, deps.site.timezone).meta : post.meta;
         const source: PostDoc = { ...post, ...fields, ...stamp, meta };
         if (existing) {
           const doc = revisionDoc(source, existing.id, userId, true, deps.site);

@@ -5,9 +5,9 @@
  * anything is written, and the record is written in one step.
  */
 import { can, type Caller } from '../../../libs/auth/user';
+import { writtenMeta } from '../../../libs/calendar/meta';
 import { fromLocal, now, parseDateInput, toLocal, type PostDate } from '../../../libs/posts/dates';
 import { kses, ksesTitle } from '../../../libs/posts/kses';
-import { mergeMeta } from '../../../libs/posts/meta';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -254,7 +254,8 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
     guid: guidOf(deps.site, kind.kind, id),
     tax,
     terms: [],
-    meta: p.meta && typeof p.meta === 'object' ? mergeMeta({}, p.meta as Record<string, unknown>) : {},
+    // Calendar meta is derived as every calendar writer derives it (UTC strings, index fields).
+    ...(p.meta && typeof p.meta === 'object' ? writtenMeta(null, p.meta as Record<string, unknown>, zone) : { meta: {} }),
     revision_count: 0,
   };
 }
@@ -309,7 +310,7 @@ export async function buildUpdate(deps: WriteDeps, kind: KindInfo, req: Request,
     after.tax = tax;
   }
   after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);
-  if (p.meta && typeof p.meta === 'object') after.meta = mergeMeta(old.meta, p.meta as Record<string, unknown>);
+  if (p.meta && typeof p.meta === 'object') Object.assign(after, writtenMeta(old, p.meta as Record<string, unknown>, zone));
   const t = now();
   after.modified = toLocal(t, zone);
   after.modified_gmt = t;
