@@ -5,11 +5,11 @@
  * `featured_media` as `image`, post dates as one UTC date), and their errors name the ec/v1 arguments.
  * Declared defaults (status `publish`, open comments and pings, standard format) apply on create only.
  */
+import { DateTime } from 'luxon';
 import { MYSQL_FORMAT, TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { parseDateInput } from '../../../libs/posts/dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { HandlerContext } from '../../../libs/rest/service';
-import { DateTime } from 'luxon';
 import type { CalendarDeps } from '../deps';
 import { paramFailure } from '../errors';
 import { checkEventWrite, checkTerms, recountFor, saveEvent, type WriteRequest } from '../events/write';
