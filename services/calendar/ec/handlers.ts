@@ -27,8 +27,12 @@ const PAGE_NOT_FOUND = { code: 'tec_rest_organizers_page_not_found', message: 'T
 
 const entityError = (status: number, error: string): Reply => ({ status, body: { error } });
 
-/** Linked records and terms of a page of records, in a few queries for all of them. */
+/**
+ * Linked records and terms of a page of records, in a few queries for all of them. Embedded venues and
+ * organizers, presented alike for every caller, are kept in the read cache (dropped on every local write).
+ */
 export async function viewOf(deps: CalendarDeps, user: Caller, docs: PostDoc[], password?: string): Promise<EcView> {
+  const mark = deps.cache.mark();
   const related = await loadRelated(deps, docs);
   const missing = new Set<number>();
   for (const d of docs) {
@@ -37,7 +41,14 @@ export async function viewOf(deps: CalendarDeps, user: Caller, docs: PostDoc[], 
     }
   }
   if (missing.size) for (const [id, term] of await deps.terms.byIds(missing)) related.terms.set(id, term);
-  return { site: deps.site, user, now: deps.now(), posts: related.posts, terms: related.terms, password };
+  const remember = <T>(key: string, make: () => T): T => {
+    const hit = deps.cache.peek<T>(key);
+    if (hit !== undefined) return hit;
+    const value = make();
+    deps.cache.keep(key, value, mark);
+    return value;
+  };
+  return { site: deps.site, user, now: deps.now(), posts: related.posts, terms: related.terms, password, remember };
 }
 
 /** The record an item route names (any type), loaded once per request. */

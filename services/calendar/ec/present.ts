@@ -28,6 +28,8 @@ export interface EcView {
   terms: Map<number, TermDoc>;
   /** The `?password=` of a single read. */
   password?: string;
+  /** Keeps what is presented the same way for everybody (embedded venues and organizers) between requests. */
+  remember?: <T>(key: string, make: () => T) => T;
 }
 
 /** Fields a protected entity shows as they are. */
@@ -95,8 +97,9 @@ function eventFields(doc: PostDoc, view: EcView): Record<string, unknown> {
   const { dates, week, schedule } = eventDateFields(m, view.site.timezone, view.now);
   const organizers = linkedOf(doc, 'organizers', EC_ORGANIZER, view);
   const venues = linkedOf(doc, 'venues', EC_VENUE, view);
-  // Embedded entities are shown without a password, as in a list.
+  // Embedded entities are shown without a password, as in a list, so every caller sees them alike.
   const nested = { ...view, password: undefined };
+  const embed = (kind: EcKind, doc: PostDoc) => (view.remember ? view.remember(`ec.embedded:${doc.id}`, () => presentEntity(kind, doc, nested)) : presentEntity(kind, doc, nested));
   return {
     ...dates,
     ...week,
@@ -104,8 +107,8 @@ function eventFields(doc: PostDoc, view: EcView): Record<string, unknown> {
     sticky: doc.menu_order === -1,
     cost: formatCost({ cost: m[EVENT_META.cost], currencySymbol: m[EVENT_META.currencySymbol], currencyCode: m[EVENT_META.currencyCode], currencyPosition: m[EVENT_META.currencyPosition] }),
     organizer_names: organizers.map((o) => (o.title ?? '').trim()),
-    organizers: organizers.map((o) => presentEntity(EC_ORGANIZER, o, nested)),
-    venues: venues.map((v) => presentEntity(EC_VENUE, v, nested)),
+    organizers: organizers.map((o) => embed(EC_ORGANIZER, o)),
+    venues: venues.map((v) => embed(EC_VENUE, v)),
     ...schedule,
   };
 }
