@@ -1,15 +1,23 @@
 /**
  * A worker process for the import benchmark: consumes the `import` queue (BullMQ) with the same
  * `import.batch` handler the `worker` role runs, over the embedded store the benchmark's service uses
- * (the `worker` role itself requires MongoDB, which cannot run on these machines). Prints its peak
- * RSS as JSON when stopped with SIGTERM.
+ * (the `worker` role itself requires MongoDB, which cannot run on these machines). Times every job
+ * from the handler's start to its return (after the store's commit) and, when stopped with SIGTERM,
+ * prints as JSON its peak RSS, the jobs it ran, the events its `events` steps stored and the time
+ * spent inside the handler (all steps, and the `events` steps alone), with the CPU time the process
+ * used meanwhile (near the wall time on an idle machine; below it when other processes take the cores).
  */
 import { loadConfig } from '../libs/config/env';
 import { COLLECTIONS } from '../libs/data/collections';
 import { createBullWorker } from '../libs/queue';
+import type { JobHandler } from '../libs/queue/types';
 import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
 import { importJobHandlers } from '../services/aggregator/jobs';
+import type { ImportJob } from '../services/aggregator/insert';
+
+/** What this process did, summed over its jobs. */
+const done = { jobs: 0, events: 0, busyMs: 0, eventsMs: 0, cpuMs: 0 };
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,16 +29,35 @@ async function main(): Promise<void> {
     prefix: config.QUEUE_PREFIX,
     queues: ['import'],
     concurrency: config.WORKER_CONCURRENCY,
-    handlers: importJobHandlers({ store, site: siteFrom(config) }),
+    handlers: { 'import.batch': timed(importJobHandlers({ store, site: siteFrom(config) })['import.batch']) },
   });
   await worker.start();
   process.stdout.write('ready\n');
   process.on('SIGTERM', async () => {
     await worker.close(10_000);
     await store.close();
-    process.stdout.write(`${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+    process.stdout.write(`${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024, ...done })}\n`);
     process.exit(0);
   });
+}
+
+function timed<O>(handler: JobHandler<unknown, O>): JobHandler<unknown, O> {
+  return async (data, job) => {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const result = await handler(data, job);
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    done.cpuMs += (used.user + used.system) / 1000;
+    const step = data as ImportJob;
+    done.jobs++;
+    done.busyMs += ms;
+    if (step.step === 'events') {
+      done.events += step.events.length;
+      done.eventsMs += ms;
+    }
+    return result;
+  };
 }
 
 main().catch((e) => {
