@@ -6,6 +6,7 @@
  */
 import { DateTime } from 'luxon';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, eventMetaChanges, timesToMeta } from '../libs/calendar/meta';
+import { newCalendarRecord } from '../libs/calendar/records';
 import type { PostDoc } from '../libs/posts/types';
 import type { Store } from '../libs/store/types';
 import type { BenchEndpoint } from './endpoints';
@@ -18,38 +19,19 @@ const CATEGORIES = 50;
 const CHUNK = 1000;
 const ZONE = 'UTC';
 
-const MYSQL = 'yyyy-LL-dd HH:mm:ss';
+const SITE = { home: 'http://localhost', timezone: ZONE };
 
 function post(id: number, type: string, title: string, slug: string, at: DateTime, extra: Partial<PostDoc> = {}): PostDoc {
-  const local = at.setZone(ZONE).toFormat(MYSQL);
-  return {
+  return newCalendarRecord(SITE, at.toJSDate(), {
     id,
     type,
     status: 'publish',
     slug,
     title,
     content: `<p>${title}: a description long enough to look like one, with a few words about what happens and where.</p>`,
-    excerpt: '',
     author: 1,
-    parent: 0,
-    menu_order: 0,
-    password: '',
-    date: local,
-    date_gmt: at.toJSDate(),
-    modified: local,
-    modified_gmt: at.toJSDate(),
-    comment_status: 'closed',
-    ping_status: 'closed',
-    template: '',
-    format: '',
-    sticky: false,
-    featured_media: 0,
-    guid: `http://localhost/?post_type=${type}&p=${id}`,
-    tax: {},
-    terms: [],
-    meta: {},
     ...extra,
-  };
+  });
 }
 
 async function insertInChunks(store: Store, docs: PostDoc[]): Promise<void> {

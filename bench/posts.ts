@@ -4,7 +4,10 @@
  */
 import type { BenchEndpoint } from './endpoints';
 import type { Seeded } from './seed';
+import { newPostRecord } from '../libs/posts/record';
 import type { Store } from '../libs/store/types';
+
+const SITE = { home: 'http://localhost', timezone: 'UTC' };
 
 const POSTS = 10_000;
 const CHUNK = 1000;
@@ -15,7 +18,6 @@ function sentence(i: number, n: number): string {
   return Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
 
 /** 10,000 published posts over the last ~3 years, by the seeded users, in the default category. */
 export async function seedPosts(store: Store, scale: number, out: Seeded): Promise<void> {
@@ -31,35 +33,22 @@ export async function seedPosts(store: Store, scale: number, out: Seeded): Promi
     for (let i = offset; i < Math.min(total, offset + CHUNK); i++) {
       const id = first + i;
       const at = new Date(start + i * 2.5 * 3600 * 1000);
-      const local = `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())}`;
-      docs.push({
-        id,
-        type: 'post',
-        status: 'publish',
-        slug: `post-${i}`,
-        title: `Post ${i}: ${sentence(i, 4)}`,
-        content: `<p>${sentence(i, 40)}</p>\n<p>${sentence(i + 1, 30)}</p>`,
-        excerpt: '',
-        author: authors[i % authors.length],
-        parent: 0,
-        menu_order: 0,
-        password: '',
-        date: local,
-        date_gmt: at,
-        modified: local,
-        modified_gmt: at,
-        comment_status: 'open',
-        ping_status: 'open',
-        template: '',
-        format: '',
-        sticky: false,
-        featured_media: 0,
-        guid: `http://localhost/?p=${id}`,
-        tax: { category: [categoryId], post_tag: [] },
-        terms: [categoryId],
-        meta: {},
-        revision_count: 0,
-      });
+      docs.push(
+        newPostRecord(SITE, at, {
+          id,
+          type: 'post',
+          status: 'publish',
+          slug: `post-${i}`,
+          title: `Post ${i}: ${sentence(i, 4)}`,
+          content: `<p>${sentence(i, 40)}</p>\n<p>${sentence(i + 1, 30)}</p>`,
+          author: authors[i % authors.length],
+          comment_status: 'open',
+          ping_status: 'open',
+          tax: { category: [categoryId], post_tag: [] },
+          terms: [categoryId],
+          revision_count: 0,
+        }),
+      );
       ids.push(id);
     }
     await store.collection('posts').insertMany(docs);

@@ -5,9 +5,9 @@
  * size the first bytes of the file tell (PNG, GIF, JPEG, WebP headers).
  */
 import { can, type Caller } from '../../libs/auth/user';
+import { newPostRecord } from '../../libs/posts/record';
 import type { PostDoc } from '../../libs/posts/types';
 import { sanitizeTitle, uniquePostSlug } from '../../libs/posts/slug';
-import { mysqlLocal } from '../../libs/rest/dates';
 import { isPositiveInt, isUrl } from '../../libs/routes/vendor-events/args';
 import type { CalendarDeps } from './deps';
 
@@ -111,35 +111,21 @@ export async function storeImage(deps: CalendarDeps, user: Caller, ref: ImageRef
   const file = decodeURIComponent(new URL(ref.url).pathname.split('/').pop() || 'image');
   const title = file.replace(/\.[a-z0-9]+$/i, '');
   const id = await deps.posts.nextId();
-  const local = mysqlLocal(now, deps.site.timezone);
-  await deps.posts.create({
-    id,
-    type: ATTACHMENT_TYPE,
-    status: 'inherit',
-    slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(title) || 'image', { type: ATTACHMENT_TYPE, hierarchical: false }),
-    title,
-    content: '',
-    excerpt: '',
-    author: user?.id ?? 0,
-    parent,
-    menu_order: 0,
-    password: '',
-    date: local,
-    date_gmt: now,
-    modified: local,
-    modified_gmt: now,
-    comment_status: 'closed',
-    ping_status: 'closed',
-    template: '',
-    format: '',
-    sticky: false,
-    featured_media: 0,
-    guid: ref.url,
-    mime_type: ref.mime,
-    tax: {},
-    terms: [],
-    meta: { _wp_attached_file: ref.url, _wp_attachment_metadata: ref.meta },
-  });
+  await deps.posts.create(
+    newPostRecord(deps.site, now, {
+      id,
+      type: ATTACHMENT_TYPE,
+      status: 'inherit',
+      slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(title) || 'image', { type: ATTACHMENT_TYPE, hierarchical: false }),
+      title,
+      author: user?.id ?? 0,
+      parent,
+      // An attachment's guid is the file's address.
+      guid: ref.url,
+      mime_type: ref.mime,
+      meta: { _wp_attached_file: ref.url, _wp_attachment_metadata: ref.meta },
+    }),
+  );
   return id;
 }
 

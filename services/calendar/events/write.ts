@@ -8,6 +8,7 @@
 import type { Caller } from '../../../libs/auth/user';
 import { costText } from '../../../libs/calendar/cost';
 import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges, timesFromMeta, timesToMeta, type EventTimes } from '../../../libs/calendar/meta';
+import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -233,27 +234,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
   if (!current) {
     const id = await deps.posts.nextId();
     const slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), { type: EVENT_TYPE, hierarchical: false });
-    const doc = {
-      id,
-      type: EVENT_TYPE,
-      slug,
-      title: '',
-      content: '',
-      excerpt: '',
-      author: user?.id ?? 0,
-      parent: 0,
-      menu_order: 0,
-      password: '',
-      comment_status: 'open',
-      ping_status: 'open',
-      template: '',
-      format: '',
-      sticky: false,
-      featured_media: 0,
-      guid: `${deps.site.home}/?post_type=${EVENT_TYPE}&p=${id}`,
-      terms: [],
-      ...fields,
-    } as PostDoc;
+    const doc = newCalendarRecord(deps.site, now, { id, type: EVENT_TYPE, slug, status, author: user?.id ?? 0, ...fields });
     if (plan.image) doc.featured_media = await storeImage(deps, user, plan.image, id);
     const saved = await deps.posts.create(doc);
     await recountFor(deps, null, saved);

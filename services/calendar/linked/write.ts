@@ -5,6 +5,7 @@
  * description when one is given) and returns it instead of inserting, as the reference does.
  */
 import type { Caller } from '../../../libs/auth/user';
+import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import type { PostDoc } from '../../../libs/posts/types';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
@@ -129,34 +130,18 @@ export async function createLinked(
   const id = await deps.posts.nextId();
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(metaChanges(kind, input))) if (v !== undefined) meta[k] = v;
-  const doc: PostDoc = {
+  const doc: PostDoc = newCalendarRecord(deps.site, now, {
     id,
     type: kind.type,
     status: statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined), dateGmt, now),
     slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), { type: kind.type, hierarchical: false }),
     title: name,
     content: typeof input.description === 'string' ? input.description : '',
-    excerpt: '',
     author: input.author !== undefined ? Number(input.author) : user?.id ?? 0,
-    parent: 0,
-    menu_order: 0,
-    password: '',
-    date: mysqlLocal(dateGmt, deps.site.timezone),
     date_gmt: dateGmt,
-    modified: mysqlLocal(now, deps.site.timezone),
-    modified_gmt: now,
-    comment_status: 'closed',
-    ping_status: 'closed',
-    template: '',
-    format: '',
-    sticky: false,
-    featured_media: 0,
-    guid: `${deps.site.home}/?post_type=${kind.type}&p=${id}`,
-    tax: {},
-    terms: [],
     meta,
     ...postFields(input, null),
-  };
+  });
   if (image) doc.featured_media = await storeImage(deps, user, image, id);
   return { doc: await deps.posts.create(doc), existing: false };
 }

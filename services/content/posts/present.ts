@@ -71,10 +71,6 @@ export function permalink(post: PostDoc, input: Pick<PresentInput, 'site' | 'par
   return permalinkOf(input.site, post, input.parents);
 }
 
-export function guidOf(site: Site, type: string, id: number): string {
-  return type === 'page' ? `${site.home}/?page_id=${id}` : `${site.home}/?p=${id}`;
-}
-
 /** The methods of the item route this caller may use (`targetHints.allow`). */
 export function itemMethods(user: Caller, post: PostDoc): Method[] {
   const out: Method[] = [];

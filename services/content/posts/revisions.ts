@@ -17,6 +17,7 @@ import { canEditPost } from './access';
 import type { PostsDeps } from './handlers';
 import { permalink, presentRevision, type Context } from './present';
 import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './query';
+import { newPostRecord } from '../../../libs/posts/record';
 import { buildUpdate, canAssignTerms, checkTemplate, prepare } from './write';
 
 const normalizeWs = (s: string) => (s ?? '').replace(/\r\n|\r/g, '\n').replace(/[ \t]+$/gm, '').trim();
@@ -24,7 +25,8 @@ const revisionSlug = (id: number) => `${id}-revision-v1`;
 const autosaveSlug = (id: number) => `${id}-autosave-v1`;
 
 function revisionDoc(post: PostDoc, id: number, author: number, autosave: boolean, site: PostsDeps['site']): PostDoc {
-  return {
+  const modifiedGmt = new Date(post.modified_gmt);
+  return newPostRecord(site, modifiedGmt, {
     id,
     type: 'revision',
     status: 'inherit',
@@ -34,24 +36,12 @@ function revisionDoc(post: PostDoc, id: number, author: number, autosave: boolea
     excerpt: post.excerpt,
     author,
     parent: post.id,
-    menu_order: 0,
-    password: '',
     // A revision is dated when its parent was modified.
     date: post.modified,
-    date_gmt: new Date(post.modified_gmt),
+    date_gmt: modifiedGmt,
     modified: post.modified,
-    modified_gmt: new Date(post.modified_gmt),
-    comment_status: 'closed',
-    ping_status: 'closed',
-    template: '',
-    format: '',
-    sticky: false,
-    featured_media: 0,
-    guid: `${site.home}/?p=${id}`,
-    tax: {},
-    terms: [],
     meta: { ...(post.meta ?? {}) },
-  };
+  });
 }
 
 /** Recounts a parent's revisions and finds the newest, after one was added, replaced or removed. */

@@ -17,7 +17,7 @@ import type { KindInfo } from '../../../libs/routes/cms/posts';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { FLOATING_STATUSES, typeCan } from './access';
-import { guidOf } from './present';
+import { guidFor } from '../../../libs/posts/record';
 
 export interface WriteDeps {
   site: Site;
@@ -251,7 +251,7 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
     format,
     sticky: !kind.hierarchical && p.sticky === true,
     featured_media: await featuredMedia(deps, p.featured_media, 0),
-    guid: guidOf(deps.site, kind.kind, id),
+    guid: guidFor(deps.site.home, kind.kind, id),
     tax,
     terms: [],
     // Calendar meta is derived as every calendar writer derives it (UTC strings, index fields).
