@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SqliteStore } from './sqlite';
+import * as vm from 'node:vm';
+import { SqliteStore, decodeDoc, encodeDoc } from './sqlite';
 import type { CollectionSpec, Doc, Filter } from './types';
 
 const SPEC: CollectionSpec = {
@@ -176,6 +177,21 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('stores side-table values of a large insertMany, each once, whatever their number per document', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    const items = store.collection('items');
+    // 0 to 4 terms each (one listed twice), and one document with 700 terms: many chunks of every size.
+    const batch = docs(601).map((d, i) => ({ ...d, terms: i === 600 ? Array.from({ length: 700 }, (_, k) => 1000 + k) : [...Array.from({ length: i % 5 }, (_, k) => k), ...(i % 5 ? [0] : [])] }));
+    await items.insertMany(batch);
+    const expected = batch.reduce((n, d) => n + new Set(d.terms as number[]).size, 0);
+    expect(store.db.prepare(`SELECT COUNT(*) FROM "items:terms"`).pluck().get()).toBe(expected);
+    for (const k of [0, 1, 3]) expect(await items.count({ terms: k })).toBe(batch.filter((d) => (d.terms as number[]).includes(k)).length);
+    expect((await items.find({ terms: 1699 })).map((d) => d.id)).toEqual([601]);
+    expect((await items.find({ terms: { $in: [1000, 1350] } })).map((d) => d.id)).toEqual([601]);
+    await store.close();
+  });
+
   it('inserts 50,000 documents in one transaction', async () => {
     const store = new SqliteStore({ dataDir: tempDir() });
     await store.ensure([SPEC]);
@@ -190,4 +206,44 @@ describe('SQLite store', () => {
     expect(await items.count({ status: 'draft', date: { $lt: new Date(Date.UTC(2024, 0, 1) + 3000 * 3_600_000) } })).toBe(999);
     await store.close();
   }, 120_000);
+});
+
+describe('SQLite document encoding', () => {
+  it('writes every Date, at any depth and in arrays, as {"$date": ISO} and reads it back as a Date', async () => {
+    const at = new Date(Date.UTC(2031, 0, 2, 3, 4, 5, 6));
+    const doc = { id: 1, when: at, meta: { list: [at, 'x', { deep: at }], plain: 'y', none: null, gone: undefined }, tags: ['a', 'b'] };
+    const text = encodeDoc(doc);
+    const iso = '{"$date":"2031-01-02T03:04:05.006Z"}';
+    expect(text).toBe(`{"id":1,"when":${iso},"meta":{"list":[${iso},"x",{"deep":${iso}}],"plain":"y","none":null},"tags":["a","b"]}`);
+    expect(decodeDoc(text)).toEqual({ id: 1, when: at, meta: { list: [at, 'x', { deep: at }], plain: 'y', none: null }, tags: ['a', 'b'] });
+    // A document without Dates is written as JSON.stringify writes it.
+    const plain = { id: 2, a: [1, null, 'z'], b: { c: true } };
+    expect(encodeDoc(plain)).toBe(JSON.stringify(plain));
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    await store.collection('items').insertOne(doc);
+    expect(await store.collection('items').findOne({ id: 1 })).toEqual(decodeDoc(text));
+    await store.close();
+  });
+
+  it('encodes values with toJSON, class instances and Dates of another realm as it always did', () => {
+    const at = new Date(Date.UTC(2030, 5, 1));
+    const iso = '{"$date":"2030-06-01T00:00:00.000Z"}';
+    class Holder {
+      constructor(readonly when: Date) {}
+    }
+    const other = vm.runInNewContext('new Date(Date.UTC(2030, 5, 1))') as Date;
+    expect(encodeDoc({ a: { toJSON: () => ({ when: at }) } })).toBe(`{"a":{"when":${iso}}}`);
+    expect(encodeDoc({ h: new Holder(at), list: [new Holder(at)] })).toBe(`{"h":{"when":${iso}},"list":[{"when":${iso}}]}`);
+    expect(encodeDoc({ other, nested: [other] })).toBe(`{"other":${iso},"nested":[${iso}]}`);
+    // An own "__proto__" key (as JSON.parse makes one) stays a key beside a Date.
+    const odd = JSON.parse('{"__proto__":{"x":1},"b":2}') as Record<string, unknown>;
+    odd.when = at;
+    expect(encodeDoc(odd)).toBe(`{"__proto__":{"x":1},"b":2,"when":${iso}}`);
+  });
+
+  it('refuses an invalid Date, naming its key', () => {
+    expect(() => encodeDoc({ ok: new Date(0), meta: { bad: new Date(Number.NaN) } })).toThrow('invalid Date at bad');
+    expect(() => encodeDoc({ list: [new Date(0), new Date('nope')] })).toThrow('invalid Date at 1');
+  });
 });
