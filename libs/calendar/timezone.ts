@@ -3,7 +3,7 @@
  * offsets WordPress offers (`UTC+2`, `UTC-4:30`, `UTC+5.5`). Offsets and abbreviations come from the
  * ICU time-zone database Node ships, through luxon.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime, IANAZone, type Zone } from 'luxon';
 
 const MANUAL = /^UTC([+-])(\d{1,2})(?:(?::(\d{2}))|(?:\.(\d+)))?$/i;
 
@@ -33,6 +33,53 @@ function readZone(tz: string): string | null {
     return `UTC${m[1]}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
   }
   return IANAZone.isValidZone(t) ? t : null;
+}
+
+/**
+ * An IANA zone that remembers its offsets by the second they were asked for. Luxon reads an offset
+ * through Intl (formatToParts) several times for every DateTime it builds in a zone (the offset "now"
+ * as a first guess, then one or two checks), the costliest step of reading an imported event's dates.
+ * IANAZone.offset depends only on the whole second of its timestamp, so a remembered answer is the one
+ * luxon would compute, including its choice in repeated and skipped local hours.
+ */
+class RememberingZone extends IANAZone {
+  private readonly offsets = new Map<number, number>();
+
+  override offset(ts: number): number {
+    // As `new Date(ts)` reads it: milliseconds truncated, then the second that contains them.
+    const ms = Math.trunc(ts);
+    if (!Number.isFinite(ms)) return super.offset(ts);
+    const second = Math.floor(ms / 1000);
+    let o = this.offsets.get(second);
+    if (o === undefined) {
+      o = super.offset(ts);
+      if (this.offsets.size >= OFFSETS_PER_ZONE) this.offsets.clear();
+      this.offsets.set(second, o);
+    }
+    return o;
+  }
+}
+
+/** Seconds remembered per zone (an entry is a few dozen bytes), and zones remembered at once. */
+const OFFSETS_PER_ZONE = 32768;
+const REMEMBERING_ZONES = 16;
+const rememberingZones = new Map<string, RememberingZone>();
+
+/**
+ * The zone to build many DateTimes in: for an IANA name (as zoneOf answers), a zone that remembers
+ * offsets; UTC and fixed offsets (`UTC+2`) need no Intl and are returned as they are.
+ */
+export function zoneFor(zone: string): Zone | string {
+  if (zone === 'UTC' || zone.startsWith('UTC+') || zone.startsWith('UTC-')) return zone;
+  let z = rememberingZones.get(zone);
+  if (!z) {
+    const made = new RememberingZone(zone);
+    if (!made.isValid) return zone;
+    if (rememberingZones.size >= REMEMBERING_ZONES) rememberingZones.delete(rememberingZones.keys().next().value!);
+    rememberingZones.set(zone, made);
+    z = made;
+  }
+  return z;
 }
 
 export function isTimezone(tz: unknown): boolean {

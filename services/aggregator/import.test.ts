@@ -147,6 +147,10 @@ describe('batch validation (ValidationCest)', () => {
     ['an event without a title', [{ start_date: '2031-01-01' }], 'title is a required property of events[0].'],
     ['an unreadable start date', [eaEvent(undefined, { start_date: 'not a date at all' })], 'events[0].start_date is not a valid date.'],
     ['an impossible hour', [eaEvent(undefined, { start_hour: '13', start_meridian: 'pm' })], 'events[0].start_date is not a valid date.'],
+    ['a 29th of February outside a leap year', [eaEvent(undefined, { start_date: '2031-02-29' })], 'events[0].start_date is not a valid date.'],
+    ['a 29th of February in a century that is not a leap year', [eaEvent(undefined, { start_date: '2100-02-29', end_date: '2100-03-01' })], 'events[0].start_date is not a valid date.'],
+    ['a 31st of April', [eaEvent(undefined, { end_date: '2031-04-31' })], 'events[0].end_date is not a valid date.'],
+    ['a thirteenth month', [eaEvent(undefined, { end_date: '2031-13-01 10:00:00' })], 'events[0].end_date is not a valid date.'],
     ['a venue that is not an object', [eaEvent(undefined, { venue: 'Town hall' })], 'events[0].venue is not of type object.'],
     ['an organizer field of the wrong type', [eaEvent(undefined, { organizer: [{ organizer: ['x'] }] })], 'events[0].organizer[0].organizer is not of type string.'],
   ])('refuses %s, storing none of the batch', async (_label, events, message) => {
@@ -189,6 +193,16 @@ describe('batch processing (ProcessingCest)', () => {
     expect(after.meta[RECORD_META.totalEvents]).toBe(9);
     expect(after.meta[RECORD_META.postStatus]).toBe('publish');
     expect(Object.keys(res.body.activity)).toEqual(['vendor_events', 'vendor_organizer', 'vendor_venue', 'vendor_events_cat', 'post_tag', 'attachment']);
+  });
+
+  it('accepts the 29th of February in leap years, 2000 included', async () => {
+    const id = importId();
+    await db.record(id, '2389');
+    const events = ['2032-02-29', '2000-02-29'].map((day) => eaEvent(undefined, { start_date: day, end_date: day, start_date_utc: undefined, end_date_utc: undefined }));
+    const res = await batch(id, batchBody(events));
+    expect(res.status).toBe(200);
+    const stored = await Promise.all((res.body.activity.vendor_events.created as number[]).map((eventId) => db.posts.collection.findOne({ id: eventId })));
+    expect(stored.map((e) => e?.meta?._EventStartDate)).toEqual(['2032-02-29 10:00:00', '2000-02-29 10:00:00']);
   });
 
   it('stores a batch after the first the same way', async () => {

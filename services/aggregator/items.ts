@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import { costText } from '../../libs/calendar/cost';
 import { EVENT_META, ORGANIZER_META, VENUE_META, type EventTimes } from '../../libs/calendar/meta';
 import { strtotime } from '../../libs/calendar/strtotime';
-import { zoneOf } from '../../libs/calendar/timezone';
+import { zoneFor, zoneOf } from '../../libs/calendar/timezone';
 import { ParamError } from '../../libs/rest/errors';
 
 export interface EaVenue {
@@ -207,8 +207,11 @@ function kindOk(kind: Kind, v: unknown): boolean {
 
 const KIND_WORD: Record<Kind, string> = { string: 'string', scalar: 'string,number', flag: 'boolean', list: 'array', strings: 'array' };
 
+/** The field tables as lists, made once: every event of a batch is checked against them. */
+const FIELD_LISTS = new Map<Record<string, Kind>, Array<[string, Kind]>>([EVENT_FIELDS, VENUE_FIELDS, ORGANIZER_FIELDS].map((f) => [f, Object.entries(f)]));
+
 function checkFields(at: string, obj: Record<string, unknown>, fields: Record<string, Kind>): ParamError | null {
-  for (const [name, kind] of Object.entries(fields)) {
+  for (const [name, kind] of FIELD_LISTS.get(fields) ?? Object.entries(fields)) {
     const v = obj[name];
     if (v === undefined || v === null) continue;
     if (!kindOk(kind, v)) return new ParamError('rest_invalid_type', `${at}.${name} is not of type ${KIND_WORD[kind]}.`, { param: `${at}.${name}` });
@@ -236,12 +239,21 @@ interface Wall {
   timed: boolean;
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether a year, month and day name a day of the (proleptic Gregorian) calendar: luxon's rule, without building a DateTime. */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day) || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : MONTH_DAYS[month - 1]);
+}
+
 /** A date text's wall-clock parts: `Y-m-d` and `Y-m-d H:i:s` directly, anything else as strtotime reads it. */
 function readWall(text: string, zone: string): Wall | null {
   const m = DAY.exec(text.trim());
   if (m) {
     const w = { year: +m[1], month: +m[2], day: +m[3], hour: m[4] ? +m[4] : 0, minute: m[5] ? +m[5] : 0, second: m[6] ? +m[6] : 0, timed: !!m[4] };
-    return DateTime.fromObject({ year: w.year, month: w.month, day: w.day }, { zone: 'UTC' }).isValid && w.hour < 24 && w.minute < 60 && w.second < 60 ? w : null;
+    return isCalendarDay(w.year, w.month, w.day) && w.hour < 24 && w.minute < 60 && w.second < 60 ? w : null;
   }
   const dt = strtotime(text, { zone });
   if (!dt) return null;
@@ -276,7 +288,7 @@ function utcWall(text: unknown, zone: string): DateTime | null {
   const w = readWall(text, 'UTC');
   if (!w) return null;
   const dt = DateTime.fromObject({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second }, { zone: 'UTC' });
-  return dt.isValid ? dt.setZone(zone) : null;
+  return dt.isValid ? dt.setZone(zoneFor(zone)) : null;
 }
 
 function localMoment(date: unknown, hour: unknown, minute: unknown, meridian: unknown, zone: string): DateTime | null | 'bad' {
@@ -286,7 +298,8 @@ function localMoment(date: unknown, hour: unknown, minute: unknown, meridian: un
   const c = clock(hour, minute, meridian);
   if (c === 'bad') return 'bad';
   const t = c ?? { hour: w.hour, minute: w.minute };
-  const dt = DateTime.fromObject({ year: w.year, month: w.month, day: w.day, hour: t.hour, minute: t.minute, second: c ? 0 : w.second }, { zone });
+  // A remembering zone: every event of a feed builds its times in one of a few zones (timezone.ts).
+  const dt = DateTime.fromObject({ year: w.year, month: w.month, day: w.day, hour: t.hour, minute: t.minute, second: c ? 0 : w.second }, { zone: zoneFor(zone) });
   return dt.isValid ? dt : 'bad';
 }
 
