@@ -20,7 +20,7 @@ import type { Update } from '../../libs/store/types';
 import { mergeActivity, type Activity } from './activity';
 import type { AggregatorDeps } from './deps';
 import type { BatchContext, EventSpec, EventsResult, LinkedResult } from './insert';
-import { checkEvents, eventIdentity, organizersOf, termNames, venueOf, type LinkedSpec } from './items';
+import { checkEvents, eventIdentity, organizersOf, termNames, venueOf, type EaEvent, type LinkedSpec } from './items';
 import { batchInterval } from './interval';
 import { DEFAULT_POST_STATUS, ERROR_COMMENT_TYPE, ImportRecords, RECORD_META, RECORD_STATUS, hashMatches, newBatchHash, type ImportRecordDoc } from './records';
 
@@ -41,6 +41,16 @@ const staleHash = (): RestError => invalidParams([['batch_hash', INVALID]]);
 
 const int = (v: unknown): number => Math.trunc(Number(v));
 const digest = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
+
+/** Fields of an event a worker is given as ids (EventSpec's venue, organizers, categories and tags), not as sent. */
+const RESOLVED_FIELDS = new Set(['venue', 'organizer', 'categories', 'tags']);
+
+/** An event as an `events` job carries it: without the objects its linked records and terms were read from. */
+function jobItem(item: EaEvent): EaEvent {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) if (!RESOLVED_FIELDS.has(k)) out[k] = v;
+  return out as unknown as EaEvent;
+}
 
 /**
  * Splits a batch's events into slices of about `size`. Events that share an identity or a slug go to
@@ -123,7 +133,7 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
     const termId = (byName: Record<string, number>, all: Map<string, string>, n: string) => byName[all.get(n.toLowerCase())!];
     const specs: EventSpec[] = plan.map((e) => ({
       index: e.index,
-      item: e.item,
+      item: jobItem(e.item),
       identity: e.identity,
       ...(e.venue ? { venue: linked.venues[e.venue.ref] } : {}),
       ...(e.orgs.length ? { organizers: e.orgs.map((o) => linked.organizers[o.ref]) } : {}),
@@ -161,8 +171,16 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
     set.status = RECORD_STATUS.success;
   }
   if (!(await deps.records.advance(record, hash, { $set: set, $unset: unset }))) throw staleHash();
-  // Term counts move by what the batch changed, once, by the request that moved the import on.
-  for (const [id, by] of counts) if (by) await deps.terms.collection.updateOne({ id }, { $inc: { count: by } });
+  // Term counts move by what the batch changed, once, by the request that moved the import on: one
+  // update for all the terms that move by the same amount.
+  const byAmount = new Map<number, number[]>();
+  for (const [id, by] of counts) {
+    if (!by) continue;
+    const ids = byAmount.get(by);
+    if (ids) ids.push(id);
+    else byAmount.set(by, [id]);
+  }
+  for (const [by, ids] of byAmount) await deps.terms.collection.updateMany({ id: { $in: ids } }, { $inc: { count: by } });
 
   const body: Record<string, unknown> = { status: 'success', activity: batchActivity, interval: await batchInterval(deps.store) };
   if (nextHash) body.next_batch_hash = nextHash;

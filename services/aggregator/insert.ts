@@ -68,6 +68,7 @@ export interface LinkedResult {
 /** One event of a slice, with its linked records and terms already resolved to ids. */
 export interface EventSpec {
   index: number;
+  /** The event as sent, less its venue, organizer, categories and tags (the service resolved them to the ids below). */
   item: EaEvent;
   identity: Identity & { primary: string };
   /** Venue id; absent when the item names none (an update then keeps the stored one). */
@@ -233,6 +234,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
 
   const creates: PostDoc[] = [];
   const updates = new Map<number, { before: PostDoc; after: PostDoc }>();
+  let modified: string | undefined;
   /** Records this slice writes, by every key they answer to (a second item with a known key updates the first). */
   const written = new Map<string, PostDoc>();
 
@@ -288,7 +290,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
       tax,
       terms: flattenTax(tax),
       ea_ids: union(current.ea_ids as string[] | undefined, spec.identity.keys),
-      modified: mysqlLocal(now, zone),
+      modified: (modified ??= mysqlLocal(now, zone)),
       modified_gmt: now,
     };
     for (const k of next.ea_ids as string[]) written.set(k, next);
