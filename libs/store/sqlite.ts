@@ -923,9 +923,12 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
       const rows = this.matchRows(filter, one);
       let modified = 0;
       let last: T | null = null;
+      const arrays = [...info.arrays];
       for (const row of rows) {
-        const before = info.arrays.size > 0 ? decodeDoc<T>(row.doc) : null;
         const after = decodeDoc<T>(row.doc);
+        // The side-table values before the update, read from the document once decoded (they are copies,
+        // so applying the update does not change them).
+        const oldLists = arrays.map(([p, arr]) => arrayValues(arr.type, getPath(after, p)));
         applyUpdate(after, update);
         const text = encodeDoc(after);
         last = after;
@@ -936,8 +939,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
         for (const [p, type] of info.columns) values.push(toColumn(type, getPath(after, p)) ?? null);
         values.push(row.rid);
         this.store.stmt(info.updateSql).run(...values);
-        for (const [p, arr] of info.arrays) {
-          const oldList = arrayValues(arr.type, getPath(before!, p));
+        for (const [i, [p, arr]] of arrays.entries()) {
+          const oldList = oldLists[i];
           const newList = arrayValues(arr.type, getPath(after, p));
           if (oldList.length === newList.length && oldList.every((v, i) => v === newList[i])) continue;
           this.store.stmt(`DELETE FROM ${q(arr.table)} WHERE doc = ?`).run(row.rid);
