@@ -47,8 +47,9 @@ const RESOLVED_FIELDS = new Set(['venue', 'organizer', 'categories', 'tags']);
 
 /** An event as an `events` job carries it: without the objects its linked records and terms were read from. */
 function jobItem(item: EaEvent): EaEvent {
+  const from = item as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(item)) if (!RESOLVED_FIELDS.has(k)) out[k] = v;
+  for (const k of Object.keys(from)) if (!RESOLVED_FIELDS.has(k)) out[k] = from[k];
   return out as unknown as EaEvent;
 }
 

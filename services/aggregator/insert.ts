@@ -128,12 +128,28 @@ async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<LinkedRes
     (d) => (d.type === VENUE_TYPE || d.type === ORGANIZER_TYPE) && d.status !== 'trash',
   );
 
+  // Where the first record of each type (in id order) answering to a key, or bearing a title, sits in
+  // `found`: a venue or organizer matches the first record that has one of its keys, else its name.
+  const positions = new Map<string, { byKey: Map<string, number>; byTitle: Map<string, number> }>();
+  for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) positions.set(type, { byKey: new Map(), byTitle: new Map() });
+  found.forEach((d, i) => {
+    const at = positions.get(d.type)!;
+    for (const k of Array.isArray(d.ea_ids) ? (d.ea_ids as string[]) : []) if (!at.byKey.has(k)) at.byKey.set(k, i);
+    const title = d.title.trim().toLowerCase();
+    if (!at.byTitle.has(title)) at.byTitle.set(title, i);
+  });
+
   const ids: Record<string, Record<string, number>> = { [VENUE_TYPE]: {}, [ORGANIZER_TYPE]: {} };
   const fresh: Array<{ type: string; s: LinkedSpec }> = [];
   for (const { type, s } of specs) {
-    const ofType = found.filter((d) => d.type === type);
-    const byKey = ofType.find((d) => s.identity.keys.some((k) => ((d.ea_ids as string[] | undefined) ?? []).includes(k)));
-    const match = byKey ?? ofType.find((d) => d.title.trim().toLowerCase() === s.name.toLowerCase());
+    const at = positions.get(type)!;
+    let first: number | undefined;
+    for (const k of s.identity.keys) {
+      const p = at.byKey.get(k);
+      if (p !== undefined && (first === undefined || p < first)) first = p;
+    }
+    const pos = first ?? at.byTitle.get(s.name.toLowerCase());
+    const match = pos === undefined ? undefined : found[pos];
     if (!match) {
       fresh.push({ type, s });
       continue;
