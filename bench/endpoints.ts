@@ -35,4 +35,7 @@ export const ENDPOINTS: BenchEndpoint[] = [
   ...EVENT_ENDPOINTS,
   { name: 'GET ec/v1/events?per_page=10', target: 790, request: (c) => ({ url: `${c.rest}/ec/v1/events?per_page=10` }) },
   { name: 'GET ec/v1/events/{id}', target: 2900, request: (c) => ({ url: `${c.rest}/ec/v1/events/${c.seeded.ids.events[0]}` }) },
+  // The same for the administrator: past the guest reply cache, so every request is served from the store.
+  { name: 'GET ec/v1/events?per_page=10 (authenticated)', target: 790, request: (c) => ({ url: `${c.rest}/ec/v1/events?per_page=10`, auth: true }) },
+  { name: 'GET ec/v1/events/{id} (authenticated)', target: 2900, request: (c) => ({ url: `${c.rest}/ec/v1/events/${c.seeded.ids.events[0]}`, auth: true }) },
 ];

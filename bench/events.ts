@@ -104,7 +104,15 @@ export const EVENT_ENDPOINTS: BenchEndpoint[] = [
     target: 1800,
     request: (c) => ({ url: `${c.rest}/vendor/events/v1/events?categories=bench-category-3&start_date=${day(30)}&end_date=${day(90)}` }),
   },
+  // The same archives for the administrator: past the guest reply cache, so every request is served from the store.
+  { name: 'GET vendor/events/v1/events (default window; authenticated)', target: 670, request: (c) => ({ url: `${c.rest}/vendor/events/v1/events`, auth: true }) },
+  {
+    name: 'GET vendor/events/v1/events?categories&start_date&end_date (authenticated)',
+    target: 1800,
+    request: (c) => ({ url: `${c.rest}/vendor/events/v1/events?categories=bench-category-3&start_date=${day(30)}&end_date=${day(90)}`, auth: true }),
+  },
   { name: 'GET vendor/events/v1/events/{id}', target: 2900, request: (c) => ({ url: `${c.rest}/vendor/events/v1/events/${c.seeded.ids.events[0]}` }) },
+  { name: 'GET vendor/events/v1/events/{id} (authenticated)', target: 2900, request: (c) => ({ url: `${c.rest}/vendor/events/v1/events/${c.seeded.ids.events[0]}`, auth: true }) },
   {
     name: 'POST vendor/events/v1/events (authenticated)',
     target: 690,
