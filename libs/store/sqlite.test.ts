@@ -153,14 +153,18 @@ describe('SQLite store', () => {
     await store.close();
   });
 
-  it('reuses one prepared statement for every length of an $in list', async () => {
+  it('reuses one prepared statement for every length of an $in list (a single value compiles as an equality)', async () => {
     const store = new SqliteStore({ dataDir: ':memory:' });
     await store.ensure([SPEC]);
     const items = store.collection('items');
-    await items.find({ id: { $in: [1] } });
+    await items.find({ id: { $in: [1, 2] } });
     const size = store['statements'].size;
     for (let n = 2; n < 50; n++) await items.find({ id: { $in: Array.from({ length: n }, (_, i) => i) } });
     expect(store['statements'].size).toBe(size);
+    await items.find({ id: { $in: [1] } });
+    await items.find({ id: { $in: [7] } });
+    expect(store['statements'].size).toBe(size + 1);
+    expect(store.explain('items', { status: { $in: ['draft'] } }, { sort: [['date', 1]] }).join('\n')).not.toMatch(/json_each|TEMP B-TREE/);
     await store.close();
   });
 

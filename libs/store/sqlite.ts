@@ -130,24 +130,34 @@ export function encodeDoc(doc: unknown): string {
   return prepared === REPLACER_ONLY ? JSON.stringify(doc, dateReplacer) : JSON.stringify(prepared);
 }
 
-function revive(v: unknown): unknown {
+/** Turns `{$date}` objects back into Dates, in place; only objects and arrays are visited. */
+function revive(v: object): unknown {
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = revive(v[i]);
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (typeof x === 'object' && x !== null) v[i] = revive(x);
+    }
     return v;
   }
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o);
-    if (keys.length === 1 && keys[0] === '$date' && typeof o.$date === 'string') return new Date(o.$date);
-    for (const k of keys) o[k] = revive(o[k]);
+  const o = v as Record<string, unknown>;
+  const date = o.$date;
+  if (typeof date === 'string') {
+    let keys = 0;
+    // JSON.parse makes plain objects, so for-in sees exactly their own keys (without an array of them).
+    for (const _ in o) if (++keys > 1) break;
+    if (keys === 1) return new Date(date);
   }
-  return v;
+  for (const k in o) {
+    const x = o[k];
+    if (typeof x === 'object' && x !== null) o[k] = revive(x);
+  }
+  return o;
 }
 
 export function decodeDoc<T = Doc>(text: string): T {
   const v = JSON.parse(text);
   // Walking the parsed tree only when a date is present keeps reads of date-free documents at JSON.parse speed.
-  return (text.includes('"$date"') ? revive(v) : v) as T;
+  return (typeof v === 'object' && v !== null && text.includes('"$date"') ? revive(v) : v) as T;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -339,8 +349,12 @@ class Compiler {
       if (c !== undefined) typed.push(c);
       else rest.push(v);
     }
-    // The list travels as one JSON parameter, so every list length shares one prepared statement.
-    if (typed.length > 0) {
+    // One typed value is an equality: the planner can then use it as an index prefix (a status IN (...)
+    // before a date range stops SQLite from walking the date index in order, and it sorts instead).
+    if (typed.length === 1) {
+      parts.push(colType ? `t.${q(p)} = ${this.b.bind(typed[0])}` : `t.rid IN (SELECT s.doc FROM ${q(arr!.table)} AS s WHERE s.value = ${this.b.bind(typed[0])})`);
+    } else if (typed.length > 0) {
+      // The list travels as one JSON parameter, so every longer list shares one prepared statement.
       const list = `(SELECT value FROM json_each(${this.b.bind(JSON.stringify(typed))}))`;
       parts.push(colType ? `t.${q(p)} IN ${list}` : `t.rid IN (SELECT s.doc FROM ${q(arr!.table)} AS s WHERE s.value IN ${list})`);
     }
