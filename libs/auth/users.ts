@@ -42,24 +42,6 @@ export function slugifyLogin(login: string): string {
   return login.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9_.@-]+/g, '-').replace(/[@.]/g, '').replace(/^-+|-+$/g, '') || 'user';
 }
 
-/** How many good (stored hash, password) pairs are remembered; a client sends the same credentials on every request. */
-const VERIFIED_MAX = 256;
-const verifiedPairs = new Set<string>();
-
-/**
- * verifyAppPassword, remembering the pairs that matched: a stored hash carries its own random salt, so a
- * pair that matched once always matches, and a revoked or replaced password is simply no longer among
- * the user's hashes. Only matches are kept, so failed guesses cannot fill the set.
- */
-function verified(clean: string, hash: string): boolean {
-  const key = `${hash}\u0000${clean}`;
-  if (verifiedPairs.has(key)) return true;
-  if (!verifyAppPassword(clean, hash)) return false;
-  if (verifiedPairs.size >= VERIFIED_MAX) verifiedPairs.delete(verifiedPairs.values().next().value!);
-  verifiedPairs.add(key);
-  return true;
-}
-
 export class UsersRepository extends Repository<UserDoc> {
   constructor(private readonly store: Store) {
     super(store.collection<UserDoc>('users'));
@@ -121,7 +103,7 @@ export class UsersRepository extends Repository<UserDoc> {
   matchAppPassword(user: UserDoc, password: string): AppPasswordDoc | null {
     const clean = normaliseAppPassword(password);
     let found: AppPasswordDoc | null = null;
-    for (const ap of user.app_passwords ?? []) if (verified(clean, ap.hash) && !found) found = ap;
+    for (const ap of user.app_passwords ?? []) if (verifyAppPassword(clean, ap.hash) && !found) found = ap;
     return found;
   }
 
