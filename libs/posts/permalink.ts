@@ -21,7 +21,8 @@ export type PageParents = Map<number, { slug: string; parent: number }>;
 
 export type Linkable = Pick<PostDoc, 'id' | 'type' | 'slug'> & Partial<Pick<PostDoc, 'status' | 'parent'>>;
 
-function ancestorsPath(parent: number, parents: PageParents | undefined): string {
+/** The slugs of a page's ancestors as a path (`grand/parent/`), stopping at a loop or a missing parent. */
+export function ancestorsPath(parent: number, parents: PageParents | undefined): string {
   const parts: string[] = [];
   let at = parent;
   const seen = new Set<number>();

@@ -430,12 +430,15 @@ export interface LinkedSpec {
   meta: Record<string, unknown>;
 }
 
+/** Sets `key` to the value's text when it has any. */
+function putText(m: Record<string, unknown>, key: string, value: unknown): void {
+  const t = text(value);
+  if (t) m[key] = t;
+}
+
 function venueMeta(v: EaVenue): Record<string, unknown> {
   const m: Record<string, unknown> = {};
-  const put = (key: string, value: unknown) => {
-    const t = text(value);
-    if (t) m[key] = t;
-  };
+  const put = (key: string, value: unknown) => putText(m, key, value);
   put(VENUE_META.address, v.address);
   put(VENUE_META.city, v.city);
   put(VENUE_META.country, v.country);
@@ -452,13 +455,9 @@ function venueMeta(v: EaVenue): Record<string, unknown> {
 
 function organizerMeta(o: EaOrganizer): Record<string, unknown> {
   const m: Record<string, unknown> = {};
-  const put = (key: string, value: unknown) => {
-    const t = text(value);
-    if (t) m[key] = t;
-  };
-  put(ORGANIZER_META.email, o.email);
-  put(ORGANIZER_META.phone, o.phone);
-  put(ORGANIZER_META.website, o.website);
+  putText(m, ORGANIZER_META.email, o.email);
+  putText(m, ORGANIZER_META.phone, o.phone);
+  putText(m, ORGANIZER_META.website, o.website);
   return m;
 }
 

@@ -8,7 +8,7 @@ import type { Caller } from '../../../libs/auth/user';
 import { can } from '../../../libs/auth/user';
 import { fromLocal, rfc3339, rfc3339Gmt, toLocal } from '../../../libs/posts/dates';
 import { readMeta } from '../../../libs/posts/meta';
-import { permalinkOf } from '../../../libs/posts/permalink';
+import { ancestorsPath, permalinkOf } from '../../../libs/posts/permalink';
 import { blockVersion, renderContent, renderExcerpt, renderStoredExcerpt, renderTitle } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Method } from '../../../libs/rest/registry';
@@ -50,20 +50,6 @@ const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }
 /** The UTC date of a record, or the floating draft's date read in the site zone. */
 export function gmtOf(post: PostDoc, zone: string): Date {
   return post.date_gmt ? new Date(post.date_gmt) : fromLocal(post.date, zone);
-}
-
-function ancestorsPath(post: PostDoc, parents: PresentInput['parents']): string {
-  const parts: string[] = [];
-  let at = post.parent;
-  const seen = new Set<number>();
-  while (at > 0 && !seen.has(at)) {
-    seen.add(at);
-    const p = parents.get(at);
-    if (!p) break;
-    if (p.slug) parts.unshift(p.slug);
-    at = p.parent;
-  }
-  return parts.map((s) => `${s}/`).join('');
 }
 
 /** The reference's get_permalink with a /%postname%/ structure; drafts and scheduled ones get ?p=. */
@@ -196,7 +182,7 @@ export function presentPost(post: PostDoc, input: PresentInput, withLinks = true
     out.class_list = classList(post, input, hidden);
   }
   if (edit) {
-    out.permalink_template = kind.hierarchical ? `${site.home}/${ancestorsPath(post, input.parents)}%pagename%/` : `${site.home}/%postname%/`;
+    out.permalink_template = kind.hierarchical ? `${site.home}/${ancestorsPath(post.parent, input.parents)}%pagename%/` : `${site.home}/%postname%/`;
     out.generated_slug = post.slug || input.generatedSlugs?.get(post.id) || '';
   }
   if (withLinks) out._links = links(post, input);
