@@ -13,7 +13,7 @@ import type { Store } from '../../libs/store/types';
 import { cacheKey, OembedCache, type LookupParams } from './cache';
 import type { OembedData } from './embed';
 import { discoverEndpoint, fetchFromProvider, fetchPolicy, proxyAnswer } from './provider';
-import { RefusedError } from './remote';
+import { RefusedError } from '../../libs/net/outbound';
 
 export interface FetchResult {
   data: OembedData | null;

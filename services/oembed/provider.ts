@@ -7,7 +7,7 @@
 import type { OembedData } from './embed';
 import { escapeHtml } from './embed';
 import { tokenize } from './html';
-import { guardedGet, RefusedError, SAFE_PORTS, type FetchPolicy } from './remote';
+import { guardedGet, RefusedError, SAFE_PORTS, type FetchPolicy } from '../../libs/net/outbound';
 import { httpUrl, sanitizeEmbedHtml } from './sanitize';
 import type { LookupParams } from './cache';
 
@@ -37,7 +37,7 @@ function checkStatus(status: number, what: string): void {
 
 /** The JSON oEmbed endpoint a page announces, or null. */
 export async function discoverEndpoint(pageUrl: string, policy: FetchPolicy): Promise<string | null> {
-  const page = await guardedGet(pageUrl, policy, { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', truncate: true });
+  const page = await guardedGet(pageUrl, policy, { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', truncate: true, userAgent: 'EventsCalendarContentService/oEmbed' });
   checkStatus(page.status, 'the page');
   for (const t of tokenize(page.body)) {
     if (t.kind !== 'open' || t.name !== 'link') continue;
@@ -65,7 +65,7 @@ export async function fetchFromProvider(endpoint: string, p: LookupParams, polic
   u.searchParams.set('url', p.url);
   u.searchParams.set('dnt', '1');
   u.searchParams.set('format', 'json');
-  const res = await guardedGet(u.href, policy, { accept: 'application/json', truncate: false });
+  const res = await guardedGet(u.href, policy, { accept: 'application/json', truncate: false, userAgent: 'EventsCalendarContentService/oEmbed' });
   checkStatus(res.status, 'the provider');
   let parsed: unknown;
   try {

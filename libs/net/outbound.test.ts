@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkUrl, guardedGet, isPublicAddress, RefusedError, SAFE_PORTS, type FetchPolicy } from './remote';
+import { checkUrl, guardedGet, isPublicAddress, RefusedError, SAFE_PORTS, type FetchPolicy } from './outbound';
 
 const policy = (allow: string[] = [], over: Partial<FetchPolicy> = {}): FetchPolicy => ({ allowHosts: new Set(allow), ports: SAFE_PORTS, timeoutMs: 2000, maxBytes: 1024, maxRedirects: 2, ...over });
 

@@ -1,5 +1,6 @@
 /**
- * Requests the oEmbed fetcher makes to other sites, guarded against server-side request forgery as the
+ * The one guard for every request the service makes to other sites (oEmbed discovery and the proxy,
+ * remote images, feeds, URL details), guarded against server-side request forgery as the
  * reference's wp_safe_remote_get is: http(s) only, no credentials in the URL, the default ports (80,
  * 443 and 8080, as the reference), and no private, loopback, link-local or otherwise non-public address, checked on every address
  * a name resolves to at the moment of connecting (so a name cannot be re-pointed between check and
@@ -43,6 +44,8 @@ export interface Fetched {
   status: number;
   contentType: string;
   body: string;
+  /** The same body as bytes (images and other binary answers). */
+  bytes: Buffer;
   /** The body was longer than maxBytes and was cut (only when truncation was asked for). */
   truncated: boolean;
 }
@@ -117,7 +120,7 @@ function agentsFor(policy: FetchPolicy) {
 }
 
 /** Reads a body up to the limit: cut there when `truncate`, else refused. */
-function readLimited(stream: Readable, max: number, truncate: boolean): Promise<{ body: string; truncated: boolean }> {
+function readLimited(stream: Readable, max: number, truncate: boolean): Promise<{ bytes: Buffer; truncated: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -125,7 +128,7 @@ function readLimited(stream: Readable, max: number, truncate: boolean): Promise<
     const finish = (truncated: boolean) => {
       if (done) return;
       done = true;
-      resolve({ body: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated });
+      resolve({ bytes: Buffer.concat(chunks).subarray(0, max), truncated });
     };
     stream.on('data', (chunk: Buffer) => {
       if (done) return;
@@ -161,7 +164,7 @@ function refusal(err: unknown): RefusedError | null {
 }
 
 /** GETs a URL under the policy, following redirects itself so that each hop is checked. */
-export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accept: string; truncate: boolean }): Promise<Fetched> {
+export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accept: string; truncate: boolean; userAgent?: string }): Promise<Fetched> {
   const signal = AbortSignal.timeout(policy.timeoutMs);
   const { http: httpAgent, https: httpsAgent } = agentsFor(policy);
   let url = checkUrl(raw, policy);
@@ -176,7 +179,7 @@ export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accep
         httpAgent,
         httpsAgent,
         validateStatus: () => true,
-        headers: { Accept: opts.accept, 'User-Agent': 'EventsCalendarContentService/oEmbed' },
+        headers: { Accept: opts.accept, 'User-Agent': opts.userAgent ?? 'EventsCalendarContentService' },
       });
     } catch (e) {
       throw refusal(e) ?? e;
@@ -188,7 +191,7 @@ export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accep
       url = checkUrl(new URL(location, url).href, policy);
       continue;
     }
-    const { body, truncated } = await readLimited(res.data, policy.maxBytes, opts.truncate);
-    return { url: url.href, status: res.status, contentType: String(res.headers['content-type'] ?? ''), body, truncated };
+    const { bytes, truncated } = await readLimited(res.data, policy.maxBytes, opts.truncate);
+    return { url: url.href, status: res.status, contentType: String(res.headers['content-type'] ?? ''), body: bytes.toString('utf8'), bytes, truncated };
   }
 }
