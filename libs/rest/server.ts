@@ -11,7 +11,7 @@ import { logger } from '../observability/logger';
 import { RestError, errors, invalidParams, type ParamError } from './errors';
 import { filterFields } from './fields';
 import { routeData } from './index-doc';
-import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteRegistry } from './registry';
+import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteDecl, type RouteRegistry } from './registry';
 import type { Dispatch, RawBody, ServiceRequest, ServiceResponse } from './service';
 import type { Site } from './site';
 import { precompile, validateArg } from './validate';
@@ -94,15 +94,18 @@ export class RestServer {
     const { route } = match;
     const endpoint = endpointFor(route, input.method);
     if (!endpoint) return fail(errors.noRoute(), route.pattern);
-    if (input.jsonError !== undefined) return fail(errors.invalidJson(input.jsonError), route.pattern);
+    // Errors found before the handler still carry the route's Allow, as the reference computes it for
+    // every matched route.
+    if (input.jsonError !== undefined) return this.failOnRoute(errors.invalidJson(input.jsonError), route, input, match.params);
 
     const checked = this.validate(endpoint, input, match.params);
-    if (checked instanceof RestError) return fail(checked, route.pattern);
+    if (checked instanceof RestError) return this.failOnRoute(checked, route, input, match.params);
 
     const builtin = this.builtins.get(endpoint.id) ?? this.builtins.get(endpoint.id.split(':')[0]);
     if (endpoint.service === 'gateway') {
       if (!builtin) return fail(errors.noRoute(), route.pattern);
-      return { ...(await builtin({ input, params: checked.params, server: this, route })), route: route.pattern };
+      const out = await builtin({ input, params: checked.params, server: this, route });
+      return { ...out, headers: { Allow: gatewayAllow(route).join(', '), ...out.headers }, route: route.pattern };
     }
     const svc = this.services[endpoint.service];
     if (!svc) return fail(errors.unavailable(`The ${endpoint.service} service`), route.pattern);
@@ -178,6 +181,13 @@ export class RestServer {
     return { params: merged, queryKeys: Object.keys(query), bodyKeys: Object.keys(body) };
   }
 
+  private async failOnRoute(err: RestError, route: CompiledRoute, input: RestInput & { requestId: string }, urlParams: Record<string, string>): Promise<RestOutput> {
+    const out = fail(err, route.pattern);
+    const allow = await this.probeAllow(route, input, urlParams);
+    if (allow.length) out.headers.Allow = allow.join(', ');
+    return out;
+  }
+
   /** OPTIONS: the route's data with its schema; Allow as for any request. 200 `[]` when nothing matches. */
   private async options(match: ReturnType<RouteRegistry['match']>, input: RestInput & { requestId: string }): Promise<RestOutput> {
     if (!match) return { status: 200, headers: {}, body: [] };
@@ -191,10 +201,14 @@ export class RestServer {
   /** Asks the owning service which methods of a route this caller may use. */
   private async probeAllow(route: CompiledRoute, input: RestInput & { requestId: string }, urlParams: Record<string, string>): Promise<Method[]> {
     const first = route.endpoints[0];
-    if (first.service === 'gateway') return [...new Set(route.endpoints.flatMap((e) => e.methods))];
+    if (first.service === 'gateway') return gatewayAllow(route);
     const svc = this.services[first.service];
     if (!svc) return [];
-    const params: Record<string, unknown> = { ...input.query, ...urlParams };
+    // The checks see the request's own parameters (body over query over URL captures, as merged for
+    // validation) with the first endpoint's defaults, before validation: the request may be invalid.
+    const body = input.bodyType !== 'none' && isObj(input.body) ? input.body : {};
+    const params: Record<string, unknown> = { ...urlParams, ...input.query, ...body };
+    for (const [name, decl] of Object.entries(first.args)) if (params[name] === undefined && decl.default !== undefined) params[name] = structuredClone(decl.default);
     for (const g of route.groups) if (/^\d+$/.test(String(params[g]))) params[g] = Number(params[g]);
     try {
       const res = await svc({ endpoint: first.id, method: first.methods[0], path: input.path, params, queryKeys: Object.keys(input.query), bodyKeys: [], query: input.query, user: input.user, requestId: input.requestId, probe: true });
@@ -250,6 +264,11 @@ export class RestServer {
     const out = await this.dispatch({ method: 'GET', path, query, bodyType: 'none', headers: {}, user: input.user, requestId: input.requestId });
     return out.body;
   }
+}
+
+/** The gateway's own routes (indexes, batch) have no permission checks: every method is allowed. */
+function gatewayAllow(route: RouteDecl): Method[] {
+  return [...new Set(route.endpoints.flatMap((e) => e.methods))];
 }
 
 function fail(err: RestError, route?: string): RestOutput {

@@ -92,6 +92,15 @@ export class HandlerContext {
     this.allowed ??= this.app.allowedMethods(this);
     return this.allowed;
   }
+  /**
+   * Forgets what the checks loaded and concluded. The reference asks the permission checks for `Allow`
+   * after the handler ran, so a write's answer reflects the stored state it left (no check passes on
+   * a record that was just deleted).
+   */
+  afterWrite(): void {
+    this.memo.clear();
+    this.allowed = undefined;
+  }
 }
 
 export interface Handler {
@@ -159,6 +168,7 @@ export class ServiceApp {
         }
       }
       const reply = await handler.handle(ctx);
+      if (req.method !== 'GET') ctx.afterWrite();
       const res: ServiceResponse = { status: reply.status ?? 200, body: reply.body, headers: reply.headers ?? {}, allow: await ctx.allowedMethods() };
       if (reply.raw) res.raw = reply.raw;
       return res;
