@@ -1,6 +1,6 @@
 /** How calendar handlers are bound: checks that need stored data before permissions, and the v1 archive envelope. */
 import type { RestError } from '../../libs/rest/errors';
-import { pagingHeaders, totalPages } from '../../libs/rest/paging';
+import { totalPages } from '../../libs/rest/paging';
 import type { Handler, HandlerContext, Reply } from '../../libs/rest/service';
 import { restUrl, type Site } from '../../libs/rest/site';
 
@@ -44,9 +44,12 @@ export function archiveEnvelope(site: Site, path: string, key: string, items: un
   return body;
 }
 
-/** X-WP-* (with Link) and the reference's X-TEC-* paging headers. */
-export function archiveHeaders(site: Site, path: string, query: Record<string, unknown>, page: number, perPage: number, total: number): Record<string, string> {
-  return { ...pagingHeaders(site, path, query, page, perPage, total), 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages(total, perPage)) };
+/**
+ * The vendor/events/v1 archives' paging headers: X-TEC-* only. The reference sends no X-WP-* and no
+ * paging Link there; the envelope's next_rest_url / previous_rest_url carry the paging.
+ */
+export function archiveHeaders(total: number, perPage: number): Record<string, string> {
+  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages(total, perPage)) };
 }
 
 /**
