@@ -35,4 +35,13 @@ describe('event cost', () => {
     expect(formatCost({ cost: '0' })).toBe('Free');
     expect(formatCost({ cost: '15 per person', currencySymbol: '€' })).toBe('15 per person');
   });
+
+  it('shows a cost written without a symbol with the default currency, leaving the details as stored', () => {
+    expect(both({ cost: '10' })).toEqual({ cost: '$10', details: { currency_symbol: '', currency_code: '', currency_position: '', values: ['10'] } });
+    expect(formatCost({ cost: '5, 15' })).toBe('$5 – $15');
+    expect(formatCost({ cost: '0, 25' })).toBe('Free – $25');
+    expect(formatCost({ cost: '12.50', currencyPosition: 'suffix' })).toBe('12.50$');
+    expect(formatCost({ cost: '20€' })).toBe('20€');
+    expect(formatCost({ cost: '7', currencySymbol: '£' })).toBe('£7');
+  });
 });

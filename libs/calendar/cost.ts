@@ -73,15 +73,27 @@ export function costDetails(meta: CostMeta): CostDetails {
   };
 }
 
-/** The cost as shown: "$23", "20$", "Free – 30$", "€6.50 – €8.50", or the text when it has no number. */
+/**
+ * The calendar's default currency (the reference's `defaultCurrencySymbol` and
+ * `reverseCurrencyPosition` options at their defaults): a cost written without a symbol is shown with it.
+ */
+export const DEFAULT_CURRENCY = { symbol: '$', position: 'prefix' as const };
+
+/**
+ * The cost as shown: "$23", "20$", "Free – 30$", "€6.50 – €8.50", or the text when it has no number.
+ * A cost without a symbol of its own takes the default one ("10" → "$10"); `cost_details` still says
+ * what the event itself stores.
+ */
 export function formatCost(meta: CostMeta, details: CostDetails = costDetails(meta)): string {
   const text = str(meta.cost).trim();
   if (!text) return '';
   if (details.values.length === 0) return text;
+  const symbol = details.currency_symbol || DEFAULT_CURRENCY.symbol;
+  const stored = str(meta.currencyPosition);
+  const position = details.currency_symbol ? details.currency_position : stored === 'suffix' || stored === 'postfix' ? 'postfix' : DEFAULT_CURRENCY.position;
   const show = (v: string): string => {
     if (Number(v) === 0) return 'Free';
-    if (!details.currency_symbol) return v;
-    return details.currency_position === 'postfix' ? `${v}${details.currency_symbol}` : `${details.currency_symbol}${v}`;
+    return position === 'postfix' ? `${v}${symbol}` : `${symbol}${v}`;
   };
   const first = details.values[0];
   const last = details.values[details.values.length - 1];
