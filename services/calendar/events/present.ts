@@ -5,6 +5,7 @@
  * its identity, title and dates and has everything else blanked.
  */
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
+import { inNameOrder } from '../../../libs/terms/order';
 import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
@@ -28,7 +29,10 @@ export interface EventPresentOptions {
 const EMPTY_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
 
 const termsOf = (doc: PostDoc, taxonomy: string, parts: EventParts) =>
-  (doc.tax?.[taxonomy] ?? []).map((id) => parts.term(id)).filter((t): t is Record<string, unknown> => !!t);
+  inNameOrder(
+    (doc.tax?.[taxonomy] ?? []).map((id) => parts.term(id)).filter((t): t is Record<string, unknown> => !!t),
+    (t) => String(t.name ?? ''),
+  );
 
 function localTimes(doc: PostDoc, site: Site): { start: string; end: string; startUtc: string; endUtc: string; timezone: string; abbr: string } {
   const m = doc.meta ?? {};

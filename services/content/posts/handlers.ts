@@ -58,7 +58,7 @@ async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo
   const input: PresentInput = { site: deps.site, kind, context, user: ctx.user, links: deps.links, terms: new Map(), parents: new Map() };
   if (!kind.hierarchical && context !== 'embed') {
     const ids = [...new Set(docs.flatMap((d) => [...(d.tax?.category ?? []), ...(d.tax?.post_tag ?? [])]))];
-    if (ids.length) for (const t of (await deps.terms.byIds(ids)).values()) input.terms.set(t.id, { slug: t.slug, taxonomy: t.taxonomy });
+    if (ids.length) for (const t of (await deps.terms.byIds(ids)).values()) input.terms.set(t.id, { slug: t.slug, taxonomy: t.taxonomy, name: t.name });
   }
   if (kind.hierarchical) {
     let wanted = [...new Set(docs.map((d) => d.parent).filter((p) => p > 0))];

@@ -14,6 +14,7 @@ import type { PostDoc } from '../../../libs/posts/types';
 import type { Method } from '../../../libs/rest/registry';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import type { KindInfo } from '../../../libs/routes/cms/posts';
+import { inNameOrder } from '../../../libs/terms/order';
 import { canDeletePost, canEditPost, canReadPost, typeCan } from './access';
 
 export type Context = 'view' | 'embed' | 'edit';
@@ -35,7 +36,7 @@ export interface PresentInput {
   user: Caller;
   links: LinkTargets;
   /** Term id → slug and taxonomy, for class_list. */
-  terms: Map<number, { slug: string; taxonomy: string }>;
+  terms: Map<number, { slug: string; taxonomy: string; name: string }>;
   /** Page id → its slug and parent, for hierarchical permalinks. */
   parents: Map<number, { slug: string; parent: number }>;
   /** Post id → slug its title would get (edit context, records without a slug). */
@@ -176,8 +177,8 @@ export function presentPost(post: PostDoc, input: PresentInput, withLinks = true
     if (!kind.hierarchical) out.format = post.format || 'standard';
     out.meta = readMeta(post.meta);
     if (!kind.hierarchical) {
-      out.categories = post.tax?.category ?? [];
-      out.tags = post.tax?.post_tag ?? [];
+      out.categories = inNameOrder(post.tax?.category ?? [], (id) => input.terms.get(id)?.name);
+      out.tags = inNameOrder(post.tax?.post_tag ?? [], (id) => input.terms.get(id)?.name);
     }
     out.class_list = classList(post, input, hidden);
   }
