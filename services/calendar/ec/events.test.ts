@@ -147,7 +147,7 @@ describe('entity', () => {
     expect(masked.class_list).toContain('post-password-required');
     const open = (await app.request('GET', `${EVENTS}/${e.id}?password=secret`)).body;
     expect(open.content.protected).toBe(true);
-    expect(open.cost).toBe('10');
+    expect(open.cost).toBe('$10');
     expect(open.class_list).toContain('post-password-protected');
     const listed = (await app.request('GET', EVENTS)).body.find((x: { id: number }) => x.id === e.id);
     expect(listed.cost).toBe('Password protected');
@@ -268,7 +268,7 @@ describe('writes', () => {
     expect(e).toMatchObject({ slug: 'my-event', sticky: true, excerpt: { rendered: '<p>Short</p>\n' } });
     const put = await app.admin('PUT', `${EVENTS}/${e.id}`, { body: { title: 'Renamed', cost: '25', featured: true } });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ title: { rendered: 'Renamed' }, cost: '25', featured: true, slug: 'my-event', status: 'publish' });
+    expect(put.body).toMatchObject({ title: { rendered: 'Renamed' }, cost: '$25', featured: true, slug: 'my-event', status: 'publish' });
     const patch = await app.admin('PATCH', `${EVENTS}/${e.id}`, { body: { start_date_utc: '2032-05-01 10:00:00', duration: 5400 } });
     expect(patch.body).toMatchObject({ start_date_utc: '2032-05-01 10:00:00', end_date_utc: '2032-05-01 11:30:00', duration: '5400', title: { rendered: 'Renamed' } });
     const post = await app.admin('POST', `${EVENTS}/${e.id}`, { body: { title: 'Nope' } });

@@ -13,6 +13,7 @@ import { permalinkOf } from '../../../libs/posts/permalink';
 import { renderContent, renderExcerpt, renderTitle } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
+import { inNameOrder } from '../../../libs/terms/order';
 import type { TermDoc } from '../../../libs/terms/repository';
 import { EC_EVENT, EC_ORGANIZER, EC_VENUE, type EcKind } from './kinds';
 import { eventDateFields } from './schedule';
@@ -156,10 +157,14 @@ export function presentEntity(kind: EcKind, doc: PostDoc, view: EcView): Record<
     author: doc.author,
     featured_media: doc.featured_media ?? 0,
     template: doc.template ?? '',
-    tags: doc.tax?.[TAG_TAXONOMY] ?? [],
   };
-  if (kind === EC_EVENT) out[CATEGORY_TAXONOMY] = doc.tax?.[CATEGORY_TAXONOMY] ?? [];
-  out.class_list = classList(doc, view, hidden);
+  // Only events are a viewable type with taxonomies: the reference gives venues and organizers no
+  // term lists and no class_list (WordPress adds it to viewable types only).
+  if (kind === EC_EVENT) {
+    out.tags = inNameOrder(doc.tax?.[TAG_TAXONOMY] ?? [], (id) => view.terms.get(id)?.name);
+    out[CATEGORY_TAXONOMY] = inNameOrder(doc.tax?.[CATEGORY_TAXONOMY] ?? [], (id) => view.terms.get(id)?.name);
+    out.class_list = classList(doc, view, hidden);
+  }
   Object.assign(out, kind === EC_EVENT ? eventFields(doc, view) : kind === EC_VENUE ? venueFields(doc) : organizerFields(doc));
   if (!hidden) return out;
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, UNMASKED.has(k) ? v : mask(v)]));
