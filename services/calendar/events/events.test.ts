@@ -72,10 +72,10 @@ describe('create', () => {
       start_date_details: { year: '2031', month: '05', day: '01', hour: '18', minutes: '00', seconds: '00' },
       timezone: 'America/New_York',
       timezone_abbr: 'EDT',
-      cost: '23',
+      cost: '$23',
       website: 'http://tri.be',
-      show_map: true,
-      show_map_link: true,
+      show_map: false,
+      show_map_link: false,
       hide_from_listings: false,
       sticky: false,
       featured: false,
@@ -307,7 +307,7 @@ describe('single event', () => {
     const e = (await create({ cost: '5', organizer: [{ organizer: 'Keeps' }], categories: ['keep-cat'] })).body;
     const post = await app.admin('POST', `${EVENTS}/${e.id}`, { body: { title: 'New title', start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 12:00:00' } });
     expect(post.status).toBe(200);
-    expect(post.body).toMatchObject({ title: 'New title', start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 12:00:00', cost: '5', slug: e.slug });
+    expect(post.body).toMatchObject({ title: 'New title', start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 12:00:00', cost: '$5', slug: e.slug });
     expect(post.body.organizer).toHaveLength(1);
     expect(post.body).not.toHaveProperty('json_ld');
     const slug = await app.admin('PUT', `${EVENTS}/${e.id}`, { body: { slug: 'an-interesting-event' } });

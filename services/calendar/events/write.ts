@@ -171,10 +171,12 @@ function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null
 }
 
 /** The meta changes of an event write (an undefined value removes the key). */
-function metaChanges(req: WriteRequest, times: EventTimes, venues?: number[], organizers?: number[]): Record<string, unknown> {
+function metaChanges(req: WriteRequest, times: EventTimes, creating: boolean, venues?: number[], organizers?: number[]): Record<string, unknown> {
   const m: Record<string, unknown> = { ...timesToMeta(times) };
+  // The reference's event save stores the map flags as sent, so an event created without them has
+  // them off (a record whose meta lacks them, e.g. an imported one, still reads as on).
   const flag = (arg: string, key: string) => {
-    if (req.has(arg)) m[key] = req.get(arg) === true;
+    if (req.has(arg) || creating) m[key] = req.get(arg) === true;
   };
   if (req.has('cost')) m[EVENT_META.cost] = costText(req.get('cost')) || undefined;
   if (req.has('website')) {
@@ -209,7 +211,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
   if (plan.categories) tax[CATEGORY_TAXONOMY] = await termIds(deps, CATEGORY_TAXONOMY, plan.categories);
   if (plan.tags) tax[TAG_TAXONOMY] = await termIds(deps, TAG_TAXONOMY, plan.tags);
 
-  const derived = eventMetaChanges(current, metaChanges(req, times, venues, organizers), deps.site.timezone);
+  const derived = eventMetaChanges(current, metaChanges(req, times, !current, venues, organizers), deps.site.timezone);
   const pubDate = publicationDate(req, zone, now) ?? current?.date_gmt ?? now;
   const status = statusForDate(scaleStatus(user, 'vendor_event', req.has('status') ? String(req.get('status')) : undefined, current?.status), pubDate, now);
   const text = (name: string) => (req.has(name) && typeof req.get(name) === 'string' ? (req.get(name) as string) : undefined);
