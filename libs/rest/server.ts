@@ -143,26 +143,7 @@ export class RestServer {
     input: RestInput,
     urlParams: Record<string, string>,
   ): { params: Record<string, unknown>; queryKeys: string[]; bodyKeys: string[] } | RestError {
-    const body = input.bodyType !== 'none' && input.method !== 'GET' && input.method !== 'HEAD' && isObj(input.body) ? input.body : {};
-    const query: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(input.query)) if (!GLOBAL_PARAMS.has(k)) query[k] = v;
-    const merged: Record<string, unknown> = {};
-    const order: string[] = [];
-    for (const bucket of [body, query, urlParams] as Record<string, unknown>[]) {
-      for (const [k, v] of Object.entries(bucket)) {
-        if (!(k in merged)) {
-          merged[k] = v;
-          order.push(k);
-        }
-      }
-    }
-    for (const [name, decl] of Object.entries(endpoint.args)) {
-      // A JSON null reads as "not set", so the default applies to it too.
-      if ((merged[name] === undefined || merged[name] === null) && decl.default !== undefined) {
-        merged[name] = structuredClone(decl.default);
-        if (!order.includes(name)) order.push(name);
-      }
-    }
+    const { merged, order, query, body } = mergeParams(endpoint, input, urlParams);
     const missing = Object.entries(endpoint.args)
       .filter(([name, decl]) => decl.required === true && (merged[name] === undefined || merged[name] === null))
       .map(([name]) => name);
@@ -204,14 +185,26 @@ export class RestServer {
     if (first.service === 'gateway') return gatewayAllow(route);
     const svc = this.services[first.service];
     if (!svc) return [];
-    // The checks see the request's own parameters (body over query over URL captures, as merged for
-    // validation) with the first endpoint's defaults, before validation: the request may be invalid.
-    const body = input.bodyType !== 'none' && isObj(input.body) ? input.body : {};
-    const params: Record<string, unknown> = { ...urlParams, ...input.query, ...body };
-    for (const [name, decl] of Object.entries(first.args)) if (params[name] === undefined && decl.default !== undefined) params[name] = structuredClone(decl.default);
+    // The checks see the request's own parameters, merged as for validation with the first endpoint's
+    // defaults; the request may be invalid, so a value that does not validate reads as its default.
+    const { merged, query, body } = mergeParams(first, input, urlParams);
+    const params: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(merged)) {
+      const decl = first.args[name];
+      if (!decl || value === null || value === undefined) {
+        params[name] = value;
+        continue;
+      }
+      const r = validateArg(name, value, decl, merged);
+      if (!('error' in r)) params[name] = r.value;
+      else if (decl.default !== undefined) {
+        const d = validateArg(name, structuredClone(decl.default), decl, merged);
+        if (!('error' in d)) params[name] = d.value;
+      }
+    }
     for (const g of route.groups) if (/^\d+$/.test(String(params[g]))) params[g] = Number(params[g]);
     try {
-      const res = await svc({ endpoint: first.id, method: first.methods[0], path: input.path, params, queryKeys: Object.keys(input.query), bodyKeys: [], query: input.query, user: input.user, requestId: input.requestId, probe: true });
+      const res = await svc({ endpoint: first.id, method: first.methods[0], path: input.path, params, queryKeys: Object.keys(query), bodyKeys: Object.keys(body), query: input.query, user: input.user, requestId: input.requestId, probe: true });
       return [...new Set(res.allow)];
     } catch {
       return [];
@@ -264,6 +257,35 @@ export class RestServer {
     const out = await this.dispatch({ method: 'GET', path, query, bodyType: 'none', headers: {}, user: input.user, requestId: input.requestId });
     return out.body;
   }
+}
+
+/**
+ * The parameter sources merged as the reference does (JSON or form body, query, URL captures: the
+ * first that has a value wins), with the endpoint's defaults for what is unset; `order` is the order
+ * arguments are validated in.
+ */
+function mergeParams(endpoint: EndpointDecl, input: RestInput, urlParams: Record<string, string>) {
+  const body: Record<string, unknown> = input.bodyType !== 'none' && input.method !== 'GET' && input.method !== 'HEAD' && isObj(input.body) ? input.body : {};
+  const query: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input.query)) if (!GLOBAL_PARAMS.has(k)) query[k] = v;
+  const merged: Record<string, unknown> = {};
+  const order: string[] = [];
+  for (const bucket of [body, query, urlParams] as Record<string, unknown>[]) {
+    for (const [k, v] of Object.entries(bucket)) {
+      if (!(k in merged)) {
+        merged[k] = v;
+        order.push(k);
+      }
+    }
+  }
+  for (const [name, decl] of Object.entries(endpoint.args)) {
+    // A JSON null reads as "not set", so the default applies to it too.
+    if ((merged[name] === undefined || merged[name] === null) && decl.default !== undefined) {
+      merged[name] = structuredClone(decl.default);
+      if (!order.includes(name)) order.push(name);
+    }
+  }
+  return { merged, order, query, body };
 }
 
 /** The gateway's own routes (indexes, batch) have no permission checks: every method is allowed. */

@@ -104,6 +104,11 @@ export class HandlerContext {
 }
 
 export interface Handler {
+  /**
+   * Argument checks that need the caller (the reference makes them in a sanitize callback): they run
+   * before the permission check and, unlike it, play no part in `Allow`.
+   */
+  validate?(ctx: HandlerContext): Promise<true | RestError>;
   /** Returns true, or the error to answer with (false means rest_forbidden). Missing means public. */
   permission?(ctx: HandlerContext): Promise<true | false | RestError>;
   handle(ctx: HandlerContext): Promise<Reply>;
@@ -160,6 +165,10 @@ export class ServiceApp {
     const ctx = new HandlerContext(req, this);
     if (req.probe) return { status: 200, body: null, headers: {}, allow: await ctx.allowedMethods().catch(() => []) };
     try {
+      if (handler.validate) {
+        const valid = await handler.validate(ctx);
+        if (valid !== true) return errorResponse(valid, await ctx.allowedMethods());
+      }
       if (handler.permission) {
         const ok = await handler.permission(ctx);
         if (ok !== true) {

@@ -121,9 +121,10 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
   const t = capType(kind.kind);
 
   app.bind(`${id}.list`, {
+    async validate(ctx) {
+      return forbiddenStatus(ctx, kind) ?? true;
+    },
     async permission(ctx) {
-      const forbidden = forbiddenStatus(ctx, kind);
-      if (forbidden) return forbidden;
       if (ctx.params.context === 'edit' && !typeCan(ctx.user, kind.kind, 'edit')) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
