@@ -8,6 +8,7 @@
 import { DateTime } from 'luxon';
 import { can, canReadRecord, type Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import { searchPrivacy } from '../../../libs/posts/search';
 import type { ParamError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import type { CalendarDeps } from '../deps';
@@ -48,11 +49,13 @@ export function readableStatuses(user: Caller, kind: EcKind, requested: string[]
 }
 
 /** Words of a search, each to be found in the title, content or excerpt (the reference's search). */
-function searchFilter(search: unknown): Filter[] {
-  return String(search)
+function searchFilter(search: unknown, user: Caller): Filter[] {
+  const words: Filter[] = String(search)
     .split(/\s+/)
     .filter(Boolean)
     .map((word) => ({ $or: [{ title: { $icontains: word } }, { content: { $icontains: word } }, { excerpt: { $icontains: word } }] }));
+  const privacy = searchPrivacy(user);
+  return privacy ? [...words, privacy] : words;
 }
 
 /** Every given id names a record of the type. */
@@ -94,7 +97,7 @@ export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: List
     ['ends_after', 'event_end', '$gt'],
   ];
   for (const [arg, field, op] of bounds) if (req.has(arg)) and.push({ [field]: { [op]: siteTime(p[arg], zone).toJSDate() } });
-  if (req.has('search')) and.push(...searchFilter(p.search));
+  if (req.has('search')) and.push(...searchFilter(p.search, req.user));
   for (const arg of ['categories', 'tags']) {
     const ids = req.has(arg) ? (p[arg] as number[]) : [];
     if (ids.length) and.push({ terms: { $in: ids } });
@@ -123,7 +126,7 @@ export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: Lis
   if (!status) return null;
   const and: Filter[] = [{ type: kind.type }, status];
   if (ofEvent) and.push({ id: { $in: ofEvent } });
-  if (req.has('search')) and.push(...searchFilter(p.search));
+  if (req.has('search')) and.push(...searchFilter(p.search, req.user));
   if (req.has('has_events')) {
     const ids = await idsWithEvents(deps, linked);
     and.push({ id: p.has_events === true ? { $in: ids } : { $nin: ids } });

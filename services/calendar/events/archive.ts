@@ -10,6 +10,7 @@ import type { Caller } from '../../../libs/auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, MYSQL_FORMAT, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
+import { searchPrivacy } from '../../../libs/posts/search';
 import { ParamError, type RestError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { listStatuses } from '../access';
@@ -162,6 +163,8 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     for (const word of String(p.search).split(/\s+/).filter(Boolean)) {
       and.push({ $or: [{ title: { $icontains: word } }, { content: { $icontains: word } }, { excerpt: { $icontains: word } }] });
     }
+    const privacy = searchPrivacy(req.user);
+    if (privacy) and.push(privacy);
     echo.search = p.search;
   }
   if (categories) and.push(oneOf('terms', categories));

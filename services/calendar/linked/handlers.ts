@@ -5,6 +5,7 @@
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE, unlinkFromEvents } from '../../../libs/calendar/meta';
+import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams, type ParamError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
@@ -111,6 +112,8 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         const fields = ['title', 'content', 'excerpt', ...kind.searchMeta.map((k) => `meta.${k}`)];
         // A record matches when one of its fields holds every fragment.
         if (fragments.length) and.push({ $or: fields.map((f) => ({ $and: fragments.map((w) => ({ [f]: { $icontains: w } })) })) });
+        const privacy = searchPrivacy(ctx.user);
+        if (privacy) and.push(privacy);
         echo.search = params.search;
       }
       if (ctx.has('has_events')) {

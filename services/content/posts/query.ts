@@ -5,6 +5,7 @@
  */
 import { can, type Caller } from '../../../libs/auth/user';
 import { filterDate } from '../../../libs/posts/dates';
+import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { KindInfo } from '../../../libs/routes/cms/posts';
 import type { Filter, SortSpec } from '../../../libs/store/types';
@@ -192,6 +193,8 @@ export async function planList(p: Record<string, unknown>, kind: KindInfo, user:
     search = parseSearch(p.search, (p.search_columns as string[] | undefined) ?? [], p.search_semantics === 'exact');
     const f = searchFilter(search);
     if (f) and.push(f);
+    const privacy = searchPrivacy(user);
+    if (privacy) and.push(privacy);
   }
 
   if (!kind.hierarchical) {
