@@ -1,7 +1,7 @@
 /**
  * vendor/views/v2/html: a calendar view rendered as HTML (reference: Views V2 Rest_Endpoint and
  * View::make_for_rest). The permission is a valid `_view_rest` nonce in `tvn1` or `tvn2`; the answer is
- * `{"html": "..."}`.
+ * the rendered view itself as HTML (the reference's View::send_html echoes it and exits), not JSON.
  */
 import { DateTime } from 'luxon';
 import type { ServiceApp } from '../../../libs/rest/service';
@@ -54,7 +54,7 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
         }
         html = renderList(site, state, cardsOf(site, items, await loadRelated(deps, items), now));
       }
-      return { body: { html } };
+      return { body: html, raw: { contentType: 'text/html; charset=UTF-8', text: html } };
     },
   });
 }

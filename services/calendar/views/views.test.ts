@@ -80,7 +80,7 @@ describe('view nonces', () => {
 
   it('a rendered view carries the nonces for the next request: the caller’s and, for a user, a visitor’s', async () => {
     const res = await view({ u: '/events/', tvn1: await nonceFor('editor') }, 'editor');
-    const data = JSON.parse(/<script data-js="tribe-events-view-nonce-data" type="application\/json">(.*?)<\/script>/.exec(res.body.html)![1]);
+    const data = JSON.parse(/<script data-js="tribe-events-view-nonce-data" type="application\/json">(.*?)<\/script>/.exec(res.text)![1]);
     expect((await view({ u: '/events/', tvn1: data.tvn1 }, 'editor')).status).toBe(200);
     expect((await view({ u: '/events/', tvn2: data.tvn2 })).status).toBe(200);
   });
@@ -92,11 +92,11 @@ describe('the list view', () => {
     nonce = await nonceFor('guest');
   });
 
-  it('answers {"html"} with upcoming published listed events in start order, escaped', async () => {
+  it('answers the rendered HTML itself with upcoming published listed events in start order, escaped', async () => {
     const res = await view({ u: 'http://example.test/events/list/', tvn1: nonce });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['html']);
-    const html: string = res.body.html;
+    expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+    const html: string = res.text;
     expect(html.startsWith('<div class="tribe-common tribe-events tribe-events-view tribe-events-view--list"')).toBe(true);
     // Markup in a title is dropped (a script with its content), the rest texturized and escaped.
     expect(titles(html)).toEqual(['Tom &#038; &#8220;Jerry&#8221;', 'Jazz Night', 'Festival', 'Busy 1', 'Busy 2', 'Busy 3', 'Busy 4']);
@@ -118,27 +118,27 @@ describe('the list view', () => {
   it('pages by twelve, with links to the next page and back to past events', async () => {
     for (let i = 0; i < 6; i++) await event(`Later ${i}`, `2032-0${i + 1}-01 10:00:00`, `2032-0${i + 1}-01 11:00:00`);
     const first = await view({ u: '/events/list/', tvn1: nonce });
-    expect(titles(first.body.html)).toHaveLength(12);
-    expect(first.body.html).toContain('<a href="http://example.test/events/list/page/2/" rel="next"');
-    expect(first.body.html).toContain('<a href="http://example.test/events/list/?eventDisplay=past" rel="prev"');
+    expect(titles(first.text)).toHaveLength(12);
+    expect(first.text).toContain('<a href="http://example.test/events/list/page/2/" rel="next"');
+    expect(first.text).toContain('<a href="http://example.test/events/list/?eventDisplay=past" rel="prev"');
     const second = await view({ u: 'http://example.test/events/list/page/2/', tvn1: nonce });
-    expect(titles(second.body.html)).toEqual(['Later 5']);
-    expect(second.body.html).toContain('<a href="http://example.test/events/list/" rel="prev"');
-    expect(second.body.html).toContain('<button class="tribe-events-c-nav__next tribe-common-b2" disabled>Next Events</button>');
+    expect(titles(second.text)).toEqual(['Later 5']);
+    expect(second.text).toContain('<a href="http://example.test/events/list/" rel="prev"');
+    expect(second.text).toContain('<button class="tribe-events-c-nav__next tribe-common-b2" disabled>Next Events</button>');
   });
 
   it('honours eventDisplay=past, tribe-bar-search and tribe-bar-date from the URL, and view_data over it', async () => {
     const past = await view({ u: '/events/list/?eventDisplay=past', tvn1: nonce });
-    expect(titles(past.body.html)).toEqual(['Old Fair']);
-    expect(past.body.html).toContain('<h2 class="tribe-events-header__title">Past Events</h2>');
+    expect(titles(past.text)).toEqual(['Old Fair']);
+    expect(past.text).toContain('<h2 class="tribe-events-header__title">Past Events</h2>');
     const search = await view({ u: '/events/list/?tribe-bar-search=jazz', tvn1: nonce });
-    expect(titles(search.body.html)).toEqual(['Jazz Night']);
+    expect(titles(search.text)).toEqual(['Jazz Night']);
     const nothing = await view({ u: '/events/list/?tribe-bar-search=<nope>', tvn1: nonce });
-    expect(nothing.body.html).toContain('There were no results found for <strong>&quot;&lt;nope&gt;&quot;</strong>.');
+    expect(nothing.text).toContain('There were no results found for <strong>&quot;&lt;nope&gt;&quot;</strong>.');
     const from = await view({ u: '/events/list/?tribe-bar-date=2031-02-01', tvn1: nonce });
-    expect(titles(from.body.html).slice(0, 2)).toEqual(['Festival', 'Busy 1']);
+    expect(titles(from.text).slice(0, 2)).toEqual(['Festival', 'Busy 1']);
     const overridden = await users.as('guest', 'POST', '/vendor/views/v2/html', { body: { u: '/events/list/?tribe-bar-search=jazz', view_data: { 'tribe-bar-search': 'festival' }, tvn1: nonce } });
-    expect(titles(overridden.body.html)).toEqual(['Festival']);
+    expect(titles(overridden.text)).toEqual(['Festival']);
   });
 
   it('validates the declared types', async () => {
@@ -155,7 +155,7 @@ describe('the month and day views', () => {
 
   it('draws the month from Monday to Sunday with each event on every day it spans', async () => {
     const res = await view({ u: 'http://example.test/events/month/2031-01/', tvn1: nonce });
-    const html: string = res.body.html;
+    const html: string = res.text;
     expect(html).toContain('<h2 class="tribe-events-header__title">January 2031</h2>');
     // January 2031 starts on a Wednesday and ends on a Friday: the grid runs from Monday 30 December 2030 to Sunday 2 February.
     expect(html).toContain('<time class="tribe-events-calendar-month__day-date-daynum" datetime="2030-12-30">30</time>');
@@ -171,24 +171,24 @@ describe('the month and day views', () => {
 
   it('lists three events a day, then links to the day', async () => {
     const res = await view({ u: '/events/', view: 'month', tvn1: nonce, 'view_data[tribe-bar-date]': '2031-03' });
-    const html: string = res.body.html;
+    const html: string = res.text;
     expect(titles(html)).toEqual(['Busy 1', 'Busy 2', 'Busy 3']);
     expect(html).toContain('<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More</a>');
   });
 
   it('shows one day, by its URL or by view and date', async () => {
     const byUrl = await view({ u: 'http://example.test/events/day/2031-03-10/', tvn1: nonce });
-    expect(titles(byUrl.body.html)).toEqual(['Busy 1', 'Busy 2', 'Busy 3', 'Busy 4']);
+    expect(titles(byUrl.text)).toEqual(['Busy 1', 'Busy 2', 'Busy 3', 'Busy 4']);
     const byView = await view({ u: '/events/', view: 'day', 'view_data[tribe-bar-date]': '2031-02-01', tvn1: nonce });
-    expect(titles(byView.body.html)).toEqual(['Festival']);
-    expect(byView.body.html).toContain('<a href="http://example.test/events/day/2031-01-31/" rel="prev"');
+    expect(titles(byView.text)).toEqual(['Festival']);
+    expect(byView.text).toContain('<a href="http://example.test/events/day/2031-01-31/" rel="prev"');
     const empty = await view({ u: '/events/2031-04-04/', tvn1: nonce });
-    expect(empty.body.html).toContain('There are no upcoming events on April 4, 2031.');
+    expect(empty.text).toContain('There are no upcoming events on April 4, 2031.');
   });
 
   it('reads unknown views as the list and bad dates as today', async () => {
     const res = await view({ u: '/events/', view: 'photo', 'view_data[tribe-bar-date]': 'not a date', tvn1: nonce });
     expect(res.status).toBe(200);
-    expect(res.body.html).toContain('tribe-events-view--list');
+    expect(res.text).toContain('tribe-events-view--list');
   });
 });
