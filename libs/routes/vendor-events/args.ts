@@ -5,7 +5,6 @@
  */
 import { strtotime } from '../../calendar/strtotime';
 import { isTimezone } from '../../calendar/timezone';
-import { ParamError } from '../../rest/errors';
 import type { ArgDecl } from '../../rest/registry';
 import { isEmail } from '../../rest/validate';
 
@@ -117,11 +116,6 @@ export function termsArg(description: string): ArgDecl {
       return list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== 0);
     },
   };
-}
-
-/** Arguments the reference documents but this edition cannot serve (no tickets, no geolocation): a clear 400. */
-export function unavailableArg(base: ArgDecl, code: string, message: string): ArgDecl {
-  return { ...base, validate: () => new ParamError(code, message, { status: 400 }) };
 }
 
 /** A status to write: one of the statuses a record can hold. */

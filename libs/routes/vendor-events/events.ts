@@ -1,4 +1,5 @@
 /** vendor/events/v1 events: the archive, create, and the single event by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
+import { ParamError } from '../../rest/errors';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import {
   BASE,
@@ -16,7 +17,6 @@ import {
   statusList,
   termsArg,
   timezoneOrEmpty,
-  unavailableArg,
   urlOrEmpty,
   writeStatus,
 } from './args';
@@ -78,12 +78,18 @@ export function archiveArgs(): Record<string, ArgDecl> {
     organizer: { description: 'Events by one of these organizer IDs', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
     featured: { description: 'Only featured (true) or only not featured (false) events', type: 'boolean' },
     status: { description: 'Event post status (a list or comma-separated)', validate: (v) => (statusList(v) ? true : INVALID), sanitize: (v) => statusList(v) },
-    geoloc: unavailableArg({ description: 'Needs the extended edition: events whose venue has geolocation data', type: 'boolean' }, 'event-geoloc-not-available', 'Geolocation filters need the extended edition of the service; this edition has none.'),
-    geoloc_lat: unavailableArg({ description: 'Needs the extended edition: latitude; requires geoloc_lng', type: 'number' }, 'event-geoloc-not-available', 'Geolocation filters need the extended edition of the service; this edition has none.'),
-    geoloc_lng: unavailableArg({ description: 'Needs the extended edition: longitude; requires geoloc_lat', type: 'number' }, 'event-geoloc-not-available', 'Geolocation filters need the extended edition of the service; this edition has none.'),
+    // The free edition of the reference accepts the extended edition's geolocation filters and ignores them.
+    geoloc: { description: 'Events whose venue has geolocation data (extended edition; ignored in this edition)', type: 'boolean' },
+    geoloc_lat: { description: 'Latitude; requires geoloc_lng (extended edition; ignored in this edition)', type: 'number' },
+    geoloc_lng: { description: 'Longitude; requires geoloc_lat (extended edition; ignored in this edition)', type: 'number' },
     include: { description: 'Only these event IDs; date filters are ignored', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
     post_parent: { description: 'Events whose parent is this event ID', type: 'integer', validate: positive },
-    ticketed: unavailableArg({ description: 'Events with (true) or without (false) tickets; needs ticketing', type: 'boolean' }, 'event-tickets-not-active', 'Ticket filters need ticketing, which this edition does not have.'),
+    // Without ticketing only `true` is refused, as the free reference does; `false` matches every event.
+    ticketed: {
+      description: 'Events with (true) or without (false) tickets; true needs ticketing',
+      type: 'boolean',
+      validate: (v) => (v === true ? new ParamError('event-tickets-not-active', 'Ticket filters need ticketing, which this edition does not have.', { status: 400 }) : true),
+    },
   };
 }
 

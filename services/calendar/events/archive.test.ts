@@ -263,16 +263,21 @@ describe('filters', () => {
     expect(missing.body.data.details.post_parent.code).toBe('rest-invalid-event-id');
   });
 
-  it('ticketed and geolocation filters are refused with their own codes: this edition has neither', async () => {
+  it('as the free reference: ticketed=true is refused, ticketed=false and the geolocation filters are accepted and ignored', async () => {
+    const a = await upcoming(24);
+    const b = await upcoming(48);
     const ticketed = await app.request('GET', `${ARCHIVE}?ticketed=true`);
     expect(ticketed.status).toBe(400);
     expect(ticketed.body.code).toBe('rest_invalid_param');
     expect(ticketed.body.data.details.ticketed.code).toBe('event-tickets-not-active');
-    for (const q of ['geoloc=true', 'geoloc_lat=45.1', 'geoloc_lng=7.6']) {
+    for (const q of ['ticketed=false', 'geoloc=true', 'geoloc_lat=45.1&geoloc_lng=7.6', 'geoloc=false&ticketed=0']) {
       const res = await app.request('GET', `${ARCHIVE}?${q}`);
-      expect(res.status).toBe(400);
-      expect(Object.values(res.body.data.details).map((d: any) => d.code)).toEqual(['event-geoloc-not-available']);
+      expect(res.status).toBe(200);
+      expect(res.body.events.map((e: { id: number }) => e.id)).toEqual([a.id, b.id]);
     }
+    // Still typed: a value that is not a number or a boolean is a 400.
+    expect((await app.request('GET', `${ARCHIVE}?geoloc_lat=north`)).status).toBe(400);
+    expect((await app.request('GET', `${ARCHIVE}?geoloc=maybe`)).status).toBe(400);
   });
 
   it('lists a password-protected event with its protected fields blanked', async () => {
