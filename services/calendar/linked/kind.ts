@@ -16,4 +16,6 @@ export interface LinkedKindDef {
   searchMeta: string[];
   /** The event index field and meta key that hold links to this kind. */
   eventField: 'venues' | 'organizers';
+  /** Meta the kind derives from a write's own values (venues fill the combined state/province). */
+  derivedMeta?(input: Record<string, unknown>): Record<string, unknown>;
 }

@@ -46,6 +46,18 @@ describe('create, get, update', () => {
     expect((await app.request('GET', `${VENUES}/by-slug/a-venue`)).body.id).toBe(res.body.id);
   });
 
+  it('fills stateprovince from the state in the United States (or with no country), else from the province', async () => {
+    const us = await venue({ venue: 'Springfield Hall', state: 'IL', country: 'United States' });
+    expect(us).toMatchObject({ state: 'IL', stateprovince: 'IL' });
+    expect((await venue({ venue: 'Nowhere Hall', state: 'TX' })).stateprovince).toBe('TX');
+    const ca = await venue({ venue: 'Toronto Hall', state: 'ON?', province: 'Ontario', country: 'Canada' });
+    expect(ca).toMatchObject({ province: 'Ontario', stateprovince: 'Ontario' });
+    expect((await venue({ venue: 'Given Hall', state: 'IL', stateprovince: 'Own' })).stateprovince).toBe('Own');
+    expect(await venue({ venue: 'Bare Hall', country: 'France' })).not.toHaveProperty('stateprovince');
+    const ec = await app.admin('GET', `/ec/v1/venues/${us.id}`);
+    expect(ec.body.state_province).toBe('IL');
+  });
+
   it('finds duplicates on create: same name ignoring case, and the same description when one is given', async () => {
     const first = await venue({ venue: 'A venue', description: 'A venue description' });
     const again = await app.admin('POST', VENUES, { body: { venue: 'A venue', description: 'A venue description', address: 'Somewhere' } });
