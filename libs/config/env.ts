@@ -59,9 +59,9 @@ export const ENV = {
   PORT: { description: 'TCP port the process listens on (gateway, services, the all-in-one process; workers serve /healthz, /readyz and /metrics on it); 0 picks a free port.', roles: ['*'], parse: int(8080, 0, 65535) },
   HOST: { description: 'Address to listen on.', roles: ['*'], parse: str('0.0.0.0') },
   SITE_URL: {
-    description: 'Public base URL of the site ({base_url}); the REST root is SITE_URL/index.php/cms-json. Default http://localhost:PORT.',
+    description: 'Public base URL of the site ({base_url}); the REST root is SITE_URL/index.php/cms-json. Default http://127.0.0.1:PORT (the loopback address a local client reaches).',
     roles: ['*'],
-    parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => url(raw) ?? `http://localhost:${env.PORT || 8080}`,
+    parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => url(raw) ?? `http://127.0.0.1:${env.PORT || 8080}`,
   },
   SITE_NAME: { description: 'Site title shown in the index and oEmbed answers.', roles: ['*'], parse: str('Events Calendar') },
   SITE_DESCRIPTION: { description: 'Site tagline shown in the index.', roles: ['*'], parse: str('') },
