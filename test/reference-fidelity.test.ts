@@ -43,6 +43,15 @@ describe('Allow on every answer of a matched route', () => {
     expect(allow(await users.as('guest', 'GET', '/cms/v2/users?per_page=500'))).toEqual(['GET']);
   });
 
+  it('a handler that refuses after a public check still lists that method (users/me for a guest)', async () => {
+    const me = await users.as('guest', 'GET', '/cms/v2/users/me');
+    expect(me.status).toBe(401);
+    expect(me.body.code).toBe('rest_not_logged_in');
+    expect(allow(me)).toEqual(['GET']);
+    expect(allow(await users.as('subscriber', 'GET', '/cms/v2/users/me'))).toEqual(['GET', 'PATCH', 'POST', 'PUT']);
+    expect(allow(await users.as('administrator', 'GET', '/cms/v2/users/me'))).toEqual(ALL);
+  });
+
   it('missing arguments and unreadable JSON carry it too', async () => {
     const missing = await users.as('editor', 'POST', '/vendor/events/v1/events', { body: { title: 'No dates' } });
     expect(missing.body.code).toBe('rest_missing_callback_param');

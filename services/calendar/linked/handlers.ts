@@ -149,9 +149,11 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       allow: async (ctx) => can(ctx.user, editCap),
       async handle(ctx) {
         const { image } = await checked(ctx, deps, kind);
-        const { doc } = await createLinked(deps, ctx.user, kind, inputOf(ctx, kind), image);
+        const input = inputOf(ctx, kind);
+        const { doc, existing } = await createLinked(deps, ctx.user, kind, input, image);
         // A duplicate answers like a creation, with the record that already existed.
-        return present(ctx, deps, kind, doc, 201);
+        const derived = existing ? {} : kind.derivedMeta?.(input) ?? {};
+        return present(ctx, deps, kind, { ...doc, meta: { ...derived, ...doc.meta } }, 201);
       },
     }),
   );

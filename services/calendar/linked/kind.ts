@@ -16,6 +16,9 @@ export interface LinkedKindDef {
   searchMeta: string[];
   /** The event index field and meta key that hold links to this kind. */
   eventField: 'venues' | 'organizers';
-  /** Meta the kind derives from a write's own values (venues fill the combined state/province). */
+  /**
+   * Meta the reference's save derives from a create's own values for its answer (venues fill the
+   * combined state/province); the record read back later does not carry it.
+   */
   derivedMeta?(input: Record<string, unknown>): Record<string, unknown>;
 }

@@ -95,7 +95,7 @@ function metaChanges(kind: LinkedKindDef, input: LinkedInput): Record<string, un
     changes[key] = v === '' ? undefined : v;
   }
   for (const [arg, key] of Object.entries(kind.flagArgs)) if (input[arg] !== undefined) changes[key] = input[arg] === true;
-  return { ...changes, ...kind.derivedMeta?.(input) };
+  return changes;
 }
 
 /**

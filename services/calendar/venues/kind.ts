@@ -21,8 +21,9 @@ export const VENUE: LinkedKindDef = {
   flagArgs: { show_map: VENUE_META.showMap, show_map_link: VENUE_META.showMapLink },
   searchMeta: [VENUE_META.address, VENUE_META.city, VENUE_META.province, VENUE_META.state, VENUE_META.stateprovince, VENUE_META.zip, VENUE_META.phone],
   eventField: 'venues',
-  // The reference's venue save fills the combined field when a write leaves it empty: the state for a
-  // venue in the United States (or without a country), else the province.
+  // The reference's venue save fills the combined field when a create leaves it empty: the state for a
+  // venue in the United States (or without a country), else the province. It shows in the create's
+  // answer only: the venue read back has no stateprovince unless one was written.
   derivedMeta(input) {
     const given = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
     if (given(input.stateprovince)) return {};

@@ -181,6 +181,8 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
     const prefix = me ? 'cms.users.me' : 'cms.users';
     app.bind(`${prefix}.get`, {
       async permission(ctx) {
+        // `users/me` is public in the reference; its handler answers a guest with rest_not_logged_in.
+        if (me) return true;
         const target = await loadTarget(ctx, deps, me);
         if (ctx.user?.id === target.id) return true;
         if (ctx.params.context === 'edit' && !can(ctx.user, 'list_users')) {
