@@ -5,27 +5,16 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ADMIN, startTestApp, type TestApp } from './support/app';
+import { freePort } from './support/cluster';
 
 /** The score this service reaches on the public cases; raise it as behaviour gets closer. */
 const MIN_PASSED = 125;
 
 const SUITE = resolve(__dirname, '../../shared/conformance');
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.on('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 let app: TestApp;
 let base: string;
