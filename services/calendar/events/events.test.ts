@@ -213,14 +213,15 @@ describe('create', () => {
     expect((await create({ organizer: [{ organizer: 'X', email: 'not-an-email' }] })).body.code).toBe('could-not-create-organizer');
   });
 
-  it('assigns categories and tags by id, slug or name, creating unknown names, in the order given', async () => {
+  it('assigns categories and tags by id, slug or name, creating unknown names, listed by name', async () => {
     const existing = (await app.admin('POST', '/vendor/events/v1/categories', { body: { name: 'Existing' } })).body;
     const csv = await create({ categories: 'cat1,cat2', tags: 'tag1' });
     expect(csv.body.categories.map((c: { name: string }) => c.name)).toEqual(['cat1', 'cat2']);
     expect(csv.body.categories[0]).toMatchObject({ taxonomy: 'vendor_events_cat', slug: 'cat1', description: '', count: 1 });
     expect(csv.body.tags[0]).toMatchObject({ name: 'tag1', taxonomy: 'post_tag' });
     const mixed = await create({ categories: [existing.id, 'cat2'] });
-    expect(mixed.body.categories.map((c: { id: number }) => c.id)).toEqual([existing.id, csv.body.categories[1].id]);
+    // Listed by name, as the reference's object terms are: cat2 before Existing.
+    expect(mixed.body.categories.map((c: { id: number }) => c.id)).toEqual([csv.body.categories[1].id, existing.id]);
     expect((await create({ categories: '' })).body.categories).toEqual([]);
     expect((await create({ categories: [999999] })).status).toBe(400);
     const counted = await app.request('GET', `/vendor/events/v1/categories/${csv.body.categories[1].id}`);
