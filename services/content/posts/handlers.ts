@@ -18,6 +18,7 @@ import { KINDS, type KindInfo } from '../../../libs/routes/cms/posts';
 import type { Collection } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
+import type { CommentsRepository } from '../comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
 import type { ListCache } from './counts';
 import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';
@@ -34,6 +35,8 @@ export interface PostsDeps extends WriteDeps {
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: Collection;
   lists: ListCache;
+  /** A post deleted for good takes its comments with it. */
+  comments: CommentsRepository;
 }
 
 /** Beyond any stored list; keeps absurd page numbers and offsets within what the stores accept. */
@@ -325,9 +328,10 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
   });
 }
 
-/** wp_delete_post: the record, its revisions and autosaves; a page's children move up to its parent. */
+/** wp_delete_post: the record, its revisions, autosaves and comments; a page's children move up to its parent. */
 async function removePost(deps: PostsDeps, post: PostDoc): Promise<void> {
   await deleteRevisionsOf(deps, post.id);
+  await deps.comments.removeForPost(post.id);
   if (post.type === 'page') await deps.posts.collection.updateMany({ parent: post.id, type: 'page' }, { $set: { parent: post.parent } });
   await deps.posts.remove(post.id);
   await recount(deps, post, null);

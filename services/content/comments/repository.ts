@@ -1,0 +1,62 @@
+/**
+ * The comments collection (the reference's wp_comments + the comment meta the API shows). Moderation
+ * state is kept as the reference keeps comment_approved: '0' (hold), '1' (approved), 'spam', 'trash';
+ * trashing or marking as spam remembers the previous state so untrash and unspam restore it.
+ */
+import { Repository } from '../../../libs/store/repository';
+import type { Filter, Store } from '../../../libs/store/types';
+
+export interface CommentDoc extends Record<string, unknown> {
+  id: number;
+  post: number;
+  parent: number;
+  /** The commenting user, 0 for a guest. */
+  author: number;
+  author_name: string;
+  author_email: string;
+  author_url: string;
+  author_ip: string;
+  agent: string;
+  /** Local date in the site time zone, `YYYY-MM-DD HH:MM:SS`. */
+  date: string;
+  date_gmt: Date;
+  content: string;
+  approved: string;
+  type: string;
+  meta: Record<string, unknown>;
+  /** State before the trash or spam (the reference's _wp_trash_meta_status). */
+  trash_status?: string;
+  trash_time?: Date;
+}
+
+export class CommentsRepository extends Repository<CommentDoc> {
+  constructor(private readonly store: Store) {
+    super(store.collection<CommentDoc>('comments'));
+  }
+
+  nextId(): Promise<number> {
+    return this.store.nextId('comments');
+  }
+
+  count(filter: Filter): Promise<number> {
+    return this.collection.count(filter);
+  }
+
+  /** Which of these comments have replies (in any state but spam and trash), in one query. */
+  async withChildren(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const parents = await this.collection.distinct('parent', { parent: { $in: ids }, approved: { $in: ['0', '1'] } });
+    return new Set(parents.map(Number));
+  }
+
+  /** wp_delete_comment: the comment goes and its replies move up to its parent. */
+  async removeOne(comment: CommentDoc): Promise<void> {
+    await this.collection.updateMany({ parent: comment.id }, { $set: { parent: comment.parent } });
+    await this.collection.deleteOne({ id: comment.id });
+  }
+
+  /** A post deleted for good takes its comments with it. */
+  async removeForPost(postId: number): Promise<void> {
+    await this.collection.deleteMany({ post: postId });
+  }
+}
