@@ -128,6 +128,20 @@ describe('creating comments', () => {
     expect(held.body.status).toBe('hold');
   });
 
+  it("records the caller's address and user agent; only moderators name another address", async () => {
+    const f = await freshUsers();
+    const post = await makePost({ title: 'Addresses' });
+    const other = await f.as('subscriber', 'POST', '/cms/v2/comments', { body: { post, content: 'From elsewhere', author_ip: '10.1.2.3' } });
+    expect(other.body).toEqual({ code: 'rest_comment_invalid_author_ip', message: "Sorry, you are not allowed to edit 'author_ip' for comments.", data: { status: 403 } });
+    const own = await f.as('subscriber', 'POST', '/cms/v2/comments', { body: { post, content: 'From here', author_ip: '127.0.0.1' }, headers: { 'User-Agent': 'TestBrowser/1.0' } });
+    expect(own.status).toBe(201);
+    const stored = await app.admin('GET', `/cms/v2/comments/${own.body.id}?context=edit`);
+    expect(stored.body).toMatchObject({ author_ip: '127.0.0.1', author_user_agent: 'TestBrowser/1.0' });
+    const named = await app.admin('POST', '/cms/v2/comments', { body: { post, content: 'Imported', author_ip: '10.1.2.3', author_user_agent: 'Importer <b>2</b>' } });
+    expect(named.body).toMatchObject({ author_ip: '10.1.2.3', author_user_agent: 'Importer 2' });
+    expect((await app.admin('POST', '/cms/v2/comments', { body: { post, content: 'Bad address', author_ip: 'nowhere' } })).body.code).toBe('rest_invalid_param');
+  });
+
   it('answers 409 to a duplicate and 400 to a flood', async () => {
     const post = await makePost({ title: 'Duplicates' });
     const a = await adminComment(post, 'Same words');

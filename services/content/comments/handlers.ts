@@ -20,7 +20,7 @@ import type { Filter, SortSpec } from '../../../libs/store/types';
 import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canReadPostOf, supportsNotes, type PostAccess } from './access';
 import { presentComment, type CommentPresentInput, type Context } from './present';
 import type { CommentDoc, CommentsRepository } from './repository';
-import { allowComment, checkLengths, contentAllowed, filterComment, prepare, statusChange } from './write';
+import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
 
 export interface CommentsDeps {
   site: Site;
@@ -296,8 +296,8 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       if (p.author !== undefined && p.author !== null && p.author !== ctx.user.id && !moderator(ctx)) {
         return new RestError('rest_comment_invalid_author', "Sorry, you are not allowed to edit 'author' for comments.", authStatus(ctx.user));
       }
-      // The caller's own address is not known here, so only moderators may name one.
-      if (p.author_ip !== undefined && p.author_ip !== null && !moderator(ctx)) {
+      // Others may only name their own address.
+      if (p.author_ip !== undefined && p.author_ip !== null && !moderator(ctx) && p.author_ip !== clientIp(ctx)) {
         return new RestError('rest_comment_invalid_author_ip', "Sorry, you are not allowed to edit 'author_ip' for comments.", authStatus(ctx.user));
       }
       const postId = typeof p.post === 'number' ? p.post : 0;

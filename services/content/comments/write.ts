@@ -21,6 +21,12 @@ export type Prepared = Partial<Pick<CommentDoc, 'content' | 'post' | 'parent' | 
 /** Address recorded when the request's own is not known (the reference's fallback). */
 const FALLBACK_IP = '127.0.0.1';
 
+/** The request's own address when it is a valid one (batch jobs and in-process calls have none). */
+export function clientIp(ctx: HandlerContext): string | undefined {
+  const ip = ctx.req.client?.ip;
+  return ip && /^[0-9a-f.:]+$/i.test(ip) && /[.:]/.test(ip) ? ip : undefined;
+}
+
 /** prepare_item_for_database. */
 export async function prepare(ctx: HandlerContext, users: UsersRepository, zone: string): Promise<Prepared> {
   const p = ctx.params;
@@ -37,8 +43,9 @@ export async function prepare(ctx: HandlerContext, users: UsersRepository, zone:
   if (typeof p.author_name === 'string') out.author_name = p.author_name;
   if (typeof p.author_email === 'string') out.author_email = p.author_email;
   if (typeof p.author_url === 'string') out.author_url = p.author_url;
-  out.author_ip = typeof p.author_ip === 'string' && can(ctx.user, 'moderate_comments') ? p.author_ip : FALLBACK_IP;
+  out.author_ip = typeof p.author_ip === 'string' && can(ctx.user, 'moderate_comments') ? p.author_ip : (clientIp(ctx) ?? FALLBACK_IP);
   if (typeof p.author_user_agent === 'string' && p.author_user_agent !== '') out.agent = p.author_user_agent;
+  else if (ctx.req.client?.userAgent) out.agent = ctx.req.client.userAgent;
   const date = typeof p.date === 'string' && p.date ? parseDateInput(p.date, zone) : typeof p.date_gmt === 'string' && p.date_gmt ? parseDateInput(p.date_gmt, zone, true) : null;
   if (date) {
     out.date = date.local;
