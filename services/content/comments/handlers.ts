@@ -197,8 +197,8 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       if (v) and.push({ date: { [op]: v } });
     }
     if (typeof p.search === 'string' && p.search !== '') {
-      const needle = p.search.trim();
-      if (needle) and.push({ $or: ['author_name', 'author_email', 'author_url', 'author_ip', 'content'].map((f) => ({ [f]: { $icontains: needle } })) });
+      const needle = p.search;
+      and.push({ $or: ['author_name', 'author_email', 'author_url', 'author_ip', 'content'].map((f) => ({ [f]: { $icontains: needle } })) });
     }
     return and.length === 1 ? and[0] : and.length ? { $and: and } : {};
   }
