@@ -103,11 +103,11 @@ export const COMMENTS: CollectionSpec = {
   },
   indexes: [
     { keys: ['id'], unique: true },
-    // The default list: approved comments of one type, newest first.
-    { keys: ['approved', 'type', 'date_gmt'] },
-    { keys: ['approved', 'type', 'date'] },
+    // The default list: approved comments of one type, newest first (ties by id, as the list sorts).
+    { keys: ['approved', 'type', 'date_gmt', 'id'] },
+    { keys: ['approved', 'type', 'date', 'id'] },
     // A post's comments (the `replies` embed), duplicate checks and removal with the post.
-    { keys: ['post', 'approved', 'type', 'date_gmt'] },
+    { keys: ['post', 'approved', 'type', 'date_gmt', 'id'] },
     { keys: ['parent', 'approved'] },
     // Author filters, the flood check and "previously approved".
     { keys: ['author', 'date_gmt'] },

@@ -355,6 +355,19 @@ describe('moderating, editing and deleting', () => {
     expect((await app.admin('GET', `/cms/v2/comments/${child.id}`)).body.parent).toBe(0);
   });
 
+  it('hides the comments of a trashed post and gives them back when it leaves the trash', async () => {
+    const post = await makePost({ title: 'Trash and back' });
+    const a = await adminComment(post, 'Approved before');
+    const h = await adminComment(post, 'Held before', { status: 'hold' });
+    await app.admin('DELETE', `/cms/v2/posts/${post}`);
+    expect((await app.admin('GET', `/cms/v2/comments?post=${post}&status=all`)).body).toEqual([]);
+    const hidden = await app.admin('GET', `/cms/v2/comments?post=${post}&status=post-trashed&orderby=id&order=asc`);
+    expect(hidden.body.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([[a.id, 'post-trashed'], [h.id, 'post-trashed']]);
+    await app.admin('POST', `/cms/v2/posts/${post}`, { body: { status: 'publish' } });
+    const back = await app.admin('GET', `/cms/v2/comments?post=${post}&status=all&orderby=id&order=asc`);
+    expect(back.body.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([[a.id, 'approved'], [h.id, 'hold']]);
+  });
+
   it('removes the comments of a post deleted for good', async () => {
     const post = await makePost({ title: 'Short-lived' });
     const c = await adminComment(post, 'Soon gone');

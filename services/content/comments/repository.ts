@@ -27,7 +27,12 @@ export interface CommentDoc extends Record<string, unknown> {
   /** State before the trash or spam (the reference's _wp_trash_meta_status). */
   trash_status?: string;
   trash_time?: Date;
+  /** State before its post went to the trash (the reference keeps it in the post's _wp_trash_meta_comments_status). */
+  post_trash_status?: string;
 }
+
+/** The state of the comments of a trashed post. */
+export const POST_TRASHED = 'post-trashed';
 
 export class CommentsRepository extends Repository<CommentDoc> {
   constructor(private readonly store: Store) {
@@ -53,6 +58,22 @@ export class CommentsRepository extends Repository<CommentDoc> {
   async removeOne(comment: CommentDoc): Promise<void> {
     await this.collection.updateMany({ parent: comment.id }, { $set: { parent: comment.parent } });
     await this.collection.deleteOne({ id: comment.id });
+  }
+
+  /** wp_trash_post_comments: a trashed post's comments are hidden, each remembering its state. */
+  async hideForTrashedPost(postId: number): Promise<void> {
+    for (const state of await this.collection.distinct('approved', { post: postId })) {
+      if (state === POST_TRASHED || typeof state !== 'string') continue;
+      await this.collection.updateMany({ post: postId, approved: state }, { $set: { approved: POST_TRASHED, post_trash_status: state } });
+    }
+  }
+
+  /** wp_untrash_post_comments: a post leaving the trash gets its comments back as they were. */
+  async restoreForPost(postId: number): Promise<void> {
+    for (const state of await this.collection.distinct('post_trash_status', { post: postId, approved: POST_TRASHED })) {
+      if (typeof state !== 'string') continue;
+      await this.collection.updateMany({ post: postId, approved: POST_TRASHED, post_trash_status: state }, { $set: { approved: state }, $unset: { post_trash_status: true } });
+    }
   }
 
   /** A post deleted for good takes its comments with it. */

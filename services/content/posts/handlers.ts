@@ -35,7 +35,7 @@ export interface PostsDeps extends WriteDeps {
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: Collection;
   lists: ListCache;
-  /** A post deleted for good takes its comments with it. */
+  /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
   comments: CommentsRepository;
 }
 
@@ -275,6 +275,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const stats = await saveRevision(deps, after, ctx.user);
       const saved = (await deps.posts.save(post.id, { ...changes, ...(stats ?? {}), ...withKey(post, key) }))!;
       await recount(deps, post, saved);
+      if (post.status === 'trash' && saved.status !== 'trash') await deps.comments.restoreForPost(post.id);
       return { body: await presentOne(ctx, deps, kind, saved, 'edit') };
     },
   });
@@ -323,6 +324,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
         ...withKey(post, key),
       }))!;
       await recount(deps, post, trashed);
+      await deps.comments.hideForTrashedPost(post.id);
       return { body: await presentOne(ctx, deps, kind, trashed, 'edit') };
     },
   });
