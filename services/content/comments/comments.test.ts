@@ -53,6 +53,24 @@ afterAll(async () => {
   await app.close();
 });
 
+describe('the routes', () => {
+  it('are listed after the users routes, with their arguments and the comment schema', async () => {
+    const index = await app.request('GET', '/cms/v2');
+    const routes = Object.keys(index.body.routes);
+    expect(routes.indexOf('/cms/v2/comments')).toBeGreaterThan(routes.indexOf('/cms/v2/users/me'));
+    expect(routes[routes.indexOf('/cms/v2/comments') + 1]).toBe('/cms/v2/comments/(?P<id>[\\d]+)');
+    const collection = index.body.routes['/cms/v2/comments'];
+    expect(collection.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['POST']]);
+    expect(collection.endpoints[0].args.status).toEqual({ default: 'approve', description: 'Limit result set to comments assigned a specific status. Requires authorization.', type: 'string', required: false });
+    expect(collection.endpoints[1].args.post).toMatchObject({ type: 'integer', default: 0 });
+    expect(collection.endpoints[1].args.type).toBeUndefined();
+    const options = await app.request('OPTIONS', '/cms/v2/comments/1');
+    expect(options.body.schema.title).toBe('comment');
+    expect(options.body.schema.properties.author_email.context).toEqual(['edit']);
+    expect(options.body.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['POST', 'PUT', 'PATCH'], ['DELETE']]);
+  });
+});
+
 describe('creating comments', () => {
   it('needs an account (anonymous REST comments are off), then any role may comment on an open post', async () => {
     await matrix(
