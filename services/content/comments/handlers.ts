@@ -111,9 +111,11 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     };
   }
 
-  async function presentOne(ctx: HandlerContext, comment: CommentDoc, context: Context, withLinks = true): Promise<Record<string, unknown>> {
+  /** One comment; `post` is its post when the caller already loaded it. */
+  async function presentOne(ctx: HandlerContext, comment: CommentDoc, context: Context, post: PostDoc | null, withLinks = true): Promise<Record<string, unknown>> {
     const access: PostAccess = { context, password: raw(ctx, 'password'), named: true };
-    return presentComment(comment, await presentInput(ctx, [comment], context, access), withLinks);
+    const known = new Map(post && post.id === comment.post ? [[post.id, post]] : []);
+    return presentComment(comment, await presentInput(ctx, [comment], context, access, known), withLinks);
   }
 
   // ---- list -------------------------------------------------------------------------------------
@@ -256,8 +258,8 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       return true;
     },
     async handle(ctx) {
-      const { comment } = await loadComment(ctx);
-      return { body: await presentOne(ctx, comment, ctx.params.context as Context) };
+      const { comment, post } = await loadComment(ctx);
+      return { body: await presentOne(ctx, comment, ctx.params.context as Context, post) };
     },
   });
 
@@ -375,7 +377,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       draft.id = await deps.comments.nextId();
       await deps.comments.insert(draft);
       const context: Context = moderator(ctx) ? 'edit' : 'view';
-      return { status: 201, body: await presentOne(ctx, draft, context), headers: { Location: restUrl(deps.site, `${BASE}/${draft.id}`) } };
+      return { status: 201, body: await presentOne(ctx, draft, context, post), headers: { Location: restUrl(deps.site, `${BASE}/${draft.id}`) } };
     },
   });
 
@@ -413,7 +415,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
         else set[k] = v;
       }
       const saved = (await deps.comments.update(comment.id, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }))!;
-      return { body: await presentOne(ctx, saved, 'edit') };
+      return { body: await presentOne(ctx, saved, 'edit', post) };
     },
   });
 
@@ -426,15 +428,15 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       return true;
     },
     async handle(ctx) {
-      const { comment } = await loadComment(ctx);
+      const { comment, post } = await loadComment(ctx);
       if (ctx.params.force === true) {
-        const previous = await presentOne(ctx, comment, 'edit', false);
+        const previous = await presentOne(ctx, comment, 'edit', post, false);
         await deps.comments.removeOne(comment);
         return { body: { deleted: true, previous } };
       }
       if (comment.approved === 'trash') throw new RestError('rest_already_trashed', 'The comment has already been trashed.', 410);
       const trashed = (await deps.comments.update(comment.id, { $set: statusChange(comment, 'trash')! }))!;
-      return { body: await presentOne(ctx, trashed, 'edit') };
+      return { body: await presentOne(ctx, trashed, 'edit', post) };
     },
   });
 }
