@@ -185,6 +185,8 @@ describe('creating comments', () => {
     expect(stored.body.content.raw).toBe('Hi alert(1)<strong>bold</strong> <a href="alert(1)" rel="nofollow ugc">x</a> ');
     const trusted = await app.admin('POST', '/cms/v2/comments', { body: { post, content: '<img src="http://a/b.png"> see http://example.org/x' } });
     expect(trusted.body.content.raw).toBe('<img src="http://a/b.png"> see http://example.org/x');
+    const links = await app.admin('POST', '/cms/v2/comments', { body: { post, content: '<a href="http://example.test/about/">us</a> <a rel="external" href="http://x.test/">x</a>' } });
+    expect(links.body.content.raw).toBe('<a href="http://example.test/about/" rel="ugc">us</a> <a href="http://x.test/" rel="external nofollow ugc">x</a>');
     expect(trusted.body.content.rendered).toBe('<p><img src="http://a/b.png"> see <a href="http://example.org/x" rel="nofollow">http://example.org/x</a></p>\n');
   });
 });

@@ -369,6 +369,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
           meta: withMeta({}, meta),
         },
         ctx.user,
+        deps.site.home,
       );
       // Notes skip the duplicate and flood checks and are approved at once.
       draft.approved = type === 'note' ? '1' : await allowComment(deps.comments, deps.users, draft, post, ctx.user);
@@ -404,7 +405,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       if (!contentAllowed(prepared)) throw new RestError('rest_comment_content_invalid', 'Invalid comment content.', 400);
       checkLengths(prepared);
       const meta = metaChanges(ctx, post);
-      const merged = filterComment({ ...comment, ...prepared }, ctx.user);
+      const merged = filterComment({ ...comment, ...prepared }, ctx.user, deps.site.home);
       if (typeof p.status === 'string') Object.assign(merged, statusChange(comment, p.status) ?? {});
       if (meta) merged.meta = withMeta(comment.meta, meta);
       const set: Record<string, unknown> = {};

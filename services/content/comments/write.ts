@@ -76,15 +76,26 @@ export function checkLengths(prepared: Prepared): void {
   }
 }
 
-/** wp_rel_ugc: links in comments carry rel="nofollow ugc". */
-function relUgc(html: string): string {
-  return html.replace(/<a\b([^>]*)>/gi, (_m, attrs: string) => {
-    const rel = /\srel\s*=\s*("([^"]*)"|'([^']*)')/i.exec(attrs);
-    if (!rel) return `<a${attrs} rel="nofollow ugc">`;
-    const parts = new Set((rel[2] ?? rel[3] ?? '').split(/\s+/).filter(Boolean));
-    parts.add('nofollow');
-    parts.add('ugc');
-    return `<a${attrs.replace(rel[0], ` rel="${[...parts].join(' ')}"`)}>`;
+/** wp_is_internal_link: an absolute link to the site's own host. */
+function isInternal(href: string, home: string): boolean {
+  try {
+    const url = new URL(href.toLowerCase());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === new URL(home).hostname;
+  } catch {
+    return false;
+  }
+}
+
+/** wp_rel_ugc: links in comments carry rel="nofollow ugc" (links to the site itself only "ugc"), after their other attributes. */
+function relUgc(html: string, home: string): string {
+  return html.replace(/<a\s+([^>]*)>/gi, (_m, attrs: string) => {
+    const href = /(?:^|\s)href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
+    const wanted = href && isInternal(href[1] ?? href[2] ?? href[3] ?? '', home) ? ['ugc'] : ['nofollow', 'ugc'];
+    const rel = /(?:^|\s)rel\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs);
+    if (!rel) return `<a ${attrs.trim()} rel="${wanted.join(' ')}">`;
+    const parts = [...new Set([...(rel[2] ?? rel[3] ?? rel[4] ?? '').split(' ').map((x) => x.trim()), ...wanted])].filter(Boolean);
+    const rest = attrs.replace(rel[0], '').trim();
+    return `<a ${rest ? `${rest} ` : ''}rel="${parts.join(' ')}">`;
   });
 }
 
@@ -101,13 +112,13 @@ function escUrl(url: string): string {
 }
 
 /** wp_filter_comment: the pre_comment_* filters. Content is filtered unless the writer has unfiltered_html. */
-export function filterComment<T extends Partial<CommentDoc>>(doc: T, user: Caller): T {
+export function filterComment<T extends Partial<CommentDoc>>(doc: T, user: Caller, home: string): T {
   const out = { ...doc };
   if (typeof out.author_name === 'string') out.author_name = specialChars(stripAllTags(out.author_name).trim());
   if (typeof out.author_email === 'string') out.author_email = out.author_email.trim();
   if (typeof out.author_url === 'string') out.author_url = escUrl(out.author_url);
   if (typeof out.agent === 'string') out.agent = out.agent.slice(0, 254);
-  if (typeof out.content === 'string') out.content = relUgc(can(user, 'unfiltered_html') ? out.content : kses(out.content, TITLE_TAGS));
+  if (typeof out.content === 'string') out.content = relUgc(can(user, 'unfiltered_html') ? out.content : kses(out.content, TITLE_TAGS), home);
   return out;
 }
 
