@@ -239,6 +239,11 @@ describe('reading comments', () => {
     ]);
     const heldList = await users.as('editor', 'GET', `/cms/v2/comments?post=${post}&status=hold`);
     expect(heldList.body.map((c: { id: number }) => c.id)).toEqual([held]);
+    // Statuses and types are read as keys (sanitize_key).
+    expect((await users.as('editor', 'GET', `/cms/v2/comments?post=${post}&status=HOLD`)).body.map((c: { id: number }) => c.id)).toEqual([held]);
+    expect((await users.as('editor', 'GET', `/cms/v2/comments?post=${post}&status=spam`)).body).toEqual([]);
+    expect((await users.as('editor', 'GET', `/cms/v2/comments?post=${post}&type=note`)).body).toEqual([]);
+    expect((await users.as('editor', 'GET', `/cms/v2/comments?post=${post}&type=all&status=any`)).body).toHaveLength(3);
     const all = await users.as('editor', 'GET', `/cms/v2/comments?post=${post}&status=all&orderby=id&order=asc`);
     expect(all.body.map((c: { id: number }) => c.id)).toEqual([approved, held, reply]);
     // A contributor may ask for held comments, but sees only those it may read.
