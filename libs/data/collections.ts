@@ -84,6 +84,37 @@ export const USERS: CollectionSpec = {
   ],
 };
 
+/** Comments on post-like records (cms/v2 comments). */
+export const COMMENTS: CollectionSpec = {
+  name: 'comments',
+  fields: {
+    id: 'int',
+    post: 'int',
+    parent: 'int',
+    /** The commenting user (0 for a guest). */
+    author: 'int',
+    author_email: 'text',
+    /** '0' (hold), '1' (approved), 'spam' or 'trash', as the reference stores comment_approved. */
+    approved: 'text',
+    type: 'text',
+    /** Local date string `YYYY-MM-DD HH:MM:SS`. */
+    date: 'text',
+    date_gmt: 'date',
+  },
+  indexes: [
+    { keys: ['id'], unique: true },
+    // The default list: approved comments of one type, newest first (ties by id, as the list sorts).
+    { keys: ['approved', 'type', 'date_gmt', 'id'] },
+    { keys: ['approved', 'type', 'date', 'id'] },
+    // A post's comments (the `replies` embed), duplicate checks and removal with the post.
+    { keys: ['post', 'approved', 'type', 'date_gmt', 'id'] },
+    { keys: ['parent', 'approved'] },
+    // Author filters, the flood check and "previously approved".
+    { keys: ['author', 'date_gmt'] },
+    { keys: ['author_email', 'date_gmt'] },
+  ],
+};
+
 /** Site settings and small service state, keyed by name. */
 export const OPTIONS: CollectionSpec = {
   name: 'options',
@@ -98,4 +129,4 @@ export const OEMBED_CACHE: CollectionSpec = {
   indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
 };
 
-export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, OPTIONS, OEMBED_CACHE];
+export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, OPTIONS, OEMBED_CACHE, COMMENTS];

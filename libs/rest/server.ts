@@ -30,6 +30,8 @@ export interface RestInput {
   user: AuthUser | null;
   requestId?: string;
   idempotencyKey?: string;
+  /** The caller's address, when the request came over HTTP (comments record it). */
+  ip?: string;
 }
 
 export interface RestOutput {
@@ -49,6 +51,15 @@ const GLOBAL_PARAMS = new Set(['_method', '_envelope', '_fields', '_embed', '_pr
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The caller's address and user agent for the service, when known (an IPv4-mapped address reads as IPv4). */
+function clientOf(input: RestInput): Pick<ServiceRequest, 'client'> {
+  const ua = input.headers['user-agent'];
+  const client: NonNullable<ServiceRequest['client']> = {};
+  if (input.ip) client.ip = input.ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+  if (typeof ua === 'string' && ua) client.userAgent = ua;
+  return Object.keys(client).length ? { client } : {};
 }
 
 export class RestServer {
@@ -120,6 +131,7 @@ export class RestServer {
       user: input.user,
       requestId: input.requestId,
       ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+      ...clientOf(input),
     };
     let res: ServiceResponse;
     try {

@@ -29,6 +29,8 @@ export interface ServiceRequest {
   idempotencyKey?: string;
   /** Only report which methods of the route the caller may use (OPTIONS); run no handler. */
   probe?: boolean;
+  /** The HTTP caller's address and user agent (absent for batch jobs). */
+  client?: { ip?: string; userAgent?: string };
 }
 
 export interface ServiceResponse {

@@ -4,6 +4,7 @@ import type { PostsRepository } from '../../libs/posts/repository';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
+import type { CommentsRepository } from './comments/repository';
 
 export interface ContentDeps {
   store: Store;
@@ -11,4 +12,5 @@ export interface ContentDeps {
   users: UsersRepository;
   posts: PostsRepository;
   terms: TermsRepository;
+  comments: CommentsRepository;
 }

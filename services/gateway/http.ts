@@ -199,6 +199,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       headers: ctx.headers,
       user,
       requestId: ctx.state.requestId as string,
+      ip: clientIp(ctx),
     };
     const out = await rest.handle(input);
     ctx.state.route = out.route;

@@ -18,6 +18,7 @@ import { KINDS, type KindInfo } from '../../../libs/routes/cms/posts';
 import type { Collection } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
+import type { CommentsRepository } from '../comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
 import type { ListCache } from './counts';
 import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';
@@ -34,6 +35,8 @@ export interface PostsDeps extends WriteDeps {
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: Collection;
   lists: ListCache;
+  /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
+  comments: CommentsRepository;
 }
 
 /** Beyond any stored list; keeps absurd page numbers and offsets within what the stores accept. */
@@ -273,6 +276,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const stats = await saveRevision(deps, after, ctx.user);
       const saved = (await deps.posts.save(post.id, { ...changes, ...(stats ?? {}), ...withKey(post, key) }))!;
       await recount(deps, post, saved);
+      if (post.status === 'trash' && saved.status !== 'trash') await deps.comments.restoreForPost(post.id);
       return { body: await presentOne(ctx, deps, kind, saved, 'edit') };
     },
   });
@@ -321,14 +325,16 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
         ...withKey(post, key),
       }))!;
       await recount(deps, post, trashed);
+      await deps.comments.hideForTrashedPost(post.id);
       return { body: await presentOne(ctx, deps, kind, trashed, 'edit') };
     },
   });
 }
 
-/** wp_delete_post: the record, its revisions and autosaves; a page's children move up to its parent. */
+/** wp_delete_post: the record, its revisions, autosaves and comments; a page's children move up to its parent. */
 async function removePost(deps: PostsDeps, post: PostDoc): Promise<void> {
   await deleteRevisionsOf(deps, post.id);
+  await deps.comments.removeForPost(post.id);
   if (post.type === 'page') await deps.posts.collection.updateMany({ parent: post.id, type: 'page' }, { $set: { parent: post.parent } });
   await deps.posts.remove(post.id);
   await recount(deps, post, null);

@@ -45,5 +45,6 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     links: linkTargets(registry),
     results: deps.store.collection('options'),
     lists: new ListCache(),
+    comments: deps.comments,
   };
 }
