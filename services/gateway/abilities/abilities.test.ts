@@ -1,6 +1,8 @@
 /** cms-abilities/v1 over HTTP: the catalog, its filters and permissions, and running abilities as different callers. */
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers } from '../../../test/support/roles';
+import { ABILITIES, type Ability } from './catalog';
+import { checkInput, checkOutput, expectedMethod } from './handlers';
 
 const NS = '/cms-abilities/v1';
 const run = (name: string, query = '') => `${NS}/abilities/${name}/run${query}`;
@@ -189,5 +191,35 @@ describe('cms-abilities/v1', () => {
     expect([bad.status, bad.body.code]).toEqual([400, 'ability_invalid_input']);
     const editor = await users.as('editor', 'GET', run('core/get-site-info'));
     expect([editor.status, editor.body.code]).toEqual([403, 'rest_ability_cannot_execute']);
+  });
+});
+
+describe('ability checks', () => {
+  const base: Ability = { ...ABILITIES[0], name: 'test/thing', input_schema: undefined, output_schema: undefined };
+
+  it('an ability without an input schema takes no input', () => {
+    expect(checkInput(base, null)).toEqual({ value: null });
+    const err = checkInput(base, { a: 1 });
+    expect(err).toMatchObject({ code: 'ability_missing_input_schema', status: 400 });
+  });
+
+  it('uses the schema default for no input and coerces query strings', () => {
+    const a: Ability = { ...base, input_schema: { type: 'object', properties: { n: { type: 'integer' } }, default: { n: 3 } } };
+    expect(checkInput(a, null)).toEqual({ value: { n: 3 } });
+    expect(checkInput(a, { n: '7' })).toEqual({ value: { n: 7 } });
+  });
+
+  it('refuses output that does not match the output schema with a 500', () => {
+    const a: Ability = { ...base, output_schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
+    expect(checkOutput(a, { id: 4 })).toBeNull();
+    const err = checkOutput(a, { name: 'x' });
+    expect(err?.toJSON()).toEqual({ code: 'ability_invalid_output', message: 'Ability "test/thing" has invalid output. Reason: id is a required property of output.', data: { status: 500 } });
+    expect(checkOutput(base, 'anything')).toBeNull();
+  });
+
+  it('expects DELETE for destructive idempotent abilities', () => {
+    expect(expectedMethod({ readonly: false, destructive: true, idempotent: true }).method).toBe('DELETE');
+    expect(expectedMethod({ readonly: null, destructive: true, idempotent: false }).method).toBe('POST');
+    expect(expectedMethod({ readonly: true, destructive: null, idempotent: null }).method).toBe('GET');
   });
 });

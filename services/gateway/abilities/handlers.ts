@@ -64,7 +64,7 @@ const readable = (input: RestInput): RestError | null => (can(input.user, 'read'
 const findAbility = (name: unknown): Ability | undefined => ABILITIES.find((a) => a.name === name && a.meta.show_in_rest);
 
 /** The method the reference expects for an ability's annotations. */
-function expectedMethod(a: Annotations): { method: string; message: string } {
+export function expectedMethod(a: Annotations): { method: string; message: string } {
   if (a.readonly) return { method: 'GET', message: 'Read-only abilities require GET method.' };
   if (a.destructive && a.idempotent) return { method: 'DELETE', message: 'Abilities that perform destructive actions require DELETE method.' };
   return { method: 'POST', message: 'Abilities that perform updates require POST method.' };
@@ -77,7 +77,7 @@ function rawInput(input: RestInput): unknown {
 }
 
 /** normalize_input and validate_input: the schema's default for no input, then coercion and the schema's checks. */
-function checkInput(ability: Ability, value: unknown): { value: unknown } | RestError {
+export function checkInput(ability: Ability, value: unknown): { value: unknown } | RestError {
   const schema: ArgSchema | undefined = ability.input_schema;
   if (!schema) {
     if (value === null) return { value };
@@ -92,7 +92,7 @@ function checkInput(ability: Ability, value: unknown): { value: unknown } | Rest
   return { value: r.value };
 }
 
-function checkOutput(ability: Ability, output: unknown): RestError | null {
+export function checkOutput(ability: Ability, output: unknown): RestError | null {
   if (!ability.output_schema) return null;
   const r = validateArg('output', output, ability.output_schema, {});
   if (!('error' in r)) return null;
