@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { CAPABILITY_TYPES } from '../../../libs/auth/roles';
 import { can } from '../../../libs/auth/user';
+import { stripAllTags } from '../../../libs/posts/render';
 import { SAFE_PORTS, RefusedError, checkUrl, guardedGet, type FetchPolicy } from '../../../libs/net/outbound';
 import { RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import type { ServiceApp } from '../../../libs/rest/service';
@@ -29,14 +30,6 @@ export interface UrlDetails {
 
 export function urlDetailsPolicy(allowHosts: readonly string[]): FetchPolicy {
   return { allowHosts: new Set(allowHosts.map((h) => h.toLowerCase())), ports: SAFE_PORTS, timeoutMs: TIMEOUT_MS, maxBytes: URL_DETAILS_MAX_BYTES, maxRedirects: MAX_REDIRECTS };
-}
-
-/** wp_strip_all_tags: script and style go with their content, other tags are dropped, the rest trimmed. */
-function stripAllTags(text: string): string {
-  return text
-    .replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')
-    .replace(/<[^>]*>/g, '')
-    .trim();
 }
 
 /** prepare_metadata_for_output: entities decoded (again), tags stripped. */

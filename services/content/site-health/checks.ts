@@ -13,6 +13,7 @@ import type { Site } from '../../../libs/rest/site';
 import { MongoStore } from '../../../libs/store/mongo';
 import { SqliteStore } from '../../../libs/store/sqlite';
 import type { Store } from '../../../libs/store/types';
+import { escapeHtml } from '../../oembed/embed';
 
 export type HealthStatus = 'good' | 'recommended' | 'critical';
 
@@ -55,7 +56,7 @@ export interface HealthDeps {
 const PERFORMANCE = { label: 'Performance', color: 'blue' } as const;
 const SECURITY = { label: 'Security', color: 'blue' } as const;
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 const p = (text: string) => `<p>${text}</p>`;
 
 /** The reference's size_format with two decimals: 1024-based units, `0 B` for nothing. */
