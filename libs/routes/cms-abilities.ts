@@ -101,7 +101,9 @@ export function registerAbilitiesRoutes(registry: RouteRegistry): void {
   });
   registry.add({
     namespace: ABILITIES_NS,
-    pattern: `/${ABILITIES_NS}/categories/(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)`,
+    // The reference's route is `(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)`; the nested group breaks route-tree
+    // clients such as wpapi, so the route takes any slug characters and the argument's pattern has the rule.
+    pattern: `/${ABILITIES_NS}/categories/(?P<slug>[a-z0-9-]+)`,
     endpoints: [
       {
         id: ABILITY_ENDPOINTS.category,

@@ -23,7 +23,7 @@ describe('cms-abilities/v1', () => {
     expect(Object.keys(res.body.routes)).toEqual([
       `/${'cms-abilities/v1'}`,
       '/cms-abilities/v1/categories',
-      '/cms-abilities/v1/categories/(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)',
+      '/cms-abilities/v1/categories/(?P<slug>[a-z0-9-]+)',
       '/cms-abilities/v1/abilities/(?P<name>[a-zA-Z0-9\\-\\/]+?)/run',
       '/cms-abilities/v1/abilities',
       '/cms-abilities/v1/abilities/(?P<name>[a-zA-Z0-9\\-\\/]+)',
@@ -50,6 +50,8 @@ describe('cms-abilities/v1', () => {
     expect(one.body.slug).toBe('events-calendar');
     const missing = await users.as('subscriber', 'GET', `${NS}/categories/nope`);
     expect([missing.status, missing.body.code]).toEqual([404, 'rest_ability_category_not_found']);
+    const badSlug = await users.as('subscriber', 'GET', `${NS}/categories/-site-`);
+    expect([badSlug.status, badSlug.body.code]).toEqual([400, 'rest_invalid_param']);
     const embed = await users.as('subscriber', 'GET', `${NS}/categories?context=embed`);
     expect(Object.keys(embed.body[0]).sort()).toEqual(['_links', 'label', 'slug']);
   });
