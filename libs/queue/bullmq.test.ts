@@ -202,6 +202,13 @@ describe('BullMQ queue and worker', () => {
     await expect(queue.ping()).resolves.toBeUndefined();
   });
 
+  test('workers counts the workers connected to each queue', async () => {
+    const { queue, worker } = open({ 'batch.run': async () => null });
+    await expect(queue.workers()).resolves.toEqual({ batch: 0, oembed: 0, import: 0 });
+    await worker.start();
+    await expect(queue.workers()).resolves.toEqual({ batch: 1, oembed: 0, import: 0 });
+  });
+
   test('close waits for the active job to finish and takes no new jobs', async () => {
     const release = gate();
     const started = gate();

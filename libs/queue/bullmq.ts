@@ -182,6 +182,16 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
       return out;
     },
 
+    async workers(): Promise<Record<QueueName, number>> {
+      const out = {} as Record<QueueName, number>;
+      await Promise.all(
+        QUEUES.map(async (q) => {
+          out[q] = await queueFor(q).getWorkersCount();
+        }),
+      );
+      return out;
+    },
+
     async ping(): Promise<void> {
       if (closing) throw new Error('queue is closed');
       const answered = connection.ping();

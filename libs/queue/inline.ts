@@ -155,6 +155,10 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
       return out;
     },
 
+    async workers(): Promise<null> {
+      return null;
+    },
+
     async ping(): Promise<void> {
       if (closed) throw new Error('queue is closed');
     },

@@ -49,6 +49,11 @@ export interface JobQueue {
   enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
   /** Waiting + active jobs per queue (for /metrics). */
   depths(): Promise<Record<QueueName, number>>;
+  /**
+   * Workers connected to each queue (for the site health check), or null for the inline executor,
+   * which runs every job in this process and has no workers to count.
+   */
+  workers(): Promise<Record<QueueName, number> | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -4,6 +4,9 @@
  */
 import { RouteRegistry } from '../rest/registry';
 import { registerAggregatorRoutes } from './aggregator/import';
+import { registerAbilitiesRoutes } from './cms-abilities';
+import { registerBlockEditorRoutes } from './cms-block-editor';
+import { registerSiteHealthRoutes } from './cms-site-health';
 import { registerOnboardingRoutes, registerViewsRoutes } from './calendar-views';
 import { registerCommentRoutes } from './cms/comments';
 import { registerPostRoutes } from './cms/posts';
@@ -37,6 +40,9 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'ec/v1': [registerEcRoutes],
   // Posts and pages come first in cms/v2, as the reference registers them before users.
   'cms/v2': [registerPostRoutes, registerUserRoutes, registerCommentRoutes],
+  'cms-site-health/v1': [registerSiteHealthRoutes],
+  'cms-block-editor/v1': [registerBlockEditorRoutes],
+  'cms-abilities/v1': [registerAbilitiesRoutes],
 };
 
 let cached: RouteRegistry | undefined;

@@ -1,22 +1,25 @@
-/** The content service: cms/v2 users, application passwords, posts, pages and comments. */
+/** The content service: cms/v2 users, application passwords, posts, pages and comments; site health and URL details. */
 import { UsersRepository } from '../../libs/auth/users';
 import { PostsRepository } from '../../libs/posts/repository';
 import { TermsRepository } from '../../libs/terms/repository';
 import type { Config } from '../../libs/config/env';
+import type { JobQueue } from '../../libs/queue/types';
 import type { RouteRegistry } from '../../libs/rest/registry';
 import { ServiceApp } from '../../libs/rest/service';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import { bindAppPasswords } from './app-passwords/handlers';
+import { bindUrlDetails, urlDetailsPolicy } from './block-editor/url-details';
 import { bootstrapAdmin } from './bootstrap';
 import { bindComments } from './comments/handlers';
 import { CommentsRepository } from './comments/repository';
 import type { ContentDeps } from './deps';
 import { bindPosts } from './posts/handlers';
 import { postsDeps } from './posts/setup';
+import { bindSiteHealth } from './site-health/handlers';
 import { bindUsers } from './users/handlers';
 
-export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
+export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue?: () => JobQueue }): Promise<ServiceApp> {
   const deps: ContentDeps = {
     store: opts.store,
     site: opts.site,
@@ -30,6 +33,8 @@ export async function createContentService(opts: { registry: RouteRegistry; stor
   bindAppPasswords(app, deps);
   bindPosts(app, await postsDeps(deps, opts.registry));
   bindComments(app, { site: deps.site, comments: deps.comments, posts: deps.posts, users: deps.users, registry: opts.registry });
+  bindSiteHealth(app, { store: opts.store, site: opts.site, dataDir: opts.config.DATA_DIR, queue: opts.queue });
+  bindUrlDetails(app, { site: opts.site, policy: urlDetailsPolicy(opts.config.OEMBED_ALLOW_HOSTS) });
   await bootstrapAdmin(deps, opts.config);
   return app.verify();
 }

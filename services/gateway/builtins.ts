@@ -1,4 +1,4 @@
-/** What the gateway answers itself: the site index, namespace indexes and the batch executor. */
+/** What the gateway answers itself: the site index, namespace indexes, the batch executor and cms-abilities/v1. */
 import { RestError } from '../../libs/rest/errors';
 import { namespaceIndex, siteIndex } from '../../libs/rest/index-doc';
 import type { BatchJob, BatchResult } from '../../libs/rest/batch';
@@ -6,8 +6,11 @@ import type { RestServer } from '../../libs/rest/server';
 import type { JobQueue } from '../../libs/queue/types';
 import { QueueTimeoutError } from '../../libs/queue/types';
 import { logger } from '../../libs/observability/logger';
+import { registerAbilities } from './abilities/handlers';
 
 export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeoutMs: number): void {
+  registerAbilities(server);
+
   server.builtin('index.site', async ({ params }) => ({
     status: 200,
     headers: {},

@@ -1,0 +1,173 @@
+/**
+ * cms-abilities/v1 (reference: WP_REST_Abilities_V1_Categories_Controller, _List_Controller and
+ * _Run_Controller). The gateway answers these routes itself: running an ability sends requests
+ * through the same pipeline as a client's (services/gateway/abilities), which works the same in one
+ * process and in a cluster. The run route is declared before the single-ability route, as the
+ * reference registers it, so that `.../run` is never read as part of an ability name.
+ */
+import type { ArgDecl, RouteRegistry } from '../rest/registry';
+import { ALL_METHODS } from '../rest/registry';
+import { contextArg, pageArg, perPageArg } from './common';
+
+export const ABILITIES_NS = 'cms-abilities/v1';
+
+export const ABILITY_ENDPOINTS = {
+  categories: 'abilities.categories',
+  category: 'abilities.category',
+  run: 'abilities.run',
+  list: 'abilities.list',
+  single: 'abilities.single',
+} as const;
+
+/** The reference's sanitize_key: lower case, only a-z, 0-9, `_` and `-`. */
+export const sanitizeKey = (value: unknown): string => String(value ?? '').toLowerCase().replace(/[^a-z0-9_-]/g, '');
+
+const nameArg = (): ArgDecl => ({ description: 'Unique identifier for the ability.', type: 'string', pattern: '^[a-zA-Z0-9\\-\\/]+$' });
+
+const annotationFilter = (description: string): ArgDecl => ({ description, type: ['boolean', 'null'] });
+
+function abilitySchema(): Record<string, unknown> {
+  const annotation = (description: string) => ({ description, type: ['boolean', 'null'] });
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'ability',
+    type: 'object',
+    properties: {
+      name: { description: 'Unique identifier for the ability.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+      label: { description: 'Display label for the ability.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+      description: { description: 'Description of the ability.', type: 'string', context: ['view', 'edit'], readonly: true },
+      category: { description: 'Ability category this ability belongs to.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+      input_schema: { description: 'JSON Schema for the ability input.', type: 'object', context: ['view', 'edit'], readonly: true },
+      output_schema: { description: 'JSON Schema for the ability output.', type: 'object', context: ['view', 'edit'], readonly: true },
+      meta: {
+        description: 'Meta information about the ability.',
+        type: 'object',
+        properties: {
+          annotations: {
+            description: 'Behavioral annotations for the ability.',
+            type: 'object',
+            properties: {
+              readonly: annotation('Whether the ability does not modify its environment.'),
+              destructive: annotation('Whether the ability may perform destructive updates to its environment.'),
+              idempotent: annotation('Whether repeated calls with the same arguments have no additional effect.'),
+            },
+            additionalProperties: true,
+          },
+        },
+        context: ['view', 'edit'],
+        readonly: true,
+      },
+    },
+  };
+}
+
+function categorySchema(): Record<string, unknown> {
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'ability-category',
+    type: 'object',
+    properties: {
+      slug: { description: 'Unique identifier for the ability category.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+      label: { description: 'Display label for the category.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+      description: { description: 'Description of the category.', type: 'string', context: ['view', 'edit'], readonly: true },
+      meta: { description: 'Meta information about the category.', type: 'object', context: ['view', 'edit'], readonly: true },
+    },
+  };
+}
+
+function runSchema(): Record<string, unknown> {
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'ability-execution',
+    type: 'object',
+    properties: {
+      result: {
+        description: 'The result of the ability execution.',
+        type: ['integer', 'number', 'boolean', 'string', 'array', 'object', 'null'],
+        context: ['view', 'edit'],
+        readonly: true,
+      },
+    },
+  };
+}
+
+export function registerAbilitiesRoutes(registry: RouteRegistry): void {
+  const collection = () => ({ context: contextArg(), page: pageArg(), per_page: perPageArg(50, 100) });
+  registry.add({
+    namespace: ABILITIES_NS,
+    pattern: `/${ABILITIES_NS}/categories`,
+    endpoints: [{ id: ABILITY_ENDPOINTS.categories, service: 'gateway', methods: ['GET'], args: collection() }],
+    schema: categorySchema,
+  });
+  registry.add({
+    namespace: ABILITIES_NS,
+    // The reference's route is `(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)`; the nested group breaks route-tree
+    // clients such as wpapi, so the route takes any slug characters and the argument's pattern has the rule.
+    pattern: `/${ABILITIES_NS}/categories/(?P<slug>[a-z0-9-]+)`,
+    endpoints: [
+      {
+        id: ABILITY_ENDPOINTS.category,
+        service: 'gateway',
+        methods: ['GET'],
+        args: { slug: { description: 'Unique identifier for the ability category.', type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } },
+      },
+    ],
+    schema: categorySchema,
+  });
+  registry.add({
+    namespace: ABILITIES_NS,
+    pattern: `/${ABILITIES_NS}/abilities/(?P<name>[a-zA-Z0-9\\-\\/]+?)/run`,
+    endpoints: [
+      {
+        id: ABILITY_ENDPOINTS.run,
+        service: 'gateway',
+        methods: ALL_METHODS,
+        args: {
+          name: nameArg(),
+          input: { description: 'Input parameters for the ability execution.', type: ['integer', 'number', 'boolean', 'string', 'array', 'object', 'null'], default: null },
+        },
+      },
+    ],
+    schema: runSchema,
+  });
+  registry.add({
+    namespace: ABILITIES_NS,
+    pattern: `/${ABILITIES_NS}/abilities`,
+    endpoints: [
+      {
+        id: ABILITY_ENDPOINTS.list,
+        service: 'gateway',
+        methods: ['GET'],
+        args: {
+          ...collection(),
+          category: { description: 'Limit results to abilities in specific ability category.', type: 'string', sanitize: sanitizeKey },
+          namespace: { description: 'Limit results to abilities in a specific namespace.', type: 'string', sanitize: sanitizeKey },
+          meta: {
+            description: 'Limit results to abilities matching all of the given meta fields.',
+            type: 'object',
+            properties: {
+              annotations: {
+                description: 'Limit results to abilities matching the given behavioral annotations.',
+                type: 'object',
+                properties: {
+                  readonly: annotationFilter('Whether the ability does not modify its environment.'),
+                  destructive: annotationFilter('Whether the ability may perform destructive updates to its environment.'),
+                  idempotent: annotationFilter('Whether repeated calls with the same arguments have no additional effect.'),
+                },
+                additionalProperties: true,
+              },
+            },
+            additionalProperties: true,
+          },
+        },
+      },
+    ],
+    schema: abilitySchema,
+  });
+  registry.add({
+    namespace: ABILITIES_NS,
+    pattern: `/${ABILITIES_NS}/abilities/(?P<name>[a-zA-Z0-9\\-\\/]+)`,
+    endpoints: [{ id: ABILITY_ENDPOINTS.single, service: 'gateway', methods: ['GET'], args: { name: nameArg() } }],
+    schema: abilitySchema,
+  });
+}
