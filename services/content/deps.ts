@@ -2,6 +2,7 @@
 import type { UsersRepository } from '../../libs/auth/users';
 import type { PostsRepository } from '../../libs/posts/repository';
 import type { Site } from '../../libs/rest/site';
+import type { SiteSettings } from '../../libs/settings/site-settings';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
 
@@ -11,4 +12,5 @@ export interface ContentDeps {
   users: UsersRepository;
   posts: PostsRepository;
   terms: TermsRepository;
+  settings: SiteSettings;
 }

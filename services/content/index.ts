@@ -6,26 +6,34 @@ import type { Config } from '../../libs/config/env';
 import type { RouteRegistry } from '../../libs/rest/registry';
 import { ServiceApp } from '../../libs/rest/service';
 import type { Site } from '../../libs/rest/site';
+import { SiteSettings } from '../../libs/settings/site-settings';
 import type { Store } from '../../libs/store/types';
 import { bindAppPasswords } from './app-passwords/handlers';
+import { bindDiscovery } from './discovery/handlers';
+import { bindSearch } from './search/handlers';
+import { bindSettings } from './settings/handlers';
 import { bootstrapAdmin } from './bootstrap';
 import type { ContentDeps } from './deps';
 import { bindPosts } from './posts/handlers';
 import { postsDeps } from './posts/setup';
 import { bindUsers } from './users/handlers';
 
-export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
+export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; settings?: SiteSettings }): Promise<ServiceApp> {
   const deps: ContentDeps = {
     store: opts.store,
     site: opts.site,
     users: new UsersRepository(opts.store),
     posts: new PostsRepository(opts.store),
     terms: new TermsRepository(opts.store),
+    settings: opts.settings ?? (await SiteSettings.open(opts.store, opts.site, opts.config, 0)),
   };
   const app = new ServiceApp('content', opts.registry);
   bindUsers(app, deps);
   bindAppPasswords(app, deps);
   bindPosts(app, await postsDeps(deps, opts.registry));
+  bindDiscovery(app, deps);
+  bindSearch(app, deps, opts.registry);
+  bindSettings(app, deps);
   await bootstrapAdmin(deps, opts.config);
   return app.verify();
 }
