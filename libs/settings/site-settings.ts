@@ -8,6 +8,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Config } from '../config/env';
+import { ParamError } from '../rest/errors';
 import type { ArgDecl } from '../rest/registry';
 import { REST_PREFIX, ADMIN_PATH, type Site } from '../rest/site';
 import { DuplicateKeyError, type Collection, type Store } from '../store/types';
@@ -39,7 +40,7 @@ export const SETTINGS: SettingDef[] = [
       format: 'uri',
       title: '',
       description: 'Site URL.',
-      validate: (v) => (/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(String(v)) ? true : 'url is not a valid http(s) URL.'),
+      validate: (v) => (/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(String(v)) ? true : new ParamError('rest_invalid_url', 'url is not a valid http(s) URL.')),
     },
   },
   {
@@ -49,7 +50,7 @@ export const SETTINGS: SettingDef[] = [
       type: 'string',
       title: 'Timezone',
       description: 'A city in the same timezone as you.',
-      validate: (v) => (v === '' || isZoneName(String(v)) ? true : 'timezone is not a time zone of the zone database.'),
+      validate: (v) => (v === '' || isZoneName(String(v)) ? true : new ParamError('rest_invalid_timezone', 'timezone is not a time zone of the zone database.')),
     },
   },
   { name: 'date_format', option: 'date_format', schema: { type: 'string', title: 'Date Format', description: 'A date format for all date strings.' } },
