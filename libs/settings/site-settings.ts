@@ -116,6 +116,7 @@ export class SiteSettings {
   private version = -1;
   private timer?: NodeJS.Timeout;
   private readonly col: Collection<SettingsDoc>;
+  private readonly listeners: Array<() => void> = [];
 
   constructor(
     store: Store,
@@ -178,6 +179,11 @@ export class SiteSettings {
     await this.refresh();
   }
 
+  /** Calls `fn` after every change of the values (caches built from them drop what they kept). */
+  onChange(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
   watch(ms: number): void {
     this.stop();
     this.timer = setInterval(() => {
@@ -210,5 +216,6 @@ export class SiteSettings {
     site.pageOnFront = Number(v.page_on_front ?? 0);
     site.pageForPosts = Number(v.page_for_posts ?? 0);
     site.revision = (site.revision ?? 0) + 1;
+    for (const fn of this.listeners) fn();
   }
 }

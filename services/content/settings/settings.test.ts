@@ -165,6 +165,27 @@ describe('changing the settings', () => {
   });
 });
 
+describe('posts per page', () => {
+  it('is the page size of the event archives that do not name one', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await app.admin('POST', '/vendor/events/v1/events', { body: { title: `Paged event ${i}`, start_date: `2031-01-0${i + 1} 10:00:00`, end_date: `2031-01-0${i + 1} 11:00:00`, status: 'publish' } });
+      expect(res.status).toBe(201);
+    }
+    expect((await app.request('GET', '/vendor/events/v1/events?starts_after=2030-12-31')).body.events).toHaveLength(3);
+    await app.admin('POST', '/cms/v2/settings', { body: { posts_per_page: 2 } });
+    const v1 = await app.request('GET', '/vendor/events/v1/events?starts_after=2030-12-31');
+    expect(v1.body.events).toHaveLength(2);
+    expect(v1.body.total_pages).toBe(2);
+    expect((await app.request('GET', '/vendor/events/v1/events?starts_after=2030-12-31&per_page=3')).body.events).toHaveLength(3);
+    const ec = await app.request('GET', '/ec/v1/events?starts_after=2030-12-31T00:00:00');
+    expect(ec.body).toHaveLength(2);
+    expect(ec.headers.get('x-wp-totalpages')).toBe('2');
+    expect((await app.request('GET', '/ec/v1/events?starts_after=2030-12-31T00:00:00&per_page=3')).body).toHaveLength(3);
+    await app.admin('POST', '/cms/v2/settings', { body: { posts_per_page: null } });
+    expect((await app.request('GET', '/ec/v1/events?starts_after=2030-12-31T00:00:00')).body).toHaveLength(3);
+  });
+});
+
 describe('other processes', () => {
   it('see a change through the store, and the service sees theirs within the refresh period', async () => {
     const site = siteFrom(app.config);
