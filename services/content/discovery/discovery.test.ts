@@ -181,6 +181,23 @@ describe('taxonomies', () => {
   });
 });
 
+describe('schemas and global parameters', () => {
+  it('answers OPTIONS with the record schema and Allow: GET', async () => {
+    for (const [path, title] of [['/cms/v2/types', 'type'], ['/cms/v2/statuses/publish', 'status'], ['/cms/v2/taxonomies', 'taxonomy'], ['/cms/v2/search', 'search-result'], ['/cms/v2/settings', 'settings']]) {
+      const res = await app.request('OPTIONS', path);
+      expect(res.status).toBe(200);
+      expect(res.body.schema.title).toBe(title);
+    }
+    expect((await app.request('OPTIONS', '/cms/v2/types')).headers.get('allow')).toBe('GET');
+    expect((await app.request('OPTIONS', '/cms/v2/types')).body.schema.properties.template_lock.enum).toEqual(['all', 'insert', 'contentOnly', false]);
+  });
+
+  it('applies _fields to a record', async () => {
+    const res = await app.request('GET', '/cms/v2/types/post?_fields=slug,rest_base');
+    expect(res.body).toEqual({ slug: 'post', rest_base: 'posts' });
+  });
+});
+
 describe('the index', () => {
   it('lists the discovery routes in the reference order within cms/v2', async () => {
     const routes = Object.keys((await app.request('GET', '/cms/v2')).body.routes);
