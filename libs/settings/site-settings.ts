@@ -11,7 +11,7 @@ import type { Config } from '../config/env';
 import { ParamError } from '../rest/errors';
 import type { ArgDecl } from '../rest/registry';
 import { REST_PREFIX, ADMIN_PATH, type Site } from '../rest/site';
-import { DuplicateKeyError, type Collection, type Store } from '../store/types';
+import { DuplicateKeyError, type Collection, type Store, type Update } from '../store/types';
 
 export interface SettingDef {
   /** The name in the REST answer. */
@@ -151,7 +151,8 @@ export class SiteSettings {
   async refresh(): Promise<boolean> {
     const doc = await this.col.findOne({ id: DOC_ID });
     const version = doc?.version ?? 0;
-    if (version === this.version) return false;
+    // Versions only grow: a read that raced a newer one must not bring older values back.
+    if (version <= this.version) return false;
     this.stored = { ...(doc?.values ?? {}) };
     this.version = version;
     this.apply();
@@ -165,15 +166,17 @@ export class SiteSettings {
     const $unset: Record<string, 1> = {};
     for (const k of reset) $unset[`values.${k}`] = 1;
     if (!Object.keys($set).length && !Object.keys($unset).length) return;
-    const change = { $set, $unset, $inc: { version: 1 } };
-    let doc = await this.col.findOneAndUpdate({ id: DOC_ID }, change);
+    const change: Update = { $inc: { version: 1 } };
+    if (Object.keys($set).length) change.$set = $set;
+    if (Object.keys($unset).length) change.$unset = $unset;
+    const doc = await this.col.findOneAndUpdate({ id: DOC_ID }, change);
     if (!doc) {
       try {
         await this.col.insertOne({ id: DOC_ID, version: 1, values: { ...set } });
       } catch (e) {
         // Another process stored the first settings at the same moment: apply ours over them.
         if (!(e instanceof DuplicateKeyError)) throw e;
-        doc = await this.col.findOneAndUpdate({ id: DOC_ID }, change);
+        await this.col.findOneAndUpdate({ id: DOC_ID }, change);
       }
     }
     await this.refresh();
