@@ -178,6 +178,10 @@ describe('taxonomies', () => {
   it('answers 404 rest_taxonomy_invalid for an unknown taxonomy', async () => {
     const res = await users.as('guest', 'GET', '/cms/v2/taxonomies/nope');
     expect([res.status, res.body.code]).toEqual([404, 'rest_taxonomy_invalid']);
+    // post_format is registered but not shown in REST.
+    const format = await users.as('guest', 'GET', '/cms/v2/taxonomies/post_format');
+    expect([format.status, format.body.code]).toEqual([401, 'rest_forbidden']);
+    expect((await app.admin('GET', '/cms/v2/taxonomies/post_format')).status).toBe(403);
   });
 });
 

@@ -13,7 +13,7 @@ import { RestError } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
 import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { restUrl, type Site } from '../../../libs/rest/site';
+import { restUrl } from '../../../libs/rest/site';
 import { POST_SUBTYPES, TERM_SUBTYPES } from '../../../libs/routes/cms/search';
 import type { KindInfo, PostKind } from '../../../libs/routes/cms/posts';
 import type { Filter } from '../../../libs/store/types';
@@ -146,7 +146,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     const items = found.slice((page - 1) * perPage, page * perPage).map((slug) => ({
       id: slug,
       title: FORMAT_STRINGS[slug],
-      url: formatLink(site, slug),
+      url: termLink(site, { taxonomy: 'post_format', slug, parent: 0 }),
       type: 'post-format',
       label: FORMAT_STRINGS[slug],
       _links: { collection: [{ href: restUrl(site, BASE) }] },
@@ -168,9 +168,4 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       return { body: items, headers: pagingHeaders(site, BASE, ctx.req.query, page, perPage, total) };
     },
   });
-}
-
-/** get_post_format_link: the format's archive. */
-export function formatLink(site: Site, slug: string): string {
-  return `${site.home}/type/${slug}/`;
 }
