@@ -20,6 +20,7 @@ import { RestServer } from '../libs/rest/server';
 import type { Dispatch, ServiceApp } from '../libs/rest/service';
 import { siteFrom, type Site } from '../libs/rest/site';
 import { registry as buildRegistry } from '../libs/routes';
+import { SiteSettings } from '../libs/settings/site-settings';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { createAggregatorService } from './aggregator';
@@ -40,6 +41,8 @@ export interface ServiceFactoryOptions {
   config: Config;
   /** The process's producer queue, opened at the first call (services that enqueue nothing never connect). */
   queue: () => JobQueue;
+  /** The process's site settings (they keep `site` current). */
+  settings: SiteSettings;
 }
 
 /** How each service is built; a service whose routes are not declared yet serves none. */
@@ -146,10 +149,12 @@ export async function start(role: Role, config: Config): Promise<Running> {
   if (role === 'all' || role === 'gateway') {
     const store = await openConfiguredStore(config);
     closers.push(() => store.close());
+    const settings = await SiteSettings.open(store, site, config);
+    closers.unshift(async () => settings.stop());
     // The inline queue reads `handlers` when a job runs, so services may hold the queue before it is filled.
     const handlers: Partial<Record<JobName, JobHandler>> = {};
     const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
-    const services = role === 'all' ? await buildServices(SERVICES, { registry, store, site, config, queue: () => queue }) : {};
+    const services = role === 'all' ? await buildServices(SERVICES, { registry, store, site, config, queue: () => queue, settings }) : {};
     const dispatchers: Partial<Record<ServiceName, Dispatch>> =
       role === 'all' ? Object.fromEntries(Object.entries(services).map(([k, app]) => [k, app!.dispatch])) : remoteServices(config);
     const rest = new RestServer(registry, site, dispatchers);
@@ -182,6 +187,9 @@ export async function start(role: Role, config: Config): Promise<Running> {
     server = await listen(app, config);
   } else if (role === 'worker') {
     const store = await openConfiguredStore(config);
+    // Imports read the site's time zone: keep it current here too.
+    const settings = await SiteSettings.open(store, site, config);
+    closers.push(async () => settings.stop());
     const rest = new RestServer(registry, site, remoteServices(config));
     const queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, {});
     const handlers = jobHandlers({ rest, store, site, config, queue });
@@ -205,6 +213,8 @@ export async function start(role: Role, config: Config): Promise<Running> {
   } else {
     const store = await openConfiguredStore(config);
     closers.push(() => store.close());
+    const settings = await SiteSettings.open(store, site, config);
+    closers.unshift(async () => settings.stop());
     // A service that enqueues work opens its producer queue on first use; without Redis its jobs run here.
     let queue: JobQueue | undefined;
     const openServiceQueue = (): JobQueue => {
@@ -216,7 +226,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
       return queue;
     };
     closers.unshift(async () => queue?.close());
-    const services = await buildServices([role], { registry, store, site, config, queue: openServiceQueue });
+    const services = await buildServices([role], { registry, store, site, config, queue: openServiceQueue, settings });
     server = await listen(createServiceHost({ service: services[role], secret: config.SERVICE_SECRET, maxBodyBytes: config.MAX_BODY_BYTES, ready: () => store.ping() }), config);
   }
 

@@ -21,6 +21,17 @@ export type PageParents = Map<number, { slug: string; parent: number }>;
 
 export type Linkable = Pick<PostDoc, 'id' | 'type' | 'slug'> & Partial<Pick<PostDoc, 'status' | 'parent'>>;
 
+/** Slug and parent of every ancestor of the records, one query per level of the tree for all of them. */
+export async function loadAncestors(posts: PostsRepository, docs: Array<{ parent?: number }>, into: PageParents = new Map()): Promise<PageParents> {
+  let wanted = [...new Set(docs.map((d) => Number(d.parent ?? 0)).filter((p) => p > 0 && !into.has(p)))];
+  while (wanted.length) {
+    const found = await posts.collection.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
+    for (const f of found) into.set(f.id, { slug: String(f.slug ?? ''), parent: Number(f.parent ?? 0) });
+    wanted = [...new Set(found.map((f) => Number(f.parent ?? 0)).filter((p) => p > 0 && !into.has(p)))];
+  }
+  return into;
+}
+
 /** The slugs of a page's ancestors as a path (`grand/parent/`), stopping at a loop or a missing parent. */
 export function ancestorsPath(parent: number, parents: PageParents | undefined): string {
   const parts: string[] = [];

@@ -1,5 +1,6 @@
 /**
- * Site facts every process shares: its URLs, name and time zone, derived from the configuration.
+ * Site facts every process shares: its URLs, name and time zone, derived from the configuration and
+ * then kept up to date from the stored site settings (libs/settings/site-settings.ts).
  */
 import { DateTime } from 'luxon';
 import type { Config } from '../config/env';
@@ -17,6 +18,12 @@ export interface Site {
   /** REST root with a trailing slash: `${url}/index.php/cms-json/`. */
   restRoot: string;
   authorizeUrl: string;
+  /** Front page settings, shown in the site index. */
+  showOnFront?: 'posts' | 'page';
+  pageOnFront?: number;
+  pageForPosts?: number;
+  /** Bumped whenever the site settings change, so caches built from the site know they are stale. */
+  revision?: number;
 }
 
 export function siteFrom(config: Pick<Config, 'SITE_URL' | 'SITE_NAME' | 'SITE_DESCRIPTION' | 'SITE_TIMEZONE'>): Site {

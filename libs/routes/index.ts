@@ -11,6 +11,9 @@ import { registerOnboardingRoutes, registerViewsRoutes } from './calendar-views'
 import { registerCommentRoutes } from './cms/comments';
 import { registerPostRoutes } from './cms/posts';
 import { registerUserRoutes } from './cms/users';
+import { registerDiscoveryRoutes } from './cms/discovery';
+import { registerSearchRoutes } from './cms/search';
+import { registerSettingsRoutes } from './cms/settings';
 import { registerEcRoutes } from './ec';
 import { registerOembedRoutes } from './oembed';
 import { registerSiteRoutes } from './site';
@@ -38,8 +41,8 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'vendor/views/v2': [registerViewsRoutes],
   'ec/v2/onboarding': [registerOnboardingRoutes],
   'ec/v1': [registerEcRoutes],
-  // Posts and pages come first in cms/v2, as the reference registers them before users.
-  'cms/v2': [registerPostRoutes, registerUserRoutes, registerCommentRoutes],
+  // cms/v2 in the reference's registration order: post types' routes, types, statuses, taxonomies, users, comments, search, settings.
+  'cms/v2': [registerPostRoutes, registerDiscoveryRoutes, registerUserRoutes, registerCommentRoutes, registerSearchRoutes, registerSettingsRoutes],
   'cms-site-health/v1': [registerSiteHealthRoutes],
   'cms-block-editor/v1': [registerBlockEditorRoutes],
   'cms-abilities/v1': [registerAbilitiesRoutes],

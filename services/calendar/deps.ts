@@ -21,4 +21,6 @@ export interface CalendarDeps {
   nonces: Nonces;
   /** The present moment; tests may pin it. */
   now: () => Date;
+  /** The site's posts-per-page setting: the default page size of the event archives. */
+  postsPerPage?: () => number;
 }

@@ -6,6 +6,7 @@ import { PostsRepository } from '../../libs/posts/repository';
 import type { RouteRegistry } from '../../libs/rest/registry';
 import { ServiceApp } from '../../libs/rest/service';
 import type { Site } from '../../libs/rest/site';
+import type { SiteSettings } from '../../libs/settings/site-settings';
 import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import type { CalendarDeps } from './deps';
@@ -19,10 +20,12 @@ import { ReadCache, watchWrites } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
 
-export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
+export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; settings?: SiteSettings }): Promise<ServiceApp> {
   const cache = new ReadCache();
   // Every write the calendar makes through its repositories drops what the read cache keeps.
   const store = watchWrites(opts.store, () => cache.invalidate());
+  // So does a change of the site settings (page size, time zone), wherever it was made.
+  opts.settings?.onChange(() => cache.invalidate());
   const deps: CalendarDeps = {
     store,
     site: opts.site,
@@ -33,6 +36,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     cache,
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
+    ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
   };
   const app = new ServiceApp('calendar', opts.registry);
   bindDoc(app, deps);

@@ -2,6 +2,7 @@
 import type { UsersRepository } from '../../libs/auth/users';
 import type { PostsRepository } from '../../libs/posts/repository';
 import type { Site } from '../../libs/rest/site';
+import type { SiteSettings } from '../../libs/settings/site-settings';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
 import type { CommentsRepository } from './comments/repository';
@@ -13,4 +14,5 @@ export interface ContentDeps {
   posts: PostsRepository;
   terms: TermsRepository;
   comments: CommentsRepository;
+  settings: SiteSettings;
 }

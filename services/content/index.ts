@@ -7,9 +7,13 @@ import type { JobQueue } from '../../libs/queue/types';
 import type { RouteRegistry } from '../../libs/rest/registry';
 import { ServiceApp } from '../../libs/rest/service';
 import type { Site } from '../../libs/rest/site';
+import { SiteSettings } from '../../libs/settings/site-settings';
 import type { Store } from '../../libs/store/types';
 import { bindAppPasswords } from './app-passwords/handlers';
 import { bindUrlDetails, urlDetailsPolicy } from './block-editor/url-details';
+import { bindDiscovery } from './discovery/handlers';
+import { bindSearch } from './search/handlers';
+import { bindSettings } from './settings/handlers';
 import { bootstrapAdmin } from './bootstrap';
 import { bindComments } from './comments/handlers';
 import { CommentsRepository } from './comments/repository';
@@ -19,7 +23,7 @@ import { postsDeps } from './posts/setup';
 import { bindSiteHealth } from './site-health/handlers';
 import { bindUsers } from './users/handlers';
 
-export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue?: () => JobQueue }): Promise<ServiceApp> {
+export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue?: () => JobQueue; settings?: SiteSettings }): Promise<ServiceApp> {
   const deps: ContentDeps = {
     store: opts.store,
     site: opts.site,
@@ -27,6 +31,7 @@ export async function createContentService(opts: { registry: RouteRegistry; stor
     posts: new PostsRepository(opts.store),
     terms: new TermsRepository(opts.store),
     comments: new CommentsRepository(opts.store),
+    settings: opts.settings ?? (await SiteSettings.open(opts.store, opts.site, opts.config, 0)),
   };
   const app = new ServiceApp('content', opts.registry);
   bindUsers(app, deps);
@@ -35,6 +40,9 @@ export async function createContentService(opts: { registry: RouteRegistry; stor
   bindComments(app, { site: deps.site, comments: deps.comments, posts: deps.posts, users: deps.users, registry: opts.registry });
   bindSiteHealth(app, { store: opts.store, site: opts.site, dataDir: opts.config.DATA_DIR, queue: opts.queue });
   bindUrlDetails(app, { site: opts.site, policy: urlDetailsPolicy(opts.config.OEMBED_ALLOW_HOSTS) });
+  bindDiscovery(app, deps);
+  bindSearch(app, deps, opts.registry);
+  bindSettings(app, deps);
   await bootstrapAdmin(deps, opts.config);
   return app.verify();
 }

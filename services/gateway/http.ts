@@ -118,6 +118,8 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   const { rest, site } = opts;
   // The site index is the same for every anonymous caller; serialise it once.
   let indexCache: Buffer | undefined;
+  // The site revision the cached index was built at: a settings change (name, time zone, ...) rebuilds it.
+  let indexRevision: number | undefined;
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -185,7 +187,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     }
 
     const plainIndex = routePath === '/' && !user && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && query.context === 'view');
-    if (plainIndex && indexCache) {
+    if (plainIndex && indexCache && indexRevision === site.revision) {
       ctx.state.route = '/';
       writeRest(ctx, site, { status: 200, headers: {}, body: null }, { loggedIn: false, head, pretty, cached: indexCache });
       return;
@@ -201,9 +203,13 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       requestId: ctx.state.requestId as string,
       ip: clientIp(ctx),
     };
+    const revision = site.revision;
     const out = await rest.handle(input);
     ctx.state.route = out.route;
-    if (plainIndex && out.status === 200) indexCache = Buffer.from(JSON.stringify(out.body));
+    if (plainIndex && out.status === 200) {
+      indexCache = Buffer.from(JSON.stringify(out.body));
+      indexRevision = revision;
+    }
     writeRest(ctx, site, out, { loggedIn: !!user, head, pretty });
   });
 

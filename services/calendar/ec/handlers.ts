@@ -91,7 +91,8 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     const req = { params: ctx.params, has: (n: string) => ctx.has(n), user: ctx.user };
     const query = kind.type === EVENT_TYPE ? await eventListQuery(deps, kind, req) : await linkedListQuery(deps, kind, req);
     const page = Number(ctx.params.page);
-    const perPage = Number(ctx.params.per_page);
+    // An event list without per_page shows the site's posts-per-page setting.
+    const perPage = kind.type === EVENT_TYPE && !ctx.has('per_page') && deps.postsPerPage ? Math.min(deps.postsPerPage(), 100) : Number(ctx.params.per_page);
     const { items, total } = query ? await pageWithTotal(deps.posts.collection, deps.cache, query.filter, { page, perPage, sort: query.sort }) : { items: [] as PostDoc[], total: 0 };
     if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
     const view = await viewOf(deps, ctx.user, items);

@@ -13,6 +13,7 @@ import { zoneOf } from '../../../libs/calendar/timezone';
 import { searchPrivacy } from '../../../libs/posts/search';
 import { ParamError, type RestError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
+import { MAX_PER_PAGE } from '../../../libs/routes/vendor-events/args';
 import { listStatuses } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, paramFailure } from '../errors';
@@ -119,7 +120,9 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   const now = deps.now();
   const strict = p.strict_dates === true;
   const include = req.given('include') ? (p.include as number[]) : [];
-  const echo: Record<string, unknown> = { page: p.page, per_page: p.per_page };
+  // Without a per_page the archive shows the site's posts-per-page setting (clamped like a given one).
+  const perPage = req.given('per_page') || !deps.postsPerPage ? Number(p.per_page) : Math.min(deps.postsPerPage(), MAX_PER_PAGE);
+  const echo: Record<string, unknown> = { page: p.page, per_page: perPage };
 
   if (include.length) {
     and.push({ id: { $in: include } });
@@ -183,5 +186,5 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
 
   // Start date first; the store breaks ties by insertion order, which is id order.
   const sort: SortSpec = include.length ? [['date', 1], ['id', 1]] : [['event_start', 1]];
-  return { filter: { $and: and }, sort, page: Number(p.page), perPage: Number(p.per_page), echo };
+  return { filter: { $and: and }, sort, page: Number(p.page), perPage, echo };
 }

@@ -6,6 +6,7 @@
  */
 import { can } from '../../../libs/auth/user';
 import type { UsersRepository } from '../../../libs/auth/users';
+import { loadAncestors } from '../../../libs/posts/permalink';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -63,14 +64,7 @@ async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo
     const ids = [...new Set(docs.flatMap((d) => [...(d.tax?.category ?? []), ...(d.tax?.post_tag ?? [])]))];
     if (ids.length) for (const t of (await deps.terms.byIds(ids)).values()) input.terms.set(t.id, { slug: t.slug, taxonomy: t.taxonomy, name: t.name });
   }
-  if (kind.hierarchical) {
-    let wanted = [...new Set(docs.map((d) => d.parent).filter((p) => p > 0))];
-    while (wanted.length) {
-      const found = await deps.posts.collection.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
-      for (const f of found) input.parents.set(f.id, { slug: String(f.slug ?? ''), parent: Number(f.parent ?? 0) });
-      wanted = [...new Set(found.map((f) => Number(f.parent ?? 0)).filter((p) => p > 0 && !input.parents.has(p)))];
-    }
-  }
+  if (kind.hierarchical) await loadAncestors(deps.posts, docs, input.parents);
   if (context === 'edit') {
     const missing = docs.filter((d) => !d.slug);
     if (missing.length) {

@@ -35,16 +35,21 @@ export function linkTargets(registry: RouteRegistry): LinkTargets {
 }
 
 export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Promise<PostsDeps> {
-  const defaultCategory = await ensureDefaultCategory(deps.terms);
+  // The created "Uncategorized" is the default until an administrator picks another category.
+  deps.settings.setDefault('default_category', await ensureDefaultCategory(deps.terms));
+  const lists = new ListCache();
+  // Kept answers carry the site's URL and dates in its time zone: a settings change drops them.
+  deps.settings.onChange(() => lists.invalidate());
   return {
     site: deps.site,
     posts: deps.posts,
     terms: deps.terms,
     users: deps.users,
-    defaultCategory: () => defaultCategory,
+    defaultCategory: () => deps.settings.get<number>('default_category'),
+    defaultDiscussion: () => ({ comment_status: deps.settings.get('default_comment_status'), ping_status: deps.settings.get('default_ping_status') }),
     links: linkTargets(registry),
     results: deps.store.collection('options'),
-    lists: new ListCache(),
+    lists,
     comments: deps.comments,
   };
 }

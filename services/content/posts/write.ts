@@ -25,6 +25,8 @@ export interface WriteDeps {
   terms: TermsRepository;
   users: UsersRepository;
   defaultCategory: () => number;
+  /** The site's default comment and ping status for new posts (pages are always closed). */
+  defaultDiscussion?: () => { comment_status: 'open' | 'closed'; ping_status: 'open' | 'closed' };
 }
 
 /** What the request asks to change, checked (the reference's prepared post). */
@@ -245,8 +247,8 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
     // A new record was last modified when it was dated.
     modified: dates.date,
     modified_gmt: dates.date_gmt ?? fromLocal(dates.date, zone),
-    comment_status: prep.comment_status ?? (kind.hierarchical ? 'closed' : 'open'),
-    ping_status: prep.ping_status ?? (kind.hierarchical ? 'closed' : 'open'),
+    comment_status: prep.comment_status ?? (kind.hierarchical ? 'closed' : (deps.defaultDiscussion?.().comment_status ?? 'open')),
+    ping_status: prep.ping_status ?? (kind.hierarchical ? 'closed' : (deps.defaultDiscussion?.().ping_status ?? 'open')),
     template: typeof p.template === 'string' ? p.template : '',
     format,
     sticky: !kind.hierarchical && p.sticky === true,

@@ -1,0 +1,62 @@
+/** cms/v2 search across posts, terms and post formats (reference: the search controller and its handlers). */
+import { POST_TYPES, TAXONOMIES } from '../../posts/registered';
+import type { RouteRegistry } from '../../rest/registry';
+import { contextArg, idListArg, pageArg, perPageArg, searchArg } from '../common';
+
+export const SEARCH_TYPES = ['post', 'term', 'post-format'];
+
+/** Subtypes of the post handler (public types shown in REST, never attachments) and of the term handler. */
+export const POST_SUBTYPES = POST_TYPES.filter((t) => t.public && t.name !== 'attachment').map((t) => t.name);
+export const TERM_SUBTYPES = TAXONOMIES.filter((t) => t.public && t.showInRest).map((t) => t.name);
+
+export function searchSchema(): Record<string, unknown> {
+  const ctx = ['view', 'embed'];
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'search-result',
+    type: 'object',
+    properties: {
+      id: { description: 'Unique identifier for the object.', type: ['integer', 'string'], context: ctx, readonly: true },
+      title: { description: 'The title for the object.', type: 'string', context: ctx, readonly: true },
+      url: { description: 'URL to the object.', type: 'string', format: 'uri', context: ctx, readonly: true },
+      type: { description: 'Object type.', type: 'string', enum: SEARCH_TYPES, context: ctx, readonly: true },
+      subtype: { description: 'Object subtype.', type: 'string', enum: [...POST_SUBTYPES, ...TERM_SUBTYPES], context: ctx, readonly: true },
+      label: { description: 'Object human readable subtype.', type: 'string', context: ctx, readonly: true },
+    },
+  };
+}
+
+export function registerSearchRoutes(registry: RouteRegistry): void {
+  registry.add({
+    namespace: 'cms/v2',
+    pattern: '/cms/v2/search',
+    endpoints: [
+      {
+        id: 'cms.search',
+        service: 'content',
+        methods: ['GET'],
+        args: {
+          context: contextArg('view', ['view', 'embed']),
+          page: pageArg(),
+          per_page: perPageArg(),
+          search: searchArg(),
+          type: { default: 'post', description: 'Limit results to items of an object type.', type: 'string', enum: SEARCH_TYPES },
+          subtype: {
+            default: 'any',
+            description: 'Limit results to items of one or more object subtypes.',
+            type: 'array',
+            items: { enum: [...POST_SUBTYPES, ...TERM_SUBTYPES, 'any'], type: 'string' },
+            // 'any' overrides any other subtype; the handler keeps those of the requested type.
+            sanitize: (v) => {
+              const list = [...new Set(v as string[])];
+              return list.includes('any') ? ['any'] : list;
+            },
+          },
+          exclude: idListArg('Ensure result set excludes specific IDs.'),
+          include: idListArg('Limit result set to specific IDs.'),
+        },
+      },
+    ],
+    schema: searchSchema,
+  });
+}

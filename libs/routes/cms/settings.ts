@@ -1,0 +1,27 @@
+/** cms/v2 site settings (reference: the settings controller over the registered settings). */
+import type { ArgDecl, RouteRegistry } from '../../rest/registry';
+import { EDITABLE } from '../../rest/registry';
+import { SETTINGS } from '../../settings/site-settings';
+
+export function settingsSchema(): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const s of SETTINGS) {
+    const { validate: _v, sanitize: _s, hidden: _h, ...schema } = s.schema;
+    properties[s.name] = schema;
+  }
+  return { $schema: 'http://json-schema.org/draft-04/schema#', title: 'settings', type: 'object', properties };
+}
+
+export function registerSettingsRoutes(registry: RouteRegistry): void {
+  const write: Record<string, ArgDecl> = {};
+  for (const s of SETTINGS) write[s.name] = s.schema;
+  registry.add({
+    namespace: 'cms/v2',
+    pattern: '/cms/v2/settings',
+    endpoints: [
+      { id: 'cms.settings.get', service: 'content', methods: ['GET'], args: {} },
+      { id: 'cms.settings.update', service: 'content', methods: EDITABLE, args: write },
+    ],
+    schema: settingsSchema,
+  });
+}
