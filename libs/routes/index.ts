@@ -6,6 +6,7 @@ import { RouteRegistry } from '../rest/registry';
 import { registerAggregatorRoutes } from './aggregator/import';
 import { registerOnboardingRoutes, registerViewsRoutes } from './calendar-views';
 import { registerPostRoutes } from './cms/posts';
+import { registerTermRoutes } from './cms/terms';
 import { registerUserRoutes } from './cms/users';
 import { registerEcRoutes } from './ec';
 import { registerOembedRoutes } from './oembed';
@@ -34,8 +35,8 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'vendor/views/v2': [registerViewsRoutes],
   'ec/v2/onboarding': [registerOnboardingRoutes],
   'ec/v1': [registerEcRoutes],
-  // Posts and pages come first in cms/v2, as the reference registers them before users.
-  'cms/v2': [registerPostRoutes, registerUserRoutes],
+  // Posts and pages come first in cms/v2, then the terms of each taxonomy, then users, as in the reference.
+  'cms/v2': [registerPostRoutes, registerTermRoutes, registerUserRoutes],
 };
 
 let cached: RouteRegistry | undefined;

@@ -1,4 +1,4 @@
-/** The content service: cms/v2 users, application passwords, posts and pages. */
+/** The content service: cms/v2 users, application passwords, posts, pages and terms. */
 import { UsersRepository } from '../../libs/auth/users';
 import { PostsRepository } from '../../libs/posts/repository';
 import { TermsRepository } from '../../libs/terms/repository';
@@ -12,6 +12,7 @@ import { bootstrapAdmin } from './bootstrap';
 import type { ContentDeps } from './deps';
 import { bindPosts } from './posts/handlers';
 import { postsDeps } from './posts/setup';
+import { bindTerms } from './terms/handlers';
 import { bindUsers } from './users/handlers';
 
 export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config }): Promise<ServiceApp> {
@@ -25,7 +26,9 @@ export async function createContentService(opts: { registry: RouteRegistry; stor
   const app = new ServiceApp('content', opts.registry);
   bindUsers(app, deps);
   bindAppPasswords(app, deps);
-  bindPosts(app, await postsDeps(deps, opts.registry));
+  const posts = await postsDeps(deps, opts.registry);
+  bindPosts(app, posts);
+  bindTerms(app, { ...deps, defaultCategory: posts.defaultCategory, lists: posts.lists }, opts.registry);
   await bootstrapAdmin(deps, opts.config);
   return app.verify();
 }

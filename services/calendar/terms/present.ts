@@ -1,12 +1,9 @@
 /** The term record of the category and tag endpoints: the terms controller's fields, `link` as `url`, and REST `urls`. */
 import { restUrl, type Site } from '../../../libs/rest/site';
+import { termLink } from '../../../libs/terms/link';
 import type { TermDoc } from '../../../libs/terms/repository';
 import { V1 } from '../links';
 
-/** The term's archive page: `/events/category/<slug>/` for event categories, `/tag/<slug>/` for tags. */
-export function termLink(site: Site, term: TermDoc): string {
-  return term.taxonomy === 'post_tag' ? `${site.home}/tag/${term.slug}/` : `${site.home}/events/category/${term.slug}/`;
-}
 
 /** The term's REST links: itself, its archive, and its parent when it has one. */
 function termUrls(site: Site, term: TermDoc): Record<string, string> {
