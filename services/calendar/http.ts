@@ -1,6 +1,6 @@
 /** How calendar handlers are bound: checks that need stored data before permissions, and the v1 archive envelope. */
 import type { RestError } from '../../libs/rest/errors';
-import { pagingHeaders, totalPages } from '../../libs/rest/paging';
+import { totalPages } from '../../libs/rest/paging';
 import type { Handler, HandlerContext, Reply } from '../../libs/rest/service';
 import { restUrl, type Site } from '../../libs/rest/site';
 
@@ -44,9 +44,9 @@ export function archiveEnvelope(site: Site, path: string, key: string, items: un
   return body;
 }
 
-/** X-WP-* (with Link) and the reference's X-TEC-* paging headers. */
-export function archiveHeaders(site: Site, path: string, query: Record<string, unknown>, page: number, perPage: number, total: number): Record<string, string> {
-  return { ...pagingHeaders(site, path, query, page, perPage, total), 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages(total, perPage)) };
+/** The v1 archives' paging headers: only the reference's X-TEC-* pair (no X-WP-*, no Link; the envelope links the pages). */
+export function archiveHeaders(perPage: number, total: number): Record<string, string> {
+  return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages(total, perPage)) };
 }
 
 /**

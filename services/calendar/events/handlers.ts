@@ -64,7 +64,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     const pages = totalPages(total, q.perPage);
     return {
       body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),
-      headers: archiveHeaders(site, `${V1}/events`, ctx.req.query, q.page, q.perPage, total),
+      headers: archiveHeaders(q.perPage, total),
     };
   }
 

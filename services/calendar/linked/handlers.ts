@@ -134,7 +134,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       const pages = totalPages(total, perPage);
       return {
         body: archiveEnvelope(site, `${V1}/${kind.plural}/`, kind.plural, records, echo, page, pages, total),
-        headers: archiveHeaders(site, `${V1}/${kind.plural}`, ctx.req.query, page, perPage, total),
+        headers: archiveHeaders(perPage, total),
       };
     },
   });

@@ -91,7 +91,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
         // Paging links carry only `page`.
         if (page < pages) body.next_rest_url = `${collection}?page=${page + 1}`;
         if (page > 1 && page - 1 <= pages) body.previous_rest_url = page === 2 ? collection : `${collection}?page=${page - 1}`;
-        return { body, headers: archiveHeaders(site, `${V1}/${r.plural}`, ctx.req.query, page, perPage, total) };
+        return { body, headers: archiveHeaders(perPage, total) };
       },
     });
 
