@@ -70,6 +70,8 @@ export const TERMS: CollectionSpec = {
     { keys: ['taxonomy', 'slug'], unique: true },
     { keys: ['taxonomy', 'name'] },
     { keys: ['taxonomy', 'parent'] },
+    // hide_empty lists.
+    { keys: ['taxonomy', 'count'] },
   ],
 };
 

@@ -145,14 +145,15 @@ export class TermsRepository extends Repository<TermDoc> {
     const wantedSlug = input.slug ? sanitizeTitle(input.slug) : '';
     const slugGiven = wantedSlug !== '';
     const slug = slugGiven ? wantedSlug : sanitizeTitle(name);
-    const siblings = await this.collection.find({ taxonomy: tax.name, parent });
-    const nameMatch = siblings.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    // Same-level terms whose name contains this one: the case-insensitive match and any exact one are among them.
+    const similar = await this.collection.find({ taxonomy: tax.name, parent, name: { $icontains: name } });
+    const nameMatch = similar.find((t) => t.name.toLowerCase() === name.toLowerCase());
     if (nameMatch) {
       const slugMatch = slug ? await this.collection.findOne({ taxonomy: tax.name, slug }) : null;
       if (!slugGiven || nameMatch.slug === slug || slugMatch) {
         if (!tax.hierarchical) throw termErrors.exists(tax, nameMatch.id);
-        if ((!slugGiven || nameMatch.slug === slug) && siblings.some((t) => t.name === name)) throw termErrors.exists(tax, nameMatch.id);
-        if (slugMatch && siblings.some((t) => t.slug === slug)) throw termErrors.exists(tax, slugMatch.id);
+        if ((!slugGiven || nameMatch.slug === slug) && similar.some((t) => t.name === name)) throw termErrors.exists(tax, nameMatch.id);
+        if (slugMatch && slugMatch.parent === parent) throw termErrors.exists(tax, slugMatch.id);
       }
     }
     return this.create({ taxonomy: tax.name, name, slug: slug || name, description: input.description ?? '', parent });
