@@ -239,6 +239,7 @@ describe('lists', () => {
     const uncategorized = (await app.request('GET', `${CATS}?slug=uncategorized`)).body[0];
     await app.admin('DELETE', `${CATS}/${child.id}?force=true`);
     expect((await app.admin('GET', `/cms/v2/posts/${draft.body.id}`)).body.categories).toEqual([uncategorized.id]);
+    expect(ids(await app.request('GET', `/cms/v2/posts?categories=${uncategorized.id}&per_page=100`))).toContain(draft.body.id);
     expect((await app.request('GET', `${CATS}/${uncategorized.id}`)).body.count).toBe(uncategorized.count + 1);
   });
 });
