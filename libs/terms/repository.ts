@@ -18,6 +18,8 @@ export interface TermDoc extends Record<string, unknown> {
   description: string;
   parent: number;
   count: number;
+  /** Idempotency key of the batch sub-request that created the term. */
+  batch_key?: string;
 }
 
 /** What a term write may carry; absent fields keep their value (update) or default (insert). */
@@ -119,7 +121,7 @@ export class TermsRepository extends Repository<TermDoc> {
     for (let n = 2; ; n++) if (!taken.has(`${slug}-${n}`)) return `${slug}-${n}`;
   }
 
-  async create(fields: { taxonomy: string; name: string; slug?: string; description?: string; parent?: number }): Promise<TermDoc> {
+  async create(fields: { taxonomy: string; name: string; slug?: string; description?: string; parent?: number; batchKey?: string }): Promise<TermDoc> {
     const id = await this.store.nextId('terms');
     const doc: TermDoc = {
       id,
@@ -130,6 +132,7 @@ export class TermsRepository extends Repository<TermDoc> {
       parent: fields.parent ?? 0,
       count: 0,
     };
+    if (fields.batchKey) doc.batch_key = fields.batchKey;
     await this.insert(doc);
     return doc;
   }
@@ -138,7 +141,7 @@ export class TermsRepository extends Repository<TermDoc> {
    * wp_insert_term: a name is required; a name already used at the same level (ignoring case) is
    * `term_exists` unless a different, free slug was asked for; the slug is then made unique.
    */
-  async insertTerm(tax: TaxonomyInfo, input: TermInput & { name: string }): Promise<TermDoc> {
+  async insertTerm(tax: TaxonomyInfo, input: TermInput & { name: string }, batchKey?: string): Promise<TermDoc> {
     const name = sanitizeTermName(input.name);
     if (!name) throw termErrors.emptyName();
     const parent = tax.hierarchical ? (input.parent ?? 0) : 0;
@@ -156,7 +159,7 @@ export class TermsRepository extends Repository<TermDoc> {
         if (slugMatch && slugMatch.parent === parent) throw termErrors.exists(tax, slugMatch.id);
       }
     }
-    return this.create({ taxonomy: tax.name, name, slug: slug || name, description: input.description ?? '', parent });
+    return this.create({ taxonomy: tax.name, name, slug: slug || name, description: input.description ?? '', parent, batchKey });
   }
 
   /**

@@ -14,6 +14,7 @@ import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import { termEndpoint } from '../../../libs/routes/cms/terms';
+import { DuplicateKeyError, type Store } from '../../../libs/store/types';
 import { termErrors } from '../../../libs/terms/errors';
 import type { TermDoc, TermInput, TermsRepository } from '../../../libs/terms/repository';
 import { CMS_TAXONOMIES, termCan, type TaxonomyInfo } from '../../../libs/terms/taxonomies';
@@ -23,6 +24,7 @@ import { presentTerm, termLinkTargets, type Context, type TermLinkTargets } from
 
 export interface TermsDeps {
   site: Site;
+  store: Store;
   terms: TermsRepository;
   posts: PostsRepository;
   /** The category posts fall back to; it cannot be deleted. */
@@ -58,6 +60,8 @@ export function bindTerms(app: ServiceApp, deps: TermsDeps, registry: RouteRegis
 function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targets: TermLinkTargets): void {
   const { site, terms } = deps;
   const base = `/cms/v2/${tax.base}`;
+  // Answers of permanent deletes made by batch sub-requests, by idempotency key (as for posts).
+  const results = deps.store.collection('options');
 
   const loadTerm = (ctx: HandlerContext): Promise<TermDoc> =>
     ctx.cached('term', async () => {
@@ -140,14 +144,26 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       return true;
     },
     async handle(ctx) {
-      await checkParent(ctx);
-      const created = await terms.insertTerm(tax, { ...termInput(ctx, tax), name: String(ctx.params.name) });
-      deps.lists.invalidate();
-      return {
+      const reply = async (created: TermDoc) => ({
         status: 201,
         body: presentTerm(created, await present([created], 'edit')),
         headers: { Location: restUrl(site, `${base}/${created.id}`) },
-      };
+      });
+      // A retried batch sub-request answers with the term its first run made.
+      const key = ctx.req.idempotencyKey;
+      const done = key ? await terms.collection.findOne({ batch_key: key }) : null;
+      if (done) return reply(done);
+      await checkParent(ctx);
+      let created: TermDoc;
+      try {
+        created = await terms.insertTerm(tax, { ...termInput(ctx, tax), name: String(ctx.params.name) }, key);
+      } catch (e) {
+        const first = key && e instanceof DuplicateKeyError ? await terms.collection.findOne({ batch_key: key }) : null;
+        if (!first) throw e;
+        created = first;
+      }
+      deps.lists.invalidate();
+      return reply(created);
     },
   });
 
@@ -169,6 +185,9 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
 
   app.bind(termEndpoint(tax, 'delete'), {
     async permission(ctx) {
+      const key = ctx.req.idempotencyKey;
+      // A permanent delete that already ran answers as it did, though the term is gone.
+      if (key && (await results.findOne({ id: `batch:${key}` }))) return true;
       const t = await loadTerm(ctx);
       // The default category is never deletable (delete_term maps to do_not_allow for it).
       const isDefault = tax.name === 'category' && t.id === deps.defaultCategory();
@@ -178,12 +197,26 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       return true;
     },
     async handle(ctx) {
+      const key = ctx.req.idempotencyKey;
+      const done = key ? await results.findOne({ id: `batch:${key}` }) : null;
+      if (done) {
+        const left = await terms.ofTaxonomy(Number(ctx.params.id), tax.name);
+        if (left) await terms.deleteTerm(tax, left, tax.name === 'category' ? deps.defaultCategory() : undefined);
+        return { status: Number(done.status), body: done.body };
+      }
       const t = await loadTerm(ctx);
       if (ctx.params.force !== true) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
       const previous = presentTerm(t, await present([t], 'view'), false);
+      const body = { deleted: true, previous };
+      // Recorded before the delete: a retry after a crash in between finishes it and answers the same.
+      if (key) {
+        await results.insertOne({ id: `batch:${key}`, status: 200, body, created: new Date() });
+        // A batch job is retried within a day at most; older answers are no longer needed.
+        await results.deleteMany({ id: { $gte: 'batch:', $lt: 'batch;' }, created: { $lt: new Date(Date.now() - 86_400_000) } });
+      }
       await terms.deleteTerm(tax, t, tax.name === 'category' ? deps.defaultCategory() : undefined);
       deps.lists.invalidate();
-      return { body: { deleted: true, previous } };
+      return { body };
     },
   });
 }
