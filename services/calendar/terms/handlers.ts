@@ -38,6 +38,8 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
     // Editing events and managing the taxonomy's terms (manage_terms of its capability map).
     const manage = (ctx: HandlerContext) => can(ctx.user, 'edit_vendor_events') && termCan(ctx.user, tax, 'manage_terms');
 
+    /** Ancestors of a page of terms, for hierarchical archive links (none for tags). */
+    const ancestors = async (terms: TermDoc[]) => (r.hierarchical ? deps.terms.ancestors(terms) : undefined);
     const term = (ctx: HandlerContext) => ctx.cached('term', () => deps.terms.ofTaxonomy(Number(ctx.params.id), r.taxonomy));
     /** The id must name a term of this taxonomy: a 400 before any permission check. */
     const mustExist = async (ctx: HandlerContext): Promise<TermDoc> => {
@@ -86,7 +88,8 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
           limit: perPage,
         });
         const pages = totalPages(total, perPage);
-        const items = found.map((t) => presentTerm(site, t, r.hierarchical));
+        const anc = await ancestors(found);
+        const items = found.map((t) => presentTerm(site, t, r.hierarchical, anc));
         const body: Record<string, unknown> = { rest_url: collection, total, total_pages: pages, [r.plural]: items };
         // Paging links carry only `page`.
         if (page < pages) body.next_rest_url = `${collection}?page=${page + 1}`;
@@ -109,14 +112,15 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
             parent: r.hierarchical && ctx.has('parent') ? Number(q.parent) : 0,
           });
           // The reference creates through the core terms controller, whose Location is the core route.
-          return { status: 201, body: presentTerm(site, created, r.hierarchical), headers: { Location: restUrl(site, `/cms/v2/${tax.base}/${created.id}`) } };
+          return { status: 201, body: presentTerm(site, created, r.hierarchical, await ancestors([created])), headers: { Location: restUrl(site, `/cms/v2/${tax.base}/${created.id}`) } };
         },
       }),
     );
 
     app.bind(`${p}.get`, {
       async handle(ctx) {
-        return { body: presentTerm(site, await mustExist(ctx), r.hierarchical) };
+        const t = await mustExist(ctx);
+        return { body: presentTerm(site, t, r.hierarchical, await ancestors([t])) };
       },
     });
 
@@ -138,7 +142,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
           if (ctx.has('slug')) input.slug = String(q.slug);
           if (r.hierarchical && ctx.has('parent')) input.parent = Number(q.parent);
           const saved = Object.keys(input).length ? await deps.terms.updateTerm(tax, t, input) : t;
-          return { body: presentTerm(site, saved, r.hierarchical) };
+          return { body: presentTerm(site, saved, r.hierarchical, await ancestors([saved])) };
         },
       }),
     );
@@ -150,7 +154,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
         allow: async (ctx) => manage(ctx),
         async handle(ctx) {
           const t = await mustExist(ctx);
-          const previous = presentTerm(site, t, r.hierarchical);
+          const previous = presentTerm(site, t, r.hierarchical, await ancestors([t]));
           await deps.terms.deleteTerm(tax, t);
           return { body: previous };
         },

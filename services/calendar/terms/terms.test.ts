@@ -108,7 +108,8 @@ describe('single terms', () => {
       id: created.body.id,
       count: 0,
       description: 'Term description',
-      url: 'http://example.test/events/category/foo-bar/',
+      // The event category's archives nest (hierarchical rewrite), so a child's link carries its parent.
+      url: 'http://example.test/events/category/parent/foo-bar/',
       name: 'foo',
       slug: 'foo-bar',
       taxonomy: 'vendor_events_cat',

@@ -274,6 +274,10 @@ describe('beside posts and the calendar', () => {
     const renamed = await app.admin('POST', `${ECATS}/${made.body.id}`, { body: { name: 'Renamed concerts' } });
     expect(renamed.status).toBe(200);
     expect((await app.request('GET', `/vendor/events/v1/categories/${made.body.id}`)).body).toMatchObject({ name: 'Renamed concerts', count: 1 });
+    const sub = await app.admin('POST', '/vendor/events/v1/categories', { body: { name: uniq('Jazz'), parent: made.body.id } });
+    const subSeen = await app.request('GET', `${ECATS}/${sub.body.id}`);
+    expect(subSeen.body.link).toBe(`http://example.test/events/category/${made.body.slug}/${sub.body.slug}/`);
+    expect(sub.body.url).toBe(subSeen.body.link);
     const dup = await app.admin('POST', '/vendor/events/v1/categories', { body: { name: 'Renamed concerts' } });
     expect(dup.body).toMatchObject({ code: 'term_exists', data: { status: 400, term_id: made.body.id }, additional_data: [made.body.id, made.body.id] });
     expect((await app.request('GET', `${CATS}/${made.body.id}`)).status).toBe(404);
