@@ -228,7 +228,8 @@ export class TermsRepository extends Repository<TermDoc> {
   async query(tax: TaxonomyInfo, q: TermQuery): Promise<{ items: TermDoc[]; total: number }> {
     const and: Filter[] = [];
     if (q.include?.length) and.push({ id: { $in: q.include } });
-    if (q.exclude?.length) and.push({ id: { $nin: q.exclude } });
+    // As get_terms does, an include list makes the exclude list moot.
+    if (q.exclude?.length && !q.include?.length) and.push({ id: { $nin: q.exclude } });
     if (q.within) and.push({ id: { $in: q.within } });
     if (q.parent !== undefined) and.push({ parent: q.parent });
     if (q.slugs) and.push({ slug: { $in: q.slugs } });

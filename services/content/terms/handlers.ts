@@ -6,6 +6,7 @@
 import { can, canReadRecord } from '../../../libs/auth/user';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import { kses, TITLE_TAGS } from '../../../libs/posts/kses';
+import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
@@ -107,7 +108,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
         exclude: (p.exclude as number[]) ?? [],
         parent: tax.hierarchical && typeof p.parent === 'number' ? p.parent : undefined,
         within: post ? (post.tax?.[tax.name] ?? []) : undefined,
-        slugs: Array.isArray(p.slug) ? (p.slug as string[]) : undefined,
+        slugs: Array.isArray(p.slug) ? (p.slug as string[]).map(sanitizeTitle) : undefined,
         search: typeof p.search === 'string' && p.search ? p.search : undefined,
         hideEmpty: p.hide_empty === true,
         orderby: String(p.orderby),

@@ -185,7 +185,8 @@ describe('lists', () => {
     expect(ids(await app.request('GET', q(`orderby=include&include=${delta.id},${alpha.id},${echo.id}`)))).toEqual([delta.id, alpha.id, echo.id]);
     expect(ids(await app.request('GET', q(`orderby=include_slugs&slug=${echo.slug},${bravo.slug}`)))).toEqual([echo.id, bravo.id]);
     expect(ids(await app.request('GET', q(`exclude=${alpha.id},${bravo.id}`)))).toEqual([charlie.id, delta.id, echo.id]);
-    expect(ids(await app.request('GET', `${TAGS}?slug[]=${delta.slug}`))).toEqual([delta.id]);
+    expect(ids(await app.request('GET', `${TAGS}?slug[]=${delta.slug.toUpperCase()}`))).toEqual([delta.id]);
+    expect(ids(await app.request('GET', q(`include=${alpha.id},${bravo.id}&exclude=${alpha.id}`)))).toEqual([alpha.id, bravo.id]);
     expect(ids(await app.request('GET', `${TAGS}?search=ZETA%20ECH`))).toEqual([echo.id]);
     expect((await app.request('GET', `${TAGS}?orderby=foo`)).body.code).toBe('rest_invalid_param');
     expect((await app.request('GET', `${TAGS}?per_page=101`)).body.code).toBe('rest_invalid_param');
