@@ -62,3 +62,30 @@ describe('wpapi against cms/v2', () => {
     expect(next).toHaveLength(1);
   });
 });
+
+describe('wpapi categories and tags against cms/v2', () => {
+  it('creates, lists, updates and deletes terms with the client’s own .categories() and .tags()', async () => {
+    const index = await app.request('GET', '/');
+    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
+    const cms = wp.namespace('cms/v2');
+
+    const cat = await cms.categories().create({ name: 'Made by wpapi', description: 'A category' });
+    expect(cat).toMatchObject({ name: 'Made by wpapi', slug: 'made-by-wpapi', taxonomy: 'category' });
+    const child = await cms.categories().create({ name: 'Child by wpapi', parent: cat.id });
+    const children = await cms.categories().param('parent', cat.id);
+    expect(children.map((t: { id: number }) => t.id)).toEqual([child.id]);
+    const tag = await cms.tags().create({ name: 'wpapi-tag' });
+    const post = await cms.posts().create({ title: 'Tagged by wpapi', status: 'publish', categories: [child.id], tags: [tag.id] });
+    const ofPost = await cms.tags().param('post', post.id);
+    expect(ofPost).toHaveLength(1);
+    expect(ofPost[0]).toMatchObject({ id: tag.id, count: 1 });
+    const searched = await cms.categories().search('wpapi').perPage(1);
+    expect(searched._paging).toMatchObject({ total: 2, totalPages: 2 });
+    const renamed = await cms.tags().id(tag.id).update({ name: 'renamed-tag' });
+    expect(renamed.name).toBe('renamed-tag');
+    await expect(cms.categories().create({ name: 'Made by wpapi' })).rejects.toMatchObject({ code: 'term_exists', data: { term_id: cat.id } });
+    const deleted = await cms.tags().id(tag.id).param('force', true).delete();
+    expect(deleted).toMatchObject({ deleted: true, previous: { id: tag.id } });
+    await expect(cms.tags().id(tag.id).get()).rejects.toMatchObject({ code: 'rest_term_invalid' });
+  });
+});

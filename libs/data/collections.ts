@@ -64,12 +64,16 @@ export const POSTS: CollectionSpec = {
 
 export const TERMS: CollectionSpec = {
   name: 'terms',
-  fields: { id: 'int', taxonomy: 'text', slug: 'text', name: 'text', parent: 'int', count: 'int' },
+  fields: { id: 'int', taxonomy: 'text', slug: 'text', name: 'text', parent: 'int', count: 'int', batch_key: 'text' },
   indexes: [
     { keys: ['id'], unique: true },
     { keys: ['taxonomy', 'slug'], unique: true },
     { keys: ['taxonomy', 'name'] },
     { keys: ['taxonomy', 'parent'] },
+    // hide_empty lists.
+    { keys: ['taxonomy', 'count'] },
+    /** Idempotency key of the batch sub-request that created the term. */
+    { keys: ['batch_key'], unique: true, sparse: true },
   ],
 };
 

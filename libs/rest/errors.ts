@@ -9,6 +9,8 @@ export interface ErrorBody {
   message: string;
   data: ({ status: number } & Record<string, unknown>) | null;
   additional_errors?: ErrorBody[];
+  /** Earlier data of the same error code (the reference's WP_Error::add_data keeps them). */
+  additional_data?: unknown[];
 }
 
 export class RestError extends Error {
@@ -17,18 +19,21 @@ export class RestError extends Error {
     message: string,
     public readonly status: number,
     public readonly data: Record<string, unknown> = {},
+    public readonly additionalData?: unknown[],
   ) {
     super(message);
     this.name = 'RestError';
   }
 
   toJSON(): ErrorBody {
-    return { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+    const body: ErrorBody = { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+    if (this.additionalData?.length) body.additional_data = this.additionalData;
+    return body;
   }
 
   static fromBody(body: ErrorBody, status?: number): RestError {
     const { status: s, ...rest } = body.data ?? { status: status ?? 500 };
-    return new RestError(body.code, body.message, status ?? s ?? 500, rest);
+    return new RestError(body.code, body.message, status ?? s ?? 500, rest, body.additional_data);
   }
 }
 

@@ -14,8 +14,6 @@ export const calendarErrors = {
   notAccessible: (what: LinkedKind) => new RestError(`${what}-not-accessible`, `The requested ${what} is not accessible`, 403),
   couldNotCreate: (what: LinkedKind, why: string) => new RestError(`could-not-create-${what}`, `The ${what} could not be created: ${why}`, 400),
   invalidLinkedPostId: (id: unknown) => new RestError('invalid-linked-post-id', 'The provided linked post ID is not valid', 400, { id }),
-  termExists: (termId: number) => new RestError('term_exists', 'A term with the name provided already exists with this parent.', 400, { term_id: termId }),
-  duplicateTermSlug: (slug: string) => new RestError('duplicate_term_slug', `The slug “${slug}” is already in use by another term.`, 400),
 };
 
 /** A failed parameter check done in the service (it needs stored data), reported like the gateway's. */

@@ -1,4 +1,4 @@
-/** The content service: cms/v2 users, application passwords, posts, pages and comments; site health and URL details. */
+/** The content service: cms/v2 users, application passwords, posts, pages, terms and comments; site health and URL details. */
 import { UsersRepository } from '../../libs/auth/users';
 import { PostsRepository } from '../../libs/posts/repository';
 import { TermsRepository } from '../../libs/terms/repository';
@@ -21,6 +21,7 @@ import type { ContentDeps } from './deps';
 import { bindPosts } from './posts/handlers';
 import { postsDeps } from './posts/setup';
 import { bindSiteHealth } from './site-health/handlers';
+import { bindTerms } from './terms/handlers';
 import { bindUsers } from './users/handlers';
 
 export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue?: () => JobQueue; settings?: SiteSettings }): Promise<ServiceApp> {
@@ -36,7 +37,9 @@ export async function createContentService(opts: { registry: RouteRegistry; stor
   const app = new ServiceApp('content', opts.registry);
   bindUsers(app, deps);
   bindAppPasswords(app, deps);
-  bindPosts(app, await postsDeps(deps, opts.registry));
+  const posts = await postsDeps(deps, opts.registry);
+  bindPosts(app, posts);
+  bindTerms(app, { ...deps, defaultCategory: posts.defaultCategory, lists: posts.lists }, opts.registry);
   bindComments(app, { site: deps.site, comments: deps.comments, posts: deps.posts, users: deps.users, registry: opts.registry });
   bindSiteHealth(app, { store: opts.store, site: opts.site, dataDir: opts.config.DATA_DIR, queue: opts.queue });
   bindUrlDetails(app, { site: opts.site, policy: urlDetailsPolicy(opts.config.OEMBED_ALLOW_HOSTS) });

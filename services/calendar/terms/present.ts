@@ -12,13 +12,14 @@ function termUrls(site: Site, term: TermDoc): Record<string, string> {
   return urls;
 }
 
-export function presentTerm(site: Site, term: TermDoc, hierarchical: boolean): Record<string, unknown> {
+/** `ancestors` (id → slug and parent, from the repository) gives a child category its hierarchical archive link. */
+export function presentTerm(site: Site, term: TermDoc, hierarchical: boolean, ancestors?: Map<number, { slug: string; parent: number }>): Record<string, unknown> {
   const urls = termUrls(site, term);
   return {
     id: term.id,
     count: term.count,
     description: term.description,
-    url: termLink(site, term),
+    url: termLink(site, term, ancestors),
     name: term.name,
     slug: term.slug,
     taxonomy: term.taxonomy,

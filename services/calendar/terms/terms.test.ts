@@ -108,7 +108,8 @@ describe('single terms', () => {
       id: created.body.id,
       count: 0,
       description: 'Term description',
-      url: 'http://example.test/events/category/foo-bar/',
+      // The event category's archives nest (hierarchical rewrite), so a child's link carries its parent.
+      url: 'http://example.test/events/category/parent/foo-bar/',
       name: 'foo',
       slug: 'foo-bar',
       taxonomy: 'vendor_events_cat',
@@ -123,7 +124,16 @@ describe('single terms', () => {
     for (const bad of [{ name: '' }, { name: 'x', description: '' }, { name: 'x', slug: '' }, { name: 'x', parent: '' }, { name: 'x', parent: 2389999 }, { name: 'x', parent: 'foo' }]) {
       expect((await app.admin('POST', CATS, { body: bad })).status).toBe(400);
     }
-    expect((await app.admin('POST', CATS, { body: { name: 'FOO', parent: parent.id } })).body.code).toBe('term_exists');
+    // The same name at the same level: the reference's error, with the existing id in data and additional_data.
+    const dup = await app.admin('POST', CATS, { body: { name: 'foo', parent: parent.id } });
+    expect(dup.status).toBe(400);
+    expect(dup.body).toEqual({
+      code: 'term_exists',
+      message: 'A term with the name provided already exists with this parent.',
+      data: { status: 400, term_id: created.body.id },
+      additional_data: [created.body.id, created.body.id],
+    });
+    expect(created.headers.get('location')).toBe(`http://example.test/index.php/cms-json/cms/v2/vendor_events_cat/${created.body.id}`);
 
     const ev = (await app.admin('POST', `${V1}/events`, { body: { title: 'Counted', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [created.body.id] } })).body;
     await app.admin('POST', `${V1}/events`, { body: { title: 'Counted 2', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [created.body.id] } });
@@ -146,7 +156,11 @@ describe('single terms', () => {
   });
 
   it('terms of another taxonomy are 400; non-numeric paths are 404', async () => {
-    const tag = await cat({ name: 'A tag' }, `${V1}/tags`);
+    const tagRes = await app.admin('POST', `${V1}/tags`, { body: { name: 'A tag' } });
+    expect(tagRes.headers.get('location')).toBe(`http://example.test/index.php/cms-json/cms/v2/tags/${tagRes.body.id}`);
+    const tagDup = await app.admin('POST', `${V1}/tags`, { body: { name: 'a TAG' } });
+    expect(tagDup.body).toMatchObject({ code: 'term_exists', message: 'A term with the name provided already exists in this taxonomy.', additional_data: [tagRes.body.id, tagRes.body.id] });
+    const tag = tagRes.body;
     expect(tag).not.toHaveProperty('parent');
     expect(tag.url).toBe('http://example.test/tag/a-tag/');
     expect((await app.request('GET', `${CATS}/${tag.id}`)).status).toBe(400);
