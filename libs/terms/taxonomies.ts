@@ -3,8 +3,9 @@
  * calendar's event category. One table for routes, permissions, links and term rules, so the cms/v2
  * terms routes and the calendar's category and tag routes judge a term alike.
  */
-import { can, type Caller } from '../auth/user';
-import { CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from '../calendar/meta';
+import type { Caller } from '../auth/user';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY } from '../calendar/meta';
+import { TAXONOMIES as REGISTERED, canTaxonomy, type TaxonomyObject } from '../posts/registered';
 
 export type TermCap = 'manage_terms' | 'edit_terms' | 'delete_terms' | 'assign_terms';
 
@@ -17,44 +18,22 @@ export interface TaxonomyInfo {
   hierarchical: boolean;
   /** Post types that carry the taxonomy (the reference's object_type). */
   objectTypes: string[];
-  /** The primitive capability each term capability maps to (register_taxonomy caps after map_meta_cap). */
+  /** The capability each term capability is (register_taxonomy caps; core ones are mapped by canTaxonomy). */
   caps: Record<TermCap, string>;
   /** First path segment(s) of the term's archive page. */
   archive: string;
 }
 
-export const TAXONOMIES: Record<string, TaxonomyInfo> = {
-  category: {
-    name: 'category',
-    base: 'categories',
-    title: 'category',
-    hierarchical: true,
-    objectTypes: ['post'],
-    // edit_categories, delete_categories map to manage_categories; assign_categories to edit_posts.
-    caps: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' },
-    archive: 'category',
-  },
-  [TAG_TAXONOMY]: {
-    name: TAG_TAXONOMY,
-    base: 'tags',
-    title: 'tag',
-    hierarchical: false,
-    // The calendar registers its events with post_tag too.
-    objectTypes: ['post', EVENT_TYPE],
-    caps: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' },
-    archive: 'tag',
-  },
-  [CATEGORY_TAXONOMY]: {
-    name: CATEGORY_TAXONOMY,
-    base: CATEGORY_TAXONOMY,
-    title: CATEGORY_TAXONOMY,
-    hierarchical: true,
-    objectTypes: [EVENT_TYPE],
-    // The calendar's event category: managed by whoever may publish events, assigned by whoever may edit them.
-    caps: { manage_terms: 'publish_vendor_events', edit_terms: 'publish_vendor_events', delete_terms: 'publish_vendor_events', assign_terms: 'edit_vendor_events' },
-    archive: 'events/category',
-  },
-};
+/** Core names the tag schema `tag`; other schemas are titled with the taxonomy's name. */
+const SCHEMA_TITLES: Record<string, string> = { [TAG_TAXONOMY]: 'tag' };
+
+/** The registered taxonomies that show in REST (libs/posts/registered is the one register), as the term rules read them. */
+export const TAXONOMIES: Record<string, TaxonomyInfo> = Object.fromEntries(
+  REGISTERED.filter((t) => t.showInRest).map((t: TaxonomyObject) => [
+    t.name,
+    { name: t.name, base: t.restBase, title: SCHEMA_TITLES[t.name] ?? t.name, hierarchical: t.hierarchical, objectTypes: t.objectType, caps: t.caps, archive: t.archiveBase },
+  ]),
+);
 
 /** The cms/v2 terms routes, in the reference's registration order (category, post_tag, then plugins'). */
 export const CMS_TAXONOMIES: TaxonomyInfo[] = [TAXONOMIES.category, TAXONOMIES[TAG_TAXONOMY], TAXONOMIES[CATEGORY_TAXONOMY]];
@@ -66,5 +45,5 @@ export function taxonomy(name: string): TaxonomyInfo {
 }
 
 export function termCan(user: Caller, tax: TaxonomyInfo, cap: TermCap): boolean {
-  return can(user, tax.caps[cap]);
+  return canTaxonomy(user, tax.caps[cap]);
 }

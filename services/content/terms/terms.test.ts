@@ -45,6 +45,7 @@ describe('create, read, update, delete', () => {
       _links: {
         self: [{ href: `${ROOT}/cms/v2/categories/${id}` }],
         collection: [{ href: `${ROOT}/cms/v2/categories` }],
+        about: [{ href: `${ROOT}/cms/v2/taxonomies/category` }],
         'wp:post_type': [{ href: `${ROOT}/cms/v2/posts?categories=${id}` }],
         curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
       },
