@@ -20,6 +20,7 @@ import { RestServer } from '../libs/rest/server';
 import type { Dispatch, ServiceApp } from '../libs/rest/service';
 import { siteFrom, type Site } from '../libs/rest/site';
 import { registry as buildRegistry } from '../libs/routes';
+import { storageFor } from '../libs/media/storage';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { createAggregatorService } from './aggregator';
@@ -173,6 +174,8 @@ export async function start(role: Role, config: Config): Promise<Running> {
       auth: new Authenticator(users, throttle),
       site,
       pages: authorizePage({ site, users, throttle }),
+      // The gateway reads uploaded files from the store's own file storage (GridFS in a cluster).
+      files: storageFor(store, config.DATA_DIR),
       maxBodyBytes: config.MAX_BODY_BYTES,
       ready: async () => {
         await store.ping();

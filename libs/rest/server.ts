@@ -12,7 +12,7 @@ import { RestError, errors, invalidParams, type ParamError } from './errors';
 import { filterFields } from './fields';
 import { routeData } from './index-doc';
 import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteRegistry } from './registry';
-import type { Dispatch, RawBody, ServiceRequest, ServiceResponse } from './service';
+import type { Dispatch, RawBody, ServiceRequest, ServiceResponse, UploadPayload } from './service';
 import type { Site } from './site';
 import { precompile, validateArg } from './validate';
 
@@ -30,6 +30,8 @@ export interface RestInput {
   user: AuthUser | null;
   requestId?: string;
   idempotencyKey?: string;
+  /** Multipart files or a raw body, handed only to endpoints that take uploads. */
+  upload?: UploadPayload;
 }
 
 export interface RestOutput {
@@ -117,6 +119,7 @@ export class RestServer {
       user: input.user,
       requestId: input.requestId,
       ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+      ...(endpoint.upload && input.upload ? { upload: input.upload } : {}),
     };
     let res: ServiceResponse;
     try {

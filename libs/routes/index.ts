@@ -5,6 +5,7 @@
 import { RouteRegistry } from '../rest/registry';
 import { registerAggregatorRoutes } from './aggregator/import';
 import { registerOnboardingRoutes, registerViewsRoutes } from './calendar-views';
+import { registerMediaRoutes } from './cms/media';
 import { registerPostRoutes } from './cms/posts';
 import { registerUserRoutes } from './cms/users';
 import { registerEcRoutes } from './ec';
@@ -35,7 +36,7 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'ec/v2/onboarding': [registerOnboardingRoutes],
   'ec/v1': [registerEcRoutes],
   // Posts and pages come first in cms/v2, as the reference registers them before users.
-  'cms/v2': [registerPostRoutes, registerUserRoutes],
+  'cms/v2': [registerPostRoutes, registerMediaRoutes, registerUserRoutes],
 };
 
 let cached: RouteRegistry | undefined;

@@ -10,6 +10,10 @@ import type { Store } from '../../libs/store/types';
 import { bindAppPasswords } from './app-passwords/handlers';
 import { bootstrapAdmin } from './bootstrap';
 import type { ContentDeps } from './deps';
+import { MediaLibrary } from '../../libs/media/library';
+import { imageFetchPolicy } from '../../libs/media/sideload';
+import { storageFor } from '../../libs/media/storage';
+import { bindMedia } from './media/handlers';
 import { bindPosts } from './posts/handlers';
 import { postsDeps } from './posts/setup';
 import { bindUsers } from './users/handlers';
@@ -25,7 +29,16 @@ export async function createContentService(opts: { registry: RouteRegistry; stor
   const app = new ServiceApp('content', opts.registry);
   bindUsers(app, deps);
   bindAppPasswords(app, deps);
-  bindPosts(app, await postsDeps(deps, opts.registry));
+  const posts = await postsDeps(deps, opts.registry);
+  bindPosts(app, posts);
+  const media = new MediaLibrary(opts.site, deps.posts, storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES);
+  bindMedia(app, {
+    ...deps,
+    media,
+    imagePolicy: imageFetchPolicy(opts.config.OEMBED_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
+    links: { types: posts.links.types, comments: posts.links.comments },
+    lists: posts.lists,
+  });
   await bootstrapAdmin(deps, opts.config);
   return app.verify();
 }
