@@ -5,6 +5,7 @@
  * registered intermediate sizes made (only those smaller than the image, as the reference).
  */
 import sharp, { type Sharp } from 'sharp';
+import { exifDateToTimestamp, readExif } from './exif';
 
 export interface SizeSpec {
   width: number;
@@ -151,7 +152,7 @@ export async function processImage(bytes: Buffer, name: string, dir: string, mim
     file: rel(attached),
     filesize: base.length,
     sizes: {},
-    image_meta: imageMeta(orientation),
+    image_meta: imageMeta(orientation, meta.exif),
   };
   if (attached !== name) out.original_image = name;
 
@@ -170,19 +171,24 @@ export async function processImage(bytes: Buffer, name: string, dir: string, mim
   return { files, attached, metadata: out };
 }
 
-/** wp_read_image_metadata()'s keys; EXIF text fields are not read here, the orientation is. */
-export function imageMeta(orientation: number): ImageMetaData {
+/** wp_read_image_metadata(): its keys from the EXIF tags (IPTC is not read), numbers as the reference prints them. */
+export function imageMeta(orientation: number, exif: Buffer | undefined): ImageMetaData {
+  const x = readExif(exif);
+  const num = (v: number | undefined, digits?: number) => (v === undefined ? '0' : String(digits === undefined ? v : Math.round(v * 10 ** digits) / 10 ** digits));
+  const description = (x.ImageDescription ?? '').trim();
+  // A short description is the reference's title; a longer one its caption.
+  const title = description.length <= 80 ? description : '';
   return {
-    aperture: '0',
-    credit: '',
-    camera: '',
-    caption: '',
-    created_timestamp: '0',
-    copyright: '',
-    focal_length: '0',
-    iso: '0',
-    shutter_speed: '0',
-    title: '',
+    aperture: num(x.FNumber, 2),
+    credit: x.Artist ?? '',
+    camera: x.Model ?? '',
+    caption: title ? '' : description,
+    created_timestamp: String(exifDateToTimestamp(x.DateTimeOriginal)),
+    copyright: x.Copyright ?? '',
+    focal_length: num(x.FocalLength),
+    iso: num(x.ISOSpeedRatings),
+    shutter_speed: num(x.ExposureTime),
+    title,
     orientation: String(orientation),
     keywords: [],
   };

@@ -72,6 +72,8 @@ export interface NewFile {
   user: Caller;
   parent: number;
   title?: string;
+  /** The title when neither the request nor the image's own metadata gives one (a form upload's file name). */
+  fallbackTitle?: string;
   caption?: string;
   description?: string;
   alt?: string;
@@ -150,7 +152,10 @@ export class MediaLibrary {
         await this.files.put(`${dir}/${x.name}`, x.bytes, x.mime);
         stored.push(`${dir}/${x.name}`);
       }
-      const title = f.title?.trim() ? f.title : name.replace(/\.[^.]+$/, '');
+      // As insert_attachment: the request's title, else the image's own, else the file's name.
+      const own = metadata.image_meta?.title?.trim() && !/^\d+$/.test(sanitizeTitle(metadata.image_meta.title)) ? metadata.image_meta.title : '';
+      const title = f.title?.trim() ? f.title : own || f.fallbackTitle || name.replace(/\.[^.]+$/, '');
+      const caption = f.caption?.trim() ? f.caption : metadata.image_meta?.caption?.trim() || '';
       const now = new Date();
       const id = await this.posts.nextId();
       const meta: Record<string, unknown> = { _wp_attached_file: `${dir}/${attached}`, _wp_attachment_metadata: metadata };
@@ -162,7 +167,7 @@ export class MediaLibrary {
         slug: await uniquePostSlug(this.posts.collection, sanitizeTitle(title) || String(id), { type: ATTACHMENT_TYPE, hierarchical: false }),
         title,
         content: f.description ?? '',
-        excerpt: f.caption ?? '',
+        excerpt: caption,
         author: f.user?.id ?? 0,
         parent: f.parent,
         comment_status: 'open',

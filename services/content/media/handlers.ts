@@ -305,10 +305,11 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
         if (up.fromForm && fields.title === undefined) {
           const stem = up.name.includes('.') ? up.name.slice(0, up.name.lastIndexOf('.')) : up.name;
           const clean = stem.replace(/<[^>]*>/g, '').replace(/%[a-f0-9]{2}/gi, '').replace(/\s+/g, ' ').trim();
-          if (clean) file.title = clean;
+          if (clean) file.fallbackTitle = clean;
         }
       }
       if (fields.title !== undefined) file.title = fields.title;
+      if (fields.excerpt !== undefined) file.caption = fields.excerpt;
       const created = await deps.media.add(file);
       const changes: Partial<PostDoc> = { ...fields };
       delete changes.title;

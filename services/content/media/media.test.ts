@@ -87,6 +87,23 @@ describe('uploads', () => {
     expect([dims.width, dims.height]).toEqual([150, 150]);
   });
 
+  it("reads the camera's EXIF tags into image_meta; a short description becomes the title", async () => {
+    const shot = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .jpeg()
+      .withExif({
+        IFD0: { Model: 'Test Cam', Artist: 'Ann Example', Copyright: '(c) Ann', ImageDescription: 'Night street' },
+        IFD2: { DateTimeOriginal: '2024:05:06 07:08:09', FNumber: '28/10', ISOSpeedRatings: '200', ExposureTime: '1/250', FocalLength: '35/1' },
+      })
+      .toBuffer();
+    const res = await app.admin('POST', '/cms/v2/media', { raw: form({}, { bytes: shot, name: 'dsc0001.jpg', type: 'image/jpeg' }) });
+    expect(res.status).toBe(201);
+    expect(res.body.title.raw).toBe('Night street');
+    expect(res.body.media_details.image_meta).toEqual({
+      aperture: '2.8', credit: 'Ann Example', camera: 'Test Cam', caption: '', created_timestamp: String(Date.UTC(2024, 4, 6, 7, 8, 9) / 1000),
+      copyright: '(c) Ann', focal_length: '35', iso: '200', shutter_speed: '0.004', title: 'Night street', orientation: '1', keywords: [],
+    });
+  });
+
   it('takes a PNG by multipart with its fields; the title defaults to the file name', async () => {
     const res = await app.admin('POST', '/cms/v2/media', { raw: form({ alt_text: 'A blue square', caption: 'Blue', description: 'A <b>blue</b> one' }, { bytes: png, name: 'Blue Square.png', type: 'image/png' }) });
     expect(res.status).toBe(201);
