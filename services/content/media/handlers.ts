@@ -310,7 +310,14 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       }
       if (fields.title !== undefined) file.title = fields.title;
       if (fields.excerpt !== undefined) file.caption = fields.excerpt;
-      const created = await deps.media.add(file);
+      let created: PostDoc;
+      try {
+        created = await deps.media.add(file);
+      } catch (e) {
+        // A refused form upload is wp_handle_upload's error, reported under its own code.
+        if (e instanceof RestError && e.code === 'rest_upload_sideload_error' && ctx.req.upload?.files) throw new RestError('rest_upload_unknown_error', e.message, e.status);
+        throw e;
+      }
       const changes: Partial<PostDoc> = { ...fields };
       delete changes.title;
       if (changes.meta) changes.meta = mergeMeta(created.meta, fields.meta as Record<string, unknown>);
