@@ -5,6 +5,7 @@
  */
 import { can, canDeleteRecord, canEditRecord, type Caller } from '../../../libs/auth/user';
 import type { PostDoc } from '../../../libs/posts/types';
+import { canReadPost } from '../posts/access';
 
 type Rec = Pick<PostDoc, 'author' | 'status' | 'trash'>;
 
@@ -21,8 +22,13 @@ export function canDeleteMedia(user: Caller, doc: Rec): boolean {
   return canDeleteRecord(user, 'post', effective(doc));
 }
 
-export function canReadMedia(user: Caller, doc: Rec): boolean {
-  if (doc.status === 'inherit' || doc.status === 'publish') return true;
+/**
+ * read_post: an `inherit` attachment is as readable as the record it is attached to (an unattached
+ * one is public); `parent` is that record, when it exists.
+ */
+export function canReadMedia(user: Caller, doc: Rec, parent?: Pick<PostDoc, 'type' | 'author' | 'status' | 'trash'> | null): boolean {
+  if (doc.status === 'inherit') return parent ? canReadPost(user, parent) : true;
+  if (doc.status === 'publish') return true;
   if (!user) return false;
   if (doc.author === user.id && can(user, 'read')) return true;
   if (doc.status === 'private') return can(user, 'read_private_posts');

@@ -66,10 +66,17 @@ function loadParent(ctx: HandlerContext, deps: MediaDeps): Promise<PostDoc | nul
   });
 }
 
-async function presentInput(deps: MediaDeps, ctx: HandlerContext, docs: PostDoc[], context: Context): Promise<MediaPresentInput> {
-  const parents = new Map<number, string>();
+/** The records a page of attachments is attached to, in one query. */
+async function parentsOf(deps: MediaDeps, docs: PostDoc[]): Promise<Map<number, PostDoc>> {
   const ids = [...new Set(docs.map((d) => d.parent).filter((p) => p > 0))];
-  if (ids.length) for (const p of await deps.posts.collection.find({ id: { $in: ids } }, { fields: ['type'] })) parents.set(p.id, String(p.type));
+  const out = new Map<number, PostDoc>();
+  if (ids.length) for (const p of await deps.posts.collection.find({ id: { $in: ids } }, { fields: ['type', 'status', 'author', 'trash'] })) out.set(p.id, p);
+  return out;
+}
+
+async function presentInput(deps: MediaDeps, ctx: HandlerContext, docs: PostDoc[], context: Context, loaded?: Map<number, PostDoc>): Promise<MediaPresentInput> {
+  const found = loaded ?? (await parentsOf(deps, docs));
+  const parents = new Map<number, string>([...found].map(([id, p]) => [id, String(p.type)]));
   return { site: deps.site, context, user: ctx.user, parents, links: deps.links };
 }
 
@@ -243,8 +250,11 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       }
       const pages = totalPages(total, perPage);
       if (total > 0 && page > pages) throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
-      const input = await presentInput(deps, ctx, items, p.context as Context);
-      return { body: items.map((d) => presentMedia(d, input)), headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
+      // As the reference, attachments of records the caller may not read drop out of the page (the totals stay).
+      const parents = await parentsOf(deps, items);
+      const readable = items.filter((d) => canReadMedia(ctx.user, d, d.parent ? (parents.get(d.parent) ?? null) : null));
+      const input = await presentInput(deps, ctx, readable, p.context as Context, parents);
+      return { body: readable.map((d) => presentMedia(d, input)), headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
     },
   });
 
@@ -254,7 +264,8 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       if (ctx.params.context === 'edit' && !canEditMedia(ctx.user, doc)) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
       }
-      return canReadMedia(ctx.user, doc);
+      const parent = doc.parent ? await deps.posts.byId(doc.parent) : null;
+      return canReadMedia(ctx.user, doc, parent);
     },
     async handle(ctx) {
       const doc = await loadMedia(ctx, deps);

@@ -182,6 +182,17 @@ describe('list, update, delete', () => {
     expect(links['wp:featuredmedia']).toBeUndefined();
   });
 
+  it("an attachment of a draft is as private as the draft", async () => {
+    const draft = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'Secret draft' } })).body;
+    const m = (await app.admin('POST', `/cms/v2/media?post=${draft.id}`, raw(jpeg, 'secret.jpg', 'image/jpeg'))).body;
+    expect((await app.request('GET', `/cms/v2/media/${m.id}`)).status).toBe(401);
+    expect((await users.as('subscriber', 'GET', `/cms/v2/media/${m.id}`)).status).toBe(403);
+    expect((await app.admin('GET', `/cms/v2/media/${m.id}`)).status).toBe(200);
+    const listed = await app.request('GET', `/cms/v2/media?parent=${draft.id}`);
+    expect(listed.body).toEqual([]);
+    expect((await app.admin('GET', `/cms/v2/media?parent=${draft.id}`)).body.map((x: any) => x.id)).toEqual([m.id]);
+  });
+
   it('updates alt text, caption and title', async () => {
     const m = (await app.admin('POST', '/cms/v2/media', raw(jpeg, 'edit-me.jpg', 'image/jpeg'))).body;
     const res = await app.admin('POST', `/cms/v2/media/${m.id}`, { body: { alt_text: 'New <i>alt</i>', caption: 'New caption', title: 'New title' } });

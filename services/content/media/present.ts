@@ -12,7 +12,7 @@ import { IMAGE_SIZES, resizeDimensions } from '../../../libs/media/images';
 import type { Method } from '../../../libs/rest/registry';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import type { Context } from '../posts/present';
-import { canDeleteMedia, canEditMedia, canReadMedia } from './access';
+import { canDeleteMedia, canEditMedia } from './access';
 
 export interface MediaPresentInput {
   site: Site;
@@ -35,7 +35,8 @@ function restBaseOf(type: string): string | null {
 
 function itemMethods(user: Caller, doc: PostDoc): Method[] {
   const out: Method[] = [];
-  if (canReadMedia(user, doc)) out.push('GET');
+  // Only attachments the caller may read are presented.
+  out.push('GET');
   if (canEditMedia(user, doc)) out.push('POST', 'PUT', 'PATCH');
   if (canDeleteMedia(user, doc)) out.push('DELETE');
   return out;
