@@ -94,7 +94,7 @@ export interface JobDeps {
 const JOB_FACTORIES: Array<(d: JobDeps) => Partial<Record<JobName, JobHandler>>> = [
   ({ rest }) => ({ 'batch.run': (data, job) => runBatch(rest, data as BatchJob, job.id) }),
   ({ store, config }) => ({ 'oembed.fetch': oembedFetchHandler({ store, config }) }),
-  ({ store, site }) => importJobHandlers({ store, site }),
+  ({ store, site, config }) => importJobHandlers({ store, site, config }),
 ];
 
 /** Fills `into` with every module's handlers (the inline queue reads it at run time). */

@@ -193,15 +193,3 @@ export function imageMeta(orientation: number, exif: Buffer | undefined): ImageM
     keywords: [],
   };
 }
-
-/** Width and height of any image sharp reads (after EXIF orientation), or null. */
-export async function imageDimensions(bytes: Buffer): Promise<{ width: number; height: number } | null> {
-  try {
-    const m = await sharp(bytes, { failOn: 'none' }).metadata();
-    if (!m.width || !m.height) return null;
-    const swap = (m.orientation ?? 1) >= 5;
-    return swap ? { width: m.height, height: m.width } : { width: m.width, height: m.height };
-  } catch {
-    return null;
-  }
-}

@@ -186,6 +186,12 @@ export class MediaLibrary {
     }
   }
 
+  /** The image attachment an earlier fetch of this URL made, if any (so a URL is fetched once). */
+  async bySourceUrl(url: string): Promise<PostDoc | null> {
+    const doc = await this.posts.collection.findOne({ source_url: url, type: ATTACHMENT_TYPE });
+    return isImageAttachment(doc) ? doc : null;
+  }
+
   /** Every stored file of an attachment: the attached one, the original and each size. */
   filesOf(doc: PostDoc): string[] {
     const f = attachedFile(doc);

@@ -5,7 +5,7 @@
  * private, loopback, link-local or metadata address (or redirecting to one) is refused.
  */
 import { can, type Caller } from '../../libs/auth/user';
-import { ATTACHMENT_TYPE } from '../../libs/media/library';
+import { isImageAttachment } from '../../libs/media/library';
 import { sniffImage } from '../../libs/media/mime';
 import { fetchImage } from '../../libs/media/sideload';
 import type { PostDoc } from '../../libs/posts/types';
@@ -13,8 +13,6 @@ import { RestError } from '../../libs/rest/errors';
 import { isPositiveInt, isUrl } from '../../libs/routes/vendor-events/args';
 import type { CalendarDeps } from './deps';
 import { INVALID } from './errors';
-
-export { ATTACHMENT_TYPE };
 
 export interface ImageMeta {
   width?: number;
@@ -26,8 +24,6 @@ export interface ImageMeta {
 /** An image reference that passed the checks: an existing attachment, a fetched image to keep, or removal. */
 export type ImageRef = { attachment: PostDoc } | { url: string; name: string; bytes: Buffer } | { none: true };
 
-const isImage = (doc: PostDoc | null): doc is PostDoc => !!doc && doc.type === ATTACHMENT_TYPE && typeof doc.mime_type === 'string' && doc.mime_type.startsWith('image/');
-
 /**
  * Checks an image argument: an id must name an image attachment; a URL needs a caller who may upload
  * files and is fetched now, through the outbound guard, as an image the library accepts (the same URL
@@ -37,13 +33,13 @@ export async function checkImage(deps: CalendarDeps, user: Caller, value: unknow
   if (value === '' || value === 0 || value === false || value === '0') return { none: true };
   if (isPositiveInt(value)) {
     const doc = await deps.posts.byId(Number(value));
-    return isImage(doc) ? { attachment: doc } : { invalid: INVALID };
+    return isImageAttachment(doc) ? { attachment: doc } : { invalid: INVALID };
   }
   if (typeof value === 'string' && isUrl(value)) {
     if (!can(user, 'upload_files')) return { invalid: INVALID };
     const url = value.trim();
-    const known = await deps.posts.collection.findOne({ source_url: url, type: ATTACHMENT_TYPE });
-    if (isImage(known)) return { attachment: known };
+    const known = await deps.media.bySourceUrl(url);
+    if (known) return { attachment: known };
     try {
       const got = await fetchImage(url, deps.imagePolicy, () => deps.media.tooBig());
       const mime = sniffImage(got.bytes);
@@ -67,7 +63,7 @@ export async function storeImage(deps: CalendarDeps, user: Caller, ref: ImageRef
 
 /** The reference's image object: the attachment's URL, id, extension and metadata (each size with its URL), empty values left out. */
 export function presentImage(doc: PostDoc | undefined): Record<string, unknown> | false {
-  if (!isImage(doc ?? null)) return false;
+  if (!isImageAttachment(doc ?? null)) return false;
   const meta = (doc!.meta?._wp_attachment_metadata ?? {}) as ImageMeta;
   const url = doc!.guid;
   const ext = /\.([a-z0-9]+)(?:$|\?)/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? (doc!.mime_type as string).split('/')[1];
