@@ -180,6 +180,9 @@ describe('list, update, delete', () => {
     const links = (await app.request('GET', `/cms/v2/posts/${post.id}`)).body._links;
     expect(links['wp:attachment'][0].href).toContain(`/cms/v2/media?parent=${post.id}`);
     expect(links['wp:featuredmedia']).toBeUndefined();
+    // Deleting the post leaves its attachment unattached.
+    await app.admin('DELETE', `/cms/v2/posts/${post.id}?force=true`);
+    expect((await app.request('GET', `/cms/v2/media/${attached.id}`)).body.post).toBeNull();
   });
 
   it("an attachment of a draft is as private as the draft", async () => {
