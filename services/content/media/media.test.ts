@@ -135,11 +135,14 @@ describe('uploads', () => {
     expect(txt.body).toMatchObject({ media_type: 'file', mime_type: 'text/plain', media_details: { filesize: 5, sizes: {} } });
   });
 
-  it('answers 413 for a body over the limit', async () => {
-    const small = await startTestApp({ MAX_BODY_BYTES: '4096' });
+  it('answers 413 for a body over the limit, and rest_upload_file_too_big for a fetched file over it', async () => {
+    const small = await startTestApp({ MAX_BODY_BYTES: '4096', OEMBED_ALLOW_HOSTS: 'localhost' });
     try {
       const res = await small.admin('POST', '/cms/v2/media', raw(png, 'big.png', 'image/png'));
       expect([res.status, res.body.code]).toEqual([413, 'rest_request_too_large']);
+      // A fetched file has the same limit.
+      const fetched = await small.admin('POST', '/cms/v2/media', { body: { url: `${images.base}/photo.png` } });
+      expect([fetched.status, fetched.body.code, fetched.body.message]).toEqual([400, 'rest_upload_file_too_big', 'This file is too big. Files must be less than 4 KB in size.']);
     } finally {
       await small.close();
     }
