@@ -1,5 +1,8 @@
-/** The content service: cms/v2 users, application passwords, posts and pages. */
+/** The content service: cms/v2 users, application passwords, posts, pages and media. */
 import { UsersRepository } from '../../libs/auth/users';
+import { MediaLibrary } from '../../libs/media/library';
+import { imageFetchPolicy } from '../../libs/media/sideload';
+import { storageFor } from '../../libs/media/storage';
 import { PostsRepository } from '../../libs/posts/repository';
 import { TermsRepository } from '../../libs/terms/repository';
 import type { Config } from '../../libs/config/env';
@@ -10,9 +13,6 @@ import type { Store } from '../../libs/store/types';
 import { bindAppPasswords } from './app-passwords/handlers';
 import { bootstrapAdmin } from './bootstrap';
 import type { ContentDeps } from './deps';
-import { MediaLibrary } from '../../libs/media/library';
-import { imageFetchPolicy } from '../../libs/media/sideload';
-import { storageFor } from '../../libs/media/storage';
 import { bindMedia } from './media/handlers';
 import { bindPosts } from './posts/handlers';
 import { postsDeps } from './posts/setup';

@@ -205,12 +205,11 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       const multi = await parseMultipart(raw, contentType);
       if (multi) {
         parsed = { bodyType: 'form', body: multi.fields };
-        if (Object.keys(multi.files).length) upload = { files: multi.files };
+        if (Object.keys(multi.files).length) upload = { files: multi.files, md5: ctx.get('Content-MD5') || undefined };
       }
     } else if (raw.length && parsed.bodyType === 'none' && parsed.jsonError === undefined) {
       upload = { raw, contentType, disposition: ctx.get('Content-Disposition') || undefined, md5: ctx.get('Content-MD5') || undefined };
     }
-    if (upload && ctx.get('Content-MD5')) upload.md5 = ctx.get('Content-MD5');
     const input: RestInput = {
       method: ctx.method,
       path: routePath,
