@@ -3,7 +3,7 @@
  * dispatch endpoint in front of one ServiceApp, plus /healthz, /readyz and /metrics.
  */
 import Koa from 'koa';
-import { DISPATCH_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../libs/rest/remote';
+import { decodeUpload, DISPATCH_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../libs/rest/remote';
 import type { ServiceApp, ServiceRequest } from '../libs/rest/service';
 import { RestError, errors } from '../libs/rest/errors';
 import { logger } from '../libs/observability/logger';
@@ -37,6 +37,7 @@ export function createServiceHost(opts: HostOptions): Koa {
         return;
       }
       const req = JSON.parse(raw) as ServiceRequest;
+      if (req.upload) req.upload = decodeUpload(req.upload as never);
       const res = await opts.service.dispatch(req);
       ctx.state.route = req.endpoint;
       ctx.type = 'application/json';

@@ -21,6 +21,7 @@ import type { Dispatch, ServiceApp } from '../libs/rest/service';
 import { siteFrom, type Site } from '../libs/rest/site';
 import { registry as buildRegistry } from '../libs/routes';
 import { SiteSettings } from '../libs/settings/site-settings';
+import { storageFor } from '../libs/media/storage';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { createAggregatorService } from './aggregator';
@@ -96,7 +97,7 @@ export interface JobDeps {
 const JOB_FACTORIES: Array<(d: JobDeps) => Partial<Record<JobName, JobHandler>>> = [
   ({ rest }) => ({ 'batch.run': (data, job) => runBatch(rest, data as BatchJob, job.id) }),
   ({ store, config }) => ({ 'oembed.fetch': oembedFetchHandler({ store, config }) }),
-  ({ store, site }) => importJobHandlers({ store, site }),
+  ({ store, site, config }) => importJobHandlers({ store, site, config }),
 ];
 
 /** Fills `into` with every module's handlers (the inline queue reads it at run time). */
@@ -178,6 +179,8 @@ export async function start(role: Role, config: Config): Promise<Running> {
       auth: new Authenticator(users, throttle),
       site,
       pages: authorizePage({ site, users, throttle }),
+      // The gateway reads uploaded files from the store's own file storage (GridFS in a cluster).
+      files: storageFor(store, config.DATA_DIR),
       maxBodyBytes: config.MAX_BODY_BYTES,
       ready: async () => {
         await store.ping();

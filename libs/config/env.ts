@@ -117,8 +117,8 @@ export const ENV = {
   AUTH_FAILURE_WINDOW_SECONDS: { description: 'Window of the failed-login throttle.', roles: ['all', 'gateway'], parse: int(300, 1, 86400) },
   OEMBED_ALLOW_HOSTS: {
     description:
-      'Comma-separated host names or IP addresses the oEmbed proxy and URL details may fetch from although they are private, loopback or on a port other than 80, 443 and 8080 (an intranet provider); empty: public addresses only.',
-    roles: ['all', 'oembed', 'worker', 'content'],
+      'Comma-separated host names or IP addresses the oEmbed proxy, URL details and image fetches (media sideloads, event, venue and organizer images) may reach although they are private, loopback or on a port other than 80, 443 and 8080 (an intranet provider); empty: public addresses only.',
+    roles: ['all', 'oembed', 'worker', 'content', 'calendar'],
     parse: (raw: string | undefined) => {
       if (raw === undefined || raw.trim() === '') return [] as string[];
       const list = raw.split(',').map((s) => s.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean);

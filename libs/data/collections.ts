@@ -33,6 +33,12 @@ export const POSTS: CollectionSpec = {
     import_id: 'text',
     /** Imported records: their primary identity in the import feed (unique), so concurrent imports never create one twice. */
     ea_key: 'text',
+    /** Attachments: the file's MIME type (media_type and mime_type filters). */
+    mime_type: 'text',
+    /** Attachments fetched from a URL: that URL, so the same image is not fetched twice. */
+    source_url: 'text',
+    /** Deleting an attachment clears it from the records it is the featured image of. */
+    featured_media: 'int',
   },
   arrays: {
     /** Term ids of every taxonomy (term ids are unique across taxonomies). */
@@ -59,6 +65,10 @@ export const POSTS: CollectionSpec = {
     { keys: ['batch_key'], unique: true, sparse: true },
     { keys: ['import_id'], sparse: true },
     { keys: ['ea_key'], unique: true, sparse: true },
+    // The media list: status, then the MIME types of media_type/mime_type, in date order.
+    { keys: ['type', 'status', 'mime_type', 'date'] },
+    { keys: ['source_url'], sparse: true },
+    { keys: ['featured_media'] },
   ],
 };
 

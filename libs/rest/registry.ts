@@ -68,6 +68,8 @@ export interface EndpointDecl {
   methods: Method[];
   args: Record<string, ArgDecl>;
   allowBatch?: boolean;
+  /** The endpoint takes a file: the request's multipart files or raw body travel to its service. */
+  upload?: boolean;
   /** Who answers: a service, or the gateway itself (index, namespace index, batch). */
   service: ServiceName | 'gateway';
 }

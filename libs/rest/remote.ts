@@ -7,7 +7,22 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
-import type { Dispatch, ServiceRequest, ServiceResponse } from './service';
+import type { Dispatch, ServiceRequest, ServiceResponse, UploadPayload } from './service';
+
+/** Bytes of an upload travel as base64 in the signed JSON (bounded by the body limit). */
+type WireUpload = Omit<UploadPayload, 'raw' | 'files'> & { raw?: string; files?: Record<string, { name: string; type: string; data: string }> };
+
+export function encodeUpload(u: UploadPayload): WireUpload {
+  const out: WireUpload = { ...u, raw: u.raw?.toString('base64'), files: undefined };
+  if (u.files) out.files = Object.fromEntries(Object.entries(u.files).map(([k, f]) => [k, { name: f.name, type: f.type, data: f.data.toString('base64') }]));
+  return out;
+}
+
+export function decodeUpload(w: WireUpload): UploadPayload {
+  const out: UploadPayload = { ...w, raw: typeof w.raw === 'string' ? Buffer.from(w.raw, 'base64') : undefined, files: undefined };
+  if (w.files) out.files = Object.fromEntries(Object.entries(w.files).map(([k, f]) => [k, { name: String(f.name), type: String(f.type), data: Buffer.from(String(f.data), 'base64') }]));
+  return out;
+}
 
 export const DISPATCH_PATH = '/_service/dispatch';
 export const SIGNATURE_HEADER = 'x-ecs-signature';
@@ -38,7 +53,7 @@ export function remoteDispatch(baseUrl: string, secret: string, timeoutMs = 3000
     maxContentLength: 256 * 1024 * 1024,
   });
   return async (req: ServiceRequest): Promise<ServiceResponse> => {
-    const body = JSON.stringify(req);
+    const body = JSON.stringify(req.upload ? { ...req, upload: encodeUpload(req.upload) } : req);
     const ts = String(Math.floor(Date.now() / 1000));
     const res = await client.post(DISPATCH_PATH, body, {
       headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: sign(secret, ts, body), 'X-Request-Id': req.requestId },

@@ -12,7 +12,7 @@ import { RestError, errors, invalidParams, type ParamError } from './errors';
 import { filterFields } from './fields';
 import { routeData } from './index-doc';
 import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteDecl, type RouteRegistry } from './registry';
-import type { Dispatch, RawBody, ServiceRequest, ServiceResponse } from './service';
+import type { Dispatch, RawBody, ServiceRequest, ServiceResponse, UploadPayload } from './service';
 import type { Site } from './site';
 import { precompile, validateArg } from './validate';
 
@@ -32,6 +32,8 @@ export interface RestInput {
   idempotencyKey?: string;
   /** The caller's address, when the request came over HTTP (comments record it). */
   ip?: string;
+  /** Multipart files or a raw body, handed only to endpoints that take uploads. */
+  upload?: UploadPayload;
 }
 
 export interface RestOutput {
@@ -132,6 +134,7 @@ export class RestServer {
       requestId: input.requestId,
       ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
       ...clientOf(input),
+      ...(endpoint.upload && input.upload ? { upload: input.upload } : {}),
     };
     let res: ServiceResponse;
     try {

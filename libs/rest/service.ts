@@ -31,6 +31,24 @@ export interface ServiceRequest {
   probe?: boolean;
   /** The HTTP caller's address and user agent (absent for batch jobs). */
   client?: { ip?: string; userAgent?: string };
+  /** The uploaded file(s), only for endpoints that take uploads (see EndpointDecl.upload). */
+  upload?: UploadPayload;
+}
+
+/** One file of a multipart/form-data body (the reference's $_FILES entry). */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  data: Buffer;
+}
+
+/** What a request carried besides its parameters: multipart files, or a raw (non-form, non-JSON) body. */
+export interface UploadPayload {
+  files?: Record<string, UploadedFile>;
+  raw?: Buffer;
+  contentType?: string;
+  disposition?: string;
+  md5?: string;
 }
 
 export interface ServiceResponse {

@@ -9,6 +9,7 @@ import { registerBlockEditorRoutes } from './cms-block-editor';
 import { registerSiteHealthRoutes } from './cms-site-health';
 import { registerOnboardingRoutes, registerViewsRoutes } from './calendar-views';
 import { registerCommentRoutes } from './cms/comments';
+import { registerMediaRoutes } from './cms/media';
 import { registerPostRoutes } from './cms/posts';
 import { registerTermRoutes } from './cms/terms';
 import { registerUserRoutes } from './cms/users';
@@ -42,8 +43,8 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'vendor/views/v2': [registerViewsRoutes],
   'ec/v2/onboarding': [registerOnboardingRoutes],
   'ec/v1': [registerEcRoutes],
-  // cms/v2 in the reference's registration order: post types' routes, types, statuses, taxonomies, terms of each taxonomy, users, comments, search, settings.
-  'cms/v2': [registerPostRoutes, registerDiscoveryRoutes, registerTermRoutes, registerUserRoutes, registerCommentRoutes, registerSearchRoutes, registerSettingsRoutes],
+  // cms/v2 in the reference's registration order: post types' routes (posts, pages, media), types, statuses, taxonomies, terms of each taxonomy, users, comments, search, settings.
+  'cms/v2': [registerPostRoutes, registerMediaRoutes, registerDiscoveryRoutes, registerTermRoutes, registerUserRoutes, registerCommentRoutes, registerSearchRoutes, registerSettingsRoutes],
   'cms-site-health/v1': [registerSiteHealthRoutes],
   'cms-block-editor/v1': [registerBlockEditorRoutes],
   'cms-abilities/v1': [registerAbilitiesRoutes],

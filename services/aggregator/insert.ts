@@ -18,6 +18,10 @@ import { newCalendarRecord } from '../../libs/calendar/records';
 import { flattenTax, type PostsRepository } from '../../libs/posts/repository';
 import { sanitizeTitle } from '../../libs/posts/slug';
 import type { PostDoc } from '../../libs/posts/types';
+import type { MediaLibrary } from '../../libs/media/library';
+import { fetchImage } from '../../libs/media/sideload';
+import type { FetchPolicy } from '../../libs/net/outbound';
+import { RestError } from '../../libs/rest/errors';
 import { mysqlLocal } from '../../libs/rest/dates';
 import type { Site } from '../../libs/rest/site';
 import type { Filter, Store } from '../../libs/store/types';
@@ -33,6 +37,8 @@ export interface InsertDeps {
   terms: TermsRepository;
   site: Site;
   now: () => Date;
+  /** Where events' image URLs are copied to, and the outbound policy of those fetches. */
+  images?: { library: MediaLibrary; policy: FetchPolicy };
 }
 
 /** What both steps know about the batch. */
@@ -331,6 +337,8 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
     if (Object.keys(changes).length) await deps.posts.save(before.id, changes);
   }
 
+  if (deps.images) await attachImages(deps, deps.images, job, written, activity);
+
   // The activity in the order of the slice's events.
   const reported = new Set<number>();
   const createdHere = new Set(creates);
@@ -357,6 +365,36 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
     tally(after, 1);
   }
   return { activity, counts: [...counts].filter(([, by]) => by !== 0) };
+}
+
+/**
+ * Events' `image` URLs, copied into the media library as the reference's importer does
+ * (tribe_upload_image), through the outbound guard: a URL fetched before gives its attachment again,
+ * one that is refused or fails leaves the event without an image (the import goes on).
+ */
+async function attachImages(deps: InsertDeps, images: NonNullable<InsertDeps['images']>, job: EventsStep, written: Map<string, PostDoc>, activity: Activity): Promise<void> {
+  const uploader = { id: job.author, login: '', roles: [], caps: [] };
+  for (const spec of job.events) {
+    const url = (spec.item as { image?: unknown }).image;
+    if (typeof url !== 'string' || !/^https?:\/\//i.test(url.trim())) continue;
+    const doc = spec.identity.keys.map((k) => written.get(k)).find(Boolean);
+    if (!doc) continue;
+    let attachment = await images.library.bySourceUrl(url.trim());
+    if (!attachment) {
+      try {
+        const got = await fetchImage(url.trim(), images.policy, () => images.library.tooBig());
+        attachment = await images.library.add({ bytes: got.bytes, name: got.name, user: uploader, parent: doc.id, sourceUrl: got.url });
+        addActivity(activity, 'attachment', 'created', attachment.id);
+      } catch (e) {
+        if (!(e instanceof RestError)) throw e;
+        continue;
+      }
+    }
+    if (doc.featured_media !== attachment.id) {
+      await deps.posts.save(doc.id, { featured_media: attachment.id });
+      doc.featured_media = attachment.id;
+    }
+  }
 }
 
 export function runImportJob(deps: InsertDeps, job: ImportJob): Promise<LinkedResult | EventsResult> {

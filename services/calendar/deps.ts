@@ -1,6 +1,8 @@
 /** What the calendar service's handlers are given: the store, its repositories, the site facts and the route registry. */
 import type { Nonces } from '../../libs/auth/nonces';
 import type { UsersRepository } from '../../libs/auth/users';
+import type { MediaLibrary } from '../../libs/media/library';
+import type { FetchPolicy } from '../../libs/net/outbound';
 import type { PostsRepository } from '../../libs/posts/repository';
 import type { RouteRegistry } from '../../libs/rest/registry';
 import type { Site } from '../../libs/rest/site';
@@ -23,4 +25,8 @@ export interface CalendarDeps {
   now: () => Date;
   /** The site's posts-per-page setting: the default page size of the event archives. */
   postsPerPage?: () => number;
+  /** The media library, where images given by URL are kept. */
+  media: MediaLibrary;
+  /** Outbound policy of image fetches. */
+  imagePolicy: FetchPolicy;
 }

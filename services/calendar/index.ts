@@ -2,6 +2,9 @@
 import { Nonces } from '../../libs/auth/nonces';
 import { UsersRepository } from '../../libs/auth/users';
 import type { Config } from '../../libs/config/env';
+import { MediaLibrary } from '../../libs/media/library';
+import { imageFetchPolicy } from '../../libs/media/sideload';
+import { storageFor } from '../../libs/media/storage';
 import { PostsRepository } from '../../libs/posts/repository';
 import type { RouteRegistry } from '../../libs/rest/registry';
 import { ServiceApp } from '../../libs/rest/service';
@@ -37,6 +40,8 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
+    media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),
+    imagePolicy: imageFetchPolicy(opts.config.OEMBED_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
   };
   const app = new ServiceApp('calendar', opts.registry);
   bindDoc(app, deps);

@@ -1,5 +1,8 @@
-/** The content service: cms/v2 users, application passwords, posts, pages, terms and comments; site health and URL details. */
+/** The content service: cms/v2 users, application passwords, posts, pages, media, terms and comments; site health and URL details. */
 import { UsersRepository } from '../../libs/auth/users';
+import { MediaLibrary } from '../../libs/media/library';
+import { imageFetchPolicy } from '../../libs/media/sideload';
+import { storageFor } from '../../libs/media/storage';
 import { PostsRepository } from '../../libs/posts/repository';
 import { TermsRepository } from '../../libs/terms/repository';
 import type { Config } from '../../libs/config/env';
@@ -18,6 +21,7 @@ import { bootstrapAdmin } from './bootstrap';
 import { bindComments } from './comments/handlers';
 import { CommentsRepository } from './comments/repository';
 import type { ContentDeps } from './deps';
+import { bindMedia } from './media/handlers';
 import { bindPosts } from './posts/handlers';
 import { postsDeps } from './posts/setup';
 import { bindSiteHealth } from './site-health/handlers';
@@ -39,6 +43,14 @@ export async function createContentService(opts: { registry: RouteRegistry; stor
   bindAppPasswords(app, deps);
   const posts = await postsDeps(deps, opts.registry);
   bindPosts(app, posts);
+  const media = new MediaLibrary(opts.site, deps.posts, storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES);
+  bindMedia(app, {
+    ...deps,
+    media,
+    imagePolicy: imageFetchPolicy(opts.config.OEMBED_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
+    links: { types: posts.links.types, comments: posts.links.comments },
+    lists: posts.lists,
+  });
   bindTerms(app, { ...deps, defaultCategory: posts.defaultCategory, lists: posts.lists }, opts.registry);
   bindComments(app, { site: deps.site, comments: deps.comments, posts: deps.posts, users: deps.users, registry: opts.registry });
   bindSiteHealth(app, { store: opts.store, site: opts.site, dataDir: opts.config.DATA_DIR, queue: opts.queue });

@@ -14,6 +14,9 @@ import { REST_PREFIX, type Site } from '../../libs/rest/site';
 import { logger } from '../../libs/observability/logger';
 import { observeRequest } from '../../libs/observability/metrics';
 import { opsEndpoints } from '../ops';
+import type { FileStorage } from '../../libs/media/storage';
+import type { UploadPayload } from '../../libs/rest/service';
+import { isMultipart, parseMultipart, serveUpload } from './uploads';
 
 export interface GatewayOptions {
   rest: RestServer;
@@ -24,6 +27,8 @@ export interface GatewayOptions {
   ready: () => Promise<void>;
   /** Extra pages outside the REST root (the application authorization page). */
   pages?: (ctx: Koa.Context, body: () => Promise<Buffer>) => Promise<boolean>;
+  /** The media library's files, served under /cms-content/uploads/. */
+  files?: FileStorage;
 }
 
 const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };
@@ -152,6 +157,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
     if (routePath === undefined) {
+      if (opts.files && (await serveUpload(ctx, opts.files))) return;
       if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
       if ((ctx.path === '/' || ctx.path === '/index.php') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
         ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);
@@ -193,11 +199,25 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       return;
     }
 
+    const contentType = ctx.get('Content-Type');
+    let parsed = parseBody(raw, contentType);
+    let upload: UploadPayload | undefined;
+    if (raw.length && isMultipart(contentType)) {
+      // Form fields become body parameters, files travel to the endpoints that take uploads.
+      const multi = await parseMultipart(raw, contentType);
+      if (multi) {
+        parsed = { bodyType: 'form', body: multi.fields };
+        if (Object.keys(multi.files).length) upload = { files: multi.files, md5: ctx.get('Content-MD5') || undefined };
+      }
+    } else if (raw.length && parsed.bodyType === 'none' && parsed.jsonError === undefined) {
+      upload = { raw, contentType, disposition: ctx.get('Content-Disposition') || undefined, md5: ctx.get('Content-MD5') || undefined };
+    }
     const input: RestInput = {
       method: ctx.method,
       path: routePath,
       query,
-      ...parseBody(raw, ctx.get('Content-Type')),
+      ...parsed,
+      ...(upload ? { upload } : {}),
       headers: ctx.headers,
       user,
       requestId: ctx.state.requestId as string,

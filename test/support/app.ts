@@ -20,8 +20,8 @@ export interface ApiResponse<T = any> {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Raw body text (sent as is with the given content type). */
-  raw?: string;
+  /** Raw body (sent as is with the given content type); a FormData is sent as multipart/form-data. */
+  raw?: string | Uint8Array | FormData;
   contentType?: string;
   /** [login, password] for Basic auth; defaults to none. */
   auth?: [string, string] | null;
@@ -50,16 +50,17 @@ export function basic(login: string, password: string): string {
 export function makeRequester(url: string, restRoot: string) {
   return async function request(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    let body: string | undefined;
+    let body: string | Uint8Array | FormData | undefined;
     if (opts.raw !== undefined) {
       body = opts.raw;
-      headers['Content-Type'] = opts.contentType ?? 'application/json';
+      // fetch writes a multipart body's Content-Type (with its boundary) itself.
+      if (!(opts.raw instanceof FormData) || opts.contentType) headers['Content-Type'] = opts.contentType ?? 'application/json';
     } else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['Content-Type'] = 'application/json';
     }
     if (opts.auth) headers.Authorization = basic(opts.auth[0], opts.auth[1]);
-    const sitePath = /^\/(index\.php|cms-admin|healthz|readyz|metrics)\b/.test(path);
+    const sitePath = /^\/(index\.php|cms-admin|cms-content|healthz|readyz|metrics)\b/.test(path);
     const target = path.startsWith('http') ? path : sitePath ? url + path : restRoot + path;
     const res = await fetch(target, { method, headers, body, redirect: 'manual' });
     const text = await res.text();

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
+import sharp from 'sharp';
 import { openStore } from '../../../libs/store';
 import type { Store } from '../../../libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
@@ -13,13 +14,15 @@ let users: RoleUsers;
 let images: http.Server;
 let imageBase: string;
 
-/** 2×3 PNG (only the header matters for the size). */
-const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from([0, 0, 0, 2, 0, 0, 0, 3]), Buffer.alloc(16)]);
+/** A real 2×3 PNG: images given by URL are decoded and copied into the media library. */
+let PNG: Buffer;
 
 const create = (body: Record<string, unknown>) => app.admin('POST', EVENTS, { body: { title: 'An event', start_date: '2031-05-01 18:00:00', end_date: '2031-05-01 20:00:00', ...body } });
 
 beforeAll(async () => {
-  app = await startTestApp({ SITE_TIMEZONE: 'America/New_York' });
+  PNG = await sharp({ create: { width: 2, height: 3, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
+  // The image server is on loopback, which the outbound guard refuses unless the host is allowed.
+  app = await startTestApp({ SITE_TIMEZONE: 'America/New_York', OEMBED_ALLOW_HOSTS: '127.0.0.1' });
   store = await openStore({ dataDir: app.config.DATA_DIR });
   users = await createRoleUsers(app, 'events');
   images = http.createServer((req, res) => {
@@ -231,7 +234,9 @@ describe('create', () => {
   it('takes an image by attachment id or URL (upload_files needed), and refuses what is not an image', async () => {
     const byUrl = await create({ image: `${imageBase}/pic.png` });
     expect(byUrl.status).toBe(201);
-    expect(byUrl.body.image).toMatchObject({ url: `${imageBase}/pic.png`, extension: 'png', width: 2, height: 3 });
+    // Copied into the library, as the reference's media_sideload_image does.
+    expect(byUrl.body.image).toMatchObject({ extension: 'png', width: 2, height: 3, filesize: PNG.length });
+    expect(byUrl.body.image.url).toMatch(/^http:\/\/example\.test\/cms-content\/uploads\/\d{4}\/\d{2}\/pic\.png$/);
     const byId = await create({ image: byUrl.body.image.id });
     expect(byId.body.image.id).toBe(byUrl.body.image.id);
     for (const bad of [`${imageBase}/missing.gif`, `${imageBase}/file.txt`, 'http://example.localhost/x.png', String(byUrl.body.id)]) {
@@ -243,7 +248,7 @@ describe('create', () => {
     expect(contributor.status).toBe(400);
     expect(contributor.body.code).toBe('rest_invalid_param');
     const inline = await create({ venue: { venue: 'Pictured venue', image: `${imageBase}/venue.png` } });
-    expect(inline.body.venue.image.url).toBe(`${imageBase}/venue.png`);
+    expect(inline.body.venue.image.url).toMatch(/\/cms-content\/uploads\/\d{4}\/\d{2}\/venue\.png$/);
   });
 
   it('scales statuses: a contributor asking to publish gets pending, publishers get publish', async () => {

@@ -102,8 +102,8 @@ export async function checkEventWrite(deps: CalendarDeps, req: WriteRequest): Pr
   if (req.has('author') && !(await deps.users.byId(Number(req.get('author'))))) failures.push([argName(req, 'author'), INVALID]);
   if (req.has('image')) {
     const ref = await checkImage(deps, req.user, req.get('image'));
-    if (ref) plan.image = ref;
-    else failures.push([argName(req, 'image'), INVALID]);
+    if ('invalid' in ref) failures.push([argName(req, 'image'), ref.invalid]);
+    else plan.image = ref;
   }
   if (req.has('venue')) plan.venues = await checkLinked(deps, req, VENUE, failures);
   if (req.has('organizer')) plan.organizers = await checkLinked(deps, req, ORGANIZER, failures);

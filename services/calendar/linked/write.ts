@@ -55,8 +55,8 @@ export async function checkLinkedInput(deps: CalendarDeps, user: Caller, input: 
   if (input.author !== undefined && !(await deps.users.byId(Number(input.author)))) failures.push(['author', INVALID]);
   if (input.image !== undefined) {
     const ref = await checkImage(deps, user, input.image);
-    if (ref) image = ref;
-    else failures.push(['image', INVALID]);
+    if ('invalid' in ref) failures.push(['image', ref.invalid]);
+    else image = ref;
   }
   return { failures, image };
 }

@@ -325,11 +325,13 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
   });
 }
 
-/** wp_delete_post: the record, its revisions, autosaves and comments; a page's children move up to its parent. */
+/** wp_delete_post: the record, its revisions, autosaves and comments; a page's children and its attachments move up to its parent. */
 async function removePost(deps: PostsDeps, post: PostDoc): Promise<void> {
   await deleteRevisionsOf(deps, post.id);
   await deps.comments.removeForPost(post.id);
   if (post.type === 'page') await deps.posts.collection.updateMany({ parent: post.id, type: 'page' }, { $set: { parent: post.parent } });
+  // Its attachments move up a level too (unattached for a post).
+  await deps.posts.collection.updateMany({ parent: post.id, type: 'attachment' }, { $set: { parent: post.parent } });
   await deps.posts.remove(post.id);
   await recount(deps, post, null);
 }

@@ -159,11 +159,15 @@ const SORT_FIELD: Record<string, string> = {
   menu_order: 'menu_order',
 };
 
-export async function planList(p: Record<string, unknown>, kind: KindInfo, user: Caller, terms: TermsRepository, zone: string): Promise<ListPlan> {
+/**
+ * `statusClause`, when given, replaces the posts' and pages' status rule (attachments have their own:
+ * `inherit` is public); it must name the type itself.
+ */
+export async function planList(p: Record<string, unknown>, kind: KindInfo, user: Caller, terms: TermsRepository, zone: string, statusClause?: Filter): Promise<ListPlan> {
   let statuses = [...new Set(p.status as string[])];
   if (statuses.includes('any')) statuses = [...new Set([...ANY_STATUSES, ...statuses.filter((s) => s !== 'any')])];
   // The type is part of the status condition (each of its branches), which keeps it index-served.
-  const and: Filter[] = [statusFilter(statuses, kind, user, p.context === 'edit')];
+  const and: Filter[] = [statusClause ?? statusFilter(statuses, kind, user, p.context === 'edit')];
 
   const list = (name: string) => ((p[name] as number[] | undefined) ?? []).filter((v) => Number.isInteger(v));
   const include = list('include');

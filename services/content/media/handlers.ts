@@ -1,0 +1,387 @@
+/**
+ * cms/v2 media: list, upload, get, update, delete (reference: WP_REST_Attachments_Controller). The
+ * list is the posts list's plan (planList) with the attachments' own status rule and the MIME filters;
+ * files go through the media library (libs/media/library), which the calendar's image arguments use too.
+ */
+import { createHash } from 'node:crypto';
+import { can } from '../../../libs/auth/user';
+import type { UsersRepository } from '../../../libs/auth/users';
+import { mergeMeta } from '../../../libs/posts/meta';
+import { parseDateInput, toLocal } from '../../../libs/posts/dates';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import { uniquePostSlug } from '../../../libs/posts/slug';
+import type { PostDoc } from '../../../libs/posts/types';
+import { ATTACHMENT_TYPE, type MediaLibrary, type NewFile } from '../../../libs/media/library';
+import { EDITABLE_IMAGES } from '../../../libs/media/images';
+import { mediaTypes } from '../../../libs/media/mime';
+import { fetchImage } from '../../../libs/media/sideload';
+import type { FetchPolicy } from '../../../libs/net/outbound';
+import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
+import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
+import type { HandlerContext, Reply, ServiceApp, UploadPayload } from '../../../libs/rest/service';
+import { restUrl, type Site } from '../../../libs/rest/site';
+import type { KindInfo, PostKind } from '../../../libs/routes/cms/posts';
+import type { Filter } from '../../../libs/store/types';
+import type { TermsRepository } from '../../../libs/terms/repository';
+import { canEditPost } from '../posts/access';
+import type { ListCache } from '../posts/counts';
+import type { Context } from '../posts/present';
+import { excludedBySearch, planList, relevanceRank } from '../posts/query';
+import { canDeleteMedia, canEditMedia, canReadMedia } from './access';
+import { presentMedia, type MediaPresentInput } from './present';
+
+export interface MediaDeps {
+  site: Site;
+  posts: PostsRepository;
+  terms: TermsRepository;
+  users: UsersRepository;
+  media: MediaLibrary;
+  /** Outbound policy of `url` sideloads. */
+  imagePolicy: FetchPolicy;
+  links: { types: boolean; comments: boolean };
+  /** The posts' list cache: a deleted attachment changes the posts that featured it. */
+  lists: ListCache;
+}
+
+const BASE = '/cms/v2/media';
+const MAX_SKIP = 2 ** 31 - 1;
+/** The attachment type in the posts list planner's terms: not hierarchical, but with parent filters. */
+const KIND = { kind: ATTACHMENT_TYPE as PostKind, base: 'media', hierarchical: true } as KindInfo;
+
+const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+
+function loadMedia(ctx: HandlerContext, deps: MediaDeps): Promise<PostDoc> {
+  return ctx.cached('media', async () => {
+    const doc = await deps.posts.ofType(Number(ctx.params.id), ATTACHMENT_TYPE);
+    if (!doc) throw invalidId();
+    return doc;
+  });
+}
+
+/** The parent named by `post`, loaded once per request (null for none or a missing one). */
+function loadParent(ctx: HandlerContext, deps: MediaDeps): Promise<PostDoc | null> {
+  return ctx.cached('parent', async () => {
+    const id = Number(ctx.params.post ?? 0);
+    return id > 0 ? deps.posts.byId(id) : null;
+  });
+}
+
+/** The records a page of attachments is attached to, in one query. */
+async function parentsOf(deps: MediaDeps, docs: PostDoc[]): Promise<Map<number, PostDoc>> {
+  const ids = [...new Set(docs.map((d) => d.parent).filter((p) => p > 0))];
+  const out = new Map<number, PostDoc>();
+  if (ids.length) for (const p of await deps.posts.collection.find({ id: { $in: ids } }, { fields: ['type', 'status', 'author', 'trash'] })) out.set(p.id, p);
+  return out;
+}
+
+async function presentInput(deps: MediaDeps, ctx: HandlerContext, docs: PostDoc[], context: Context, loaded?: Map<number, PostDoc>): Promise<MediaPresentInput> {
+  const found = loaded ?? (await parentsOf(deps, docs));
+  const parents = new Map<number, string>([...found].map(([id, p]) => [id, String(p.type)]));
+  return { site: deps.site, context, user: ctx.user, parents, links: deps.links };
+}
+
+async function presentOne(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc, context: Context, withLinks = true): Promise<Record<string, unknown>> {
+  return presentMedia(doc, await presentInput(deps, ctx, [doc], context), withLinks);
+}
+
+/** `title`, `caption`, `description` come as a string or as `{raw}`. */
+function rawText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string') return (v as { raw: string }).raw;
+  return undefined;
+}
+
+/** The list's status rule: `inherit` is public, `private` needs read_private_posts, `trash` edit_others_posts (else own only). */
+function statusClause(statuses: string[], ctx: HandlerContext): Filter {
+  const all: string[] = [];
+  const own: string[] = [];
+  for (const s of statuses) {
+    if (s === 'inherit') all.push(s);
+    else if (s === 'private' ? can(ctx.user, 'read_private_posts') : can(ctx.user, 'edit_others_posts')) all.push(s);
+    else if (ctx.user) own.push(s);
+  }
+  const or: Filter[] = [];
+  if (all.length) or.push({ type: ATTACHMENT_TYPE, status: all.length === 1 ? all[0] : { $in: all } });
+  if (own.length && ctx.user) or.push({ type: ATTACHMENT_TYPE, author: ctx.user.id, status: own.length === 1 ? own[0] : { $in: own } });
+  if (!or.length) return { type: ATTACHMENT_TYPE, status: { $in: [] } };
+  return or.length === 1 ? or[0] : { $or: or };
+}
+
+/** media_type and mime_type together: the MIME types of the named media types plus the valid named ones. */
+function mimeClause(p: Record<string, unknown>): Filter | null {
+  const types = mediaTypes();
+  const wanted = new Set<string>();
+  for (const t of (p.media_type as string[] | undefined) ?? []) for (const m of types[t] ?? []) wanted.add(m);
+  for (const m of (p.mime_type as string[] | undefined) ?? []) if (types[m.split('/')[0]]?.includes(m)) wanted.add(m);
+  if (!wanted.size) return null;
+  return { mime_type: wanted.size === 1 ? [...wanted][0] : { $in: [...wanted] } };
+}
+
+/** Reads the uploaded file of a request: multipart `file`, else the raw body with its headers. */
+function uploadedFile(up: UploadPayload | undefined): { bytes: Buffer; name: string; fromForm: boolean } {
+  if (up?.files && Object.keys(up.files).length) {
+    const f = up.files.file ?? Object.values(up.files)[0];
+    checkMd5(up.md5, f.data);
+    return { bytes: f.data, name: f.name, fromForm: true };
+  }
+  const raw = up?.raw;
+  if (!raw || !raw.length) throw new RestError('rest_upload_no_data', 'No data supplied.', 400);
+  if (!up.contentType) throw new RestError('rest_upload_no_content_type', 'No Content-Type supplied.', 400);
+  if (!up.disposition) throw new RestError('rest_upload_no_content_disposition', 'No Content-Disposition supplied.', 400);
+  const name = filenameFromDisposition(up.disposition);
+  if (!name) {
+    throw new RestError(
+      'rest_upload_invalid_disposition',
+      'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.',
+      400,
+    );
+  }
+  checkMd5(up.md5, raw);
+  return { bytes: raw, name, fromForm: false };
+}
+
+function checkMd5(expected: string | undefined, bytes: Buffer): void {
+  if (!expected) return;
+  if (expected.trim() !== createHash('md5').update(bytes).digest('hex')) throw new RestError('rest_upload_hash_mismatch', 'Content hash did not match expected.', 412);
+}
+
+/** get_filename_from_disposition(): the `filename` attribute after the first `;`, unquoted. */
+export function filenameFromDisposition(header: string): string | null {
+  let filename: string | null = null;
+  for (const value of header.split(/,(?=\s*[a-z-]+\s*;)/i)) {
+    const v = value.trim();
+    const semi = v.indexOf(';');
+    if (semi < 0) continue;
+    const attrs: Record<string, string> = {};
+    for (const part of v.slice(semi + 1).split(';')) {
+      const eq = part.indexOf('=');
+      if (eq < 0) continue;
+      attrs[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    }
+    if (!attrs.filename) continue;
+    filename = attrs.filename.trim();
+    if (filename.length >= 2 && filename.startsWith('"') && filename.endsWith('"')) filename = filename.slice(1, -1);
+  }
+  return filename || null;
+}
+
+/** The post fields of a write (create or update) other than the file; throws for a bad author or date. */
+async function writeFields(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc | null): Promise<Partial<PostDoc>> {
+  const p = ctx.params;
+  const zone = deps.site.timezone;
+  const out: Partial<PostDoc> = {};
+  const title = rawText(p.title);
+  if (title !== undefined) out.title = title;
+  const caption = rawText(p.caption);
+  if (caption !== undefined) out.excerpt = caption;
+  const description = rawText(p.description);
+  if (description !== undefined) out.content = description;
+  if (typeof p.post === 'number') out.parent = p.post;
+  if (typeof p.author === 'number' && p.author !== (doc?.author ?? ctx.user?.id)) {
+    if (!(await deps.users.byId(p.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+    out.author = p.author;
+  }
+  for (const k of ['comment_status', 'ping_status', 'template', 'status'] as const) if (typeof p[k] === 'string') (out as Record<string, unknown>)[k] = p[k];
+  for (const [arg, utc] of [['date', false], ['date_gmt', true]] as const) {
+    if (typeof p[arg] !== 'string') continue;
+    const d = parseDateInput(p[arg] as string, zone, utc);
+    if (!d) throw new RestError('rest_invalid_date', 'Invalid date.', 400);
+    out.date = d.local;
+    out.date_gmt = d.gmt;
+  }
+  const meta: Record<string, unknown> = p.meta && typeof p.meta === 'object' ? { ...(p.meta as Record<string, unknown>) } : {};
+  if (typeof p.alt_text === 'string') meta._wp_attachment_image_alt = p.alt_text;
+  if (Object.keys(meta).length) out.meta = mergeMeta(doc?.meta, meta);
+  if (typeof p.slug === 'string' && p.slug) {
+    out.slug = await uniquePostSlug(deps.posts.collection, p.slug, { type: ATTACHMENT_TYPE, hierarchical: false, selfId: doc?.id });
+  }
+  return out;
+}
+
+function checkParentType(parent: PostDoc | null): void {
+  if (parent && (parent.type === 'revision' || parent.type === ATTACHMENT_TYPE)) throw new RestError('rest_invalid_param', 'Invalid parent type.', 400);
+}
+
+export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
+  app.bind('cms.media.list', {
+    async permission(ctx) {
+      for (const s of (ctx.params.status as string[]) ?? []) {
+        if (s === 'inherit' || can(ctx.user, 'edit_posts') || (s === 'private' && can(ctx.user, 'read_private_posts'))) continue;
+        return invalidParams([['status', new ParamError('rest_forbidden_status', 'Status is forbidden.', { status: authStatus(ctx.user) })]]);
+      }
+      if (ctx.params.context === 'edit' && !can(ctx.user, 'edit_posts')) {
+        return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
+      }
+      return true;
+    },
+    async handle(ctx) {
+      const p = ctx.params;
+      if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
+        throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+      }
+      const include = (p.include as number[]) ?? [];
+      if (p.orderby === 'include' && !include.length) {
+        throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+      }
+      const statuses = [...new Set((p.status as string[]) ?? ['inherit'])];
+      const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, statusClause(statuses, ctx));
+      const mime = mimeClause(p);
+      const filter: Filter = mime ? { $and: [plan.filter, mime] } : plan.filter;
+      const perPage = Number(p.per_page);
+      const page = Number(p.page);
+      const skip = Math.min(typeof p.offset === 'number' ? Math.abs(p.offset) : (page - 1) * perPage, MAX_SKIP);
+      let items: PostDoc[];
+      let total: number;
+      if (plan.memorySort || plan.memoryFilter) {
+        let all = await deps.posts.collection.find(filter, { sort: plan.sort });
+        const search = plan.search;
+        if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
+        if (plan.memorySort === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+        if (plan.memorySort === 'include_slugs') {
+          const slugs = (p.slug as string[]) ?? [];
+          all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
+        }
+        if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
+        total = all.length;
+        items = all.slice(skip, skip + perPage);
+      } else {
+        items = await deps.posts.collection.find(filter, { sort: plan.sort, skip, limit: perPage });
+        total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.posts.collection.count(filter);
+      }
+      const pages = totalPages(total, perPage);
+      if (total > 0 && page > pages) throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+      // As the reference, attachments of records the caller may not read drop out of the page (the totals stay).
+      const parents = await parentsOf(deps, items);
+      const readable = items.filter((d) => canReadMedia(ctx.user, d, d.parent ? (parents.get(d.parent) ?? null) : null));
+      const input = await presentInput(deps, ctx, readable, p.context as Context, parents);
+      return { body: readable.map((d) => presentMedia(d, input)), headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
+    },
+  });
+
+  app.bind('cms.media.get', {
+    async permission(ctx) {
+      const doc = await loadMedia(ctx, deps);
+      if (ctx.params.context === 'edit' && !canEditMedia(ctx.user, doc)) {
+        return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      }
+      const parent = doc.parent ? await deps.posts.byId(doc.parent) : null;
+      return canReadMedia(ctx.user, doc, parent);
+    },
+    async handle(ctx) {
+      const doc = await loadMedia(ctx, deps);
+      return { body: await presentOne(deps, ctx, doc, ctx.params.context as Context) };
+    },
+  });
+
+  app.bind('cms.media.create', {
+    async permission(ctx) {
+      const p = ctx.params;
+      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, 'edit_others_posts')) {
+        return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
+      }
+      // An attachment's create_posts capability is upload_files.
+      if (!can(ctx.user, 'upload_files')) return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
+      if (typeof p.post === 'number' && p.post > 0) {
+        const parent = await loadParent(ctx, deps);
+        if (!parent || !canEditPost(ctx.user, parent)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.', authStatus(ctx.user));
+      }
+      const type = ctx.req.upload?.files?.file?.type ?? '';
+      if (type.startsWith('image/') && !EDITABLE_IMAGES.has(type) && !['image/svg+xml', 'image/heic', 'image/heif'].includes(type)) {
+        return new RestError('rest_upload_image_type_not_supported', 'The web server cannot generate responsive image sizes for this image. Convert it to JPEG or PNG before uploading.', 400);
+      }
+      return true;
+    },
+    async handle(ctx) {
+      const p = ctx.params;
+      const parent = await loadParent(ctx, deps);
+      checkParentType(parent);
+      // Checked before the file is stored, so a bad field stores nothing.
+      const fields = await writeFields(deps, ctx, null);
+      const file: NewFile = {
+        bytes: Buffer.alloc(0),
+        name: '',
+        user: ctx.user,
+        parent: parent?.id ?? 0,
+        subSizes: p.generate_sub_sizes !== false,
+        // As media_handle_upload: an upload attached to a post (not a page) is filed under the post's month.
+        ...(parent && parent.type !== 'page' && parent.date_gmt ? { time: new Date(parent.date_gmt) } : {}),
+      };
+      if (typeof p.url === 'string' && p.url) {
+        const got = await fetchImage(p.url, deps.imagePolicy, () => deps.media.tooBig());
+        Object.assign(file, { bytes: got.bytes, name: got.name, sourceUrl: got.url });
+      } else {
+        const up = uploadedFile(ctx.req.upload);
+        Object.assign(file, { bytes: up.bytes, name: up.name });
+        // A form upload is titled after the client's file name (extension dropped), as the reference.
+        if (up.fromForm && fields.title === undefined) {
+          const stem = up.name.includes('.') ? up.name.slice(0, up.name.lastIndexOf('.')) : up.name;
+          const clean = stem.replace(/<[^>]*>/g, '').replace(/%[a-f0-9]{2}/gi, '').replace(/\s+/g, ' ').trim();
+          if (clean) file.fallbackTitle = clean;
+        }
+      }
+      if (fields.title !== undefined) file.title = fields.title;
+      if (fields.excerpt !== undefined) file.caption = fields.excerpt;
+      let created: PostDoc;
+      try {
+        created = await deps.media.add(file);
+      } catch (e) {
+        // A refused form upload is wp_handle_upload's error, reported under its own code.
+        if (e instanceof RestError && e.code === 'rest_upload_sideload_error' && ctx.req.upload?.files) throw new RestError('rest_upload_unknown_error', e.message, e.status);
+        throw e;
+      }
+      const changes: Partial<PostDoc> = { ...fields };
+      delete changes.title;
+      if (changes.meta) changes.meta = mergeMeta(created.meta, fields.meta as Record<string, unknown>);
+      if (changes.slug === undefined && typeof p.slug === 'string' && !p.slug) delete changes.slug;
+      const doc = Object.keys(changes).length ? ((await deps.posts.save(created.id, changes)) ?? created) : created;
+      deps.lists.invalidate();
+      return {
+        status: 201,
+        body: await presentOne(deps, ctx, doc, 'edit'),
+        headers: { Location: restUrl(deps.site, `${BASE}/${doc.id}`), 'X-WP-Upload-Attachment-ID': String(doc.id) },
+      };
+    },
+  });
+
+  app.bind('cms.media.update', {
+    async permission(ctx) {
+      const doc = await loadMedia(ctx, deps);
+      const p = ctx.params;
+      if (!canEditMedia(ctx.user, doc)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && p.author !== doc.author && !can(ctx.user, 'edit_others_posts')) {
+        return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
+      }
+      return true;
+    },
+    async handle(ctx) {
+      const doc = await loadMedia(ctx, deps);
+      const parent = await loadParent(ctx, deps);
+      checkParentType(parent);
+      const changes = await writeFields(deps, ctx, doc);
+      const at = new Date();
+      const saved = (await deps.posts.save(doc.id, { ...changes, modified: toLocal(at, deps.site.timezone), modified_gmt: at })) ?? doc;
+      deps.lists.invalidate();
+      return { body: await presentOne(deps, ctx, saved, 'edit') };
+    },
+  });
+
+  app.bind('cms.media.delete', {
+    async permission(ctx) {
+      const doc = await loadMedia(ctx, deps);
+      if (!canDeleteMedia(ctx.user, doc)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(ctx.user));
+      return true;
+    },
+    async handle(ctx) {
+      const doc = await loadMedia(ctx, deps);
+      // Attachments have no trash (MEDIA_TRASH is off in the reference).
+      if (ctx.params.force !== true) throw new RestError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
+      const previous = await presentOne(deps, ctx, doc, 'edit', false);
+      await deps.posts.remove(doc.id);
+      await deps.media.deleteFiles(doc);
+      // wp_delete_attachment: no record keeps it as its featured image.
+      await deps.posts.collection.updateMany({ featured_media: doc.id }, { $set: { featured_media: 0 } });
+      deps.lists.invalidate();
+      return { body: { deleted: true, previous } };
+    },
+  });
+}
