@@ -56,6 +56,13 @@ export interface ArgDecl extends ArgSchema {
    * Returns true, or the failure. It must be pure: it sees only the value and the other params.
    */
   validate?: (value: unknown, params: Record<string, unknown>) => true | ParamError | string;
+  /**
+   * The argument's own type check where the reference validates an argument by itself before any schema
+   * keyword (ec/v1's parameter types): it sees the value as sent, and its failure is the one reported.
+   */
+  precheck?: (value: unknown, params: Record<string, unknown>) => true | ParamError | string;
+  /** Keywords published in the index but not enforced, because the precheck replaces them. */
+  unchecked?: Array<'format' | 'pattern' | 'enum'>;
   /** Turns the validated value into what the handler receives (the reference's sanitize_callback). */
   sanitize?: (value: unknown, params: Record<string, unknown>) => unknown;
   /** Leave out of the published index (the argument still works). */
