@@ -6,6 +6,7 @@
  */
 import type { ServiceName } from '../config/env';
 import type { ParamError } from './errors';
+import type { Site } from './site';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const READABLE: Method[] = ['GET'];
@@ -86,6 +87,11 @@ export interface RouteDecl {
   endpoints: EndpointDecl[];
   /** The record schema shown with context=help and in OpenAPI documents. */
   schema?: () => Record<string, unknown>;
+  /**
+   * Link Description Objects the reference adds to the public record schema as `links` (the actions a
+   * client may be allowed on a record), shown with the schema by OPTIONS and context=help.
+   */
+  schemaLinks?: (site: Site) => Array<Record<string, unknown>>;
   /** Hide from the index (the route still answers). */
   hidden?: boolean;
 }
