@@ -29,7 +29,11 @@ export function routeData(route: CompiledRoute, site: Site, context: string): Re
       return { methods: e.methods, ...(e.allowBatch ? { allow_batch: { v1: true } } : {}), args };
     }),
   };
-  if (context === 'help' && route.schema) data.schema = route.schema();
+  if (context === 'help' && route.schema) {
+    const schema = route.schema();
+    const links = route.schemaLinks?.(site);
+    data.schema = links?.length ? { ...schema, links } : schema;
+  }
   if (!route.hasParams) data._links = { self: [{ href: restUrl(site, route.pattern) }] };
   return data;
 }

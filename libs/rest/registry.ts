@@ -6,6 +6,7 @@
  */
 import type { ServiceName } from '../config/env';
 import type { ParamError } from './errors';
+import type { Site } from './site';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const READABLE: Method[] = ['GET'];
@@ -56,6 +57,13 @@ export interface ArgDecl extends ArgSchema {
    * Returns true, or the failure. It must be pure: it sees only the value and the other params.
    */
   validate?: (value: unknown, params: Record<string, unknown>) => true | ParamError | string;
+  /**
+   * The argument's own type check where the reference validates an argument by itself before any schema
+   * keyword (ec/v1's parameter types): it sees the value as sent, and its failure is the one reported.
+   */
+  precheck?: (value: unknown, params: Record<string, unknown>) => true | ParamError | string;
+  /** Keywords published in the index but not enforced, because the precheck replaces them. */
+  unchecked?: Array<'format' | 'pattern' | 'enum'>;
   /** Turns the validated value into what the handler receives (the reference's sanitize_callback). */
   sanitize?: (value: unknown, params: Record<string, unknown>) => unknown;
   /** Leave out of the published index (the argument still works). */
@@ -81,6 +89,11 @@ export interface RouteDecl {
   endpoints: EndpointDecl[];
   /** The record schema shown with context=help and in OpenAPI documents. */
   schema?: () => Record<string, unknown>;
+  /**
+   * Link Description Objects the reference adds to the public record schema as `links` (the actions a
+   * client may be allowed on a record), shown with the schema by OPTIONS and context=help.
+   */
+  schemaLinks?: (site: Site) => Array<Record<string, unknown>>;
   /** Hide from the index (the route still answers). */
   hidden?: boolean;
 }

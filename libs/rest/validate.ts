@@ -195,7 +195,21 @@ function compiledFor(schema: ArgSchema): ValidateFunction {
 
 /** Compiles an argument's validator ahead of the first request. */
 export function precompile(schema: ArgSchema): void {
-  compiledFor(schema);
+  compiledFor(enforced(schema as ArgDecl));
+}
+
+const relaxed = new WeakMap<ArgDecl, ArgSchema>();
+/** The schema an argument is checked against: its declaration without the keywords it leaves unchecked. */
+function enforced(decl: ArgDecl): ArgSchema {
+  if (!decl.unchecked?.length) return decl;
+  let s = relaxed.get(decl);
+  if (!s) {
+    const copy: ArgSchema = { ...decl };
+    for (const k of decl.unchecked) delete copy[k];
+    s = copy;
+    relaxed.set(decl, s);
+  }
+  return s;
 }
 
 /** `wp_sprintf('%l')`: "a", "a and b", "a, b, and c". */
@@ -297,8 +311,12 @@ function toParamError(name: string, e: ErrorObject): ParamError {
 
 /** Coerces and validates one argument; returns the value to hand on, or the failure. */
 export function validateArg(name: string, value: unknown, decl: ArgDecl, params: Record<string, unknown>): { value: unknown } | { error: ParamError | string } {
+  if (decl.precheck) {
+    const r = decl.precheck(value, params);
+    if (r !== true) return { error: r };
+  }
   let v = coerce(value, decl);
-  const fn = compiledFor(decl);
+  const fn = compiledFor(enforced(decl));
   if (!fn(v)) {
     // A failed anyOf/oneOf reports its branch errors first; the reference reports the combinator.
     const errs = fn.errors!;

@@ -6,6 +6,7 @@
 import { metaArg, metaSchema } from '../../posts/meta';
 import { sanitizeTitle } from '../../posts/slug';
 import { type ArgDecl, type ArgSchema, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
+import { restUrl, type Site } from '../../rest/site';
 import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
 
 const NS = 'cms/v2';
@@ -239,6 +240,36 @@ export function itemSchema(k: KindInfo): Record<string, unknown> {
   return { $schema: 'http://json-schema.org/draft-04/schema#', title: k.kind, type: 'object', properties: props };
 }
 
+/** A targetSchema link: the action `rel` names is the one the record's `properties` are written with. */
+const actionLink = (rel: string, title: string, href: string, properties: Record<string, unknown>) => ({
+  rel: `https://api.w.org/action-${rel}`,
+  title,
+  href,
+  targetSchema: { type: 'object', properties },
+});
+
+/**
+ * The posts controller's schema links: the actions a user may be allowed on a record of the type
+ * (publish, unfiltered HTML, sticky for posts, author, and assigning and creating terms of each of
+ * its taxonomies), all aimed at the item route.
+ */
+export function postSchemaLinks(k: KindInfo, site: Site): Array<Record<string, unknown>> {
+  const href = restUrl(site, `/${NS}/${k.base}/{id}`);
+  const links = [
+    actionLink('publish', 'The current user can publish this post.', href, { status: { type: 'string', enum: ['publish', 'future'] } }),
+    actionLink('unfiltered-html', 'The current user can post unfiltered HTML markup and JavaScript.', href, { content: { raw: { type: 'string' } } }),
+  ];
+  if (k.kind === 'post') links.push(actionLink('sticky', 'The current user can sticky this post.', href, { sticky: { type: 'boolean' } }));
+  links.push(actionLink('assign-author', 'The current user can change the author on this post.', href, { author: { type: 'integer' } }));
+  const taxonomies: Array<[name: string, base: string]> = k.hierarchical ? [] : [['category', 'categories'], ['post_tag', 'tags']];
+  for (const [name, base] of taxonomies) {
+    const terms = { [base]: { type: 'array', items: { type: 'integer' } } };
+    links.push(actionLink(`assign-${base}`, `The current user can assign terms in the ${name} taxonomy.`, href, terms));
+    links.push(actionLink(`create-${base}`, `The current user can create terms in the ${name} taxonomy.`, href, terms));
+  }
+  return links;
+}
+
 /** The record schema of a revision (or, with preview_link, an autosave) of a post or page. */
 export function revisionSchema(k: KindInfo, autosave: boolean): Record<string, unknown> {
   const item = itemSchema(k).properties as Record<string, unknown>;
@@ -269,6 +300,7 @@ function registerKind(registry: RouteRegistry, k: KindInfo): void {
     namespace: NS,
     pattern: base,
     schema: () => itemSchema(k),
+    schemaLinks: (site) => postSchemaLinks(k, site),
     endpoints: [
       { id: `${id}.list`, service: 'content', methods: ['GET'], args: collectionArgs(k), allowBatch: true },
       { id: `${id}.create`, service: 'content', methods: ['POST'], args: writeArgs(k), allowBatch: true },
@@ -278,6 +310,7 @@ function registerKind(registry: RouteRegistry, k: KindInfo): void {
     namespace: NS,
     pattern: `${base}/(?P<id>[\\d]+)`,
     schema: () => itemSchema(k),
+    schemaLinks: (site) => postSchemaLinks(k, site),
     endpoints: [
       {
         id: `${id}.get`,

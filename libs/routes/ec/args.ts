@@ -1,12 +1,12 @@
 /**
  * Argument declarations of ec/v1 (the reference's tec/v1): the entity write fields of events,
  * organizers and venues, their list parameters, and the constraints the interface declares (types,
- * enums, minimum and maximum, formats, patterns, unique items). The gateway validates them all before
- * the calendar service sees a request.
+ * enums, minimum and maximum, formats, patterns, unique items). Each argument is of one of the
+ * reference's parameter types (params.ts), whose own check runs first; the gateway validates them all
+ * before the calendar service sees a request.
  */
-import { ParamError } from '../../rest/errors';
 import type { ArgDecl } from '../../rest/registry';
-import { isUrl } from '../vendor-events/args';
+import { arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
 
 export const NS = 'ec/v1';
 export const BASE = `/${NS}`;
@@ -22,32 +22,31 @@ export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]
 /** RFC 3339, as post dates are written. */
 export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}(?::\\d{2})?)?$';
 
-/** The reference's URI parameter: a URL the filter of valid URLs accepts. */
-const validUri = (name: string) => (v: unknown) =>
-  isUrl(v)
-    ? true
-    : new ParamError('tec_rest_invalid_uri_argument', `Argument \`{${name}}\` must be a valid URL.`, {
-        status: 400,
-        argument: name,
-        details: `The argument \`{${name}}\` is not a valid URL.`,
-      });
-
-const text = (description: string, extra: Partial<ArgDecl> = {}): ArgDecl => ({ description, type: 'string', ...extra });
-const uri = (name: string, description: string): ArgDecl => text(description, { format: 'uri', validate: validUri(name) });
-const idList = (description: string): ArgDecl => ({ description, type: 'array', items: { type: 'integer' }, uniqueItems: true });
+/** Text: a string, or one of its enum values. */
+const text = (description: string, extra: Partial<ArgDecl> = {}): ArgDecl =>
+  tecParam({ description, type: 'string', ...extra }, textCheck(extra.enum));
+const uri = (name: string, description: string): ArgDecl => tecParam({ description, type: 'string', format: 'uri' }, uriCheck(name));
+const email = (name: string, description: string): ArgDecl => tecParam({ description, type: 'string', format: 'email' }, emailCheck(name));
+/** Positive_Integer; the schema's bounds still apply once the type check passed. */
+const positive = (name: string, decl: ArgDecl): ArgDecl => tecParam(decl, positiveIntegerCheck(name));
+/** Array_Of_Type of Positive_Integer (items checked under the reference's placeholder name). */
+const idList = (description: string): ArgDecl =>
+  tecParam({ description, type: 'array', items: { type: 'integer' }, uniqueItems: true }, arrayCheck(positiveIntegerCheck('example')));
+/** Date_Time: strtotime decides, not the RFC 3339 format; a declared pattern is checked first. */
+const dateTime = (name: string, decl: ArgDecl): ArgDecl => tecParam(decl, dateTimeCheck(name, decl.pattern), ['format', 'pattern']);
 
 /** The fields every entity is written with (the reference's TEC_Post_Entity_Request_Body). */
 export function entityWriteArgs(stickyDefault: boolean | undefined): Record<string, ArgDecl> {
   return {
-    date: text("The date the entity was published, in the site's timezone. In RFC3339 format.", { format: 'date-time', pattern: RFC3339_PATTERN }),
-    date_gmt: text('The date the entity was published, as GMT. In RFC3339 format.', { format: 'date-time', pattern: RFC3339_PATTERN }),
+    date: dateTime('date', { description: "The date the entity was published, in the site's timezone. In RFC3339 format.", type: 'string', format: 'date-time', pattern: RFC3339_PATTERN }),
+    date_gmt: dateTime('date_gmt', { description: 'The date the entity was published, as GMT. In RFC3339 format.', type: 'string', format: 'date-time', pattern: RFC3339_PATTERN }),
     slug: text('An alphanumeric identifier for the entity unique to its type.'),
     status: text('A named status for the entity.', { enum: STATUSES, default: 'publish' }),
     title: text('The title for the entity.'),
     content: text('The content for the entity.'),
     excerpt: text('The excerpt for the entity.'),
-    author: { description: 'The ID for the author of the entity.', type: 'integer' },
-    featured_media: { description: 'The ID of the featured media for the entity.', type: 'integer' },
+    author: positive('author', { description: 'The ID for the author of the entity.', type: 'integer' }),
+    featured_media: positive('featured_media', { description: 'The ID of the featured media for the entity.', type: 'integer' }),
     comment_status: text('Whether or not comments are open on the entity.', { enum: ['open', 'closed'], default: 'open' }),
     ping_status: text('Whether or not the entity can be pinged.', { enum: ['open', 'closed'], default: 'open' }),
     format: text('The format for the entity.', { enum: FORMATS, default: 'standard' }),
@@ -57,18 +56,18 @@ export function entityWriteArgs(stickyDefault: boolean | undefined): Record<stri
   };
 }
 
-const eventDate = (description: string): ArgDecl => text(description, { pattern: DATE_PATTERN });
+const eventDate = (name: string, description: string): ArgDecl => dateTime(name, { description, type: 'string', pattern: DATE_PATTERN });
 
 export function eventWriteArgs(): Record<string, ArgDecl> {
   return {
     ...entityWriteArgs(undefined),
     vendor_events_cat: idList('The terms assigned to the entity in the vendor_events_cat taxonomy.'),
-    start_date: eventDate('The start date of the event, in its time zone.'),
-    start_date_utc: eventDate('The start date of the event in UTC.'),
-    end_date: eventDate('The end date of the event, in its time zone.'),
-    end_date_utc: eventDate('The end date of the event in UTC.'),
+    start_date: eventDate('start_date', 'The start date of the event, in its time zone.'),
+    start_date_utc: eventDate('start_date_utc', 'The start date of the event in UTC.'),
+    end_date: eventDate('end_date', 'The end date of the event, in its time zone.'),
+    end_date_utc: eventDate('end_date_utc', 'The end date of the event in UTC.'),
     timezone: text('The timezone of the event.'),
-    duration: { description: 'The duration of the event in seconds.', type: 'integer', minimum: 0 },
+    duration: positive('duration', { description: 'The duration of the event in seconds.', type: 'integer', minimum: 0 }),
     all_day: { description: 'Whether the event is all day.', type: 'boolean' },
     featured: { description: 'Whether the event is featured.', type: 'boolean' },
     cost: text('The cost of the event.'),
@@ -82,7 +81,7 @@ export function organizerWriteArgs(): Record<string, ArgDecl> {
     ...entityWriteArgs(false),
     phone: text("The organizer's phone number.", { format: 'tel' }),
     website: uri('website', "The organizer's website."),
-    email: text("The organizer's email address.", { format: 'email' }),
+    email: email('email', "The organizer's email address."),
   };
 }
 
@@ -101,37 +100,45 @@ export function venueWriteArgs(): Record<string, ArgDecl> {
   };
 }
 
-export const pageArg = (): ArgDecl => ({ description: 'The collection page number.', type: 'integer', default: 1, minimum: 1 });
-export const perPageArg = (): ArgDecl => ({ description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 });
+export const pageArg = (): ArgDecl => positive('page', { description: 'The collection page number.', type: 'integer', default: 1, minimum: 1 });
+export const perPageArg = (): ArgDecl =>
+  positive('per_page', { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 });
 
-export const statusListArg = (what: string): ArgDecl => ({
-  description: `Limit result set to ${what} with specific status.`,
-  type: 'array',
-  items: { type: 'string', enum: STATUSES },
-  uniqueItems: true,
-  default: ['publish'],
-});
+/** Array_Of_Type of Text with the entity statuses, checked by the endpoint's own status validator. */
+export const statusListArg = (what: string): ArgDecl =>
+  tecParam(
+    {
+      description: `Limit result set to ${what} with specific status.`,
+      type: 'array',
+      items: { type: 'string', enum: STATUSES },
+      uniqueItems: true,
+      default: ['publish'],
+    },
+    statusListCheck(STATUSES),
+  );
 
-const dateFilter = (description: string): ArgDecl => ({ description, type: 'string', format: 'date-time' });
+const dateFilter = (name: string, description: string): ArgDecl => dateTime(name, { description, type: 'string', format: 'date-time' });
+/** The linked-record filters: the event validator's id lists (existence is checked by the service). */
+const linkedIds = (description: string): ArgDecl => tecParam({ description, type: 'array', items: { type: 'integer' }, uniqueItems: true }, idListCheck);
 
 export function eventListArgs(): Record<string, ArgDecl> {
   return {
     page: pageArg(),
     per_page: perPageArg(),
-    start_date: dateFilter('Limit events to those starting after the specified date.'),
-    end_date: dateFilter('Limit events to those ending before the specified date.'),
+    start_date: dateFilter('start_date', 'Limit events to those starting after the specified date.'),
+    end_date: dateFilter('end_date', 'Limit events to those ending before the specified date.'),
     search: text('Limit results to those matching a string.'),
     categories: idList('Limit result set to events assigned specific categories.'),
     tags: idList('Limit result set to events assigned specific tags.'),
-    venue: idList('Limit result set to events assigned to specific venues.'),
-    organizer: idList('Limit result set to events assigned to specific organizers.'),
+    venue: linkedIds('Limit result set to events assigned to specific venues.'),
+    organizer: linkedIds('Limit result set to events assigned to specific organizers.'),
     featured: { description: 'Limit result set to featured events only.', type: 'boolean' },
     status: statusListArg('events'),
-    post_parent: { description: 'Limit result set to events with specific post parent.', type: 'integer', minimum: 1 },
-    starts_before: dateFilter('Limit result set to events starting before the specified date.'),
-    starts_after: dateFilter('Limit result set to events starting after the specified date.'),
-    ends_before: dateFilter('Limit result set to events ending before the specified date.'),
-    ends_after: dateFilter('Limit result set to events ending after the specified date.'),
+    post_parent: positive('post_parent', { description: 'Limit result set to events with specific post parent.', type: 'integer', minimum: 1 }),
+    starts_before: dateFilter('starts_before', 'Limit result set to events starting before the specified date.'),
+    starts_after: dateFilter('starts_after', 'Limit result set to events starting after the specified date.'),
+    ends_before: dateFilter('ends_before', 'Limit result set to events ending before the specified date.'),
+    ends_after: dateFilter('ends_after', 'Limit result set to events ending after the specified date.'),
     ticketed: { description: 'Limit result set to events with tickets.', type: 'boolean' },
     orderby: text('Sort collection by event attribute.', { default: 'event_date', enum: EVENT_ORDERBY }),
     order: text('Order sort attribute ascending or descending.', { default: 'ASC', enum: ['ASC', 'DESC'] }),
@@ -143,14 +150,14 @@ export function linkedListArgs(plural: 'organizers' | 'venues'): Record<string, 
     page: pageArg(),
     per_page: perPageArg(),
     search: text('Limit results to those matching a string.'),
-    event: { description: `Limit result set to ${plural} assigned to a specific event.`, type: 'integer', minimum: 1 },
+    event: positive('event', { description: `Limit result set to ${plural} assigned to a specific event.`, type: 'integer', minimum: 1 }),
     has_events: { description: `Limit result set to ${plural} that have events.`, type: 'boolean' },
     only_with_upcoming: { description: `Limit result set to ${plural} that have upcoming events.`, type: 'boolean' },
     status: statusListArg(plural),
   };
 }
 
-export const idArg = (what: string): ArgDecl => ({ description: `Unique identifier for the ${what}.`, type: 'integer' });
+export const idArg = (what: string): ArgDecl => positive('id', { description: `Unique identifier for the ${what}.`, type: 'integer' });
 
 /** The password of a protected entity: unlocks its fields on a single read (not published in the index). */
 export const passwordArg = (): ArgDecl => ({ description: 'The password of a password-protected entity.', type: 'string', hidden: true });

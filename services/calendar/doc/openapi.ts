@@ -55,6 +55,15 @@ export interface DocProfile {
   errors(route: CompiledRoute, method: Method): Record<string, Schema>;
   /** A request body naming a component, instead of one listing the arguments. */
   requestBody?(route: CompiledRoute, method: Method): Schema | undefined;
+  /** The document's tags (one per group of operations), and the tag names of an operation. */
+  tags?: Array<{ name: string; description: string }>;
+  operationTags?(route: CompiledRoute): string[];
+  /** An operation's id, where the namespace names its operations itself. */
+  operationId?(route: CompiledRoute, method: Method): string | undefined;
+  /** `components.securitySchemes`, where the namespace documents how to authenticate. */
+  securitySchemes?: Record<string, unknown>;
+  /** The server URL, where it is not the namespace's REST URL. */
+  serverUrl?(site: Site): string;
 }
 
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -71,7 +80,11 @@ function argSchema(decl: ArgDecl): Schema {
 function operation(profile: DocProfile, route: CompiledRoute, method: Method, args: Record<string, ArgDecl>, id: string): Schema {
   const parameters: Schema[] = route.groups.map((g) => ({ name: g, in: 'path', required: true, schema: args[g] ? argSchema(args[g]) : { type: 'string' } }));
   const rest = Object.entries(args).filter(([name, decl]) => !route.groups.includes(name) && !decl.hidden);
-  const op: Schema = { operationId: `${id}.${method.toLowerCase()}`, summary: id.replace(/^[a-z]+\./, '').replace(/\./g, ' ') };
+  const op: Schema = {
+    operationId: profile.operationId?.(route, method) ?? `${id}.${method.toLowerCase()}`,
+    summary: id.replace(/^[a-z]+\./, '').replace(/\./g, ' '),
+    ...(profile.operationTags ? { tags: profile.operationTags(route) } : {}),
+  };
   if (method === 'GET' || method === 'DELETE') {
     for (const [name, decl] of rest) parameters.push({ name, in: 'query', required: decl.required === true, description: decl.description ?? '', schema: argSchema(decl) });
   } else {
@@ -106,7 +119,16 @@ export function openApiDocument(registry: RouteRegistry, site: Site, profile: Do
     paths[openApiPath(route, namespace)] = item;
   }
   const schemas: Record<string, unknown> = Object.fromEntries(Object.entries(profile.components()).map(([n, c]) => [n, toOpenApi(c)]));
-  return { openapi: profile.openapi, info: profile.info, servers: [{ url: restUrl(site, `/${namespace}`) }], paths, components: { schemas } };
+  const servers = [{ url: profile.serverUrl?.(site) ?? restUrl(site, `/${namespace}`) }];
+  // Keys in the reference's order.
+  return {
+    openapi: profile.openapi,
+    info: profile.info,
+    ...(profile.tags ? { tags: profile.tags } : {}),
+    components: { schemas, ...(profile.securitySchemes ? { securitySchemes: profile.securitySchemes } : {}) },
+    servers,
+    paths,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,6 +152,8 @@ export const VENDOR_EVENTS_DOC: DocProfile = {
     title: 'The Events Calendar REST API',
     description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
   },
+  // The reference names the server by host and path, without the scheme, with the namespace's trailing slash.
+  serverUrl: (site) => `${new URL(site.home).hostname}${restUrl(site, '/vendor/events/v1/').split(site.home).join('')}`,
   components() {
     const schemas: Record<string, unknown> = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, component(n)]));
     schemas.Error = {

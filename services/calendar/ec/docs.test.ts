@@ -15,6 +15,17 @@ it('GET ec/v1/docs is an OpenAPI 3 document generated from the registry, with en
   const doc = res.body;
   expect(doc.openapi).toBe('3.0.4');
   expect(doc.servers[0].url).toBe('http://example.test/index.php/cms-json/ec/v1');
+  // The reference's keys: tags per group of operations, a contact, and the authentication scheme.
+  expect(Object.keys(doc).sort()).toEqual(['components', 'info', 'openapi', 'paths', 'servers', 'tags']);
+  expect(Object.keys(doc.info).sort()).toEqual(['contact', 'description', 'title', 'version']);
+  expect(doc.info.contact).toEqual({ name: 'The Events Calendar', email: 'support@theeventscalendar.com' });
+  expect(doc.tags.map((t: { name: string; description: string }) => t.name)).toEqual(['Events', 'Common']);
+  expect(doc.components.securitySchemes).toEqual({ BasicAuth: { type: 'http', scheme: 'basic' } });
+  expect(doc.paths['/events'].get).toMatchObject({ operationId: 'getEvents', tags: ['Events'] });
+  expect(doc.paths['/venues'].post.operationId).toBe('createVenue');
+  expect(doc.paths['/organizers/{id}'].delete.operationId).toBe('deleteOrganizer');
+  expect(doc.paths['/events/{id}'].patch.operationId).toBe('updateEvent');
+  expect(doc.paths['/docs'].get).toMatchObject({ operationId: 'getOpenApiDocs', tags: ['Common'] });
   expect(Object.keys(doc.paths)).toEqual(['/events', '/events/{id}', '/organizers', '/organizers/{id}', '/venues', '/venues/{id}', '/docs']);
   // Updates are PUT and PATCH only.
   expect(Object.keys(doc.paths['/events/{id}'])).toEqual(['get', 'put', 'patch', 'delete']);

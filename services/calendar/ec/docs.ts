@@ -13,6 +13,14 @@ const ENTITY: Record<string, string> = { events: 'Event', organizers: 'Organizer
 
 const resourceOf = (route: CompiledRoute) => ENTITY[route.pattern.split('/')[3]];
 
+/** Operation ids as the reference names them: getEvents, createEvent, getEvent, updateEvent, deleteEvent, getOpenApiDocs. */
+function operationId(route: CompiledRoute, method: Method): string {
+  const entity = resourceOf(route);
+  if (!entity) return 'getOpenApiDocs';
+  if (route.groups.length === 0) return method === 'GET' ? `get${entity}s` : `create${entity}`;
+  return { GET: `get${entity}`, DELETE: `delete${entity}` }[method as string] ?? `update${entity}`;
+}
+
 const described = (description: string, component?: string): Schema => (component ? { description, content: jsonContent(schemaRef(component)) } : { description });
 
 const PAGING_HEADERS = {
@@ -25,10 +33,19 @@ export const EC_DOC: DocProfile = {
   namespace: 'ec/v1',
   openapi: '3.0.4',
   info: {
-    title: 'TEC REST API',
+    title: 'The Events Calendar REST API',
     version: '1.0.0',
-    description: 'The second-generation calendar API: events, organizers and venues as entities, with their OpenAPI description.',
+    description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
+    contact: { name: 'The Events Calendar', email: 'support@theeventscalendar.com' },
   },
+  // One tag per group of operations, by priority: the calendar's entities, then the shared document.
+  tags: [
+    { name: 'Events', description: 'These operations are introduced by The Events Calendar.' },
+    { name: 'Common', description: 'These operations are introduced by the Common library.' },
+  ],
+  operationTags: (route) => [resourceOf(route) ? 'Events' : 'Common'],
+  operationId,
+  securitySchemes: { BasicAuth: { type: 'http', scheme: 'basic' } },
   components() {
     const schemas: Record<string, unknown> = Object.fromEntries(EC_COMPONENTS.map((n) => [n, ecComponent(n)]));
     schemas.Error = {

@@ -206,7 +206,7 @@ describe('list', () => {
       ['status=inherit', 'status'],
       ['status=publish,publish', 'status'],
       ['featured=maybe', 'featured'],
-      ['start_date=tomorrow', 'start_date'],
+      ['start_date=not-a-date', 'start_date'],
       ['categories=a', 'categories'],
     ];
     for (const [query, param] of cases) {
@@ -236,7 +236,8 @@ describe('list', () => {
     expect(await q(`ends_before=${day(5)}T00:00:00`)).toEqual([a.id]);
     expect(await q(`ends_after=${day(15)}T00:00:00`)).toEqual([c.id]);
     expect(await q('search=jazz')).toEqual([a.id, c.id]);
-    expect(await q(`categories=${cat.body.id}`)).toEqual([a.id]);
+    expect(await q(`categories[]=${cat.body.id}`)).toEqual([a.id]);
+    expect(await q(`categories=${cat.body.id},${cat.body.id + 1000}`)).toEqual([a.id]);
     expect(await q(`tags[]=${tag.body.id}`)).toEqual([b.id]);
     expect(await q(`venue=${venue.id}`)).toEqual([b.id]);
     expect(await q(`organizer=${organizer.id}`)).toEqual([c.id]);
@@ -297,7 +298,11 @@ describe('writes', () => {
       expect(Object.keys(res.body.data.params)).toEqual([param]);
     }
     const pattern = await app.admin('POST', EVENTS, { body: { start_date: 'soon' } });
-    expect(pattern.body.data.details.start_date.code).toBe('rest_invalid_pattern');
+    expect(pattern.body.data.details.start_date).toEqual({
+      code: 'tec_rest_invalid_date_time_argument',
+      message: 'Argument `{start_date}` must match the pattern.',
+      data: { status: 400, argument: 'start_date', details: 'The argument `{start_date}` does not match the pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$`.' },
+    });
     const unknownVenue = await app.admin('POST', EVENTS, { body: { title: 'x', venues: [999999] } });
     expect(unknownVenue.status).toBe(400);
     expect(unknownVenue.body.data.params).toEqual({ venues: 'Invalid parameter.' });

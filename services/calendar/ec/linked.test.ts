@@ -121,7 +121,7 @@ describe('organizers', () => {
     expect(o).toMatchObject({ type: 'vendor_organizer', link: 'http://example.test/organizer/professional-events-company/', phone: '+1-555-123-4567', email: 'info@proevents.example.com' });
     const bad = await app.admin('PUT', `/ec/v1/organizers/${o.id}`, { body: { email: 'not-an-email' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.data.details.email.code).toBe('rest_invalid_email');
+    expect(bad.body.data.details.email.code).toBe('tec_rest_invalid_email_argument');
     const badUrl = await app.admin('PUT', `/ec/v1/organizers/${o.id}`, { body: { website: 'ftp:/x' } });
     expect(badUrl.status).toBe(400);
     const ok = await app.admin('PUT', `/ec/v1/organizers/${o.id}`, { body: { email: 'new@example.com', status: 'draft' } });

@@ -6,6 +6,7 @@
  * status, event_start/event_end, featured, parent, the term, venue and organizer side tables).
  */
 import { DateTime } from 'luxon';
+import { strtotime } from '../../../libs/calendar/strtotime';
 import { can, canReadRecord, type Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import { searchPrivacy } from '../../../libs/posts/search';
@@ -65,7 +66,10 @@ async function allOfType(deps: CalendarDeps, ids: number[], type: string): Promi
 }
 
 /** A date-time argument in the site time zone (an offset in it is honoured). */
+/** A date filter as the reference reads it (strtotime, in the site's zone when the text has no offset). */
 function siteTime(value: unknown, zone: string): DateTime {
+  const read = strtotime(value, { zone });
+  if (read) return read.setZone(zone);
   const text = String(value).trim().replace(/^(\d{4}-\d{2}-\d{2})[ t]/, '$1T');
   return DateTime.fromISO(text, { zone, setZone: false }).setZone(zone);
 }

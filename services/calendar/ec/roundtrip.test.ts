@@ -137,7 +137,7 @@ it('updates through either generation show through the other', async () => {
   expect(seen.v1).toEqual(seen.ec);
   expect(seen.v1).toMatchObject({ allDay: false, start: '2031-02-03 12:00:00', startUtc: '2031-02-03 18:00:00', featured: true, cost: '$5', tags: [tag], categories: [] });
   // Both lists find it by the same filters.
-  const ecList = (await app.request('GET', `/ec/v1/events?featured=true&tags=${tag}&start_date=2031-02-01T00:00:00`)).body.map((e: { id: number }) => e.id);
+  const ecList = (await app.request('GET', `/ec/v1/events?featured=true&tags[]=${tag}&start_date=2031-02-01T00:00:00`)).body.map((e: { id: number }) => e.id);
   const v1List = (await app.request('GET', `/vendor/events/v1/events?featured=true&tags=${tag}&start_date=2031-02-01&end_date=2031-12-31`)).body.events.map((e: { id: number }) => e.id);
   expect(ecList).toContain(id);
   expect(v1List).toContain(id);
