@@ -94,6 +94,19 @@ describe('Allow on every answer of a matched route', () => {
     expect(allow(ecForced)).toBeNull();
   });
 
+  it('checks that only capabilities decide stay in Allow after a delete (vendor/events/v1 terms, venues)', async () => {
+    const cat = (await app.admin('POST', '/vendor/events/v1/categories', { body: { name: 'Short-lived' } })).body;
+    const gone = await app.admin('DELETE', `/vendor/events/v1/categories/${cat.id}`);
+    expect(gone.status).toBe(200);
+    expect(allow(gone)).toEqual(ALL);
+    const tag = (await app.admin('POST', '/vendor/events/v1/tags', { body: { name: 'Short-lived tag' } })).body;
+    expect(allow(await app.admin('DELETE', `/vendor/events/v1/tags/${tag.id}`))).toEqual(ALL);
+    // A missing id is the reference's 400, still with the caller's methods.
+    const missing = await users.as('editor', 'DELETE', '/vendor/events/v1/categories/999999');
+    expect(missing.status).toBe(400);
+    expect(allow(missing)).toEqual(ALL);
+  });
+
   it('an update answers with what the caller may do with the record as it now is', async () => {
     const own = (await users.as('author', 'POST', '/cms/v2/posts', { body: { title: 'Mine', status: 'publish' } })).body;
     expect(allow(await users.as('author', 'POST', `/cms/v2/posts/${own.id}`, { body: { title: 'Still mine' } }))).toEqual(ALL);
@@ -101,6 +114,22 @@ describe('Allow on every answer of a matched route', () => {
     const handed = await app.admin('POST', `/cms/v2/posts/${own.id}`, { body: { author: users.ids.editor } });
     expect(allow(handed)).toEqual(ALL);
     expect(allow(await users.as('author', 'GET', `/cms/v2/posts/${own.id}`))).toEqual(['GET']);
+  });
+});
+
+describe('the discovery Link header', () => {
+  it('is sent when the answer has no Link of its own, and replaced by one that it has', async () => {
+    const api = '<http://example.test/index.php/cms-json/>; rel="https://api.w.org/"';
+    expect((await app.request('GET', '/cms/v2')).headers.get('link')).toBe(api);
+    expect((await app.request('GET', '/vendor/events/v1/events')).headers.get('link')).toBe(api);
+    const post = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'Linked', status: 'publish' } })).body;
+    await app.admin('POST', '/cms/v2/posts', { body: { title: 'Linked 2', status: 'publish' } });
+    const single = await app.request('GET', `/cms/v2/posts/${post.id}`);
+    expect(single.headers.get('link')).toMatch(/rel="alternate"; type=text\/html$/);
+    expect(single.headers.get('link')).not.toContain('api.w.org');
+    const paged = await app.request('GET', '/cms/v2/posts?per_page=1');
+    expect(paged.headers.get('link')).toMatch(/rel="next"$/);
+    expect(paged.headers.get('link')).not.toContain('api.w.org');
   });
 });
 

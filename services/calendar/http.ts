@@ -7,8 +7,9 @@ import { restUrl, type Site } from '../../libs/rest/site';
 export interface GuardedHandler {
   /**
    * Parameter checks that need the store (an id names an existing venue, a slug resolves); they throw the
-   * reference's 400. They run before `allow`, as the reference validates before it authorises, and only
-   * for the endpoint actually requested (not when another endpoint of the route asks for `Allow`).
+   * reference's 400. They are the handler's validate step: they run before `allow`, as the reference
+   * validates before it authorises, and play no part in `Allow` (so a record just deleted still allows
+   * what the caller's capabilities allow, as the reference's capability-only checks do).
    */
   check?: (ctx: HandlerContext) => Promise<void>;
   /** The permission: true, false (rest_forbidden, 401/403), or the error to answer with. */
@@ -16,12 +17,18 @@ export interface GuardedHandler {
   handle: (ctx: HandlerContext) => Promise<Reply>;
 }
 
-export function guarded(endpointId: string, h: GuardedHandler): Handler {
+export function guarded(h: GuardedHandler): Handler {
+  const { check } = h;
   return {
-    async permission(ctx) {
-      if (h.check && ctx.req.endpoint === endpointId) await h.check(ctx);
-      return h.allow(ctx);
-    },
+    ...(check
+      ? {
+          async validate(ctx: HandlerContext) {
+            await check(ctx);
+            return true as const;
+          },
+        }
+      : {}),
+    permission: (ctx) => h.allow(ctx),
     handle: h.handle,
   };
 }

@@ -96,7 +96,9 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
   const discovery = `<${site.restRoot}>; rel="https://api.w.org/"`;
   for (const [k, v] of Object.entries(BASE_HEADERS)) ctx.set(k, v);
   for (const [k, v] of Object.entries(out.headers)) ctx.set(k, v);
-  ctx.set('Link', out.headers.Link ? `${out.headers.Link}, ${discovery}` : discovery);
+  // The reference sends the discovery link first and a response's own Link header (paging, an item's
+  // alternate page) replaces it, as PHP's header() does: one or the other, never both.
+  ctx.set('Link', out.headers.Link ?? discovery);
   const origin = ctx.get('Origin');
   if (origin) {
     ctx.set('Access-Control-Allow-Origin', origin);

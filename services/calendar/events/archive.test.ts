@@ -260,7 +260,12 @@ describe('filters', () => {
     expect((await app.request('GET', `${ARCHIVE}?post_parent=foo-bar`)).status).toBe(400);
     const missing = await app.request('GET', `${ARCHIVE}?post_parent=999999`);
     expect(missing.status).toBe(400);
-    expect(missing.body.data.details.post_parent.code).toBe('rest-invalid-event-id');
+    expect(missing.body.data.params).toEqual({ post_parent: 'Invalid parameter.' });
+    expect(missing.body.data.details).toEqual({});
+    const post = await app.admin('POST', '/cms/v2/posts', { body: { title: 'Not an event', status: 'publish' } });
+    const notEvent = await app.request('GET', `${ARCHIVE}?post_parent=${post.body.id}`);
+    expect(notEvent.status).toBe(400);
+    expect(notEvent.body.data.details).toEqual({});
   });
 
   it('as the free reference: ticketed=true is refused, ticketed=false and the geolocation filters are accepted and ignored', async () => {

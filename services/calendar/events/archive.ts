@@ -110,9 +110,8 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   const organizers = req.given('organizer') ? (p.organizer as number[]) : [];
   if (venues.length && !(await allOfType(deps, venues, VENUE_TYPE))) failures.push(['venue', INVALID]);
   if (organizers.length && !(await allOfType(deps, organizers, ORGANIZER_TYPE))) failures.push(['organizer', INVALID]);
-  if (req.given('post_parent') && !(await allOfType(deps, [Number(p.post_parent)], EVENT_TYPE))) {
-    failures.push(['post_parent', new ParamError('rest-invalid-event-id', 'The "post_parent" parameter must be a valid numeric event ID.', { status: 400 })]);
-  }
+  // The reference's validator only answers yes or no, so the parameter is reported without a detail code.
+  if (req.given('post_parent') && !(await allOfType(deps, [Number(p.post_parent)], EVENT_TYPE))) failures.push(['post_parent', INVALID]);
   const failure = paramFailure(failures);
   if (failure) return failure;
 

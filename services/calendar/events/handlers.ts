@@ -78,7 +78,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
 
   app.bind(
     'vendor.events.create',
-    guarded('vendor.events.create', {
+    guarded({
       check: async (ctx) => void (await plan(ctx, deps)),
       allow: async (ctx) => can(ctx.user, 'edit_vendor_events'),
       async handle(ctx) {
@@ -103,7 +103,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     const updateId = `vendor.events.${by}update`;
     app.bind(
       updateId,
-      guarded(updateId, {
+      guarded({
         check: async (ctx) => {
           await slugMustResolve(ctx, deps);
           await plan(ctx, deps);
@@ -124,7 +124,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     const deleteId = `vendor.events.${by}delete`;
     app.bind(
       deleteId,
-      guarded(deleteId, {
+      guarded({
         check: (ctx) => slugMustResolve(ctx, deps),
         allow: async (ctx) => {
           const doc = await target(ctx, deps);

@@ -144,7 +144,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
 
   app.bind(
     `${p}.create`,
-    guarded(`${p}.create`, {
+    guarded({
       check: async (ctx) => void (await checked(ctx, deps, kind)),
       allow: async (ctx) => can(ctx.user, editCap),
       async handle(ctx) {
@@ -170,7 +170,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
     const updateId = `${p}.${by}update`;
     app.bind(
       updateId,
-      guarded(updateId, {
+      guarded({
         check: async (ctx) => {
           await mustExist(ctx, deps, kind);
           await checked(ctx, deps, kind);
@@ -191,7 +191,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
     const deleteId = `${p}.${by}delete`;
     app.bind(
       deleteId,
-      guarded(deleteId, {
+      guarded({
         check: async (ctx) => void (await mustExist(ctx, deps, kind)),
         allow: async (ctx) => {
           const doc = await target(ctx, deps, kind);

@@ -22,7 +22,7 @@ export function bindOnboarding(app: ServiceApp, deps: CalendarDeps): void {
   const settings = new WizardSettingsStore(deps.store);
   app.bind(
     'onboarding.wizard',
-    guarded('onboarding.wizard', {
+    guarded({
       check: async (ctx) => {
         if (!wizardNonceValid(nonces, ctx.user, ctx.params.action_nonce)) {
           throw invalidParams([['action_nonce', new ParamError('tec_invalid_nonce', 'Invalid nonce.', { status: 403 })]]);

@@ -100,7 +100,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
 
     app.bind(
       `${p}.create`,
-      guarded(`${p}.create`, {
+      guarded({
         check: parentMustExist,
         allow: async (ctx) => manage(ctx),
         async handle(ctx) {
@@ -126,7 +126,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
 
     app.bind(
       `${p}.update`,
-      guarded(`${p}.update`, {
+      guarded({
         check: async (ctx) => {
           const t = await mustExist(ctx);
           await parentMustExist(ctx);
@@ -149,7 +149,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
 
     app.bind(
       `${p}.delete`,
-      guarded(`${p}.delete`, {
+      guarded({
         check: async (ctx) => void (await mustExist(ctx)),
         allow: async (ctx) => manage(ctx),
         async handle(ctx) {

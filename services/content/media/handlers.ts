@@ -18,7 +18,7 @@ import { fetchImage } from '../../../libs/media/sideload';
 import type { FetchPolicy } from '../../../libs/net/outbound';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
-import type { HandlerContext, Reply, ServiceApp, UploadPayload } from '../../../libs/rest/service';
+import type { HandlerContext, ServiceApp, UploadPayload } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import type { KindInfo, PostKind } from '../../../libs/routes/cms/posts';
 import type { Filter } from '../../../libs/store/types';

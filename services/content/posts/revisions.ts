@@ -13,7 +13,7 @@ import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { KindInfo } from '../../../libs/routes/cms/posts';
 import type { Filter, SortSpec } from '../../../libs/store/types';
-import { canEditPost } from './access';
+import { canDeletePost, canEditPost } from './access';
 import type { PostsDeps } from './handlers';
 import { permalink, presentRevision, type Context } from './present';
 import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './query';
@@ -175,11 +175,13 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
   app.bind(`${id}.revisions.delete`, {
     async permission(ctx) {
       const parent = await parentOf(ctx, deps, kind, 'parent');
+      if (!canDeletePost(ctx.user, parent)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.', authStatus(ctx.user));
       await revisionById(deps, Number(ctx.params.id));
       const read = readCheck(ctx, parent, 'revisions');
       if (read !== true) return read;
-      // Deleting a revision needs the rights to edit its parent (the reference with revision deletion allowed).
-      return true;
+      // The reference maps delete_post on a revision to do_not_allow: nobody deletes a revision through
+      // the API (they go with their post). The handler below is what runs where that is allowed.
+      return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.', authStatus(ctx.user));
     },
     async handle(ctx) {
       const parent = await parentOf(ctx, deps, kind, 'parent');
