@@ -12,7 +12,7 @@ import { ADMIN, startTestApp, type TestApp } from './support/app';
 import { freePort } from './support/cluster';
 
 /** The score this service reaches on the public cases; raise it as behaviour gets closer. */
-const MIN_PASSED = 125;
+const MIN_PASSED = 160;
 
 const SUITE = resolve(__dirname, '../../shared/conformance');
 
