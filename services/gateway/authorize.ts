@@ -10,13 +10,11 @@ import type { FailureThrottle } from '../../libs/auth/authenticate';
 import { chunkPassword, verifyAccountPassword } from '../../libs/auth/passwords';
 import type { UsersRepository } from '../../libs/auth/users';
 import { ADMIN_PATH, type Site } from '../../libs/rest/site';
+import { escapeHtml as esc } from '../../libs/html/escape';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const AUTHORIZE_PATH = `${ADMIN_PATH}/authorize-application.php`;
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** The reference's checks on success_url / reject_url; returns the problem or null. */
 export function redirectProblem(raw: string): string | null {

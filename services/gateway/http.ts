@@ -17,6 +17,7 @@ import { opsEndpoints } from '../ops';
 import type { FileStorage } from '../../libs/media/storage';
 import type { UploadPayload } from '../../libs/rest/service';
 import { isMultipart, parseMultipart, serveUpload } from './uploads';
+import { escapeHtml } from '../../libs/html/escape';
 
 export interface GatewayOptions {
   rest: RestServer;
@@ -246,9 +247,6 @@ function safeDecode(s: string): string {
   }
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function homePage(site: Site): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(site.name)}</title><link rel="https://api.w.org/" href="${escapeHtml(site.restRoot)}"></head><body><h1>${escapeHtml(site.name)}</h1><p>${escapeHtml(site.description)}</p><p>REST API: <a href="${escapeHtml(site.restRoot)}">${escapeHtml(site.restRoot)}</a></p></body></html>`;

@@ -11,6 +11,7 @@ import { renderTitle, stripAllTags } from '../../libs/posts/render';
 import type { PostsRepository } from '../../libs/posts/repository';
 import type { PostDoc } from '../../libs/posts/types';
 import type { Site } from '../../libs/rest/site';
+import { escapeHtml } from '../../libs/html/escape';
 
 /** Post types with public single pages, which the reference embeds. */
 export const EMBEDDABLE_TYPES = new Set(['post', 'page', EVENT_TYPE, VENUE_TYPE, ORGANIZER_TYPE]);
@@ -32,9 +33,6 @@ export function embedSize(maxwidth: number): { width: number; height: number } {
 }
 
 /** Escapes text for an HTML attribute or element (esc_attr / esc_html on plain text). */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
-}
 
 /** A 10-character secret tying the iframe to its blockquote (wp_generate_password(10, false)). */
 export function embedSecret(): string {

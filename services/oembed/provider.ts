@@ -5,8 +5,8 @@
  * written from its fields, rich and video markup goes through the single-iframe sanitiser.
  */
 import type { OembedData } from './embed';
-import { escapeHtml } from './embed';
-import { tokenize } from './html';
+import { escapeHtml } from '../../libs/html/escape';
+import { tokenize } from '../../libs/html/tokenize';
 import { guardedGet, RefusedError, SAFE_PORTS, type FetchPolicy } from '../../libs/net/outbound';
 import { httpUrl, sanitizeEmbedHtml } from './sanitize';
 import type { LookupParams } from './cache';

@@ -1,4 +1,4 @@
-import { tokenize } from './html';
+import { tokenize } from '../../libs/html/tokenize';
 import { answerHtml, proxyAnswer } from './provider';
 import { sanitizeEmbedHtml } from './sanitize';
 import { oembedXml } from './xml';

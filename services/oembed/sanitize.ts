@@ -5,8 +5,9 @@
  * input is copied through), scripts and every other element are dropped, and the iframe is sandboxed
  * and tied to its blockquote by a secret. Anything else gives `false`, as the reference does.
  */
-import { embedSecret, escapeHtml } from './embed';
-import { tokenize, type Token } from './html';
+import { escapeHtml } from '../../libs/html/escape';
+import { embedSecret } from './embed';
+import { tokenize, type Token } from '../../libs/html/tokenize';
 
 const NUMBER = /^\d{1,5}$/;
 const SIZE = /^\d{1,5}%?$/;

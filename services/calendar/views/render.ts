@@ -15,15 +15,13 @@ import { restUrl, type Site } from '../../../libs/rest/site';
 import { eventDateFields } from '../ec/schedule';
 import type { Related } from '../related';
 import { viewUrl, type ViewContext } from './context';
+import { escapeHtml as esc } from '../../../libs/html/escape';
 
 /** Events a month cell lists before it links to the day (the reference's monthEventAmount). */
 export const MONTH_EVENTS_PER_DAY = 3;
 const EXCERPT_WORDS = 30;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
-}
 
 /** JSON inside a script element: `<` written as \u003c, so no value can close the element. */
 function scriptJson(value: unknown): string {

@@ -12,7 +12,7 @@ import { RestError, authStatus, invalidParams } from '../../../libs/rest/errors'
 import type { ServiceApp } from '../../../libs/rest/service';
 import type { Site } from '../../../libs/rest/site';
 import { URL_DETAILS_ENDPOINT } from '../../../libs/routes/cms-block-editor';
-import { decodeEntities, tokenize } from '../../oembed/html';
+import { decodeEntities, tokenize } from '../../../libs/html/tokenize';
 
 /** The reference's limit_response_size, and its transient's lifetime. */
 export const URL_DETAILS_MAX_BYTES = 150 * 1024;

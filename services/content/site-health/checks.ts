@@ -13,7 +13,7 @@ import type { Site } from '../../../libs/rest/site';
 import { MongoStore } from '../../../libs/store/mongo';
 import { SqliteStore } from '../../../libs/store/sqlite';
 import type { Store } from '../../../libs/store/types';
-import { escapeHtml } from '../../oembed/embed';
+import { escapeHtml } from '../../../libs/html/escape';
 
 export type HealthStatus = 'good' | 'recommended' | 'critical';
 

@@ -1,0 +1,4 @@
+/** Text made safe inside HTML text and attribute values, as the reference's esc_html / esc_attr write it. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
