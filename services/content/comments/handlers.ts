@@ -21,6 +21,7 @@ import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canR
 import { presentComment, type CommentPresentInput, type Context } from './present';
 import type { CommentDoc, CommentsRepository } from './repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
+import { MAX_SKIP } from '../posts/query';
 
 export interface CommentsDeps {
   site: Site;
@@ -30,8 +31,6 @@ export interface CommentsDeps {
   registry: RouteRegistry;
 }
 
-/** Beyond any stored list; keeps absurd page numbers and offsets within what the stores accept. */
-const MAX_SKIP = 2 ** 31 - 1;
 
 const BASE = '/cms/v2/comments';
 

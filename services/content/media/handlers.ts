@@ -17,7 +17,7 @@ import { mediaTypes } from '../../../libs/media/mime';
 import { fetchImage } from '../../../libs/media/sideload';
 import type { FetchPolicy } from '../../../libs/net/outbound';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
-import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
+import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp, UploadPayload } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import type { KindInfo, PostKind } from '../../../libs/routes/cms/posts';
@@ -26,7 +26,7 @@ import type { TermsRepository } from '../../../libs/terms/repository';
 import { canEditPost } from '../posts/access';
 import type { ListCache } from '../posts/counts';
 import type { Context } from '../posts/present';
-import { excludedBySearch, planList, relevanceRank } from '../posts/query';
+import { checkListOrder, pageOfPlan, planList } from '../posts/query';
 import { canDeleteMedia, canEditMedia, canReadMedia } from './access';
 import { presentMedia, type MediaPresentInput } from './present';
 
@@ -44,7 +44,6 @@ export interface MediaDeps {
 }
 
 const BASE = '/cms/v2/media';
-const MAX_SKIP = 2 ** 31 - 1;
 /** The attachment type in the posts list planner's terms: not hierarchical, but with parent filters. */
 const KIND = { kind: ATTACHMENT_TYPE as PostKind, base: 'media', hierarchical: true } as KindInfo;
 
@@ -216,40 +215,12 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     },
     async handle(ctx) {
       const p = ctx.params;
-      if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
-        throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
-      }
-      const include = (p.include as number[]) ?? [];
-      if (p.orderby === 'include' && !include.length) {
-        throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-      }
+      checkListOrder(p);
       const statuses = [...new Set((p.status as string[]) ?? ['inherit'])];
       const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, statusClause(statuses, ctx));
       const mime = mimeClause(p);
       const filter: Filter = mime ? { $and: [plan.filter, mime] } : plan.filter;
-      const perPage = Number(p.per_page);
-      const page = Number(p.page);
-      const skip = Math.min(typeof p.offset === 'number' ? Math.abs(p.offset) : (page - 1) * perPage, MAX_SKIP);
-      let items: PostDoc[];
-      let total: number;
-      if (plan.memorySort || plan.memoryFilter) {
-        let all = await deps.posts.collection.find(filter, { sort: plan.sort });
-        const search = plan.search;
-        if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
-        if (plan.memorySort === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
-        if (plan.memorySort === 'include_slugs') {
-          const slugs = (p.slug as string[]) ?? [];
-          all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
-        }
-        if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
-        total = all.length;
-        items = all.slice(skip, skip + perPage);
-      } else {
-        items = await deps.posts.collection.find(filter, { sort: plan.sort, skip, limit: perPage });
-        total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.posts.collection.count(filter);
-      }
-      const pages = totalPages(total, perPage);
-      if (total > 0 && page > pages) throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+      const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.posts.collection.count(f), filter);
       // As the reference, attachments of records the caller may not read drop out of the page (the totals stay).
       const parents = await parentsOf(deps, items);
       const readable = items.filter((d) => canReadMedia(ctx.user, d, d.parent ? (parents.get(d.parent) ?? null) : null));

@@ -12,7 +12,7 @@ import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { toLocal, now } from '../../../libs/posts/dates';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
-import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
+import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import { KINDS, type KindInfo } from '../../../libs/routes/cms/posts';
@@ -23,7 +23,7 @@ import type { CommentsRepository } from '../comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
 import type { ListCache } from './counts';
 import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';
-import { excludedBySearch, planList, relevanceRank } from './query';
+import { checkListOrder, pageOfPlan, planList } from './query';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
 import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, termCountDeltas, type WriteDeps } from './write';
 
@@ -40,8 +40,6 @@ export interface PostsDeps extends WriteDeps {
   comments: CommentsRepository;
 }
 
-/** Beyond any stored list; keeps absurd page numbers and offsets within what the stores accept. */
-const MAX_SKIP = 2 ** 31 - 1;
 
 /** How many batch keys a record remembers (a batch has at most 25 requests). */
 const KEPT_BATCH_KEYS = 50;
@@ -136,41 +134,9 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
 
   async function listPage(ctx: HandlerContext): Promise<Reply> {
     const p = ctx.params;
-    if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
-      throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
-    }
-    const include = (p.include as number[]) ?? [];
-    if (p.orderby === 'include' && !include.length) {
-      throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-    }
+    checkListOrder(p);
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-    const perPage = Number(p.per_page);
-    const page = Number(p.page);
-    // The reference reads offset with absint; a window past any real list is just past the end.
-    const skip = Math.min(typeof p.offset === 'number' ? Math.abs(p.offset) : (page - 1) * perPage, MAX_SKIP);
-    let items: PostDoc[];
-    let total: number;
-    if (plan.memorySort || plan.memoryFilter) {
-      let all = await deps.posts.collection.find(plan.filter, { sort: plan.sort });
-      const search = plan.search;
-      if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
-      if (plan.memorySort === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
-      if (plan.memorySort === 'include_slugs') {
-        const slugs = (p.slug as string[]) ?? [];
-        all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
-      }
-      if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
-      total = all.length;
-      items = all.slice(skip, skip + perPage);
-    } else {
-      items = await deps.posts.collection.find(plan.filter, { sort: plan.sort, skip, limit: perPage });
-      // A short, non-empty page (or an empty first one) tells the total without counting.
-      total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.lists.count(plan.filter, () => deps.posts.count(plan.filter));
-    }
-    const pages = totalPages(total, perPage);
-    if (total > 0 && page > pages) {
-      throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
-    }
+    const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.lists.count(f, () => deps.posts.count(f)));
     const context = p.context as Context;
     const input = await presentInput(ctx, deps, kind, items, context);
     return { body: items.map((d) => presentPost(d, input)), headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };

@@ -8,7 +8,9 @@ import { filterDate } from '../../../libs/posts/dates';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { KindInfo } from '../../../libs/routes/cms/posts';
-import type { Filter, SortSpec } from '../../../libs/store/types';
+import { RestError } from '../../../libs/rest/errors';
+import { totalPages } from '../../../libs/rest/paging';
+import type { Collection, Filter, SortSpec } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { ANY_STATUSES, capType } from './access';
 
@@ -223,4 +225,60 @@ export async function planList(p: Record<string, unknown>, kind: KindInfo, user:
   if (orderby === 'include' || orderby === 'include_slugs' || orderby === 'relevance') plan.memorySort = orderby;
   if (hasExclusions(search)) plan.memoryFilter = true;
   return plan;
+}
+
+/** Beyond any stored list; keeps absurd page numbers and offsets within what the stores accept. */
+export const MAX_SKIP = 2 ** 31 - 1;
+
+/** The reference's checks of an ordering that needs another argument (before the list is planned). */
+export function checkListOrder(p: Record<string, unknown>): void {
+  if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
+    throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+  }
+  if (p.orderby === 'include' && !((p.include as number[] | undefined) ?? []).length) {
+    throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+  }
+}
+
+/**
+ * One page of a planned list, as the posts controller pages: the window from `offset` (read with
+ * absint) or `page`, orderings the store cannot do made in memory, the total counted only when the
+ * page does not tell it, and the reference's error for a page past the end.
+ */
+export async function pageOfPlan(
+  posts: Collection<PostDoc>,
+  p: Record<string, unknown>,
+  plan: ListPlan,
+  count: (filter: Filter) => Promise<number>,
+  filter: Filter = plan.filter,
+): Promise<{ items: PostDoc[]; total: number; page: number; perPage: number }> {
+  const perPage = Number(p.per_page);
+  const page = Number(p.page);
+  const skip = Math.min(typeof p.offset === 'number' ? Math.abs(p.offset) : (page - 1) * perPage, MAX_SKIP);
+  let items: PostDoc[];
+  let total: number;
+  if (plan.memorySort || plan.memoryFilter) {
+    let all = await posts.find(filter, { sort: plan.sort });
+    const search = plan.search;
+    if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
+    if (plan.memorySort === 'include') {
+      const include = (p.include as number[] | undefined) ?? [];
+      all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+    }
+    if (plan.memorySort === 'include_slugs') {
+      const slugs = (p.slug as string[] | undefined) ?? [];
+      all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
+    }
+    if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
+    total = all.length;
+    items = all.slice(skip, skip + perPage);
+  } else {
+    items = await posts.find(filter, { sort: plan.sort, skip, limit: perPage });
+    // A short, non-empty page (or an empty first one) tells the total without counting.
+    total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await count(filter);
+  }
+  if (total > 0 && page > totalPages(total, perPage)) {
+    throw new RestError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+  }
+  return { items, total, page, perPage };
 }
