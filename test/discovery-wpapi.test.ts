@@ -2,27 +2,19 @@
  * The `wpapi` client, driven only by the site index's routes, uses cms/v2 types, statuses, taxonomies,
  * search and settings as it would against the reference system.
  */
-import { ADMIN, startTestApp, type TestApp } from './support/app';
-import { freePort } from './support/cluster';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const WPAPI = require('wpapi');
+import type { TestApp } from './support/app';
+import { startAppForClients, wpapiClient } from './support/wpapi';
 
 let app: TestApp;
 
 beforeAll(async () => {
-  const port = await freePort();
-  app = await startTestApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` });
+  app = await startAppForClients();
 });
 afterAll(async () => {
   await app.close();
 });
 
-async function client(auth: boolean) {
-  const index = await app.request('GET', '/');
-  const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, ...(auth ? { username: ADMIN.login, password: ADMIN.appPassword } : {}) });
-  return wp.namespace('cms/v2');
-}
+const client = (auth: boolean) => wpapiClient(app, 'cms/v2', auth);
 
 describe('wpapi against the cms/v2 discovery, search and settings routes', () => {
   it('reads types, statuses and taxonomies', async () => {

@@ -2,18 +2,13 @@
  * The `wpapi` client's comments handler, unmodified, against cms/v2: it writes, lists, reads,
  * moderates, trashes and deletes comments through the routes of the site index.
  */
-import { ADMIN, startTestApp, type TestApp } from './support/app';
-import { freePort } from './support/cluster';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const WPAPI = require('wpapi');
+import type { TestApp } from './support/app';
+import { startAppForClients, wpapiClient } from './support/wpapi';
 
 let app: TestApp;
 
 beforeAll(async () => {
-  // The site URL is the real address, so the links the client follows reach this process.
-  const port = await freePort();
-  app = await startTestApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` });
+  app = await startAppForClients();
 });
 afterAll(async () => {
   await app.close();
@@ -21,9 +16,7 @@ afterAll(async () => {
 
 describe('wpapi comments against cms/v2', () => {
   it('creates, lists, reads, moderates, trashes and deletes comments', async () => {
-    const index = await app.request('GET', '/');
-    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
-    const cms = wp.namespace('cms/v2');
+    const cms = await wpapiClient(app);
 
     const post = await cms.posts().create({ title: 'Talk about it', content: 'Opinions welcome', status: 'publish' });
     const comment = await cms.comments().create({ post: post.id, content: 'First!' });

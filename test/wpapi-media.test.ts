@@ -3,17 +3,13 @@
  * client sends it), a read, an update, the list and a forced delete.
  */
 import sharp from 'sharp';
-import { ADMIN, startTestApp, type TestApp } from './support/app';
-import { freePort } from './support/cluster';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const WPAPI = require('wpapi');
+import type { TestApp } from './support/app';
+import { startAppForClients, wpapiClient } from './support/wpapi';
 
 let app: TestApp;
 
 beforeAll(async () => {
-  const port = await freePort();
-  app = await startTestApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` });
+  app = await startAppForClients();
 });
 afterAll(async () => {
   await app.close();
@@ -21,9 +17,7 @@ afterAll(async () => {
 
 describe('wpapi media against cms/v2', () => {
   it('uploads, reads, updates, lists and deletes media', async () => {
-    const index = await app.request('GET', '/');
-    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
-    const cms = wp.namespace('cms/v2');
+    const cms = await wpapiClient(app);
     const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 10, g: 120, b: 10 } } }).jpeg().toBuffer();
 
     const created = await cms.media().file(jpeg, 'from-wpapi.jpg').create({ title: 'From wpapi', alt_text: 'Green' });

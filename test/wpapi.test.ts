@@ -2,18 +2,13 @@
  * A client written for the reference system, the `wpapi` npm package, driven only by the site index's
  * routes: it lists, creates, updates and deletes posts through namespace('cms/v2').
  */
-import { ADMIN, startTestApp, type TestApp } from './support/app';
-import { freePort } from './support/cluster';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const WPAPI = require('wpapi');
+import type { TestApp } from './support/app';
+import { startAppForClients, wpapiClient } from './support/wpapi';
 
 let app: TestApp;
 
 beforeAll(async () => {
-  // The site URL is the real address, so the links the client follows (paging) reach this process.
-  const port = await freePort();
-  app = await startTestApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` });
+  app = await startAppForClients();
 });
 afterAll(async () => {
   await app.close();
@@ -21,9 +16,7 @@ afterAll(async () => {
 
 describe('wpapi against cms/v2', () => {
   it('lists, creates, updates and deletes posts from the routes of the site index', async () => {
-    const index = await app.request('GET', '/');
-    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
-    const cms = wp.namespace('cms/v2');
+    const cms = await wpapiClient(app);
 
     const created = await cms.posts().create({ title: 'Made by wpapi', content: 'Hello from a client', status: 'publish' });
     expect(created).toMatchObject({ title: { raw: 'Made by wpapi' }, status: 'publish', slug: 'made-by-wpapi' });
@@ -50,9 +43,7 @@ describe('wpapi against cms/v2', () => {
   });
 
   it('pages many posts with the Link headers', async () => {
-    const index = await app.request('GET', '/');
-    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
-    const cms = wp.namespace('cms/v2');
+    const cms = await wpapiClient(app);
     for (let i = 0; i < 3; i++) await cms.posts().create({ title: `Paged ${i}`, status: 'publish' });
     const first = await cms.posts().perPage(2);
     expect(first).toHaveLength(2);
@@ -65,9 +56,7 @@ describe('wpapi against cms/v2', () => {
 
 describe('wpapi categories and tags against cms/v2', () => {
   it('creates, lists, updates and deletes terms with the client’s own .categories() and .tags()', async () => {
-    const index = await app.request('GET', '/');
-    const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, username: ADMIN.login, password: ADMIN.appPassword });
-    const cms = wp.namespace('cms/v2');
+    const cms = await wpapiClient(app);
 
     const cat = await cms.categories().create({ name: 'Made by wpapi', description: 'A category' });
     expect(cat).toMatchObject({ name: 'Made by wpapi', slug: 'made-by-wpapi', taxonomy: 'category' });
