@@ -66,9 +66,8 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       types.map((type) => planList(args, { kind: type as PostKind, base: postTypeObject(type)!.restBase, hierarchical: false } as KindInfo, user, deps.terms, site.timezone)),
     );
     const or: Filter[] = plans.map((pl) => pl.filter);
-    let filter: Filter = or.length === 1 ? or[0] : { $or: or };
-    // A logged-out search never matches password-protected records (the reference adds post_password = '').
-    if (!user && search !== '') filter = { $and: [filter, { password: '' }] };
+    // Each plan carries the guest search's privacy condition (libs/posts/search, through planList).
+    const filter: Filter = or.length === 1 ? or[0] : { $or: or };
     const plan = plans[0];
     const skip = (page - 1) * perPage;
     let docs: PostDoc[];
