@@ -75,11 +75,7 @@ export class FsStorage implements FileStorage {
   }
 
   async get(key: string): Promise<Buffer | null> {
-    const s = await this.stream(key);
-    if (!s) return null;
-    const chunks: Buffer[] = [];
-    for await (const c of s) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
+    return readAll(await this.stream(key));
   }
 
   async stat(key: string): Promise<FileInfo | null> {
@@ -141,11 +137,7 @@ export class GridFsStorage implements FileStorage {
   }
 
   async get(key: string): Promise<Buffer | null> {
-    const s = await this.stream(key);
-    if (!s) return null;
-    const chunks: Buffer[] = [];
-    for await (const c of s) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
+    return readAll(await this.stream(key));
   }
 
   async stat(key: string): Promise<FileInfo | null> {
@@ -186,4 +178,12 @@ export function storageFor(store: Store, dataDir: string): FileStorage {
 export function mimeOfKey(key: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase() ?? '';
   return extensionMime(ext) ?? 'application/octet-stream';
+}
+
+/** A stored file's whole content, or null when there is none. */
+async function readAll(s: AsyncIterable<unknown> | null): Promise<Buffer | null> {
+  if (!s) return null;
+  const chunks: Buffer[] = [];
+  for await (const c of s) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -191,7 +191,7 @@ export function presentPost(post: PostDoc, input: PresentInput, withLinks = true
 }
 
 /** A revision or autosave (reference: the revisions controller's prepare_item_for_response). */
-export function presentRevision(rev: PostDoc, input: Pick<PresentInput, 'site' | 'kind' | 'context'>, preview?: string, withLinks = true): Record<string, unknown> {
+export function presentRevision(rev: PostDoc, input: Pick<PresentInput, 'site' | 'kind' | 'context'>, preview?: string): Record<string, unknown> {
   const { context, site, kind } = input;
   const edit = context === 'edit';
   const embed = context === 'embed';
@@ -210,6 +210,6 @@ export function presentRevision(rev: PostDoc, input: Pick<PresentInput, 'site' |
   out.excerpt = edit ? { raw: rev.excerpt, rendered: renderStoredExcerpt(rev.excerpt) } : { rendered: renderStoredExcerpt(rev.excerpt) };
   if (!embed) out.meta = readMeta(rev.meta);
   if (edit && preview !== undefined) out.preview_link = preview;
-  if (withLinks && rev.parent) out._links = { parent: [{ href: restUrl(site, `/cms/v2/${kind.base}/${rev.parent}`) }] };
+  if (rev.parent) out._links = { parent: [{ href: restUrl(site, `/cms/v2/${kind.base}/${rev.parent}`) }] };
   return out;
 }

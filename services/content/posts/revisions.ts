@@ -172,27 +172,19 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     },
   });
 
+  // The reference maps delete_post on a revision to do_not_allow: nobody deletes a revision through the
+  // API (revisions go with their post), so every caller is refused, after the parent and revision checks.
+  const cannotDeleteRevision = (ctx: HandlerContext) => new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.', authStatus(ctx.user));
   app.bind(`${id}.revisions.delete`, {
     async permission(ctx) {
       const parent = await parentOf(ctx, deps, kind, 'parent');
       if (!canDeletePost(ctx.user, parent)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.', authStatus(ctx.user));
       await revisionById(deps, Number(ctx.params.id));
       const read = readCheck(ctx, parent, 'revisions');
-      if (read !== true) return read;
-      // The reference maps delete_post on a revision to do_not_allow: nobody deletes a revision through
-      // the API (they go with their post). The handler below is what runs where that is allowed.
-      return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.', authStatus(ctx.user));
+      return read === true ? cannotDeleteRevision(ctx) : read;
     },
     async handle(ctx) {
-      const parent = await parentOf(ctx, deps, kind, 'parent');
-      const rev = await revisionById(deps, Number(ctx.params.id));
-      if (rev.parent !== parent.id) throw new RestError('rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${parent.id}"`, 404);
-      if (ctx.params.force !== true) throw new RestError('rest_trash_not_supported', "Revisions do not support trashing. Set 'force=true' to delete.", 501);
-      const previous = presentRevision(rev, view(ctx), undefined, false);
-      await deps.posts.remove(rev.id);
-      await deps.posts.save(parent.id, await revisionStats(deps, parent.id));
-      deps.lists.invalidate();
-      return { body: { deleted: true, previous } };
+      throw cannotDeleteRevision(ctx);
     },
   });
 
