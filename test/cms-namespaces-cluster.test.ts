@@ -18,7 +18,9 @@ describe('cms namespaces in cluster mode', () => {
   it('site health sees MongoDB and the worker consuming every queue', async () => {
     const store = await cluster.admin('GET', '/cms-site-health/v1/tests/store');
     expect(store.status).toBe(200);
-    expect(store.body).toMatchObject({ test: 'store', status: 'good' });
+    // Reachable: good, or recommended when the shared machine makes the ping slow (timings are not asserted).
+    expect(store.body.test).toBe('store');
+    expect(['good', 'recommended']).toContain(store.body.status);
     expect(store.body.description).toContain('MongoDB');
     const queues = await cluster.admin('GET', '/cms-site-health/v1/tests/queues');
     expect(queues.body).toMatchObject({ test: 'queues', status: 'good', label: 'Every job queue has workers' });

@@ -52,7 +52,8 @@ describe('cms-site-health/v1 over HTTP', () => {
     // The test site is served over plain HTTP, credentials arrived in the header, the store and the inline queue are there.
     expect((await app.admin('GET', `${NS}/tests/https-status`)).body.status).toBe('recommended');
     expect((await app.admin('GET', `${NS}/tests/authorization-header`)).body.status).toBe('good');
-    expect((await app.admin('GET', `${NS}/tests/store`)).body).toMatchObject({ status: 'good', label: 'The store is reachable' });
+    // Reachable (the slow-ping rule is tested below with a controlled clock; timings are not asserted here).
+    expect((await app.admin('GET', `${NS}/tests/store`)).body.status).not.toBe('critical');
     expect((await app.admin('GET', `${NS}/tests/queues`)).body).toMatchObject({ status: 'good', label: 'Queued work runs in this process' });
   });
 
