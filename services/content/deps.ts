@@ -5,7 +5,7 @@ import type { Site } from '../../libs/rest/site';
 import type { SiteSettings } from '../../libs/settings/site-settings';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
-import type { CommentsRepository } from './comments/repository';
+import type { CommentsRepository } from '../../libs/comments/repository';
 
 export interface ContentDeps {
   store: Store;

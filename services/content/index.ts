@@ -19,7 +19,7 @@ import { bindSearch } from './search/handlers';
 import { bindSettings } from './settings/handlers';
 import { bootstrapAdmin } from './bootstrap';
 import { bindComments } from './comments/handlers';
-import { CommentsRepository } from './comments/repository';
+import { CommentsRepository } from '../../libs/comments/repository';
 import type { ContentDeps } from './deps';
 import { bindMedia } from './media/handlers';
 import { bindPosts } from './posts/handlers';

@@ -7,7 +7,7 @@ import { can, canEditRecord, canReadRecord, type Caller } from '../../../libs/au
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { canEditPost, canReadPost } from '../posts/access';
-import type { CommentDoc } from './repository';
+import type { CommentDoc } from '../../../libs/comments/repository';
 
 /** Post types shown in the REST API, by the capability type their rights are named after. */
 const CAP_TYPES: Record<string, CapabilityType> = {

@@ -19,7 +19,7 @@ import { COMMENT_META } from '../../../libs/routes/cms/comments';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canReadPostOf, supportsNotes, type PostAccess } from './access';
 import { presentComment, type CommentPresentInput, type Context } from './present';
-import type { CommentDoc, CommentsRepository } from './repository';
+import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
 import { MAX_SKIP } from '../posts/query';
 

@@ -14,7 +14,7 @@ import { restUrl, type Site } from '../../../libs/rest/site';
 import { COMMENT_META } from '../../../libs/routes/cms/comments';
 import { avatarUrls } from '../users/present';
 import { canEditComment, canReadComment, canReadPostOf, type PostAccess } from './access';
-import type { CommentDoc } from './repository';
+import type { CommentDoc } from '../../../libs/comments/repository';
 
 export type Context = 'view' | 'embed' | 'edit';
 

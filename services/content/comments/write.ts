@@ -13,7 +13,7 @@ import { stripAllTags } from '../../../libs/posts/render';
 import { RestError } from '../../../libs/rest/errors';
 import type { HandlerContext } from '../../../libs/rest/service';
 import type { Filter } from '../../../libs/store/types';
-import type { CommentDoc, CommentsRepository } from './repository';
+import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
 
 /** Fields a request sets (the reference's prepared comment). */
 export type Prepared = Partial<Pick<CommentDoc, 'content' | 'post' | 'parent' | 'author' | 'author_name' | 'author_email' | 'author_url' | 'author_ip' | 'agent' | 'date' | 'date_gmt'>>;

@@ -19,7 +19,7 @@ import { KINDS, type KindInfo } from '../../../libs/routes/cms/posts';
 import type { Collection } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
-import type { CommentsRepository } from '../comments/repository';
+import type { CommentsRepository } from '../../../libs/comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
 import type { ListCache } from './counts';
 import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';

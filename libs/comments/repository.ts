@@ -3,8 +3,8 @@
  * state is kept as the reference keeps comment_approved: '0' (hold), '1' (approved), 'spam', 'trash';
  * trashing or marking as spam remembers the previous state so untrash and unspam restore it.
  */
-import { Repository } from '../../../libs/store/repository';
-import type { Filter, Store } from '../../../libs/store/types';
+import { Repository } from '../store/repository';
+import type { Filter, Store } from '../store/types';
 
 export interface CommentDoc extends Record<string, unknown> {
   id: number;
