@@ -1,6 +1,7 @@
 /** What the calendar service's handlers are given: the store, its repositories, the site facts and the route registry. */
 import type { Nonces } from '../../libs/auth/nonces';
 import type { UsersRepository } from '../../libs/auth/users';
+import type { CommentsRepository } from '../../libs/comments/repository';
 import type { MediaLibrary } from '../../libs/media/library';
 import type { FetchPolicy } from '../../libs/net/outbound';
 import type { PostsRepository } from '../../libs/posts/repository';
@@ -16,6 +17,8 @@ export interface CalendarDeps {
   registry: RouteRegistry;
   posts: PostsRepository;
   terms: TermsRepository;
+  /** The records' comments, hidden with a trashed record and removed with a deleted one. */
+  comments: CommentsRepository;
   users: UsersRepository;
   /** Archive totals and presented linked records, kept briefly between writes. */
   cache: ReadCache;

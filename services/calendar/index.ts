@@ -2,6 +2,7 @@
 import { Nonces } from '../../libs/auth/nonces';
 import { UsersRepository } from '../../libs/auth/users';
 import type { Config } from '../../libs/config/env';
+import { CommentsRepository } from '../../libs/comments/repository';
 import { MediaLibrary } from '../../libs/media/library';
 import { imageFetchPolicy } from '../../libs/media/sideload';
 import { storageFor } from '../../libs/media/storage';
@@ -35,6 +36,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     registry: opts.registry,
     posts: new PostsRepository(store),
     terms: new TermsRepository(store),
+    comments: new CommentsRepository(store),
     users: new UsersRepository(opts.store),
     cache,
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),

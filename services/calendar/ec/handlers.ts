@@ -6,14 +6,14 @@
  * delete edit_post/delete_post on the id. Failures inside an allowed write answer `{"error": "..."}`.
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { EVENT_TYPE, unlinkFromEvents } from '../../../libs/calendar/meta';
+import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
 import { bindOpenApi } from '../doc/handlers';
-import { recountFor } from '../events/write';
 import { queryKey } from '../http';
+import { deleteRecord, trashRecord } from '../lifecycle';
 import { pageWithTotal } from '../read-cache';
 import { loadRelated } from '../related';
 import { EC_DOC } from './docs';
@@ -62,25 +62,6 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
 async function present(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc, status = 200): Promise<Reply> {
   const password = typeof ctx.params.password === 'string' ? ctx.params.password : undefined;
   return { status, body: presentEntity(kind, doc, await viewOf(deps, ctx.user, [doc], password)) };
-}
-
-/** Deletes a record for good: its term counts follow, and events no longer link to a venue or organizer that is gone. */
-async function removeForGood(deps: CalendarDeps, kind: EcKind, doc: PostDoc): Promise<void> {
-  if (kind.linked) {
-    const { filter, update } = unlinkFromEvents(kind.linked.key, doc.id);
-    await deps.posts.collection.updateMany(filter, update);
-  }
-  await deps.posts.remove(doc.id);
-  if (doc.terms?.length) await deps.terms.recount(doc.terms);
-}
-
-async function moveToTrash(deps: CalendarDeps, kind: EcKind, doc: PostDoc): Promise<void> {
-  const trashed = await deps.posts.trash(doc, deps.now());
-  if (kind.linked) {
-    const { filter, update } = unlinkFromEvents(kind.linked.key, doc.id);
-    await deps.posts.collection.updateMany(filter, update);
-  }
-  await recountFor(deps, doc, trashed);
 }
 
 function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
@@ -147,9 +128,9 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     async handle(ctx) {
       const doc = (await target(ctx, deps))!;
       if (doc.type !== kind.type) return entityError(404, 'The entity could not be deleted.');
-      if (ctx.params.force === true) await removeForGood(deps, kind, doc);
+      if (ctx.params.force === true) await deleteRecord(deps, doc, kind.linked?.key);
       else if (doc.status === 'trash') return entityError(410, 'The entity has already been trashed.');
-      else await moveToTrash(deps, kind, doc);
+      else await trashRecord(deps, doc, kind.linked?.key);
       return { body: [] };
     },
   });

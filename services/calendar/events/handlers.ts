@@ -9,12 +9,13 @@ import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey } from '../http';
 import { V1 } from '../links';
+import { trashRecord } from '../lifecycle';
 import { nonceHeaders } from '../nonces';
 import { pageWithTotal } from '../read-cache';
 import { archiveQuery } from './archive';
 import { loadEventParts } from './parts';
 import { presentEvent } from './present';
-import { checkEventWrite, recountFor, saveEvent, type EventPlan, type WriteRequest } from './write';
+import { checkEventWrite, saveEvent, type EventPlan, type WriteRequest } from './write';
 
 /** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
@@ -133,9 +134,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         async handle(ctx) {
           const doc = await existingEvent(ctx, deps);
           if (doc.status === 'trash') throw calendarErrors.inTrash('event');
-          const trashed = await deps.posts.trash(doc, deps.now());
-          await recountFor(deps, doc, trashed);
-          return single(ctx, deps, trashed);
+          return single(ctx, deps, await trashRecord(deps, doc));
         },
       }),
     );

@@ -4,7 +4,7 @@
  * what differs is in their LinkedKindDef.
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { EVENT_TYPE, unlinkFromEvents } from '../../../libs/calendar/meta';
+import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams, type ParamError } from '../../../libs/rest/errors';
@@ -15,6 +15,7 @@ import { listStatuses } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
+import { trashRecord } from '../lifecycle';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
 import { pageWithTotal } from '../read-cache';
@@ -200,10 +201,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         async handle(ctx) {
           const doc = await mustExist(ctx, deps, kind);
           if (doc.status === 'trash') throw calendarErrors.inTrash(kind.key);
-          const trashed = await deps.posts.trash(doc, deps.now());
-          const { filter, update } = unlinkFromEvents(kind.key, doc.id);
-          await deps.posts.collection.updateMany(filter, update);
-          return present(ctx, deps, kind, trashed);
+          return present(ctx, deps, kind, await trashRecord(deps, doc, kind.key));
         },
       }),
     );
