@@ -55,6 +55,26 @@ function oneOf<T extends string>(values: readonly T[], def: T) {
   };
 }
 
+/**
+ * Secret values shown as examples in the documentation (README.md, k8s/overlays/example/
+ * secrets.env.example). Anyone can read them, so start-up refuses them whatever the mode: a copied
+ * example must never become a real credential. Application passwords compare without spaces and
+ * case. The Helm chart refuses the same values at render (ec.exampleSecrets in
+ * charts/events-calendar/templates/_validate.tpl; test/deploy/chart.test.ts keeps the lists equal).
+ */
+export const EXAMPLE_SECRETS = {
+  SERVICE_SECRET: ['replace-with-64-random-hex-characters-0000000000000000000000000000'],
+  ADMIN_PASSWORD: ['replace-me-with-a-long-password'],
+  ADMIN_APP_PASSWORD: ['example0example0example0', 'replacemeReplacemeRplcme'],
+} as const;
+
+function refuseExample(name: keyof typeof EXAMPLE_SECRETS, value: string): void {
+  const norm = (v: string) => (name === 'ADMIN_APP_PASSWORD' ? v.replace(/\s/g, '').toLowerCase() : v);
+  if ((EXAMPLE_SECRETS[name] as readonly string[]).some((example) => norm(example) === norm(value))) {
+    throw new ConfigError('is the example value shown in the documentation, which anyone can read: set one of your own');
+  }
+}
+
 export const ENV = {
   PORT: { description: 'TCP port the process listens on (gateway, services, the all-in-one process; workers serve /healthz, /readyz and /metrics on it); 0 picks a free port.', roles: ['*'], parse: int(8080, 0, 65535) },
   HOST: { description: 'Address to listen on.', roles: ['*'], parse: str('0.0.0.0') },
@@ -93,13 +113,23 @@ export const ENV = {
     parse: (raw: string | undefined) => {
       const v = optional(raw);
       if (v !== undefined && v.length < 32) throw new ConfigError('must be at least 32 characters long');
+      if (v !== undefined) refuseExample('SERVICE_SECRET', v);
       return v;
     },
     secret: true,
   },
   ADMIN_USER: { description: 'Login of an administrator created or updated at start-up.', roles: ['all', 'content'], parse: optional },
   ADMIN_EMAIL: { description: 'E-mail of the bootstrapped administrator (default ADMIN_USER@localhost).', roles: ['all', 'content'], parse: optional },
-  ADMIN_PASSWORD: { description: 'Account password of the bootstrapped administrator (at least 8 characters).', roles: ['all', 'content'], parse: optional, secret: true },
+  ADMIN_PASSWORD: {
+    description: 'Account password of the bootstrapped administrator (at least 8 characters).',
+    roles: ['all', 'content'],
+    parse: (raw: string | undefined) => {
+      const v = optional(raw);
+      if (v !== undefined) refuseExample('ADMIN_PASSWORD', v);
+      return v;
+    },
+    secret: true,
+  },
   ADMIN_APP_PASSWORD: {
     description: 'Optional application password for the bootstrapped administrator: 24 letters and digits, spaces allowed.',
     roles: ['all', 'content'],
@@ -108,6 +138,7 @@ export const ENV = {
       if (v === undefined) return undefined;
       const clean = v.replace(/[^A-Za-z0-9]/g, '');
       if (clean.length !== 24 || /[^A-Za-z0-9\s]/.test(v)) throw new ConfigError('must be 24 letters and digits (spaces between groups are allowed)');
+      refuseExample('ADMIN_APP_PASSWORD', clean);
       return clean;
     },
     secret: true,

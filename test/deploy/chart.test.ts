@@ -1,19 +1,23 @@
 /**
- * The Helm chart, offline: helm lint --strict, helm template with the default values and every
- * values file under ci/ (production-like, trial, skaffold dev), each rendered object validated against
- * the Kubernetes schemas, values.schema.json refusing wrong values, and the notes shown after install.
+ * The Helm chart, offline: helm lint --strict, helm template with every values file under ci/
+ * (external stores, production-like, trial, skaffold dev), each rendered object validated against
+ * the Kubernetes schemas, values.schema.json and the template checks refusing values that cannot
+ * run (no MongoDB, no Redis, the documentation's example secrets), and the notes shown after install.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 
+import { EXAMPLE_SECRETS } from '../../libs/config/env';
 import { schemaErrors, unknownFieldErrors, validateManifests, type K8sObject } from '../../scripts/deploy/manifests';
 import { helmLint, helmTemplate, objectsOrThrow } from '../../scripts/deploy/render';
 import { CHART_DIR, CHART_NAME, versions } from '../../scripts/deploy/tools';
 import { appDeployments, networkPolicyProblems } from '../../scripts/deploy/wiring';
 
 const CI_DIR = path.join(CHART_DIR, 'ci');
+/** MongoDB and Redis by URL: the least an install needs (the chart's defaults leave both empty). */
+const EXTERNAL = path.join(CI_DIR, 'external-values.yaml');
 const ciValues = fs
   .readdirSync(CI_DIR)
   .filter((f) => f.endsWith('-values.yaml'))
@@ -40,7 +44,7 @@ describe('Helm chart charts/events-calendar', () => {
   });
 
   test('there is a production-like values file among the ci/ values', () => {
-    expect(ciValues).toEqual(expect.arrayContaining(['production-values.yaml', 'trial-values.yaml', 'dev-values.yaml']));
+    expect(ciValues).toEqual(expect.arrayContaining(['external-values.yaml', 'production-values.yaml', 'trial-values.yaml', 'dev-values.yaml']));
   });
 
   test.each([['default values', ''], ...ciValues.map((f) => [f, f])])('helm lint --strict with %s', (_label, file) => {
@@ -51,9 +55,10 @@ describe('Helm chart charts/events-calendar', () => {
 
   describe('rendered objects are valid Kubernetes objects', () => {
     const renders: Array<[string, K8sObject[]]> = [
-      ['default values', objectsOrThrow(helmTemplate(), 'helm template')],
       ...ciValues.map((f): [string, K8sObject[]] => [f, objectsOrThrow(helmTemplate({ valuesFiles: [path.join(CI_DIR, f)] }), `helm template -f ${f}`)]),
     ];
+    /** The chart's default values plus the two store URLs. */
+    const external = renders.find(([l]) => l === 'external-values.yaml')![1];
 
     test.each(renders)('%s: schema of every object (kubernetes-models)', (_label, objects) => {
       expect(objects.length).toBeGreaterThan(10);
@@ -64,8 +69,8 @@ describe('Helm chart charts/events-calendar', () => {
       expect(unknownFieldErrors(renders.flatMap(([, objects]) => objects))).toEqual([]);
     });
 
-    test('the default render has what the issue asks for', () => {
-      const objects = renders[0][1];
+    test('the render with the default values plus the two store URLs has every process', () => {
+      const objects = external;
       const k = kinds(objects);
       expect(k).toMatchObject({ Deployment: 8, Service: 8, HorizontalPodAutoscaler: 3, PodDisruptionBudget: 1, ConfigMap: 4, Secret: 1, ServiceAccount: 1 });
       expect(k.NetworkPolicy).toBeGreaterThanOrEqual(3);
@@ -118,16 +123,16 @@ describe('Helm chart charts/events-calendar', () => {
     });
 
     test('clusters older than 1.30 get an exec preStop pause instead of the sleep action', () => {
-      const old = objectsOrThrow(helmTemplate({ args: ['--kube-version', '1.28.0'] }), 'helm template --kube-version 1.28.0');
+      const old = objectsOrThrow(helmTemplate({ valuesFiles: [EXTERNAL], args: ['--kube-version', '1.28.0'] }), 'helm template --kube-version 1.28.0');
       expect(validateManifests(old)).toEqual([]);
       for (const d of appDeployments(old)) expect(d.container.lifecycle?.preStop?.exec?.command).toEqual(['sleep', '5']);
-      for (const d of appDeployments(renders[0][1])) expect(d.container.lifecycle?.preStop?.sleep?.seconds).toBe(5);
-      const tooOld = helmTemplate({ args: ['--kube-version', '1.24.0'] });
+      for (const d of appDeployments(external)) expect(d.container.lifecycle?.preStop?.sleep?.seconds).toBe(5);
+      const tooOld = helmTemplate({ valuesFiles: [EXTERNAL], args: ['--kube-version', '1.24.0'] });
       expect(tooOld.status).not.toBe(0);
     });
 
     test('the NetworkPolicy check notices a policy that lets every pod call the services', () => {
-      const objects = structuredClone(renders[0][1]);
+      const objects = structuredClone(external);
       const policy = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'events-calendar-services') as unknown as {
         spec: { ingress: Array<{ from?: unknown[] }> };
       };
@@ -137,7 +142,7 @@ describe('Helm chart charts/events-calendar', () => {
 
     test('the validation notices an invalid or misspelt field', () => {
       // Two Deployments, one mistake each (the compiler reports one mistake per object).
-      const objects = structuredClone(renders[0][1]).filter((o) => o.kind === 'Deployment').slice(0, 2);
+      const objects = structuredClone(external).filter((o) => o.kind === 'Deployment').slice(0, 2);
       const containerOf = (o: K8sObject) =>
         (o as unknown as { spec: { template: { spec: { containers: Array<Record<string, unknown>> } } } }).spec.template.spec.containers[0];
       containerOf(objects[0]).readinesProbe = containerOf(objects[0]).readinessProbe;
@@ -175,10 +180,10 @@ describe('Helm chart charts/events-calendar', () => {
     });
 
     test('values that contradict each other stop the render with a clear message', () => {
-      const noBatch = helmTemplate({ values: { workers: { batch: { enabled: false } } } });
+      const noBatch = helmTemplate({ valuesFiles: [EXTERNAL], values: { workers: { batch: { enabled: false } } } });
       expect(noBatch.status).not.toBe(0);
       expect(noBatch.stderr).toContain('no enabled worker group consumes the "batch" queue');
-      const bothPdb = helmTemplate({ values: { gateway: { pdb: { enabled: true, minAvailable: 1, maxUnavailable: 1 } } } });
+      const bothPdb = helmTemplate({ valuesFiles: [EXTERNAL], values: { gateway: { pdb: { enabled: true, minAvailable: 1, maxUnavailable: 1 } } } });
       expect(bothPdb.status).not.toBe(0);
       expect(bothPdb.stderr).toContain('gateway.pdb: set minAvailable or maxUnavailable, not both');
     });
@@ -186,6 +191,7 @@ describe('Helm chart charts/events-calendar', () => {
     test('a worker group added in values gets its own Deployment, ConfigMap and HPA', () => {
       const objects = objectsOrThrow(
         helmTemplate({
+          valuesFiles: [EXTERNAL],
           values: {
             workers: {
               'import-bulk': {
@@ -205,6 +211,51 @@ describe('Helm chart charts/events-calendar', () => {
       for (const kind of ['Deployment', 'ConfigMap', 'HorizontalPodAutoscaler', 'Service']) {
         expect(objects.some((o) => o.kind === kind && o.metadata.name === 'events-calendar-worker-import-bulk')).toBe(true);
       }
+    });
+  });
+
+  describe('values that cannot run stop the render with what to set', () => {
+    test.each<[string, string[], Record<string, unknown> | undefined, string]>([
+      ['the default values (no MongoDB)', [], undefined, 'MongoDB is not configured: set mongo.url or existingSecret'],
+      ['MongoDB but no Redis', [], { mongo: { url: 'mongodb://mongo:27017' } }, 'Redis is not configured: set redis.url or existingSecret'],
+      ['Redis but no MongoDB', [], { redis: { url: 'redis://redis:6379' } }, 'MongoDB is not configured: set mongo.url or existingSecret'],
+      ['an in-release Redis but no MongoDB', [], { redis: { internal: { enabled: true } } }, 'MongoDB is not configured'],
+    ])('%s', (_label, valuesFiles, values, message) => {
+      const r = helmTemplate({ valuesFiles, values });
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toContain(message);
+    });
+
+    test('the same values run once the stores are set: by URL, by existingSecret or inside the release', () => {
+      for (const values of [
+        { mongo: { url: 'mongodb://mongo:27017' }, redis: { url: 'redis://redis:6379' } },
+        { existingSecret: 'my-secrets' },
+        { mongo: { internal: { enabled: true } }, redis: { internal: { enabled: true } } },
+        { mongo: { url: 'mongodb://mongo:27017' }, redis: { internal: { enabled: true } } },
+      ]) {
+        const r = helmTemplate({ values });
+        expect([values, r.stderr]).toEqual([values, '']);
+        expect(schemaErrors(r.objects)).toEqual([]);
+      }
+    });
+
+    test('the chart refuses the same example secrets as the application (ec.exampleSecrets = EXAMPLE_SECRETS)', () => {
+      const tpl = fs.readFileSync(path.join(CHART_DIR, 'templates', '_validate.tpl'), 'utf8');
+      const block = /\{\{- define "ec\.exampleSecrets" -\}\}\n([\s\S]*?)\{\{- end \}\}/.exec(tpl);
+      expect(block).not.toBeNull();
+      expect(parse(block![1])).toEqual(EXAMPLE_SECRETS);
+    });
+
+    const key = { SERVICE_SECRET: 'serviceSecret', ADMIN_PASSWORD: 'admin.password', ADMIN_APP_PASSWORD: 'admin.appPassword' } as const;
+    const setAt = (dotted: string, value: string): Record<string, unknown> => dotted.split('.').reduceRight<unknown>((v, k) => ({ [k]: v }), value) as Record<string, unknown>;
+    test.each(
+      (Object.keys(EXAMPLE_SECRETS) as Array<keyof typeof EXAMPLE_SECRETS>).flatMap((name) =>
+        EXAMPLE_SECRETS[name].map((value): [string, string] => [key[name], name === 'ADMIN_APP_PASSWORD' ? value.toUpperCase().replace(/(.{4})(?!$)/g, '$1 ') : value]),
+      ),
+    )('%s set to the documented example %p is refused', (dotted, value) => {
+      const r = helmTemplate({ valuesFiles: [EXTERNAL], values: setAt(dotted, value) });
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toContain(`${dotted} is the example value shown in the documentation`);
     });
   });
 
@@ -247,11 +298,11 @@ describe('Helm chart charts/events-calendar', () => {
         expect(r.stderr).toBe('');
         return (r.objects[0] as unknown as { data: { NOTES: string } }).data.NOTES;
       };
-      const plain = notesFor({});
+      const plain = notesFor({ valuesFiles: [EXTERNAL] });
       expect(plain).toContain('kubectl port-forward -n events svc/events-calendar-gateway 8080:80');
       expect(plain).toContain('/index.php/cms-json/');
       expect(plain).toContain("kubectl get secret -n events events-calendar -o jsonpath='{.data.ADMIN_APP_PASSWORD}'");
-      expect(plain).toContain('WARNING: mongo.url is empty');
+      expect(plain).not.toContain('WARNING');
       const production = notesFor({ valuesFiles: [path.join(CI_DIR, 'production-values.yaml')] });
       expect(production).toContain('curl https://events.example.com/index.php/cms-json/');
       expect(production).toContain('events-calendar-secrets');

@@ -1,8 +1,11 @@
 /**
  * The raw manifests under k8s/: generated from the chart (and checked to still be what the chart
  * renders), and every kustomization rendered with `kubectl kustomize` and validated like the chart.
+ * The example overlay builds only with a secrets.env the user writes; the tests write one into a
+ * copy of k8s/ (never into the repository).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { BASE_VALUES, RELEASE, existingGeneratedFiles, generateK8s } from '../../scripts/deploy/k8s';
@@ -12,6 +15,38 @@ import { K8S_DIR } from '../../scripts/deploy/tools';
 import { appDeployments, envValueProblems, resolveEnv, startupConfigProblems, wiringProblems } from '../../scripts/deploy/wiring';
 
 const overlays = fs.readdirSync(path.join(K8S_DIR, 'overlays')).sort();
+const EXAMPLE_DIR = path.join(K8S_DIR, 'overlays', 'example');
+
+/** What a user writes into k8s/overlays/example/secrets.env: values of their own. */
+const USER_SECRETS = {
+  SERVICE_SECRET: 'user-service-secret-9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+  MONGO_URL: 'mongodb://calendar:s3cret@mongo-0.db.internal:27017/?authSource=admin&replicaSet=rs0',
+  REDIS_URL: 'redis://:r3dis@redis.db.internal:6379/2',
+  ADMIN_PASSWORD: 'a-long-account-password-of-my-own',
+  ADMIN_APP_PASSWORD: 'Q7wE r9tY u1iO p3aS d5fG h7jK',
+};
+
+/**
+ * `kubectl kustomize` of the example overlay in a copy of k8s/, with `secrets` as its secrets.env
+ * (undefined: without one, as a fresh checkout has it).
+ */
+function buildExample(secrets: string | undefined) {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'ec-k8s-'));
+  try {
+    fs.cpSync(K8S_DIR, copy, { recursive: true });
+    const file = path.join(copy, 'overlays', 'example', 'secrets.env');
+    fs.rmSync(file, { force: true });
+    if (secrets !== undefined) fs.writeFileSync(file, secrets);
+    return kustomize(path.join(copy, 'overlays', 'example'));
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+const userSecretsEnv = Object.entries(USER_SECRETS).map(([k, v]) => `${k}=${v}\n`).join('');
+/** The overlays as a user builds them: the example one with a secrets.env of the user's. */
+const renderOverlay = (overlay: string) =>
+  overlay === 'example' ? buildExample(userSecretsEnv) : kustomize(path.join(K8S_DIR, 'overlays', overlay));
 
 /** kind/name, with kustomize's content-hash suffix of generated ConfigMaps and Secrets removed. */
 function ids(objects: K8sObject[]): string[] {
@@ -57,7 +92,7 @@ describe('k8s/ raw manifests', () => {
   });
 
   test.each(overlays)('k8s/overlays/%s renders, validates and is wired like the chart', (overlay) => {
-    const objects = objectsOrThrow(kustomize(path.join(K8S_DIR, 'overlays', overlay)), `kubectl kustomize k8s/overlays/${overlay}`);
+    const objects = objectsOrThrow(renderOverlay(overlay), `kubectl kustomize k8s/overlays/${overlay}`);
     expect(validateManifests(objects)).toEqual([]);
     expect(wiringProblems(objects)).toEqual([]);
     expect(startupConfigProblems(objects)).toEqual([]);
@@ -67,8 +102,41 @@ describe('k8s/ raw manifests', () => {
     expect(objects.some((o) => o.kind === 'Namespace' && namespaces.has(o.metadata.name))).toBe(true);
   });
 
+  test('the example overlay does not build without the secrets.env the user writes, and names it', () => {
+    const r = buildExample(undefined);
+    expect(r.status).not.toBe(0);
+    // The words k8s/README.md quotes.
+    expect(r.stderr).toContain('overlays/example/secrets.env: no such file or directory');
+  });
+
+  test('the repository holds only the template of secrets.env, and git ignores secrets.env', () => {
+    expect(fs.existsSync(path.join(EXAMPLE_DIR, 'secrets.env.example'))).toBe(true);
+    const ignored = fs.readFileSync(path.join(EXAMPLE_DIR, '.gitignore'), 'utf8').split('\n').map((l) => l.trim());
+    expect(ignored).toContain('secrets.env');
+  });
+
+  test('with a secrets.env of the user the example overlay builds and carries exactly the user values', () => {
+    const objects = objectsOrThrow(buildExample(userSecretsEnv), 'kubectl kustomize');
+    const expected = Object.fromEntries(Object.entries(USER_SECRETS).map(([k, v]) => [k, () => v]));
+    expect(envValueProblems(objects, expected)).toEqual([]);
+    expect(startupConfigProblems(objects)).toEqual([]);
+  });
+
+  test('the template copied unchanged builds, but every process refuses its example secrets at start-up', () => {
+    const objects = objectsOrThrow(buildExample(fs.readFileSync(path.join(EXAMPLE_DIR, 'secrets.env.example'), 'utf8')), 'kubectl kustomize');
+    const problems = startupConfigProblems(objects);
+    expect(problems.length).toBe(appDeployments(objects).length);
+    for (const p of problems) expect(p).toContain('SERVICE_SECRET is the example value shown in the documentation');
+    const content = problems.filter((p) => p.includes('(content)'));
+    expect(content.length).toBeGreaterThan(0);
+    for (const p of content) {
+      expect(p).toContain('ADMIN_PASSWORD is the example value');
+      expect(p).toContain('ADMIN_APP_PASSWORD is the example value');
+    }
+  });
+
   test('the example overlay sets the image, the public URL, the Ingress host and the secret settings', () => {
-    const objects = objectsOrThrow(kustomize(path.join(K8S_DIR, 'overlays', 'example')), 'kubectl kustomize');
+    const objects = objectsOrThrow(buildExample(userSecretsEnv), 'kubectl kustomize');
     for (const d of appDeployments(objects)) expect(d.container.image).toBe('registry.example.com/events/events-calendar:0.1.0');
     expect(envValueProblems(objects, { SITE_URL: () => 'https://events.example.com', WORKER_CONCURRENCY: (d) => (d.name.endsWith('-import') ? '2' : d.name.endsWith('-oembed') ? '8' : '4') })).toEqual([]);
     const ingress = objects.find((o) => o.kind === 'Ingress') as unknown as { spec: { rules: Array<{ host: string }>; tls: unknown[] } };

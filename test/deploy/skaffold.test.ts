@@ -15,18 +15,20 @@ import { appDeployments, startupConfigProblems, wiringProblems } from '../../scr
 const raw = readSkaffold();
 const config = raw as SkaffoldConfig;
 
-function renderRelease(c: SkaffoldConfig) {
+/** `helm template` as skaffold would run the release, plus the user's own values files. */
+function templateRelease(c: SkaffoldConfig, ownValuesFiles: string[] = []) {
   const release = c.deploy.helm.releases[0];
-  return objectsOrThrow(
-    helmTemplate({
-      release: release.name,
-      namespace: release.namespace,
-      chartDir: path.join(REPO_ROOT, release.chartPath),
-      valuesFiles: (release.valuesFiles ?? []).map((f) => path.join(REPO_ROOT, f)),
-      args: helmSetArgs(c, release),
-    }),
-    `helm template as skaffold would run it`,
-  );
+  return helmTemplate({
+    release: release.name,
+    namespace: release.namespace,
+    chartDir: path.join(REPO_ROOT, release.chartPath),
+    valuesFiles: [...(release.valuesFiles ?? []).map((f) => path.join(REPO_ROOT, f)), ...ownValuesFiles],
+    args: helmSetArgs(c, release),
+  });
+}
+
+function renderRelease(c: SkaffoldConfig, ownValuesFiles: string[] = []) {
+  return objectsOrThrow(templateRelease(c, ownValuesFiles), `helm template as skaffold would run it`);
 }
 
 describe('skaffold.yaml', () => {
@@ -60,8 +62,15 @@ describe('skaffold.yaml', () => {
     }
   });
 
-  test('the default deploy renders valid objects with the image skaffold built and forwards the gateway', () => {
-    const objects = renderRelease(config);
+  test('the default deploy refuses to render until the stores are given, as its comment says', () => {
+    const r = templateRelease(config);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('set mongo.url or existingSecret');
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'skaffold.yaml'), 'utf8')).toContain('with mongo.url and redis.url (or existingSecret)');
+  });
+
+  test('the default deploy with the stores renders valid objects with the image skaffold built and forwards the gateway', () => {
+    const objects = renderRelease(config, [path.join(REPO_ROOT, 'charts', 'events-calendar', 'ci', 'external-values.yaml')]);
     expect(validateManifests(objects)).toEqual([]);
     for (const d of appDeployments(objects)) expect(d.container.image).toBe(`${config.build.artifacts[0].image}:0123abcd`);
     for (const pf of config.portForward ?? []) {

@@ -101,8 +101,11 @@ function distinctiveValues(): { values: Record<string, unknown>; expected: Parti
   return { values, expected };
 }
 
+/** The chart's default values plus the two store URLs (the defaults alone do not render). */
+const EXTERNAL = path.join(CHART_DIR, 'ci', 'external-values.yaml');
+
 describe('chart wiring against libs/config/env.ts', () => {
-  const defaults = objectsOrThrow(helmTemplate(), 'helm template (default values)');
+  const defaults = objectsOrThrow(helmTemplate({ valuesFiles: [EXTERNAL] }), 'helm template (default values and store URLs)');
   const production = objectsOrThrow(helmTemplate({ valuesFiles: [path.join(CHART_DIR, 'ci', 'production-values.yaml')] }), 'helm template (production)');
   const trial = objectsOrThrow(helmTemplate({ valuesFiles: [path.join(CHART_DIR, 'ci', 'trial-values.yaml')] }), 'helm template (trial)');
 
@@ -123,21 +126,25 @@ describe('chart wiring against libs/config/env.ts', () => {
   });
 
   test.each([
-    ['default values', () => defaults, []],
+    ['default values and store URLs', () => defaults, []],
     ['production values', () => production, ['events-calendar-secrets']],
     ['trial values', () => trial, []],
   ])('structure with %s: env per role, probes, service URLs, NetworkPolicy, scaling', (_label, objects, externalSecrets) => {
     expect(wiringProblems(objects(), { externalSecrets })).toEqual([]);
   });
 
-  test('each process of the trial render passes the application start-up checks with its env', () => {
+  test('each process of the trial and of the store-URL render passes the application start-up checks with its env', () => {
     expect(startupConfigProblems(trial)).toEqual([]);
+    expect(startupConfigProblems(defaults)).toEqual([]);
   });
 
   test('the start-up check notices what the application would refuse', () => {
-    // Default values leave mongo.url and redis.url empty: every process would stop at start-up.
-    const problems = startupConfigProblems(defaults);
-    expect(problems.length).toBe(appDeployments(defaults).length);
+    // An empty MONGO_URL in the Secret (the chart refuses to render one): every process would stop.
+    const objects = structuredClone(defaults);
+    const secret = objects.find((o) => o.kind === 'Secret') as unknown as { data: Record<string, string> };
+    secret.data.MONGO_URL = '';
+    const problems = startupConfigProblems(objects);
+    expect(problems.length).toBe(appDeployments(objects).length);
     expect(problems.every((p) => p.includes('missing MONGO_URL'))).toBe(true);
   });
 
@@ -178,7 +185,7 @@ describe('chart wiring against libs/config/env.ts', () => {
   });
 
   test('service URLs follow a changed service port', () => {
-    const objects = objectsOrThrow(helmTemplate({ values: { services: { calendar: { service: { port: 8181 } } } } }), 'helm template');
+    const objects = objectsOrThrow(helmTemplate({ valuesFiles: [EXTERNAL], values: { services: { calendar: { service: { port: 8181 } } } } }), 'helm template');
     expect(serviceUrlProblems(objects)).toEqual([]);
     const gateway = appDeployments(objects).find((d) => d.role === 'gateway');
     const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'events-calendar') as unknown as { data: Record<string, string> };
@@ -189,6 +196,7 @@ describe('chart wiring against libs/config/env.ts', () => {
   test('SITE_URL follows the first ingress host when not set', () => {
     const objects = objectsOrThrow(
       helmTemplate({
+        valuesFiles: [EXTERNAL],
         values: { ingress: { enabled: true, hosts: [{ host: 'cal.example.net', paths: [{ path: '/', pathType: 'Prefix' }] }], tls: [{ secretName: 't', hosts: ['cal.example.net'] }] } },
       }),
       'helm template',
@@ -206,7 +214,7 @@ describe('chart wiring against libs/config/env.ts', () => {
       const dropped = text.replace(/^QUEUE_PREFIX: .*\n/m, '');
       expect(dropped).not.toBe(text);
       fs.writeFileSync(table, dropped);
-      const objects = objectsOrThrow(helmTemplate({ chartDir: copy }), 'helm template (mutated chart)');
+      const objects = objectsOrThrow(helmTemplate({ chartDir: copy, valuesFiles: [EXTERNAL] }), 'helm template (mutated chart)');
       const problems = envPresenceProblems(objects);
       expect(problems.length).toBe(appDeployments(objects).length);
       expect(problems.every((p) => p.includes('reads QUEUE_PREFIX but its env does not set it'))).toBe(true);

@@ -1,5 +1,30 @@
 {{/* Checks across values that values.schema.json cannot express; stops the render with a clear message. */}}
 {{- define "ec.validate" -}}
+{{- /* Every process of the release is a cluster process: each needs MongoDB, and the gateway and the
+       workers need Redis (libs/config/env.ts requireForRole). Only a Secret the chart creates can be
+       checked here; an existingSecret must hold MONGO_URL and REDIS_URL itself. */}}
+{{- if not .Values.existingSecret }}
+{{- if and (not .Values.mongo.url) (not .Values.mongo.internal.enabled) }}
+{{- fail "MongoDB is not configured: set mongo.url or existingSecret (a Secret holding MONGO_URL); for a trial only, mongo.internal.enabled=true runs MongoDB inside the release" }}
+{{- end }}
+{{- if and (not .Values.redis.url) (not .Values.redis.internal.enabled) }}
+{{- fail "Redis is not configured: set redis.url or existingSecret (a Secret holding REDIS_URL); for a trial only, redis.internal.enabled=true runs Redis inside the release" }}
+{{- end }}
+{{- /* The example secrets shown in the documentation, which the application refuses at start-up
+       (EXAMPLE_SECRETS in libs/config/env.ts; test/deploy/chart.test.ts keeps the two lists equal).
+       Application passwords compare without spaces and case. */}}
+{{- $examples := include "ec.exampleSecrets" . | fromYaml }}
+{{- range $key, $value := dict "serviceSecret" .Values.serviceSecret "admin.password" .Values.admin.password }}
+{{- $var := ternary "SERVICE_SECRET" "ADMIN_PASSWORD" (eq $key "serviceSecret") }}
+{{- if and $value (has $value (index $examples $var)) }}
+{{- fail (printf "%s is the example value shown in the documentation, which anyone can read: set one of your own (or leave it empty to have one generated)" $key) }}
+{{- end }}
+{{- end }}
+{{- $app := .Values.admin.appPassword | replace " " "" | lower }}
+{{- if and $app (has $app (index $examples "ADMIN_APP_PASSWORD" | join "," | lower | splitList ",")) }}
+{{- fail "admin.appPassword is the example value shown in the documentation, which anyone can read: set one of your own (or leave it empty to have one generated)" }}
+{{- end }}
+{{- end }}
 {{- $consumed := list }}
 {{- range $group, $w := .Values.workers }}
 {{- if $w.enabled }}
@@ -22,4 +47,15 @@
 {{- fail (printf "%s.pdb: set minAvailable or maxUnavailable" $where) }}
 {{- end }}
 {{- end }}
+{{- end }}
+
+{{/* Example secret values from the documentation, per variable (see ec.validate). */}}
+{{- define "ec.exampleSecrets" -}}
+SERVICE_SECRET:
+  - replace-with-64-random-hex-characters-0000000000000000000000000000
+ADMIN_PASSWORD:
+  - replace-me-with-a-long-password
+ADMIN_APP_PASSWORD:
+  - example0example0example0
+  - replacemeReplacemeRplcme
 {{- end }}
