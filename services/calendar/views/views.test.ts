@@ -173,7 +173,7 @@ describe('the month and day views', () => {
     const res = await view({ u: '/events/', view: 'month', tvn1: nonce, 'view_data[tribe-bar-date]': '2031-03' });
     const html: string = res.text;
     expect(titles(html)).toEqual(['Busy 1', 'Busy 2', 'Busy 3']);
-    expect(html).toContain('<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More</a>');
+    expect(html).toContain('<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More<span class="tribe-common-a11y-visual-hide"> events on March 10</span></a>');
   });
 
   it('shows one day, by its URL or by view and date', async () => {
