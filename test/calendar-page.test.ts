@@ -16,7 +16,7 @@ import { freePort } from './support/cluster';
 // Code run inside the page (page.evaluate) sees the browser's globals; the project compiles without the DOM library.
 declare const window: any;
 declare const document: any;
-declare function getComputedStyle(el: unknown): { display: string };
+declare function getComputedStyle(el: unknown): { display: string; outlineStyle: string };
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(__dirname, '..', 'test-output', 'calendar-page');
@@ -153,6 +153,14 @@ describe('the calendar page', () => {
     });
     expect(ld.find((e: { name: string }) => e.name === 'Pottery Workshop').description).toBe('Learn to throw a bowl on the wheel with our resident potter.');
     await shot(page, 'month-desktop');
+
+    // Keyboard: the first Tab shows the skip link; focused controls get a visible outline.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement.className)).toBe('calendar-skip-link');
+    expect((await page.locator('.calendar-skip-link').boundingBox())!.y).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement.textContent)).toContain('Next month');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle)).toBe('solid');
     await context.close();
   });
 
@@ -196,6 +204,7 @@ describe('the calendar page', () => {
     const today = page.locator('td[aria-current="date"]');
     expect(await today.count()).toBe(1);
     expect(await today.locator('time').getAttribute('datetime')).toBe(now.toFormat('yyyy-LL-dd'));
+    await shot(page, 'month-today-desktop');
     await context.close();
   });
 
