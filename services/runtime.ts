@@ -5,6 +5,7 @@
  */
 import http, { type Server } from 'node:http';
 import { Authenticator, FailureThrottle } from '../libs/auth/authenticate';
+import { Nonces } from '../libs/auth/nonces';
 import { UsersRepository } from '../libs/auth/users';
 import { SERVICES, serviceUrl, type Config, type Role, type ServiceName } from '../libs/config/env';
 import { COLLECTIONS } from '../libs/data/collections';
@@ -29,6 +30,7 @@ import { importJobHandlers } from './aggregator/jobs';
 import { createCalendarService } from './calendar';
 import { createContentService } from './content';
 import { authorizePage } from './gateway/authorize';
+import { calendarPage } from './gateway/calendar-page';
 import { registerBuiltins } from './gateway/builtins';
 import { createGatewayApp } from './gateway/http';
 import { createServiceHost } from './host';
@@ -181,6 +183,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
       pages: authorizePage({ site, users, throttle }),
       // The gateway reads uploaded files from the store's own file storage (GridFS in a cluster).
       files: storageFor(store, config.DATA_DIR),
+      calendar: calendarPage({ site, rest, nonces: await Nonces.open(store, config.SERVICE_SECRET) }),
       maxBodyBytes: config.MAX_BODY_BYTES,
       ready: async () => {
         await store.ping();

@@ -1,7 +1,8 @@
 /**
  * The gateway's HTTP front: finds REST requests (`/index.php/cms-json/...` or `?rest_route=`), reads
  * and bounds the body, authenticates, runs the request through the REST pipeline and writes the
- * answer with the reference's headers. Also serves the site home, health, readiness and metrics.
+ * answer with the reference's headers. Also serves the site home, health, readiness and metrics, and
+ * hands the site's own pages (uploads, the calendar page, the authorization page) to their modules.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   pages?: (ctx: Koa.Context, body: () => Promise<Buffer>) => Promise<boolean>;
   /** The media library's files, served under /cms-content/uploads/. */
   files?: FileStorage;
+  /** The public calendar page under /events/ and its assets under /cms-content/calendar/ (./calendar-page). */
+  calendar?: (ctx: Koa.Context) => Promise<boolean>;
 }
 
 const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };
@@ -161,6 +164,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
     if (routePath === undefined) {
       if (opts.files && (await serveUpload(ctx, opts.files))) return;
+      if (opts.calendar && (await opts.calendar(ctx))) return;
       if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
       if ((ctx.path === '/' || ctx.path === '/index.php') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
         ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);

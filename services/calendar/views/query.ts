@@ -1,7 +1,9 @@
 /**
- * The events a view shows, read through the event archive's query (services/calendar/events/archive),
- * so a view lists exactly what the public archive would: published, not hidden from listings, with the
- * same search and category rules. A view only chooses the window, the order and the page.
+ * The events a view shows, read through the event archive's query (services/calendar/events/archive)
+ * as a visitor reads it, so a view lists what the public archive would: published, not hidden from
+ * listings, with the same search and category rules, whoever asks. Password-protected events are left
+ * out as well: a calendar page shows its events' details, which such an event keeps for its readers.
+ * A view only chooses the window, the order and the page.
  */
 import type { DateTime } from 'luxon';
 import { MYSQL_FORMAT } from '../../../libs/calendar/meta';
@@ -30,7 +32,7 @@ async function query(deps: CalendarDeps, ctx: ViewContext, window: Record<string
   const q = await archiveQuery(deps, { params, given: (name) => params[name] !== undefined, user: null });
   // The only failure left is a category that does not exist: it names no events.
   if ('code' in q) return { items: [], total: 0 };
-  return deps.posts.list(q.filter, { page, perPage, sort: sort ?? q.sort });
+  return deps.posts.list({ $and: [q.filter, { password: '' }] }, { page, perPage, sort: sort ?? q.sort });
 }
 
 /** The list view: events not over yet (or, for past events, over already), counted from now or the date asked for. */

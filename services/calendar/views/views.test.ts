@@ -42,6 +42,8 @@ beforeAll(async () => {
   ids.multi = await event('Festival', '2031-01-30 10:00:00', '2031-02-02 18:00:00');
   ids.hidden = await event('Hidden', '2031-01-16 10:00:00', '2031-01-16 11:00:00', { hide_from_listings: true });
   ids.draft = await event('Draft', '2031-01-16 10:00:00', '2031-01-16 11:00:00', { status: 'draft' });
+  ids.locked = await event('Locked Gala', '2031-01-16 18:00:00', '2031-01-16 20:00:00', { description: 'members only' });
+  await app.admin('POST', `/vendor/events/v1/events/${ids.locked}`, { body: { password: 'pw' } });
   ids.past = await event('Old Fair', '2020-05-01 10:00:00', '2020-05-01 12:00:00');
   for (let i = 1; i <= 4; i++) await event(`Busy ${i}`, `2031-03-10 0${i}:00:00`, `2031-03-10 0${i}:30:00`);
 });
@@ -103,6 +105,8 @@ describe('the list view', () => {
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('Hidden');
     expect(html).not.toContain('Draft');
+    // A password-protected event keeps its details for its readers: the views leave it out.
+    expect(html).not.toContain('Locked Gala');
     expect(html).not.toContain('Old Fair');
     expect(html).toContain('<time class="tribe-events-calendar-list__month-separator-text tribe-common-h7 tribe-common-h6--min-medium tribe-common-h--alt" datetime="2031-01">January 2031</time>');
     expect(html).toContain('<span class="tribe-event-date-start">January 15, 2031 @ 8:00 pm</span> - <span class="tribe-event-time">10:00 pm</span>');
@@ -111,7 +115,20 @@ describe('the list view', () => {
     expect(html).toContain('<span class="tribe-events-c-small-cta__price">$10</span>');
     expect(html).toContain(`href="http://example.test/event/jazz-night/"`);
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]);
-    expect(ld[1]).toMatchObject({ '@type': 'Event', name: 'Jazz Night', url: 'http://example.test/event/jazz-night/', startDate: '2031-01-15T20:00:00Z', location: { name: 'Blue Hall' } });
+    // What search engines read of an event, and nothing more.
+    expect(ld[1]).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: 'Jazz Night',
+      startDate: '2031-01-15T20:00:00Z',
+      endDate: '2031-01-15T22:00:00Z',
+      eventStatus: 'https://schema.org/EventScheduled',
+      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+      url: 'http://example.test/event/jazz-night/',
+      location: { '@type': 'Place', name: 'Blue Hall', address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield', addressCountry: 'United States' } },
+      description: 'An evening of jazz with friends.',
+      offers: { '@type': 'Offer', price: '10', url: 'http://example.test/event/jazz-night/' },
+    });
     expect(ld[0].name).toBe('Tom & "Jerry"');
   });
 
@@ -163,6 +180,9 @@ describe('the month and day views', () => {
     expect(html).toContain('<time class="tribe-events-calendar-month__day-date-daynum" datetime="2031-02-02">2</time>');
     expect(html).not.toContain('datetime="2031-02-03"');
     expect((html.match(/tribe-events-calendar-month__week"/g) ?? []).length).toBe(5);
+    // A table: seven weekday column headers, seven cells a week.
+    expect((html.match(/<th class="tribe-events-calendar-month__header-column" scope="col"/g) ?? []).length).toBe(7);
+    expect((html.match(/<td /g) ?? []).length).toBe(35);
     expect((html.match(/>Festival</g) ?? []).length).toBe(4);
     expect(html).toContain('<span class="tribe-event-date-start">8:00 pm</span> - <span class="tribe-event-time">10:00 pm</span>');
     expect(html).toContain('<a href="http://example.test/events/month/2030-12/" rel="prev"');
@@ -173,7 +193,10 @@ describe('the month and day views', () => {
     const res = await view({ u: '/events/', view: 'month', tvn1: nonce, 'view_data[tribe-bar-date]': '2031-03' });
     const html: string = res.text;
     expect(titles(html)).toEqual(['Busy 1', 'Busy 2', 'Busy 3']);
-    expect(html).toContain('<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More</a>');
+    // The JSON-LD describes the events the grid shows; the fourth is on its day's page.
+    const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]);
+    expect(ld.map((e: { name: string }) => e.name)).toEqual(['Busy 1', 'Busy 2', 'Busy 3']);
+    expect(html).toContain('<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More<span class="tribe-common-a11y-visual-hide"> events on March 10</span></a>');
   });
 
   it('shows one day, by its URL or by view and date', async () => {
