@@ -1,0 +1,122 @@
+/**
+ * Stores a list of events through the import steps (insert.ts): one `linked` step for the venues,
+ * organizers and terms of the whole list, then its events in slices, one `events` step each, run at
+ * once. How a step runs is the caller's: the batch endpoint hands each to a worker through the queue,
+ * a feed import already running on a worker runs them in its own process. Term counts are returned,
+ * not applied, so the caller applies them once the whole import moved on (applyTermCounts).
+ */
+import { sanitizeTitle } from '../../libs/posts/slug';
+import type { TermsRepository } from '../../libs/terms/repository';
+import { mergeActivity, type Activity } from './activity';
+import type { BatchContext, EventSpec, EventsResult, ImportJob, LinkedResult } from './insert';
+import { eventIdentity, organizersOf, termNames, venueOf, type EaEvent, type LinkedSpec } from './items';
+
+/** Runs one step; `part` names it within the list (`linked`, `events-0`, ...) for idempotent job ids. */
+export type StepRunner = <O extends LinkedResult | EventsResult>(job: ImportJob, part: string) => Promise<O>;
+
+export interface StoredEvents {
+  activity: Activity;
+  /** How the published-record count of each term moved. */
+  counts: Map<number, number>;
+}
+
+/** Fields of an event a worker is given as ids (EventSpec's venue, organizers, categories and tags), not as sent. */
+const RESOLVED_FIELDS = new Set(['venue', 'organizer', 'categories', 'tags']);
+
+/** An event as an `events` job carries it: without the objects its linked records and terms were read from. */
+function jobItem(item: EaEvent): EaEvent {
+  const from = item as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (!RESOLVED_FIELDS.has(k)) out[k] = from[k];
+  return out as unknown as EaEvent;
+}
+
+/**
+ * Splits a batch's events into slices of about `size`. Events that share an identity or a slug go to
+ * the same slice, so slices running at once never race for one record or one slug.
+ */
+export function slices(specs: EventSpec[], size: number): EventSpec[][] {
+  const out: EventSpec[][] = [];
+  const byKey = new Map<string, number>();
+  const bySlug = new Map<string, number>();
+  for (const spec of specs) {
+    const slug = sanitizeTitle(spec.item.title);
+    let k = spec.identity.keys.map((key) => byKey.get(key)).find((x) => x !== undefined) ?? bySlug.get(slug);
+    if (k === undefined) {
+      if (out.length === 0 || out[out.length - 1].length >= size) out.push([]);
+      k = out.length - 1;
+    }
+    out[k].push(spec);
+    for (const key of spec.identity.keys) if (!byKey.has(key)) byKey.set(key, k);
+    if (!bySlug.has(slug)) bySlug.set(slug, k);
+  }
+  return out;
+}
+
+export async function storeEvents(o: {
+  base: BatchContext;
+  events: EaEvent[];
+  sliceSize: number;
+  run: StepRunner;
+  /** Event category ids every event gets besides its own (an import source's categories). */
+  extraCategories?: number[];
+}): Promise<StoredEvents> {
+  const { base, events } = o;
+  // What the events link to, deduplicated for the whole batch.
+  const venues = new Map<string, LinkedSpec>();
+  const organizers = new Map<string, LinkedSpec>();
+  const categories = new Map<string, string>();
+  const tags = new Map<string, string>();
+  const plan = events.map((item, index) => {
+    const identity = eventIdentity(item, base.origin);
+    // An event without a global or unique id is named by its place in this batch, so a retry finds it.
+    const primary = identity.primary ?? `b:${base.batchRef}:${index}`;
+    const venue = venueOf(item, base.origin);
+    if (venue && !venues.has(venue.ref)) venues.set(venue.ref, venue);
+    const orgs = organizersOf(item, base.origin);
+    for (const o of orgs) if (!organizers.has(o.ref)) organizers.set(o.ref, o);
+    const cats = termNames(item.categories);
+    const tagNames = termNames(item.tags);
+    for (const n of cats) if (!categories.has(n.toLowerCase())) categories.set(n.toLowerCase(), n);
+    for (const n of tagNames) if (!tags.has(n.toLowerCase())) tags.set(n.toLowerCase(), n);
+    return { item, index, identity: { keys: identity.primary ? identity.keys : [...identity.keys, primary], primary }, venue, orgs, cats, tagNames };
+  });
+
+  const needsLinked = venues.size + organizers.size + categories.size + tags.size > 0;
+  const linked: LinkedResult = needsLinked
+    ? await o.run<LinkedResult>(
+        { step: 'linked', ...base, venues: [...venues.values()], organizers: [...organizers.values()], categories: [...categories.values()], tags: [...tags.values()] },
+        'linked',
+      )
+    : { venues: {}, organizers: {}, categories: {}, tags: {}, activity: mergeActivity() };
+  const termId = (byName: Record<string, number>, all: Map<string, string>, n: string) => byName[all.get(n.toLowerCase())!];
+  const extra = o.extraCategories ?? [];
+  const specs: EventSpec[] = plan.map((e) => {
+    const own = e.cats.map((n) => termId(linked.categories, categories, n));
+    return {
+      index: e.index,
+      item: jobItem(e.item),
+      identity: e.identity,
+      ...(e.venue ? { venue: linked.venues[e.venue.ref] } : {}),
+      ...(e.orgs.length ? { organizers: e.orgs.map((org) => linked.organizers[org.ref]) } : {}),
+      categories: extra.length ? [...new Set([...own, ...extra])] : own,
+      tags: e.tagNames.map((n) => termId(linked.tags, tags, n)),
+    };
+  });
+  const parts = await Promise.all(slices(specs, o.sliceSize).map((slice, k) => o.run<EventsResult>({ step: 'events', ...base, events: slice }, `events-${k}`)));
+  const counts = new Map<number, number>();
+  for (const part of parts) for (const [id, by] of part.counts) counts.set(id, (counts.get(id) ?? 0) + by);
+  return { activity: mergeActivity(linked.activity, ...parts.map((r) => r.activity)), counts };
+}
+
+/** Moves term counts by what an import changed: one update for all the terms that move by the same amount. */
+export async function applyTermCounts(terms: TermsRepository, counts: Map<number, number>): Promise<void> {
+  const byAmount = new Map<number, number[]>();
+  for (const [id, by] of counts) {
+    if (!by) continue;
+    const ids = byAmount.get(by);
+    if (ids) ids.push(id);
+    else byAmount.set(by, [id]);
+  }
+  for (const [by, ids] of byAmount) await terms.collection.updateMany({ id: { $in: ids } }, { $inc: { count: by } });
+}
