@@ -92,7 +92,7 @@ const BASE_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
 };
 
-function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { loggedIn: boolean; head: boolean; pretty: boolean; cached?: Buffer }): void {
+function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { loggedIn: boolean; pretty: boolean; cached?: Buffer }): void {
   ctx.status = out.status;
   const discovery = `<${site.restRoot}>; rel="https://api.w.org/"`;
   for (const [k, v] of Object.entries(BASE_HEADERS)) ctx.set(k, v);
@@ -112,7 +112,9 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
   ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
-  if (opts.head || out.status === 204 || (out.body === undefined && !out.raw)) {
+  // A HEAD answer is written as the GET one would be: Koa then sends its headers (Content-Length
+  // included) without the body.
+  if (out.status === 204 || (out.body === undefined && !out.raw)) {
     ctx.body = null;
     ctx.status = out.status;
     return;
@@ -124,8 +126,8 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
 export function createGatewayApp(opts: GatewayOptions): Koa {
   const app = new Koa({ proxy: true });
   const { rest, site } = opts;
-  // The site index is the same for every anonymous caller; serialise it once.
-  let indexCache: Buffer | undefined;
+  // The site index is the same for every anonymous caller; serialise it once (with its headers).
+  let indexCache: { body: Buffer; headers: Record<string, string> } | undefined;
   // The site revision the cached index was built at: a settings change (name, time zone, ...) rebuilds it.
   let indexRevision: number | undefined;
 
@@ -179,7 +181,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       raw = await readBody(ctx.req, opts.maxBodyBytes);
     } catch (e) {
       if (e instanceof RestError) {
-        writeRest(ctx, site, { status: e.status, headers: {}, body: e.toJSON() }, { loggedIn: false, head, pretty });
+        writeRest(ctx, site, { status: e.status, headers: {}, body: e.toJSON() }, { loggedIn: false, pretty });
         return;
       }
       throw e;
@@ -191,14 +193,14 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       const headers: Record<string, string> = e.status === 429 ? { 'Retry-After': String(e.data.retry_after) } : {};
-      writeRest(ctx, site, { status: e.status, headers, body: e.toJSON() }, { loggedIn: false, head, pretty });
+      writeRest(ctx, site, { status: e.status, headers, body: e.toJSON() }, { loggedIn: false, pretty });
       return;
     }
 
     const plainIndex = routePath === '/' && !user && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && query.context === 'view');
     if (plainIndex && indexCache && indexRevision === site.revision) {
       ctx.state.route = '/';
-      writeRest(ctx, site, { status: 200, headers: {}, body: null }, { loggedIn: false, head, pretty, cached: indexCache });
+      writeRest(ctx, site, { status: 200, headers: indexCache.headers, body: null }, { loggedIn: false, pretty, cached: indexCache.body });
       return;
     }
 
@@ -230,10 +232,10 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     const out = await rest.handle(input);
     ctx.state.route = out.route;
     if (plainIndex && out.status === 200) {
-      indexCache = Buffer.from(JSON.stringify(out.body));
+      indexCache = { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers };
       indexRevision = revision;
     }
-    writeRest(ctx, site, out, { loggedIn: !!user, head, pretty });
+    writeRest(ctx, site, out, { loggedIn: !!user, pretty });
   });
 
   return app;
