@@ -17,6 +17,7 @@ import { opsEndpoints } from '../ops';
 import type { FileStorage } from '../../libs/media/storage';
 import type { UploadPayload } from '../../libs/rest/service';
 import { isMultipart, parseMultipart, serveUpload } from './uploads';
+import { UPLOADS_PATH } from '../../libs/media/library';
 import { escapeHtml } from '../../libs/html/escape';
 
 export interface GatewayOptions {
@@ -112,6 +113,7 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
   ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
+  if (out.status >= 400) noteErrorCode(ctx, out.body);
   // A HEAD answer is written as the GET one would be: Koa then sends its headers (Content-Length
   // included) without the body.
   if (out.status === 204 || (out.body === undefined && !out.raw)) {
@@ -141,15 +143,18 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     } catch (e) {
       logger.error({ err: e, requestId }, 'request failed');
       const err = e instanceof RestError ? e : errors.internal();
+      ctx.state.errorCode = err.code;
       ctx.status = err.status;
       ctx.type = 'application/json; charset=UTF-8';
       ctx.body = JSON.stringify(err.toJSON());
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // A route pattern or a fixed name, never the raw path, so the metrics' series stay bounded.
       const route = (ctx.state.route as string | undefined) ?? 'other';
       observeRequest(ctx.method, route, ctx.status, seconds);
       if (logger.isLevelEnabled('info')) {
-        logger.info({ requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, ms: Math.round(seconds * 1e4) / 10, user: (ctx.state.userId as number | undefined) ?? null }, 'request');
+        const code = ctx.state.errorCode as string | undefined;
+        logger.info({ requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, ...(code ? { code } : {}), ms: Math.round(seconds * 1e4) / 10, user: (ctx.state.userId as number | undefined) ?? null }, 'request');
       }
     }
   });
@@ -162,9 +167,17 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
     if (routePath === undefined) {
-      if (opts.files && (await serveUpload(ctx, opts.files))) return;
-      if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
+      // Site paths are labelled by fixed names too: the uploads root, a page's own path, the home page.
+      if (opts.files && (await serveUpload(ctx, opts.files))) {
+        ctx.state.route = `${UPLOADS_PATH}/*`;
+        return;
+      }
+      if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) {
+        ctx.state.route = ctx.path;
+        return;
+      }
       if ((ctx.path === '/' || ctx.path === '/index.php') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+        ctx.state.route = 'home';
         ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);
         ctx.type = 'text/html; charset=UTF-8';
         ctx.body = homePage(site);
@@ -173,6 +186,9 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       return next();
     }
     delete query.rest_route;
+    // The route is known before the body is read and the caller authenticated, so an answer refused
+    // there (413, 401, 429) is counted and logged under its route too.
+    ctx.state.route = rest.routeOf(routePath);
     const head = ctx.method === 'HEAD';
     const pretty = query._pretty !== undefined;
 
@@ -230,7 +246,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     };
     const revision = site.revision;
     const out = await rest.handle(input);
-    ctx.state.route = out.route;
+    ctx.state.route = out.route ?? ctx.state.route;
     if (plainIndex && out.status === 200) {
       indexCache = { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers };
       indexRevision = revision;
@@ -239,6 +255,12 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   });
 
   return app;
+}
+
+/** Keeps the `code` of an error answer (the REST envelope's) for the request's log line. */
+function noteErrorCode(ctx: Koa.Context, body: unknown): void {
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && code) ctx.state.errorCode = code;
 }
 
 function safeDecode(s: string): string {
