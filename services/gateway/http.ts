@@ -17,7 +17,6 @@ import { opsEndpoints } from '../ops';
 import type { FileStorage } from '../../libs/media/storage';
 import type { UploadPayload } from '../../libs/rest/service';
 import { isMultipart, parseMultipart, serveUpload } from './uploads';
-import { UPLOADS_PATH } from '../../libs/media/library';
 import { escapeHtml } from '../../libs/html/escape';
 
 export interface GatewayOptions {
@@ -167,22 +166,16 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
     if (routePath === undefined) {
-      // Site paths are labelled by fixed names too: the uploads root, a page's own path, the home page.
-      if (opts.files && (await serveUpload(ctx, opts.files))) {
-        ctx.state.route = `${UPLOADS_PATH}/*`;
-        return;
-      }
-      if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) {
-        ctx.state.route = ctx.path;
-        return;
-      }
+      ctx.state.route = sitePathLabel(ctx.path);
+      if (opts.files && (await serveUpload(ctx, opts.files))) return;
+      if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
       if ((ctx.path === '/' || ctx.path === '/index.php') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-        ctx.state.route = 'home';
         ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);
         ctx.type = 'text/html; charset=UTF-8';
         ctx.body = homePage(site);
         return;
       }
+      ctx.state.route = undefined;
       return next();
     }
     delete query.rest_route;
@@ -255,6 +248,17 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   });
 
   return app;
+}
+
+/**
+ * The metrics and log label of a path outside the REST root that the site answers: a fixed name per
+ * area (`/cms-content/uploads/*`, `/cms-admin/*`, `home`), never the path itself, so the number of
+ * series stays bounded. A path nothing answers is labelled `other`.
+ */
+function sitePathLabel(path: string): string {
+  if (path === '/' || path === '/index.php') return 'home';
+  const parts = path.split('/').filter(Boolean);
+  return `/${parts.slice(0, parts[0] === 'cms-content' ? 2 : 1).join('/')}/*`;
 }
 
 /** Keeps the `code` of an error answer (the REST envelope's) for the request's log line. */

@@ -71,6 +71,8 @@ describe('request log lines', () => {
     expect((await logged('GET', '/healthz')).route).toBe('/healthz');
     expect((await logged('GET', '/cms-content/uploads/2020/01/none.png')).route).toBe('/cms-content/uploads/*');
     expect((await logged('GET', `${app.url}/`)).route).toBe('home');
+    expect((await logged('GET', `${app.url}/cms-admin/authorize-application.php?app_name=x`)).route).toBe('/cms-admin/*');
+    expect((await logged('GET', `${app.url}/cms-admin/other-${Math.random()}.php`)).route).toBe('other');
     expect((await logged('GET', `${app.url}/no/such/page`)).route).toBe('other');
   });
 });
