@@ -15,7 +15,10 @@
  *   interval <seconds>
  *       Sets the interval the service asks for between batches (clamped to 10..600 when answered).
  *
- * The REST root defaults to SITE_URL/index.php/cms-json as the service computes it.
+ * The REST root defaults to SITE_URL/index.php/cms-json, SITE_URL defaulting to http://127.0.0.1:$PORT
+ * (PORT 8080 when unset), as the service computes it: run the command with the service's environment
+ * or pass --url. A service that cannot be reached ends `feed` before anything is sent, naming the URL
+ * and the cause.
  */
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -160,6 +163,30 @@ async function post(url: string, body: string): Promise<{ status: number; body: 
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
+/** What went wrong with a request that got no HTTP answer: the system's code and message (fetch hides them in `cause`). */
+export function connectionProblem(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; message?: string; errors?: Array<{ message?: string }> } }).cause;
+  if (!cause) return (e as Error).message;
+  // A host name with several addresses fails with one error per address.
+  const detail = cause.message || cause.errors?.map((x) => x.message).join('; ') || (e as Error).message;
+  return cause.code && !detail.includes(cause.code) ? `${cause.code}: ${detail}` : detail;
+}
+
+/** Checks that the REST root answers and serves the import routes; a message saying what failed, or null. */
+async function reachable(root: string): Promise<string | null> {
+  const url = `${root}/vendor/event-aggregator/v1`;
+  const hint = 'start the service, or point the command at it with --url <REST root> or the SITE_URL / PORT the service uses';
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+  } catch (e) {
+    return `cannot reach the service at ${url} (${connectionProblem(e)}): ${hint}`;
+  }
+  await res.arrayBuffer().catch(() => undefined);
+  if (res.status === 404) return `${url} answered 404: ${root} is not the REST root of this service; ${hint}`;
+  return null;
+}
+
 async function feed(positional: string[], o: Options): Promise<number> {
   const file = positional[0];
   if (!file) throw new UsageError('feed takes the path of a JSON file');
@@ -173,6 +200,11 @@ async function feed(positional: string[], o: Options): Promise<number> {
   const maxBytes = num(o, 'max-body-bytes', config.MAX_BODY_BYTES, 4096) - 2048;
   const override = o['interval-override'] !== undefined ? num(o, 'interval-override', 0, 0) : null;
   const url = `${root}/vendor/event-aggregator/v1/import/${encodeURIComponent(importId)}`;
+  const unreachable = await reachable(root);
+  if (unreachable) {
+    log(unreachable);
+    return 1;
+  }
 
   const { total, batches } = await planBatches(file, size, maxBytes);
   log(`feeding ${total} events in ${batches.length} batches to ${url}/batch`);
@@ -190,7 +222,7 @@ async function feed(positional: string[], o: Options): Promise<number> {
       try {
         answer = await post(`${url}/batch`, body);
       } catch (e) {
-        answer = { status: 0, body: { message: (e as Error).message } };
+        answer = { status: 0, body: { message: connectionProblem(e) } };
       }
       if (answer.status === 200) {
         const a = answer.body.activity?.vendor_events ?? {};
@@ -241,6 +273,7 @@ async function feed(positional: string[], o: Options): Promise<number> {
 
 const USAGE = `usage: import.js create [--origin json] [--post-status publish] [--author <id>] [--import-id <id>]
        import.js feed <feed.json> --import-id <id> --batch-hash <hash> [--url <REST root>] [--batch-size 500] [--interval-override <seconds>]
+         (the REST root defaults to $SITE_URL/index.php/cms-json, else http://127.0.0.1:$PORT/index.php/cms-json)
        import.js interval <seconds>`;
 
 export async function main(argv: string[]): Promise<number> {

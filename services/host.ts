@@ -48,7 +48,10 @@ export function createServiceHost(opts: HostOptions): Koa {
       ctx.status = err.status;
       ctx.body = err.toJSON();
     } finally {
-      observeRequest(ctx.method, (ctx.state.route as string | undefined) ?? ctx.path, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
+      // The endpoint id once the request is read; a fixed name before that (never the raw path, which
+      // would make a series per path asked for).
+      const route = (ctx.state.route as string | undefined) ?? (ctx.path === DISPATCH_PATH ? DISPATCH_PATH : 'other');
+      observeRequest(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
     }
   });
   return app;

@@ -4,6 +4,8 @@ import { metricsText } from '../libs/observability/metrics';
 
 export function opsEndpoints(ready: () => Promise<void>): Koa.Middleware {
   return async (ctx, next) => {
+    // Each path is its own metrics and log label.
+    if (ctx.path === '/healthz' || ctx.path === '/readyz' || ctx.path === '/metrics') ctx.state.route = ctx.path;
     switch (ctx.path) {
       case '/healthz':
         ctx.body = { status: 'ok' };

@@ -1,11 +1,31 @@
 import pino from 'pino';
 
+/** Where log lines are written: standard output, unless `logTo` gave another destination. */
+let destination: { write(line: string): unknown } = pino.destination(1);
+
 /** One structured JSON logger per process; request handlers log through child loggers with a request id. */
 /** The level comes from the validated LOG_LEVEL at start-up; under the test runner it starts silent. */
-export const logger = pino({
-  level: process.env.JEST_WORKER_ID ? 'silent' : 'info',
-  base: { pid: process.pid },
-  redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password'], censor: '[redacted]' },
-});
+export const logger = pino(
+  {
+    level: process.env.JEST_WORKER_ID ? 'silent' : 'info',
+    base: { pid: process.pid },
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password'], censor: '[redacted]' },
+  },
+  { write: (line: string) => destination.write(line) },
+);
 
 export type Logger = typeof logger;
+
+/**
+ * Writes the log lines (one JSON object each) to `stream` at `level` until the returned function is
+ * called, which restores the previous destination and level. Tests read the lines this way.
+ */
+export function logTo(stream: { write(line: string): unknown }, level: pino.LevelWithSilent = 'info'): () => void {
+  const previous = { destination, level: logger.level };
+  destination = stream;
+  logger.level = level;
+  return () => {
+    destination = previous.destination;
+    logger.level = previous.level;
+  };
+}

@@ -80,6 +80,11 @@ export class RestServer {
     return this;
   }
 
+  /** The pattern of the route a path (relative to the REST root) matches, whatever the method. */
+  routeOf(path: string): string | undefined {
+    return this.registry.match(normalisePath(path))?.route.pattern;
+  }
+
   /** The whole pipeline, including the global parameters; what an HTTP request gets. */
   async handle(input: RestInput): Promise<RestOutput> {
     const method = effectiveMethod(input);

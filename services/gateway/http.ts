@@ -95,7 +95,7 @@ const BASE_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
 };
 
-function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { loggedIn: boolean; head: boolean; pretty: boolean; cached?: Buffer }): void {
+function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { loggedIn: boolean; pretty: boolean; cached?: Buffer }): void {
   ctx.status = out.status;
   const discovery = `<${site.restRoot}>; rel="https://api.w.org/"`;
   for (const [k, v] of Object.entries(BASE_HEADERS)) ctx.set(k, v);
@@ -115,7 +115,10 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
   ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
-  if (opts.head || out.status === 204 || (out.body === undefined && !out.raw)) {
+  if (out.status >= 400) noteErrorCode(ctx, out.body);
+  // A HEAD answer is written as the GET one would be: Koa then sends its headers (Content-Length
+  // included) without the body.
+  if (out.status === 204 || (out.body === undefined && !out.raw)) {
     ctx.body = null;
     ctx.status = out.status;
     return;
@@ -127,8 +130,8 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
 export function createGatewayApp(opts: GatewayOptions): Koa {
   const app = new Koa({ proxy: true });
   const { rest, site } = opts;
-  // The site index is the same for every anonymous caller; serialise it once.
-  let indexCache: Buffer | undefined;
+  // The site index is the same for every anonymous caller; serialise it once (with its headers).
+  let indexCache: { body: Buffer; headers: Record<string, string> } | undefined;
   // The site revision the cached index was built at: a settings change (name, time zone, ...) rebuilds it.
   let indexRevision: number | undefined;
 
@@ -142,15 +145,18 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     } catch (e) {
       logger.error({ err: e, requestId }, 'request failed');
       const err = e instanceof RestError ? e : errors.internal();
+      ctx.state.errorCode = err.code;
       ctx.status = err.status;
       ctx.type = 'application/json; charset=UTF-8';
       ctx.body = JSON.stringify(err.toJSON());
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // A route pattern or a fixed name, never the raw path, so the metrics' series stay bounded.
       const route = (ctx.state.route as string | undefined) ?? 'other';
       observeRequest(ctx.method, route, ctx.status, seconds);
       if (logger.isLevelEnabled('info')) {
-        logger.info({ requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, ms: Math.round(seconds * 1e4) / 10, user: (ctx.state.userId as number | undefined) ?? null }, 'request');
+        const code = ctx.state.errorCode as string | undefined;
+        logger.info({ requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, ...(code ? { code } : {}), ms: Math.round(seconds * 1e4) / 10, user: (ctx.state.userId as number | undefined) ?? null }, 'request');
       }
     }
   });
@@ -163,6 +169,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
     if (routePath === undefined) {
+      ctx.state.route = sitePathLabel(ctx.path);
       if (opts.files && (await serveUpload(ctx, opts.files))) return;
       if (opts.calendar && (await opts.calendar(ctx))) return;
       if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
@@ -172,9 +179,13 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
         ctx.body = homePage(site);
         return;
       }
+      ctx.state.route = undefined;
       return next();
     }
     delete query.rest_route;
+    // The route is known before the body is read and the caller authenticated, so an answer refused
+    // there (413, 401, 429) is counted and logged under its route too.
+    ctx.state.route = rest.routeOf(routePath);
     const head = ctx.method === 'HEAD';
     const pretty = query._pretty !== undefined;
 
@@ -183,7 +194,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       raw = await readBody(ctx.req, opts.maxBodyBytes);
     } catch (e) {
       if (e instanceof RestError) {
-        writeRest(ctx, site, { status: e.status, headers: {}, body: e.toJSON() }, { loggedIn: false, head, pretty });
+        writeRest(ctx, site, { status: e.status, headers: {}, body: e.toJSON() }, { loggedIn: false, pretty });
         return;
       }
       throw e;
@@ -195,14 +206,14 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       const headers: Record<string, string> = e.status === 429 ? { 'Retry-After': String(e.data.retry_after) } : {};
-      writeRest(ctx, site, { status: e.status, headers, body: e.toJSON() }, { loggedIn: false, head, pretty });
+      writeRest(ctx, site, { status: e.status, headers, body: e.toJSON() }, { loggedIn: false, pretty });
       return;
     }
 
     const plainIndex = routePath === '/' && !user && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && query.context === 'view');
     if (plainIndex && indexCache && indexRevision === site.revision) {
       ctx.state.route = '/';
-      writeRest(ctx, site, { status: 200, headers: {}, body: null }, { loggedIn: false, head, pretty, cached: indexCache });
+      writeRest(ctx, site, { status: 200, headers: indexCache.headers, body: null }, { loggedIn: false, pretty, cached: indexCache.body });
       return;
     }
 
@@ -232,15 +243,32 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     };
     const revision = site.revision;
     const out = await rest.handle(input);
-    ctx.state.route = out.route;
+    ctx.state.route = out.route ?? ctx.state.route;
     if (plainIndex && out.status === 200) {
-      indexCache = Buffer.from(JSON.stringify(out.body));
+      indexCache = { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers };
       indexRevision = revision;
     }
-    writeRest(ctx, site, out, { loggedIn: !!user, head, pretty });
+    writeRest(ctx, site, out, { loggedIn: !!user, pretty });
   });
 
   return app;
+}
+
+/**
+ * The metrics and log label of a path outside the REST root that the site answers: a fixed name per
+ * area (`/cms-content/uploads/*`, `/cms-admin/*`, `home`), never the path itself, so the number of
+ * series stays bounded. A path nothing answers is labelled `other`.
+ */
+function sitePathLabel(path: string): string {
+  if (path === '/' || path === '/index.php') return 'home';
+  const parts = path.split('/').filter(Boolean);
+  return `/${parts.slice(0, parts[0] === 'cms-content' ? 2 : 1).join('/')}/*`;
+}
+
+/** Keeps the `code` of an error answer (the REST envelope's) for the request's log line. */
+function noteErrorCode(ctx: Koa.Context, body: unknown): void {
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && code) ctx.state.errorCode = code;
 }
 
 function safeDecode(s: string): string {

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { EVENT_TYPE } from '../../libs/calendar/meta';
 import { startTestApp, type TestApp } from '../support/app';
+import { freePort } from '../support/cluster';
 import { AppStore, eaEvent } from '../support/imports';
 
 const run = promisify(execFile);
@@ -29,11 +30,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function command(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the command with the service's store; `env` replaces the service's SITE_URL (undefined: unset). */
+async function command(args: string[], env: Record<string, string | undefined> = { SITE_URL: app.url }): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['-r', join(ROOT, 'scripts/ts-register.js'), join(ROOT, 'scripts/import.ts'), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: app.config.DATA_DIR, SITE_URL: app.url, LOG_LEVEL: 'silent' },
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: app.config.DATA_DIR, LOG_LEVEL: 'silent', ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (e) {
@@ -91,6 +93,43 @@ it('refuses a file that is not a JSON array before sending anything', async () =
   expect(fed.stderr).toContain('not a JSON array of events');
   expect((await db.reload({ id: created.record_id })).status).toBe('vendor-ea-pending');
 }, 60000);
+
+describe('the REST root it sends to', () => {
+  const feedOne = async (env: Record<string, string | undefined>, extra: string[] = []) => {
+    const created = JSON.parse((await command(['create'])).stdout);
+    const file = join(dir, `one-${created.import_id}.json`);
+    writeFileSync(file, JSON.stringify([eaEvent(62000 + Math.floor(Math.random() * 1000))]));
+    return command(['feed', file, '--import-id', created.import_id, '--batch-hash', created.batch_hash, '--interval-override', '0', ...extra], env);
+  };
+
+  it('defaults to SITE_URL, else to the loopback address on PORT, as the service does', async () => {
+    const bySite = await feedOne({ SITE_URL: app.url });
+    expect(bySite.stderr).toContain(`to ${app.restRoot}/vendor/event-aggregator/v1/import/`);
+    expect(bySite.code).toBe(0);
+    const port = new URL(app.url).port;
+    const byPort = await feedOne({ PORT: port });
+    expect(byPort.stderr).toContain(`to http://127.0.0.1:${port}/index.php/cms-json/vendor/event-aggregator/v1/import/`);
+    expect(byPort.code).toBe(0);
+  }, 60000);
+
+  it('stops at once naming the URL and the cause when nothing listens there', async () => {
+    const port = await freePort();
+    const res = await feedOne({ PORT: String(port) });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`cannot reach the service at http://127.0.0.1:${port}/index.php/cms-json/vendor/event-aggregator/v1`);
+    expect(res.stderr).toContain('ECONNREFUSED');
+    expect(res.stderr).toContain('--url');
+    expect(res.stdout).toBe('');
+    const byUrl = await feedOne({}, ['--url', `http://127.0.0.1:${port}/index.php/cms-json`]);
+    expect([byUrl.code, byUrl.stderr]).toEqual([1, expect.stringContaining('ECONNREFUSED')]);
+  }, 60000);
+
+  it('says when the URL answers but is not the REST root', async () => {
+    const res = await feedOne({}, ['--url', `${app.url}/elsewhere`]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`${app.url}/elsewhere/vendor/event-aggregator/v1 answered 404`);
+  }, 60000);
+});
 
 it('explains its usage', async () => {
   const res = await command(['feed']);

@@ -1,4 +1,4 @@
-import { startTestApp, type TestApp } from '../../../test/support/app';
+import { ADMIN, startTestApp, type TestApp } from '../../../test/support/app';
 import { toOpenApi } from './openapi';
 
 let app: TestApp;
@@ -18,7 +18,7 @@ it('serves an OpenAPI 3 document generated from the registry and the record sche
   // The reference's keys, and its server named by host and path.
   expect(Object.keys(doc).sort()).toEqual(['components', 'info', 'openapi', 'paths', 'servers']);
   expect(Object.keys(doc.info).sort()).toEqual(['description', 'title', 'version']);
-  expect(Object.keys(doc.components)).toEqual(['schemas']);
+  expect(Object.keys(doc.components)).toEqual(['schemas', 'securitySchemes']);
   expect(doc.servers).toEqual([{ url: 'example.test/index.php/cms-json/vendor/events/v1/' }]);
   expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Event', 'Venue', 'Organizer', 'Term', 'Image', 'DateDetails', 'CostDetails', 'ImageSize']));
   expect(Object.keys(doc.paths)).toEqual([
@@ -36,6 +36,25 @@ it('serves an OpenAPI 3 document generated from the registry and the record sche
   expect(doc.components.schemas.Event.properties.start_date_details).toEqual({ $ref: '#/components/schemas/DateDetails' });
   // No JSON Schema type lists survive: OpenAPI 3.0 does not have them.
   expect(JSON.stringify(doc)).not.toMatch(/"type":\[/);
+});
+
+it('declares HTTP Basic with an application password; writes require it, reads take it optionally', async () => {
+  for (const path of ['/vendor/events/v1/doc', '/ec/v1/docs']) {
+    const doc = (await app.request('GET', path)).body;
+    expect(doc.components.securitySchemes).toEqual({ BasicAuth: { type: 'http', scheme: 'basic', description: expect.stringContaining('application password') } });
+    const ops = Object.values(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap((item) => Object.entries(item));
+    expect(ops.length).toBeGreaterThan(5);
+    for (const [method, op] of ops) expect([method, op.security]).toEqual([method, method === 'get' ? [{}, { BasicAuth: [] }] : [{ BasicAuth: [] }]]);
+  }
+});
+
+it('a write called as the document describes: refused without the scheme, done with login and application password', async () => {
+  const doc = (await app.request('GET', '/vendor/events/v1/doc')).body;
+  expect(doc.paths['/venues'].post.security).toEqual([{ BasicAuth: [] }]);
+  const body = { venue: 'Documented hall' };
+  expect((await app.request('POST', '/vendor/events/v1/venues', { body })).status).toBe(401);
+  const done = await app.request('POST', '/vendor/events/v1/venues', { body, auth: [ADMIN.login, ADMIN.appPassword] });
+  expect(done.status).toBe(201);
 });
 
 it('turns type lists into anyOf branches carrying their own keywords', () => {

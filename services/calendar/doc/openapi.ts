@@ -67,6 +67,26 @@ export interface DocProfile {
 }
 
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+/** How a caller signs in: HTTP Basic with a user's login and one of that user's application passwords. */
+export const BASIC_AUTH: Record<string, unknown> = {
+  BasicAuth: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'An application password: the user login as the user name and an application password of that user (created with POST cms/v2/users/{id}/application-passwords or on the site\'s authorize-application page) as the password.',
+  },
+};
+
+/**
+ * An operation's `security`: writes need a signed-in caller; reads answer anonymous callers (public
+ * records) and signed-in ones (who may also see drafts and private records), so both are listed.
+ */
+function securityOf(profile: DocProfile, method: Method): Schema[] | undefined {
+  const schemes = Object.keys(profile.securitySchemes ?? {}).map((name) => ({ [name]: [] }));
+  if (!schemes.length) return undefined;
+  return method === 'GET' ? [{}, ...schemes] : schemes;
+}
 export const jsonContent = (schema: Schema): Schema => ({ 'application/json': { schema } });
 
 function argSchema(decl: ArgDecl): Schema {
@@ -97,6 +117,8 @@ function operation(profile: DocProfile, route: CompiledRoute, method: Method, ar
     }
   }
   if (parameters.length) op.parameters = parameters;
+  const security = securityOf(profile, method);
+  if (security) op.security = security;
   const [status, response] = profile.success(route, method);
   op.responses = { [status]: response, ...profile.errors(route, method) };
   return op;
@@ -153,6 +175,7 @@ export const VENDOR_EVENTS_DOC: DocProfile = {
     description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
   },
   // The reference names the server by host and path, without the scheme, with the namespace's trailing slash.
+  securitySchemes: BASIC_AUTH,
   serverUrl: (site) => `${new URL(site.home).hostname}${restUrl(site, '/vendor/events/v1/').split(site.home).join('')}`,
   components() {
     const schemas: Record<string, unknown> = Object.fromEntries(COMPONENT_NAMES.map((n) => [n, component(n)]));

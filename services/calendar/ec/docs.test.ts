@@ -20,7 +20,9 @@ it('GET ec/v1/docs is an OpenAPI 3 document generated from the registry, with en
   expect(Object.keys(doc.info).sort()).toEqual(['contact', 'description', 'title', 'version']);
   expect(doc.info.contact).toEqual({ name: 'The Events Calendar', email: 'support@theeventscalendar.com' });
   expect(doc.tags.map((t: { name: string; description: string }) => t.name)).toEqual(['Events', 'Common']);
-  expect(doc.components.securitySchemes).toEqual({ BasicAuth: { type: 'http', scheme: 'basic' } });
+  expect(doc.components.securitySchemes).toEqual({ BasicAuth: expect.objectContaining({ type: 'http', scheme: 'basic' }) });
+  expect(doc.paths['/events'].post.security).toEqual([{ BasicAuth: [] }]);
+  expect(doc.paths['/events'].get.security).toEqual([{}, { BasicAuth: [] }]);
   expect(doc.paths['/events'].get).toMatchObject({ operationId: 'getEvents', tags: ['Events'] });
   expect(doc.paths['/venues'].post.operationId).toBe('createVenue');
   expect(doc.paths['/organizers/{id}'].delete.operationId).toBe('deleteOrganizer');

@@ -5,7 +5,7 @@
  */
 import type { CompiledRoute, Method } from '../../../libs/rest/registry';
 import { EC_COMPONENTS, ecComponent } from '../../../libs/routes/ec/schemas';
-import { jsonContent, schemaRef, type DocProfile } from '../doc/openapi';
+import { BASIC_AUTH, jsonContent, schemaRef, type DocProfile } from '../doc/openapi';
 
 type Schema = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ export const EC_DOC: DocProfile = {
   ],
   operationTags: (route) => [resourceOf(route) ? 'Events' : 'Common'],
   operationId,
-  securitySchemes: { BasicAuth: { type: 'http', scheme: 'basic' } },
+  securitySchemes: BASIC_AUTH,
   components() {
     const schemas: Record<string, unknown> = Object.fromEntries(EC_COMPONENTS.map((n) => [n, ecComponent(n)]));
     schemas.Error = {

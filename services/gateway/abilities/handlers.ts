@@ -55,7 +55,7 @@ function page<T>(items: T[], params: Record<string, unknown>, input: RestInput, 
   const pageNo = Number(params.page ?? 1);
   const perPage = Number(params.per_page ?? 50);
   const headers = pagingHeaders(server.site, path, input.query, pageNo, perPage, items.length);
-  const body = input.method === 'HEAD' ? [] : items.slice((pageNo - 1) * perPage, pageNo * perPage).map(present);
+  const body = items.slice((pageNo - 1) * perPage, pageNo * perPage).map(present);
   return reply(body, headers);
 }
 
