@@ -17,6 +17,7 @@ import { opsEndpoints } from '../ops';
 import type { FileStorage } from '../../libs/media/storage';
 import type { UploadPayload } from '../../libs/rest/service';
 import { isMultipart, parseMultipart, serveUpload } from './uploads';
+import { serveICalFeed } from './ical-feed';
 import { escapeHtml } from '../../libs/html/escape';
 
 export interface GatewayOptions {
@@ -112,6 +113,12 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
   ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
+  // A non-JSON answer with validators (an iCalendar export) answers a matching conditional GET with 304.
+  if (out.raw && out.status === 200 && out.headers.ETag && ctx.fresh) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
   if (opts.head || out.status === 204 || (out.body === undefined && !out.raw)) {
     ctx.body = null;
     ctx.status = out.status;
@@ -161,6 +168,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
     if (routePath === undefined) {
       if (opts.files && (await serveUpload(ctx, opts.files))) return;
+      if (await serveICalFeed(ctx, rest, query)) return;
       if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
       if ((ctx.path === '/' || ctx.path === '/index.php') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
         ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);

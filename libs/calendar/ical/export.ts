@@ -237,6 +237,8 @@ export class ICalendarWriter {
   private readonly zones = new Map<string, { zone: ExportZone; years: Set<number> }>();
   private readonly stamp: ICAL.Time;
   private count = 0;
+  /** The DTSTAMP line every event carries (the one part of the text that changes from export to export). */
+  readonly stampLine: string;
   /** The latest LAST-MODIFIED of the events written (UTC `Y-m-d H:i:s`), for an HTTP Last-Modified. */
   lastModified = '';
 
@@ -246,6 +248,7 @@ export class ICalendarWriter {
   ) {
     const now = new Date(Math.floor((opts.now ?? new Date()).getTime() / 1000) * 1000);
     this.stamp = ICAL.Time.fromJSDate(now, true);
+    this.stampLine = `DTSTAMP:${this.stamp.toICALString()}`;
   }
 
   get size(): number {
