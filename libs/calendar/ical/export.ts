@@ -78,6 +78,12 @@ export interface ICalOptions {
 export const ICAL_CONTENT_TYPE = 'text/calendar; charset=utf-8';
 
 const CRLF = '\r\n';
+
+// The calendar-level extension properties calendar programs read are text values (escaped like SUMMARY);
+// ical.js writes unknown properties unescaped unless its design knows their type.
+for (const name of ['x-wr-calname', 'x-wr-caldesc', 'x-wr-timezone', 'x-published-ttl']) {
+  ICAL.design.icalendar.property[name] ??= { defaultType: 'text' };
+}
 const MYSQL = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?/;
 
 /**
