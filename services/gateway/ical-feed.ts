@@ -42,6 +42,7 @@ export async function serveICalFeed(ctx: Koa.Context, rest: RestServer, query: R
     ctx.body = null;
     return true;
   }
-  ctx.body = ctx.method === 'HEAD' ? null : out.raw.text;
+  // Koa sends no body to a HEAD request, only its length.
+  ctx.body = out.raw.text;
   return true;
 }
