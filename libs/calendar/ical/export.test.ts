@@ -186,6 +186,8 @@ describe('event content', () => {
   });
 
   it('leaves out what the event does not have', () => {
+    const undated = unfold(eventsToICalendar([{ ...rich, date_utc: '0000-00-00 00:00:00', modified_utc: '' }], site));
+    expect(undated).not.toMatch(/^(CREATED|LAST-MODIFIED)[:;]/m);
     const bare = unfold(eventsToICalendar([timed(21, 'Europe/Berlin', '2027-09-01 18:00:00', '2027-09-01 20:00:00', { organizer: [{ organizer: 'Only a name' }], venue: [] })], site));
     for (const name of ['DESCRIPTION', 'LOCATION', 'GEO', 'ORGANIZER', 'CATEGORIES', 'ATTACH']) expect(bare).not.toMatch(new RegExp(`^${name}[:;]`, 'm'));
   });

@@ -100,9 +100,11 @@ function folded<T>(write: () => T): T {
   }
 }
 
+/** The numbers of a `Y-m-d H:i:s` text; null for none or the zero date (`0000-00-00 ...`). */
 function parts(text: string | undefined): number[] | null {
   const m = MYSQL.exec((text ?? '').trim());
-  return m ? m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) : null;
+  const p = m ? m.slice(1).map((v) => (v === undefined ? 0 : Number(v))) : null;
+  return p && p[0] > 0 && p[1] > 0 && p[2] > 0 ? p : null;
 }
 
 function dateTime(text: string | undefined, utc: boolean): ICAL.Time | null {
