@@ -188,6 +188,10 @@ describe('single, venue and organizer exports', () => {
     expect(vevents(locked.text)[0].description).toBeUndefined();
     const open = await app.request('GET', `${V1}/events/${ids.locked}/ical?password=secret`);
     expect(vevents(open.text)[0].description).toBe('The secret plan');
+    // A protected all-day event is still a day.
+    const day = await app.admin('POST', `${V1}/events`, { body: { title: 'Locked day', start_date: '2031-02-03', end_date: '2031-02-03', all_day: true } });
+    await app.admin('POST', `${V1}/events/${day.body.id}`, { body: { password: 'secret' } });
+    expect(unfold((await app.request('GET', `${V1}/events/${day.body.id}/ical`)).text)).toContain('DTSTART;VALUE=DATE:20310203\r\nDTEND;VALUE=DATE:20310204');
   });
 
   it("exports a venue's and an organizer's events", async () => {

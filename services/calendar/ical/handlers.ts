@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { canReadRecord } from '../../../libs/auth/user';
 import { ICAL_CONTENT_TYPE, ICalendarWriter, type ICalEvent } from '../../../libs/calendar/ical/export';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, truthyMeta } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
@@ -29,8 +29,11 @@ const IMPORTED_UID = '_uid';
 
 function icalEvent(deps: CalendarDeps, doc: PostDoc, parts: EventParts, blank: boolean): ICalEvent {
   const record = presentEvent(doc, deps.site, parts, { blank }) as unknown as ICalEvent;
+  // Whether it lasts whole days is part of its times, which a protected event keeps (the record blanks the flag).
+  const out: ICalEvent = { ...record, all_day: truthyMeta(doc.meta?.[EVENT_META.allDay]) };
   const uid = doc.meta?.[IMPORTED_UID];
-  return typeof uid === 'string' && uid.trim() ? { ...record, uid: uid.trim() } : record;
+  if (typeof uid === 'string' && uid.trim()) out.uid = uid.trim();
+  return out;
 }
 
 /** A file name of letters, digits and dashes. */
