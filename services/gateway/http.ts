@@ -112,13 +112,13 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT');
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
-  ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
   // A non-JSON answer with validators (an iCalendar export) answers a matching conditional GET with 304.
   if (out.raw && out.status === 200 && out.headers.ETag && ctx.fresh) {
     ctx.status = 304;
     ctx.body = null;
     return;
   }
+  ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
   if (opts.head || out.status === 204 || (out.body === undefined && !out.raw)) {
     ctx.body = null;
     ctx.status = out.status;
@@ -166,9 +166,10 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     let routePath: string | undefined;
     if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
+    // The iCalendar feed of the event list (/events/?ical=1) before any page under /events/.
+    if (routePath === undefined && (await serveICalFeed(ctx, rest, query))) return;
     if (routePath === undefined) {
       if (opts.files && (await serveUpload(ctx, opts.files))) return;
-      if (await serveICalFeed(ctx, rest, query)) return;
       if (opts.pages && (await opts.pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))) return;
       if ((ctx.path === '/' || ctx.path === '/index.php') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
         ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);
