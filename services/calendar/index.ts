@@ -17,6 +17,7 @@ import type { CalendarDeps } from './deps';
 import { bindDoc } from './doc/handlers';
 import { bindEc } from './ec/handlers';
 import { bindEvents } from './events/handlers';
+import { bindICal } from './ical/handlers';
 import { bindOnboarding } from './onboarding/handlers';
 import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
@@ -48,6 +49,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
   const app = new ServiceApp('calendar', opts.registry);
   bindDoc(app, deps);
   bindEvents(app, deps);
+  bindICal(app, deps);
   bindVenues(app, deps);
   bindOrganizers(app, deps);
   bindTerms(app, deps);

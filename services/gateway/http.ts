@@ -18,6 +18,7 @@ import { opsEndpoints } from '../ops';
 import type { FileStorage } from '../../libs/media/storage';
 import type { UploadPayload } from '../../libs/rest/service';
 import { isMultipart, parseMultipart, serveUpload } from './uploads';
+import { serveICalFeed } from './ical-feed';
 import { escapeHtml } from '../../libs/html/escape';
 
 export interface GatewayOptions {
@@ -114,6 +115,12 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT');
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
+  // A non-JSON answer with validators (an iCalendar export) answers a matching conditional GET with 304.
+  if (out.raw && out.status === 200 && out.headers.ETag && ctx.fresh) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
   ctx.type = out.raw ? out.raw.contentType : 'application/json; charset=UTF-8';
   if (out.status >= 400) noteErrorCode(ctx, out.body);
   // A HEAD answer is written as the GET one would be: Koa then sends its headers (Content-Length
@@ -168,6 +175,8 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     let routePath: string | undefined;
     if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
+    // The iCalendar feed of the event list (/events/?ical=1) before any page under /events/.
+    if (routePath === undefined && (await serveICalFeed(ctx, rest, query))) return;
     if (routePath === undefined) {
       ctx.state.route = sitePathLabel(ctx.path);
       if (opts.files && (await serveUpload(ctx, opts.files))) return;

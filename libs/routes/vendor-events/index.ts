@@ -1,7 +1,8 @@
-/** Every route of vendor/events/v1, in the reference's order: the OpenAPI document, events, venues, organizers, categories, tags. */
+/** Every route of vendor/events/v1, in the reference's order: the OpenAPI document, events, venues, organizers, categories, tags; then the iCalendar exports, which the indexes leave out. */
 import type { RouteRegistry } from '../../rest/registry';
 import { BASE, NS } from './args';
 import { registerEventRoutes } from './events';
+import { registerICalRoutes } from './ical';
 import { registerOrganizerRoutes, registerVenueRoutes } from './linked';
 import { registerTermRoutes } from './terms';
 
@@ -15,4 +16,5 @@ export function registerVendorEventsRoutes(registry: RouteRegistry): void {
   registerVenueRoutes(registry);
   registerOrganizerRoutes(registry);
   registerTermRoutes(registry);
+  registerICalRoutes(registry);
 }

@@ -133,7 +133,7 @@ export function openApiDocument(registry: RouteRegistry, site: Site, profile: Do
   const { namespace } = profile;
   const paths: Record<string, Schema> = {};
   for (const route of registry.all()) {
-    if (route.namespace !== namespace || route.pattern === `/${namespace}`) continue;
+    if (route.hidden || route.namespace !== namespace || route.pattern === `/${namespace}`) continue;
     const item: Schema = {};
     for (const ep of route.endpoints) {
       for (const m of ep.methods) item[m.toLowerCase()] = operation(profile, route, m, ep.args, ep.id);

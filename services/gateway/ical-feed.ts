@@ -1,0 +1,48 @@
+/**
+ * The subscribable iCalendar feed on the front end: `GET /events/?ical=1`, with the event archive's
+ * filters as query arguments, as the reference serves it on its event list. It answers only when `ical`
+ * asks for it (any other `/events/` request is left to whatever serves that page) and runs the REST
+ * export `vendor/events/v1/events/ical` as a guest, so the feed shows what the public archive shows.
+ */
+import type Koa from 'koa';
+import type { RestServer } from '../../libs/rest/server';
+
+export const ICAL_FEED_ROUTE = '/vendor/events/v1/events/ical';
+
+const wantsFeed = (v: unknown): boolean => typeof v === 'string' && !['', '0', 'false'].includes(v.trim().toLowerCase());
+
+/** Answers `/events/?ical=1`; false for any other request. */
+export async function serveICalFeed(ctx: Koa.Context, rest: RestServer, query: Record<string, unknown>): Promise<boolean> {
+  if ((ctx.path !== '/events/' && ctx.path !== '/events') || !wantsFeed(query.ical)) return false;
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+  const { ical: _ical, ...filters } = query;
+  const out = await rest.handle({
+    method: 'GET',
+    path: ICAL_FEED_ROUTE,
+    query: filters,
+    bodyType: 'none',
+    headers: ctx.headers,
+    user: null,
+    requestId: ctx.state.requestId as string | undefined,
+    ip: ctx.request.ip,
+  });
+  ctx.state.route = '/events/?ical';
+  ctx.status = out.status;
+  for (const name of ['Content-Disposition', 'ETag', 'Last-Modified']) if (out.headers[name]) ctx.set(name, out.headers[name]);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  if (!out.raw) {
+    // A bad filter: the REST error envelope.
+    ctx.type = 'application/json; charset=UTF-8';
+    ctx.body = JSON.stringify(out.body);
+    return true;
+  }
+  ctx.type = out.raw.contentType;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    ctx.body = null;
+    return true;
+  }
+  // Koa sends no body to a HEAD request, only its length.
+  ctx.body = out.raw.text;
+  return true;
+}
