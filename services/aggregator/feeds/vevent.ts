@@ -169,10 +169,15 @@ function htmlBody(html: string): string {
   return (body ? body[1] : html).replace(/<!--[\s\S]*?-->/g, '').trim();
 }
 
-/** LOCATION as a venue: "Name, street, city, ..." → name and address; a URL is no venue. */
+/**
+ * LOCATION as a venue: "Name, street, city, ..." (Google, Outlook) or "Name (street, city, ...)"
+ * (Meetup) → the name and the rest as its address; a URL is no venue.
+ */
 export function venueOfLocation(location: string): EaVenue | null {
   const text = location.replace(/\r\n?/g, '\n').trim();
   if (!text || /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(text)) return null;
+  const paren = /^([^(\n]+?)\s*\(([^()]+)\)$/.exec(text);
+  if (paren && paren[2].includes(',')) return { venue: paren[1].trim(), address: paren[2].trim() };
   const parts = text.split(/\s*[,\n]\s*/).filter(Boolean);
   const venue: EaVenue = { venue: parts[0] };
   if (parts.length > 1) venue.address = parts.slice(1).join(', ');
