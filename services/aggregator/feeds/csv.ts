@@ -210,11 +210,12 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
   if (typeof text !== 'string' || !text.replace(/^\uFEFF/, '').trim()) throw new Error('Not an events CSV: the file is empty');
   const body = text.replace(/^\uFEFF/, '');
   const errors: FeedError[] = [];
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+  let records: Array<{ record: string[]; info: { lines: number }; raw: string }>;
   try {
     records = parse(body, {
       delimiter: delimiterOf(body),
       info: true,
+      raw: true,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
@@ -223,7 +224,7 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
         if (err) errors.push({ line: (err as { lines?: number }).lines, message: `Unreadable row: ${err.message}` });
         return undefined;
       },
-    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+    }) as unknown as Array<{ record: string[]; info: { lines: number }; raw: string }>;
   } catch (e) {
     throw new Error(`Unreadable CSV: ${(e as Error).message}`);
   }
@@ -238,15 +239,17 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
   const zoneDefault = zoneOf(opts.defaultZone) ?? 'UTC';
   const events: FeedEvent[] = [];
   const seen = new Map<string, number>();
-  for (const { record, info } of records.slice(1)) {
+  for (const { record, info, raw } of records.slice(1)) {
     if (record.every((c) => !c.trim())) continue;
+    // The line the row starts on: the parser counts to its end, quoted cells may span lines.
+    const line = info.lines - (raw.replace(/^(?:\r?\n)+/, '').replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
     const cell = (f: Field) => {
       const i = columns.get(f);
       return i === undefined ? '' : (record[i] ?? '');
     };
     const read = readRow(cell, opts, zoneDefault);
     if (typeof read === 'string') {
-      errors.push({ line: info.lines, message: read });
+      errors.push({ line, message: read });
       continue;
     }
     const id = cell('uid').trim();
