@@ -165,6 +165,8 @@ describe('parseFeed', () => {
   it('chooses the parser by format', () => {
     const opts = { defaultZone: SITE, window: { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2027-01-01T00:00:00Z') } };
     expect(parseFeed(text, 'csv', opts).events).toHaveLength(5);
+    expect(parseFeed(text, 'csv', { defaultZone: SITE }).events).toHaveLength(5);
+    expect(() => parseFeed('BEGIN:VCALENDAR', 'ics', { defaultZone: SITE })).toThrow(/window/);
     const ics = readFileSync(join(__dirname, 'fixtures', 'meetup.ics'), 'utf8');
     expect(parseFeed(ics, 'ical', opts).events).toHaveLength(3);
     expect(parseFeed(ics, 'ics', opts).calendarName).toBe('Example JS Meetup');

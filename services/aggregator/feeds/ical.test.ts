@@ -202,6 +202,52 @@ describe('window and cap', () => {
   });
 });
 
+describe('fields and less common forms', () => {
+  it('merges CATEGORIES properties, takes an image ATTACH, an HTML-only description and a bare ORGANIZER', () => {
+    const text = wrap(
+      'BEGIN:VEVENT', 'UID:fields-1', 'DTSTART:20260310T090000Z', 'SUMMARY:Fields',
+      'CATEGORIES:Music,Jazz', 'CATEGORIES:jazz,Live\\, Loud', 'ATTACH:https://example.org/file.pdf', 'ATTACH;FMTTYPE=image/jpeg:https://example.org/poster.jpg',
+      'X-ALT-DESC;FMTTYPE=text/html:<html><body><p>Hot <b>jazz</b>\\, cold drinks</p><!-- note --></body></html>',
+      'ORGANIZER:mailto:box-office@example.org', 'LOCATION:Blue Note', 'END:VEVENT',
+    );
+    const [e] = parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 }).events;
+    expect(e).toMatchObject({
+      categories: ['Music', 'Jazz', 'Live, Loud'],
+      image: 'https://example.org/poster.jpg',
+      description: '<p>Hot <b>jazz</b>, cold drinks</p>',
+      organizer: { organizer: 'box-office@example.org', email: 'box-office@example.org' },
+      venue: { venue: 'Blue Note' },
+    });
+    expect((e.venue as { address?: string }).address).toBeUndefined();
+  });
+
+  it('reads an all-day DURATION, RDATEs, and an override moved into the window from outside it', () => {
+    const text = wrap(
+      'BEGIN:VEVENT', 'UID:camp', 'DTSTART;VALUE=DATE:20260706', 'DURATION:P2D', 'SUMMARY:Camp', 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:talks', 'DTSTART;TZID=Europe/Rome:20251215T180000', 'DTEND;TZID=Europe/Rome:20251215T190000',
+      'RRULE:FREQ=MONTHLY;COUNT=3', 'RDATE;TZID=Europe/Rome:20260301T110000', 'SUMMARY:Talk', 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:talks', 'RECURRENCE-ID;TZID=Europe/Rome:20251215T180000', 'DTSTART;TZID=Europe/Rome:20260105T180000',
+      'DTEND;TZID=Europe/Rome:20260105T200000', 'SUMMARY:Talk (postponed)', 'END:VEVENT',
+    );
+    const r = parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 });
+    expect(r.events.map((e) => [e.uid, e.title, e.start_date, e.end_date])).toEqual([
+      ['camp', 'Camp', '2026-07-06', '2026-07-07'],
+      ['talks/20260115T170000Z', 'Talk', '2026-01-15 18:00:00', '2026-01-15 19:00:00'],
+      ['talks/20260215T170000Z', 'Talk', '2026-02-15 18:00:00', '2026-02-15 19:00:00'],
+      ['talks/20260301T100000Z', 'Talk', '2026-03-01 11:00:00', '2026-03-01 12:00:00'],
+      ['talks/20251215T170000Z', 'Talk (postponed)', '2026-01-05 18:00:00', '2026-01-05 20:00:00'],
+    ]);
+  });
+
+  it('keeps the override with the higher SEQUENCE, and one event per UID', () => {
+    const text = wrap(
+      'BEGIN:VEVENT', 'UID:dup', 'SEQUENCE:2', 'DTSTART:20260310T090000Z', 'SUMMARY:Newer', 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:dup', 'SEQUENCE:1', 'DTSTART:20260309T090000Z', 'SUMMARY:Older', 'END:VEVENT',
+    );
+    expect(parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 }).events.map((e) => [e.uid, e.title])).toEqual([['dup', 'Newer']]);
+  });
+});
+
 describe('malformed input', () => {
   it('reports a broken VEVENT with its UID and line, and imports the others', () => {
     const text = wrap(

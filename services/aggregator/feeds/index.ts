@@ -14,14 +14,20 @@ export { parseCsv, parseICalendar };
 
 export type FeedFormat = 'ical' | 'ics' | 'csv';
 
-/** Options of either parser: iCalendar feeds need the import window, CSV files ignore it. */
-export type FeedOptions = ICalendarOptions & Partial<Pick<CsvOptions, 'dateFormat'>>;
+/** Options of either parser: iCalendar feeds need the import window, CSV files have none. */
+export interface FeedOptions {
+  defaultZone: string;
+  window?: ICalendarOptions['window'];
+  maxOccurrences?: number;
+  dateFormat?: CsvOptions['dateFormat'];
+}
 
 export function parseFeed(text: string, format: FeedFormat, opts: FeedOptions): FeedResult {
   switch (format) {
     case 'ical':
     case 'ics':
-      return parseICalendar(text, opts);
+      if (!opts.window) throw new Error('An iCalendar feed is read over an import window: opts.window is missing');
+      return parseICalendar(text, { defaultZone: opts.defaultZone, window: opts.window, maxOccurrences: opts.maxOccurrences });
     case 'csv':
       return parseCsv(text, { defaultZone: opts.defaultZone, dateFormat: opts.dateFormat });
     default:

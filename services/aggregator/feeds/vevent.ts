@@ -203,11 +203,10 @@ export function itemFields(props: Map<string, Prop[]>): FeedEvent {
   if (url) item.url = url;
   const categories: string[] = [];
   for (const p of props.get('categories') ?? []) {
+    // ical.js splits the list at unescaped commas: an escaped one stays in its name.
     for (const v of p.slice(3)) {
-      for (const c of String(v).split(',')) {
-        const name = c.trim();
-        if (name && !categories.some((x) => x.toLowerCase() === name.toLowerCase())) categories.push(name);
-      }
+      const name = String(v).trim();
+      if (name && !categories.some((x) => x.toLowerCase() === name.toLowerCase())) categories.push(name);
     }
   }
   if (categories.length) item.categories = categories;
