@@ -267,7 +267,12 @@ describe('malformed input', () => {
   it('throws a clear error for text that is no iCalendar feed', () => {
     expect(() => parseICalendar('<html>not a calendar</html>', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(/Not an iCalendar feed/);
     expect(() => parseICalendar('', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(/Not an iCalendar feed/);
-    expect(() => parseICalendar('BEGIN:VCALENDAR\r\nnonsense\r\nEND:VCALENDAR', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(/Unreadable iCalendar feed/);
+    expect(() => parseICalendar('BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nEND:VCALENDAR', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(/Unreadable iCalendar feed/);
+  });
+
+  it('drops a stray line outside the events', () => {
+    const text = wrap('nonsense left by an editor', 'BEGIN:VEVENT', 'UID:ok', 'DTSTART:20260310T090000Z', 'SUMMARY:Still read', 'END:VEVENT');
+    expect(parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 }).events.map((e) => e.title)).toEqual(['Still read']);
   });
 
   it('gives an event without UID a stable derived one', () => {

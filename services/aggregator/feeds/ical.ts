@@ -96,7 +96,13 @@ function readCalendars(skeleton: string, hasEvents: boolean): Jcal[] {
   try {
     parsed = ICAL.parse(skeleton);
   } catch (e) {
-    throw new Error(`Unreadable iCalendar feed: ${(e as Error).message}`);
+    // A stray line without a property name outside the events (an editor's leftover) is dropped once.
+    const kept = skeleton.split(/\r\n|\n|\r/).filter((l) => /^[ \t]/.test(l) || /^[A-Za-z0-9-]+[;:]/.test(l) || !l.trim());
+    try {
+      parsed = ICAL.parse(kept.filter((l) => l.trim()).join('\r\n'));
+    } catch {
+      throw new Error(`Unreadable iCalendar feed: ${(e as Error).message}`);
+    }
   }
   const list = (Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed]) as Jcal[];
   const calendars = list.filter((c) => Array.isArray(c) && c[0] === 'vcalendar');
