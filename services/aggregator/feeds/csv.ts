@@ -14,10 +14,10 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { strtotime } from '../../../libs/calendar/strtotime';
+import { zoneOf } from '../../../libs/calendar/timezone';
 import { truthy, type EaOrganizer, type EaVenue } from '../items';
 import type { FeedError, FeedEvent, FeedResult } from './types';
 import { dateText, ianaOfTzid, isWall, wallText, type Wall } from './zones';
-import { zoneOf } from '../../../libs/calendar/timezone';
 
 export interface CsvOptions {
   /** The zone of rows without a Timezone column value (the site's zone). */

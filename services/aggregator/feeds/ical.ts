@@ -9,13 +9,13 @@
  * - times: `start_date`/`end_date` as `YYYY-MM-DD HH:mm:ss` wall times in `timezone` (an IANA zone);
  *   all-day events as dates with the inclusive last day (DTEND is exclusive in iCalendar).
  */
+import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { expand, overlaps, type Occurrence, type Window } from './recurrence';
 import type { FeedError, FeedEvent, FeedResult } from './types';
 import { itemFields, readVevent, unescapeText, type Jcal, type Vevent } from './vevent';
 import { addDays, basicDate, basicUtc, dateText, FeedZones, ianaOfTzid, wallIn, wallText } from './zones';
-import { createHash } from 'node:crypto';
 
 export interface ICalendarOptions {
   /** The zone of floating times and all-day events when the feed names none (the site's zone). */
