@@ -1,0 +1,266 @@
+/**
+ * CSV event files in the columns of the reference's CSV importer ("Event Name", "Event Start Date",
+ * "Event Start Time", "All Day Event", "Timezone", "Event Venue Name", "Event Organizer Name",
+ * "Event Cost", "Event Category", "Event Tags", "Event Website", "Event Featured Image", ...) as
+ * aggregator items. Headers are matched case-insensitively, with or without the "Event " prefix; a
+ * byte-order mark and `;` or tab separators (spreadsheet exports) are accepted.
+ *
+ * Dates: `YYYY-MM-DD` (also with `/`); `MM/DD/YYYY` with slashes and `DD-MM-YYYY` / `DD.MM.YYYY`
+ * otherwise, as the reference reads them (`dateFormat: 'dmy'` reads slashes day first too); English
+ * dates ("March 10, 2026") as strtotime reads them. Times: `9:00 AM`, `9am`, `21:00`, `21:00:00`.
+ * A row with neither a start nor an end time is an all-day event. Rows that cannot be read are
+ * reported with their line number; the others are imported.
+ */
+import { createHash } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { strtotime } from '../../../libs/calendar/strtotime';
+import { zoneOf } from '../../../libs/calendar/timezone';
+import { truthy, type EaOrganizer, type EaVenue } from '../items';
+import type { FeedError, FeedEvent, FeedResult } from './types';
+import { dateText, ianaOfTzid, isWall, wallText, type Wall } from './zones';
+
+export interface CsvOptions {
+  /** The zone of rows without a Timezone column value (the site's zone). */
+  defaultZone: string;
+  /** How `a/b/YYYY` dates are read: month first (the reference's assumption, default) or day first. */
+  dateFormat?: 'mdy' | 'dmy';
+}
+
+type Field =
+  | 'title' | 'description' | 'excerpt' | 'startDate' | 'startTime' | 'endDate' | 'endTime' | 'allDay' | 'timezone'
+  | 'venue' | 'venueAddress' | 'venueCity' | 'venueState' | 'venueZip' | 'venueCountry' | 'venuePhone' | 'venueWebsite'
+  | 'organizer' | 'organizerEmail' | 'organizerPhone' | 'organizerWebsite'
+  | 'showMapLink' | 'showMap' | 'cost' | 'currencySymbol' | 'currencyPosition' | 'categories' | 'tags' | 'url' | 'image'
+  | 'hide' | 'sticky' | 'featured' | 'uid';
+
+/** Header names (lower case, words only, without a leading "event ") and the field each fills. */
+const HEADERS: Record<string, Field> = {
+  name: 'title', title: 'title', description: 'description', content: 'description', excerpt: 'excerpt',
+  'start date': 'startDate', 'start time': 'startTime', 'end date': 'endDate', 'end time': 'endTime',
+  'all day': 'allDay', 'all day event': 'allDay', timezone: 'timezone', 'time zone': 'timezone',
+  'venue name': 'venue', venue: 'venue', 'venue address': 'venueAddress', 'venue city': 'venueCity',
+  'venue state province': 'venueState', 'venue state': 'venueState', 'venue province': 'venueState', 'venue zip': 'venueZip',
+  'venue country': 'venueCountry', 'venue phone': 'venuePhone', 'venue website': 'venueWebsite', 'venue url': 'venueWebsite',
+  'organizer name': 'organizer', organizer: 'organizer', organizers: 'organizer', 'organizer email': 'organizerEmail',
+  'organizer phone': 'organizerPhone', 'organizer website': 'organizerWebsite',
+  'show map link': 'showMapLink', 'show map': 'showMap', cost: 'cost', 'currency symbol': 'currencySymbol',
+  'currency position': 'currencyPosition', category: 'categories', categories: 'categories', tags: 'tags', tag: 'tags',
+  website: 'url', url: 'url', 'featured image': 'image', image: 'image',
+  'hide from event listings': 'hide', 'hide from listings': 'hide', 'hide event from event listings': 'hide',
+  'sticky in month view': 'sticky', featured: 'featured', 'feature event': 'featured', feature: 'featured',
+  id: 'uid', uid: 'uid',
+};
+
+function fieldOf(header: string): Field | undefined {
+  const words = header.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return HEADERS[words] ?? HEADERS[words.replace(/^event /, '')];
+}
+
+/** The separator of the header line: the most frequent of `,` `;` and tab outside quotes. */
+function delimiterOf(text: string): string {
+  const end = text.search(/\r|\n/);
+  const head = (end < 0 ? text : text.slice(0, end)).replace(/"[^"]*"/g, '');
+  const count = (c: string) => head.split(c).length - 1;
+  return [';', '\t'].reduce((best, c) => (count(c) > count(best) ? c : best), ',');
+}
+
+interface Ymd {
+  year: number;
+  month: number;
+  day: number;
+  time?: Clock;
+}
+interface Clock {
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const TIME_12 = /^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([ap])\.?\s*m?\.?$/i;
+const TIME_24 = /^(\d{1,2})[:.](\d{2})(?::(\d{2}))?$/;
+
+/** A clock time, null when blank, 'bad' when unreadable. */
+export function readTime(text: string): Clock | null | 'bad' {
+  const t = text.trim();
+  if (!t) return null;
+  if (/^noon$/i.test(t)) return { hour: 12, minute: 0, second: 0 };
+  if (/^midnight$/i.test(t)) return { hour: 0, minute: 0, second: 0 };
+  let m = TIME_12.exec(t);
+  if (m) {
+    const h = +m[1];
+    if (h < 1 || h > 12) return 'bad';
+    const c = { hour: (h % 12) + (m[4].toLowerCase() === 'p' ? 12 : 0), minute: m[2] ? +m[2] : 0, second: m[3] ? +m[3] : 0 };
+    return c.minute < 60 && c.second < 60 ? c : 'bad';
+  }
+  m = TIME_24.exec(t);
+  if (m) {
+    const c = { hour: +m[1], minute: +m[2], second: m[3] ? +m[3] : 0 };
+    return c.hour < 24 && c.minute < 60 && c.second < 60 ? c : 'bad';
+  }
+  return 'bad';
+}
+
+/** A date (and a time when the cell holds one), or null when unreadable. */
+export function readDate(text: string, format: 'mdy' | 'dmy', zone: string): Ymd | null {
+  const t = text.trim();
+  const [datePart, ...rest] = t.split(/\s+|T(?=\d)/);
+  let ymd: Ymd | null = null;
+  let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(datePart);
+  if (m) ymd = { year: +m[1], month: +m[2], day: +m[3] };
+  else if ((m = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})$/.exec(datePart))) {
+    const dayFirst = m[2] !== '/' || format === 'dmy';
+    ymd = { year: +m[4], month: +(dayFirst ? m[3] : m[1]), day: +(dayFirst ? m[1] : m[3]) };
+  }
+  if (ymd) {
+    if (!isWall({ ...ymd, hour: 0, minute: 0, second: 0 })) return null;
+    if (!rest.length) return ymd;
+    const time = readTime(rest.join(' '));
+    return time && time !== 'bad' ? { ...ymd, time } : null;
+  }
+  const dt = strtotime(t, { zone });
+  if (!dt) return null;
+  const timed = /\d:\d|\d\s*[ap]\.?m\b/i.test(t);
+  return { year: dt.year, month: dt.month, day: dt.day, ...(timed ? { time: { hour: dt.hour, minute: dt.minute, second: dt.second } } : {}) };
+}
+
+const list = (v: string): string[] => {
+  const out: string[] = [];
+  for (const s of v.split(',')) if (s.trim() && !out.some((x) => x.toLowerCase() === s.trim().toLowerCase())) out.push(s.trim());
+  return out;
+};
+
+const POSITIONS: Record<string, string> = { prefix: 'prefix', before: 'prefix', postfix: 'postfix', suffix: 'postfix', after: 'postfix' };
+
+/** One row as an item, or why it cannot be imported. */
+function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: string): FeedEvent | string {
+  const title = cell('title').trim();
+  if (!title) return 'Event Name is empty';
+  const tzText = cell('timezone').trim();
+  const zone = tzText ? ianaOfTzid(tzText) ?? zoneOf(tzText) : zoneDefault;
+  if (!zone) return `Timezone is not a time zone: ${tzText}`;
+  const format = opts.dateFormat ?? 'mdy';
+  if (!cell('startDate').trim()) return 'Event Start Date is empty';
+  const start = readDate(cell('startDate'), format, zone);
+  if (!start) return `Event Start Date is not a date: ${cell('startDate')}`;
+  const end = cell('endDate').trim() ? readDate(cell('endDate'), format, zone) : { ...start };
+  if (!end) return `Event End Date is not a date: ${cell('endDate')}`;
+  const startTime = readTime(cell('startTime'));
+  if (startTime === 'bad') return `Event Start Time is not a time: ${cell('startTime')}`;
+  const endTime = readTime(cell('endTime'));
+  if (endTime === 'bad') return `Event End Time is not a time: ${cell('endTime')}`;
+  const startClock = startTime ?? start.time;
+  const endClock = endTime ?? (cell('endDate').trim() ? end.time : undefined) ?? startClock;
+  const allDay = truthy(cell('allDay').trim()) || (!startClock && !endTime && !end.time);
+
+  const item: FeedEvent = { title };
+  const day = (y: Ymd, c?: Clock | null): Wall => ({ year: y.year, month: y.month, day: y.day, hour: c?.hour ?? 0, minute: c?.minute ?? 0, second: c?.second ?? 0 });
+  const s = day(start, allDay ? null : startClock);
+  const e = day(end, allDay ? null : endClock);
+  if (wallText(e) < wallText(s)) return 'The event ends before it starts';
+  item.start_date = allDay ? dateText(s) : wallText(s);
+  item.end_date = allDay ? dateText(e) : wallText(e);
+  if (allDay) item.all_day = true;
+  item.timezone = zone;
+
+  const put = <K extends keyof FeedEvent>(key: K, f: Field, map: (v: string) => FeedEvent[K] = (v) => v as FeedEvent[K]) => {
+    const v = cell(f).trim();
+    if (v) item[key] = map(v);
+  };
+  put('description', 'description', (v) => v.replace(/\r\n?/g, '\n'));
+  put('excerpt', 'excerpt');
+  put('url', 'url');
+  put('image', 'image');
+  put('cost', 'cost');
+  put('currency_symbol', 'currencySymbol');
+  put('currency_position', 'currencyPosition', (v) => POSITIONS[v.toLowerCase()] ?? v);
+  put('categories', 'categories', list);
+  put('tags', 'tags', list);
+  put('show_map', 'showMap', truthy);
+  put('show_map_link', 'showMapLink', truthy);
+  put('hide_from_listings', 'hide', truthy);
+  put('sticky', 'sticky', truthy);
+  put('featured', 'featured', truthy);
+  if (cell('venue').trim()) {
+    const venue: EaVenue = { venue: cell('venue').trim() };
+    const add = (key: keyof EaVenue, f: Field) => cell(f).trim() && ((venue[key] as string) = cell(f).trim());
+    add('address', 'venueAddress');
+    add('city', 'venueCity');
+    add('stateprovince', 'venueState');
+    add('zip', 'venueZip');
+    add('country', 'venueCountry');
+    add('phone', 'venuePhone');
+    add('website', 'venueWebsite');
+    item.venue = venue;
+  }
+  if (cell('organizer').trim()) {
+    const organizer: EaOrganizer = { organizer: cell('organizer').trim() };
+    if (cell('organizerEmail').trim()) organizer.email = cell('organizerEmail').trim();
+    if (cell('organizerPhone').trim()) organizer.phone = cell('organizerPhone').trim();
+    if (cell('organizerWebsite').trim()) organizer.website = cell('organizerWebsite').trim();
+    item.organizer = organizer;
+  }
+  return item;
+}
+
+/** A row's stable name without an id column: its title, start and venue. */
+const rowHash = (item: FeedEvent): string =>
+  `csv-${createHash('sha1').update(`${item.title.toLowerCase()}|${item.start_date}|${item.timezone}|${(item.venue as EaVenue | undefined)?.venue?.toLowerCase() ?? ''}`).digest('hex').slice(0, 20)}`;
+
+export function parseCsv(text: string, opts: CsvOptions): FeedResult {
+  if (typeof text !== 'string' || !text.replace(/^\uFEFF/, '').trim()) throw new Error('Not an events CSV: the file is empty');
+  const body = text.replace(/^\uFEFF/, '');
+  const errors: FeedError[] = [];
+  let records: Array<{ record: string[]; info: { lines: number }; raw: string }>;
+  try {
+    records = parse(body, {
+      delimiter: delimiterOf(body),
+      info: true,
+      raw: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (err) => {
+        if (err) errors.push({ line: (err as { lines?: number }).lines, message: `Unreadable row: ${err.message}` });
+        return undefined;
+      },
+    }) as unknown as Array<{ record: string[]; info: { lines: number }; raw: string }>;
+  } catch (e) {
+    throw new Error(`Unreadable CSV: ${(e as Error).message}`);
+  }
+  if (!records.length) throw new Error('Not an events CSV: the file is empty');
+  const columns = new Map<Field, number>();
+  records[0].record.forEach((h, i) => {
+    const f = fieldOf(h);
+    if (f && !columns.has(f)) columns.set(f, i);
+  });
+  if (!columns.has('title') || !columns.has('startDate')) throw new Error('Not an events CSV: the columns "Event Name" and "Event Start Date" are needed');
+
+  const zoneDefault = zoneOf(opts.defaultZone) ?? 'UTC';
+  const events: FeedEvent[] = [];
+  const seen = new Map<string, number>();
+  for (const { record, info, raw } of records.slice(1)) {
+    if (record.every((c) => !c.trim())) continue;
+    // The line the row starts on: the parser counts to its end, quoted cells may span lines.
+    const line = info.lines - (raw.replace(/^(?:\r?\n)+/, '').replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+    const cell = (f: Field) => {
+      const i = columns.get(f);
+      return i === undefined ? '' : (record[i] ?? '');
+    };
+    const read = readRow(cell, opts, zoneDefault);
+    if (typeof read === 'string') {
+      errors.push({ line, message: read });
+      continue;
+    }
+    const id = cell('uid').trim();
+    let uid = id || rowHash(read);
+    // Identical rows stay distinct, numbered in file order.
+    const n = (seen.get(uid) ?? 0) + 1;
+    seen.set(uid, n);
+    if (n > 1) uid = `${uid}-${n}`;
+    read.uid = uid;
+    events.push(read);
+  }
+  errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return { events, errors };
+}
