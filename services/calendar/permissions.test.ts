@@ -114,3 +114,21 @@ describe('categories and tags', () => {
     });
   }
 });
+
+describe('linked records in an event', () => {
+  it("an event shows a venue or organizer only to callers who may read it (as their own single reads decide)", async () => {
+    const venue = (await app.admin('POST', `${V1}/venues`, { body: { venue: 'Secret venue', address: '1 Hidden street', status: 'draft' } })).body.id;
+    const organizer = (await app.admin('POST', `${V1}/organizers`, { body: { organizer: 'Secret organizer', status: 'private' } })).body.id;
+    const id = await adminEvent({ venue, organizer: [organizer] });
+    const shown = async (who: Who, path: string) => {
+      const res = await users.as(who, 'GET', path);
+      const e = res.body.events ? res.body.events.find((x: { id: number }) => x.id === id) : res.body;
+      return [Array.isArray(e.venue) ? e.venue.length : e.venue.id === venue ? 1 : 0, e.organizer.length];
+    };
+    for (const path of [`${V1}/events/${id}`, `${V1}/events?include=${id}`]) {
+      expect(await Promise.all(WHO.map((who) => shown(who, path)))).toEqual([[0, 0], [0, 0], [0, 0], [0, 0], [1, 1], [1, 1]]);
+    }
+    // The same callers are refused the venue itself.
+    expect(await matrix((who) => users.as(who, 'GET', `${V1}/venues/${venue}`))).toEqual([403, 403, 403, 403, 200, 200]);
+  });
+});

@@ -46,7 +46,7 @@ const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ct
 
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
   const single = ctx.req.method === 'GET';
-  const parts = await loadEventParts(deps, [doc], single);
+  const parts = await loadEventParts(deps, [doc], single, ctx.user);
   return { status, body: presentEvent(doc, deps.site, parts, { single }) };
 }
 
@@ -59,7 +59,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     if ('code' in q) throw q;
     const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
-    const parts = await loadEventParts(deps, items, false);
+    const parts = await loadEventParts(deps, items, false, ctx.user);
     const events = items.map((e) => presentEvent(e, site, parts, { blank: !!e.password }));
     const pages = totalPages(total, q.perPage);
     return {
