@@ -132,3 +132,19 @@ describe('linked records in an event', () => {
     expect(await matrix((who) => users.as(who, 'GET', `${V1}/venues/${venue}`))).toEqual([403, 403, 403, 403, 200, 200]);
   });
 });
+
+describe('writing as someone else', () => {
+  it('naming another author needs the right to edit others’ records (contributors and authors are refused)', async () => {
+    const adminId = (await app.admin('GET', '/cms/v2/users/me')).body.id;
+    const asAdmin = (who: Who) => (who === 'administrator' ? users.ids.editor : adminId);
+    expect(await matrix((who) => users.as(who, 'POST', `${V1}/events`, { body: event({ author: asAdmin(who) }) }))).toEqual([401, 403, 403, 403, 201, 201]);
+    expect(await matrix((who) => users.as(who, 'POST', `${V1}/venues`, { body: { venue: `Venue as another for ${who}`, author: asAdmin(who) } }))).toEqual([401, 403, 403, 403, 201, 201]);
+    // Writing as oneself stays allowed.
+    expect((await users.as('contributor', 'POST', `${V1}/events`, { body: event({ author: users.ids.contributor }) })).status).toBe(201);
+    // A contributor cannot hand its draft away either; the event keeps its author.
+    const own = (await users.as('contributor', 'POST', `${V1}/events`, { body: event() })).body.id;
+    const res = await users.as('contributor', 'POST', `${V1}/events/${own}`, { body: { author: adminId } });
+    expect([res.status, res.body.code]).toEqual([403, 'rest_forbidden']);
+    expect((await app.admin('GET', `${V1}/events/${own}`)).body.author).toBe(String(users.ids.contributor));
+  });
+});

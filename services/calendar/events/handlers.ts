@@ -1,5 +1,6 @@
 /** vendor/events/v1 events: archive, create, and get/update/delete by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
 import { can, canDeleteRecord, canEditRecord, canReadRecord } from '../../../libs/auth/user';
+import { mayWriteAs } from '../access';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
@@ -80,7 +81,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     'vendor.events.create',
     guarded({
       check: async (ctx) => void (await plan(ctx, deps)),
-      allow: async (ctx) => can(ctx.user, 'edit_vendor_events'),
+      allow: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.params.author),
       async handle(ctx) {
         const doc = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), null);
         return single(ctx, deps, doc, 201);
@@ -111,6 +112,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         // An existing event needs edit rights on it; otherwise the general right, so the handler's 404 can be reached.
         allow: async (ctx) => {
           const doc = await target(ctx, deps);
+          if (!mayWriteAs(ctx.user, 'vendor_event', ctx.params.author)) return false;
           return doc?.type === EVENT_TYPE ? canEditRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'edit_vendor_events');
         },
         async handle(ctx) {
