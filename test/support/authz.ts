@@ -73,12 +73,19 @@ function strip(v: unknown): unknown {
   return v;
 }
 
-/** Every stored document of the collections, in id order, as one string. */
-export async function fingerprint(store: Store, collections: string[]): Promise<string> {
+/**
+ * What a refused request must leave as it was: every document of the small collections, and of the
+ * posts collection (the big one) its size, its highest id and the records the request named.
+ */
+export async function fingerprint(store: Store, collections: string[], postIds: number[] = []): Promise<string> {
   const parts: unknown[] = [];
   for (const name of collections) {
-    const docs = await store.collection(name).find({}, { sort: [['id', 1]] });
-    parts.push(name, strip(docs));
+    const c = store.collection(name);
+    if (name === 'posts') {
+      const [last] = await c.find({}, { sort: [['id', -1]], limit: 1, fields: ['id'] });
+      const named = postIds.length ? await c.find({ id: { $in: postIds } }, { sort: [['id', 1]] }) : [];
+      parts.push(name, await c.count({}), last?.id ?? 0, strip(named));
+    } else parts.push(name, strip(await c.find({}, { sort: [['id', 1]] })));
   }
   return JSON.stringify(parts);
 }
