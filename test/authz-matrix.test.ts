@@ -105,6 +105,8 @@ describe.each([
   const records = () => new ImportRecords(new PostsRepository(store), siteFrom({ SITE_URL: 'http://example.test', SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }));
 
   const POSTS = ['posts', 'terms'];
+  /** Someone else for `who` to write as: the administrator, or for the administrator the editor. */
+  const otherAuthor = (who: Who) => (who === 'administrator' ? users.ids.editor : adminId);
   const req = (method: string, path: string, opts?: Req['opts']): Req => ({ method, path, opts });
   const body = (b: Record<string, unknown>) => ({ body: b });
 
@@ -176,8 +178,11 @@ describe.each([
     { area: 'events v1', action: 'trash published', ownership: 'own', stores: POSTS, setup: (o) => v1Event('publish', o), request: (fx) => req('DELETE', `/vendor/events/v1/events/${fx.id}`), expect: from('author', 200, 'rest_forbidden') },
     { area: 'events v1', action: 'trash published', ownership: 'others', stores: POSTS, setup: (o) => v1Event('publish', o), request: (fx) => req('DELETE', `/vendor/events/v1/events/${fx.id}`), expect: from('editor', 200, 'rest_forbidden') },
     { area: 'events v1', action: 'trash a draft by slug', ownership: 'others', stores: POSTS, setup: (o) => v1Event('draft', o), request: (fx) => req('DELETE', `/vendor/events/v1/events/by-slug/${fx.slug}`), expect: from('editor', 200, 'rest_forbidden') },
+    { area: 'events v1', action: 'create as another author', ownership: 'others', stores: POSTS, request: (_fx, who) => req('POST', '/vendor/events/v1/events', body({ title: uniq('event'), start_date: '2031-02-02 10:00:00', end_date: '2031-02-02 11:00:00', author: otherAuthor(who) })), expect: from('editor', 201, 'rest_forbidden') },
+    { area: 'events v1', action: 'hand a draft to another author', ownership: 'own', stores: POSTS, setup: (o) => v1Event('draft', o), request: (fx, who) => req('POST', `/vendor/events/v1/events/${fx.id}`, body({ author: otherAuthor(who) })), expect: from('editor', 200, 'rest_forbidden') },
     ...(['venue', 'organizer'] as const).flatMap((kind): Row[] => [
       { area: `${kind}s v1`, action: 'create', ownership: 'none', stores: POSTS, request: () => req('POST', `/vendor/events/v1/${kind}s`, body({ [kind]: uniq(kind) })), expect: from('contributor', 201, 'rest_forbidden') },
+      { area: `${kind}s v1`, action: 'create as another author', ownership: 'others', stores: POSTS, request: (_fx, who) => req('POST', `/vendor/events/v1/${kind}s`, body({ [kind]: uniq(kind), author: otherAuthor(who) })), expect: from('editor', 201, 'rest_forbidden') },
       { area: `${kind}s v1`, action: 'update a draft', ownership: 'own', stores: POSTS, setup: (o) => v1Linked(kind, 'draft', o), request: (fx) => req('POST', `/vendor/events/v1/${kind}s/${fx.id}`, body({ [kind]: uniq('edited') })), expect: from('contributor', 200, 'rest_forbidden') },
       { area: `${kind}s v1`, action: 'update published', ownership: 'others', stores: POSTS, setup: (o) => v1Linked(kind, 'publish', o), request: (fx) => req('POST', `/vendor/events/v1/${kind}s/${fx.id}`, body({ [kind]: uniq('edited') })), expect: from('editor', 200, 'rest_forbidden') },
       { area: `${kind}s v1`, action: 'trash published', ownership: 'own', stores: POSTS, setup: (o) => v1Linked(kind, 'publish', o), request: (fx) => req('DELETE', `/vendor/events/v1/${kind}s/${fx.id}`), expect: from('author', 200, 'rest_forbidden') },
@@ -191,6 +196,8 @@ describe.each([
       const area = `${base} ec/v1`;
       return [
         { area, action: 'create', ownership: 'none', stores: POSTS, request: () => req('POST', `/ec/v1/${base}`, { headers: EEA, body: { title: uniq('ec'), ...extra } }), expect: from('contributor', 201, 'rest_forbidden') },
+        { area, action: 'create as another author', ownership: 'others', stores: POSTS, request: (_fx, who) => req('POST', `/ec/v1/${base}`, { headers: EEA, body: { title: uniq('ec'), author: otherAuthor(who), ...extra } }), expect: from('editor', 201, 'rest_forbidden') },
+        { area, action: 'hand a draft to another author', ownership: 'own', stores: POSTS, setup: (o) => ecRecord(base, 'draft', o), request: (fx, who) => req('PUT', `/ec/v1/${base}/${fx.id}`, { headers: EEA, body: { author: otherAuthor(who) } }), expect: from('editor', 200, 'rest_forbidden') },
         { area, action: 'update a draft', ownership: 'own', stores: POSTS, setup: (o) => ecRecord(base, 'draft', o), request: (fx) => req('PUT', `/ec/v1/${base}/${fx.id}`, { headers: EEA, body: { title: uniq('edited') } }), expect: from('contributor', 200, 'rest_forbidden') },
         { area, action: 'update published', ownership: 'own', stores: POSTS, setup: (o) => ecRecord(base, 'publish', o), request: (fx) => req('PATCH', `/ec/v1/${base}/${fx.id}`, { headers: EEA, body: { title: uniq('edited') } }), expect: from('author', 200, 'rest_forbidden') },
         { area, action: 'update published', ownership: 'others', stores: POSTS, setup: (o) => ecRecord(base, 'publish', o), request: (fx) => req('PUT', `/ec/v1/${base}/${fx.id}`, { headers: EEA, body: { title: uniq('edited') } }), expect: from('editor', 200, 'rest_forbidden') },
@@ -231,6 +238,11 @@ describe.each([
       request: () => req('POST', '/cms/v2/media', { raw: jpeg, contentType: 'image/jpeg', headers: { 'Content-Disposition': `attachment; filename="up${++seq}.jpg"` } }),
       expect: from('author', 201, 'rest_cannot_create'),
     },
+    {
+      area: 'media', action: "upload to another's post", ownership: 'others', stores: POSTS, setup: (o) => post('posts', 'publish', o),
+      request: (fx) => req('POST', `/cms/v2/media?post=${fx.id}`, { raw: jpeg, contentType: 'image/jpeg', headers: { 'Content-Disposition': `attachment; filename="up${++seq}.jpg"` } }),
+      expect: from('editor', 201, 'rest_cannot_create', { author: { status: 403, code: 'rest_cannot_edit' } }),
+    },
     { area: 'media', action: 'update', ownership: 'own', stores: POSTS, setup: (o) => media(o), request: (fx) => req('POST', `/cms/v2/media/${fx.id}`, body({ title: uniq('media') })), expect: from('author', 200, 'rest_cannot_edit') },
     { area: 'media', action: 'update', ownership: 'others', stores: POSTS, setup: (o) => media(o), request: (fx) => req('POST', `/cms/v2/media/${fx.id}`, body({ alt_text: uniq('alt') })), expect: from('editor', 200, 'rest_cannot_edit') },
     { area: 'media', action: 'delete', ownership: 'own', stores: POSTS, setup: (o) => media(o), request: (fx) => req('DELETE', `/cms/v2/media/${fx.id}?force=true`), expect: from('author', 200, 'rest_cannot_delete') },
@@ -241,6 +253,21 @@ describe.each([
       area: 'comments', action: 'comment on a published post', ownership: 'none', stores: ['comments'], setup: () => post('posts', 'publish', users.ids.editor),
       request: (fx) => req('POST', '/cms/v2/comments', body({ post: fx.id, content: uniq('Nice post') })),
       expect: from('subscriber', 201, 'rest_comment_login_required'),
+    },
+    {
+      area: 'comments', action: 'comment as another user', ownership: 'others', stores: ['comments'], setup: () => post('posts', 'publish', users.ids.editor),
+      request: (fx, who) => req('POST', '/cms/v2/comments', body({ post: fx.id, content: uniq('Spoofed'), author: otherAuthor(who) })),
+      expect: from('editor', 201, 'rest_comment_invalid_author', { guest: { status: 401, code: 'rest_comment_login_required' } }),
+    },
+    {
+      area: 'comments', action: 'comment approved at once', ownership: 'none', stores: ['comments'], setup: () => post('posts', 'publish', users.ids.editor),
+      request: (fx) => req('POST', '/cms/v2/comments', body({ post: fx.id, content: uniq('Approve me'), status: 'approved' })),
+      expect: from('editor', 201, 'rest_comment_invalid_status', { guest: { status: 401, code: 'rest_comment_login_required' } }),
+    },
+    {
+      area: 'comments', action: 'comment on a draft', ownership: 'others', stores: ['comments'], setup: (o) => post('posts', 'draft', o),
+      request: (fx) => req('POST', '/cms/v2/comments', body({ post: fx.id, content: uniq('On a draft') })),
+      expect: from('nobody', 201, 'rest_comment_draft_post', { guest: { status: 401, code: 'rest_comment_login_required' } }),
     },
     { area: 'comments', action: "edit a comment on the actor's post", ownership: 'own', stores: ['comments'], setup: (o) => comment(o), request: (fx) => req('POST', `/cms/v2/comments/${fx.id}`, body({ content: uniq('edited') })), expect: from('author', 200, 'rest_cannot_edit') },
     { area: 'comments', action: "edit a comment on another's post", ownership: 'others', stores: ['comments'], setup: (o) => comment(o), request: (fx) => req('POST', `/cms/v2/comments/${fx.id}`, body({ content: uniq('edited') })), expect: from('editor', 200, 'rest_cannot_edit') },
@@ -260,6 +287,7 @@ describe.each([
     // application passwords
     { area: 'application passwords', action: 'create', ownership: 'own', stores: ['users'], request: () => req('POST', '/cms/v2/users/me/application-passwords', body({ name: uniq('mine') })), expect: from('subscriber', 201, 'rest_not_logged_in') },
     { area: 'application passwords', action: 'create', ownership: 'others', stores: ['users'], setup: () => user(), request: (fx) => req('POST', `/cms/v2/users/${fx.id}/application-passwords`, body({ name: 'theirs' })), expect: from('administrator', 201, 'rest_cannot_create_application_passwords') },
+    { area: 'application passwords', action: 'list', ownership: 'others', stores: ['users'], setup: () => appPassword(), request: (fx) => req('GET', `/cms/v2/users/${fx.id}/application-passwords`), expect: from('administrator', 200, 'rest_cannot_list_application_passwords') },
     { area: 'application passwords', action: 'rename', ownership: 'others', stores: ['users'], setup: () => appPassword(), request: (fx) => req('POST', `/cms/v2/users/${fx.id}/application-passwords/${fx.uuid}`, body({ name: 'renamed' })), expect: from('administrator', 200, 'rest_cannot_edit_application_password') },
     { area: 'application passwords', action: 'delete one', ownership: 'others', stores: ['users'], setup: () => appPassword(), request: (fx) => req('DELETE', `/cms/v2/users/${fx.id}/application-passwords/${fx.uuid}`), expect: from('administrator', 200, 'rest_cannot_delete_application_password') },
     { area: 'application passwords', action: 'delete all', ownership: 'others', stores: ['users'], setup: () => appPassword(), request: (fx) => req('DELETE', `/cms/v2/users/${fx.id}/application-passwords`), expect: from('administrator', 200, 'rest_cannot_delete_application_passwords') },
