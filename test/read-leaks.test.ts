@@ -315,6 +315,10 @@ describe.each([
       // A published event does not show its hidden venue and organizer.
       await read(who, `/vendor/events/v1/events/${fx.publishedEvent}`, 'events v1 single', 200);
       await read(who, `/vendor/events/v1/venues/${fx.draftVenue.id}`, 'venues v1', 403, 'venue-not-accessible');
+      for (const [status, e] of Object.entries(fx.events)) {
+        for (const plural of ['categories', 'tags']) await read(who, `/vendor/events/v1/${plural}?event=${e.id}&hide_empty=false`, `terms of an event (${status})`, refusal(who), 'rest_forbidden_context');
+        await read(who, `/cms/v2/vendor_events_cat?post=${e.id}`, `terms of an event (${status})`, refusal(who), 'rest_forbidden_context');
+      }
       await read(who, `/vendor/events/v1/organizers/${fx.privateOrganizer.id}`, 'organizers v1', 403, 'organizer-not-accessible');
       for (const [kind, word] of [['venues', fx.draftVenue.word], ['organizers', fx.privateOrganizer.word]] as const) {
         for (const q of ['', `?search=${word}`, `?event=${fx.publishedEvent}`, '?has_events=true', '?only_with_upcoming=true']) {

@@ -148,3 +148,20 @@ describe('writing as someone else', () => {
     expect((await app.admin('GET', `${V1}/events/${own}`)).body.author).toBe(String(users.ids.contributor));
   });
 });
+
+describe('terms of an event', () => {
+  it('the term archives list the terms of an event only to callers who may read the event', async () => {
+    const draft = await adminEvent({ status: 'draft', categories: ['Draft-only category'], tags: ['Draft-only tag'] });
+    const published = await adminEvent({ categories: ['Public category'] });
+    for (const plural of ['categories', 'tags']) {
+      const refused = await matrix((who) => users.as(who, 'GET', `${V1}/${plural}?event=${draft}&hide_empty=false`));
+      expect(refused).toEqual([401, 403, 403, 403, 200, 200]);
+      const res = await users.as('guest', 'GET', `${V1}/${plural}?post=${draft}&hide_empty=false`);
+      expect(res.body).toEqual({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view terms for this post.', data: { status: 401 } });
+    }
+    const open = await users.as('guest', 'GET', `${V1}/categories?event=${published}&hide_empty=false`);
+    expect(open.body.categories.map((c: { name: string }) => c.name)).toEqual(['Public category']);
+    // A missing event is still a bad argument first.
+    expect((await users.as('guest', 'GET', `${V1}/categories?event=2389999`)).status).toBe(400);
+  });
+});
