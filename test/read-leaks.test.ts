@@ -102,6 +102,7 @@ describe.each([
     // Comments: one on a private post (hidden with it), one on the published post.
     fx.privateComment = (await made('administrator', 'POST', '/cms/v2/comments', { post: fx.posts.private.id, content: `A remark on ${secret('comment')}` })).id;
     await made('administrator', 'POST', '/cms/v2/comments', { post: fx.publishedPost, content: 'An open remark' });
+    await made('administrator', 'POST', '/cms/v2/comments', { post: fx.protectedPost.id, content: `A remark behind the password ${secret('protectedcomment')}` });
 
     // An attachment of a draft: readable only with its parent.
     const media = secret('media');
@@ -238,7 +239,12 @@ describe.each([
       await read(who, '/cms/v2/search?search=Hidden&_embed&per_page=100', 'cms/v2 search', 200);
       await read(who, '/cms/v2/search?search=Hidden&type=term', 'cms/v2 search', 200);
       await read(who, '/cms/v2/comments?per_page=100', 'comments', 200);
-      await read(who, '/cms/v2/comments?search=remark', 'comments', 200);
+      // Only the open remark is there to see, and to count.
+      for (const q of ['?per_page=100', '?search=remark', `?post=${fx.publishedPost}`]) {
+        const res = await read(who, `/cms/v2/comments${q}`, 'comments', 200);
+        if (total(res) !== 1 || res.body.length !== 1) wrong.push(`${who} comments${q}: X-WP-Total ${total(res)}, shown ${res.body.length}`);
+      }
+      await read(who, `/cms/v2/comments?post=${fx.protectedPost.id}`, 'comments', refusal(who), 'rest_cannot_read_post');
       await read(who, `/cms/v2/comments?post=${fx.posts.private.id}`, 'comments', refusal(who), 'rest_cannot_read_post');
       await read(who, `/cms/v2/posts/${fx.publishedPost}?_embed=replies`, 'comments', 200);
       await read(who, '/cms/v2/media?per_page=100', 'media', 200);
