@@ -148,6 +148,7 @@ describe.each([
     { area: 'posts', action: 'trash a draft', ownership: 'own', stores: POSTS, setup: (o) => post('posts', 'draft', o), request: (fx) => req('DELETE', `/cms/v2/posts/${fx.id}`), expect: from('contributor', 200, 'rest_cannot_delete') },
     { area: 'posts', action: 'trash published', ownership: 'own', stores: POSTS, setup: (o) => post('posts', 'publish', o), request: (fx) => req('DELETE', `/cms/v2/posts/${fx.id}`), expect: from('author', 200, 'rest_cannot_delete') },
     { area: 'posts', action: 'delete published for good', ownership: 'others', stores: POSTS, setup: (o) => post('posts', 'publish', o), request: (fx) => req('DELETE', `/cms/v2/posts/${fx.id}?force=true`), expect: from('editor', 200, 'rest_cannot_delete') },
+    { area: 'posts', action: 'trash via ?_method=DELETE', ownership: 'others', stores: POSTS, setup: (o) => post('posts', 'publish', o), request: (fx) => req('POST', `/cms/v2/posts/${fx.id}?_method=DELETE`), expect: from('editor', 200, 'rest_cannot_delete') },
     { area: 'posts', action: 'trash a draft', ownership: 'others', stores: POSTS, setup: (o) => post('posts', 'draft', o), request: (fx) => req('DELETE', `/cms/v2/posts/${fx.id}`), expect: from('editor', 200, 'rest_cannot_delete') },
     {
       area: 'posts', action: 'invalid status (validation first)', ownership: 'none', stores: POSTS,

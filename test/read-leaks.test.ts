@@ -354,7 +354,9 @@ describe.each([
         const res = await read(who, `/ec/v1/events?${q}&start_date=2027-01-01&end_date=2027-12-31`, 'events ec/v1 list', 200);
         if (total(res) !== published) wrong.push(`${who} ec/v1 events?${q}: X-WP-Total ${total(res)}, published ${published}`);
       }
-      for (const e of Object.values(fx.events)) await read(who, `/ec/v1/events?search=${e.word}`, 'events ec/v1 list', 200).then((r) => r.body.length && wrong.push(`${who} ec/v1 search ${e.word}`));
+      for (const e of [...Object.values(fx.events), ...(who === 'guest' ? [fx.protectedEvent] : [])]) {
+        await read(who, `/ec/v1/events?search=${e.word}`, 'events ec/v1 list', 200).then((r) => (r.body.length || total(r)) && wrong.push(`${who} ec/v1 search ${e.word}`));
+      }
       for (const [status, e] of Object.entries(fx.events)) await read(who, `/ec/v1/events/${e.id}`, `events ec/v1 single (${status})`, refusal(who), 'rest_forbidden');
       await read(who, `/ec/v1/events/${fx.publishedEvent}`, 'events ec/v1 single', 200);
       await read(who, `/ec/v1/events/${fx.publishedEvent}?_embed`, 'events ec/v1 single', 200);
