@@ -1,5 +1,6 @@
 /** The errors of term writes, in the reference's codes and words (wp_insert_term, wp_update_term, the terms controller). */
-import { RestError } from '../rest/errors';
+import type { Caller } from '../auth/user';
+import { RestError, authStatus } from '../rest/errors';
 import type { TaxonomyInfo } from './taxonomies';
 
 export const termErrors = {
@@ -20,5 +21,7 @@ export const termErrors = {
   duplicateSlug: (slug: string) => new RestError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400),
   invalid: () => new RestError('rest_term_invalid', 'Term does not exist.', 404),
   parentInvalid: () => new RestError('rest_term_invalid', 'Parent term does not exist.', 400),
+  /** The terms of a record the caller may not read (the terms controller's check of `post`). */
+  postForbidden: (user: Caller) => new RestError('rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.', authStatus(user)),
   notHierarchical: () => new RestError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400),
 };

@@ -40,3 +40,13 @@ export function statusForDate(status: string, dateGmt: Date, now: Date): string 
   if (status === 'future' && dateGmt.getTime() <= now.getTime()) return 'publish';
   return status;
 }
+
+/**
+ * Whether the caller may write a record as `author`: naming someone else needs edit_others_X, as the
+ * posts controller's rest_cannot_edit_others rule, so a contributor cannot attribute records to others
+ * (or hand theirs away). No author, or the caller's own id, is always allowed.
+ */
+export function mayWriteAs(user: Caller, type: CapabilityType, author: unknown): boolean {
+  if (typeof author !== 'number' || author === 0 || author === user?.id) return true;
+  return can(user, `edit_others_${plural(type)}`);
+}

@@ -114,3 +114,54 @@ describe('categories and tags', () => {
     });
   }
 });
+
+describe('linked records in an event', () => {
+  it("an event shows a venue or organizer only to callers who may read it (as their own single reads decide)", async () => {
+    const venue = (await app.admin('POST', `${V1}/venues`, { body: { venue: 'Secret venue', address: '1 Hidden street', status: 'draft' } })).body.id;
+    const organizer = (await app.admin('POST', `${V1}/organizers`, { body: { organizer: 'Secret organizer', status: 'private' } })).body.id;
+    const id = await adminEvent({ venue, organizer: [organizer] });
+    const shown = async (who: Who, path: string) => {
+      const res = await users.as(who, 'GET', path);
+      const e = res.body.events ? res.body.events.find((x: { id: number }) => x.id === id) : res.body;
+      return [Array.isArray(e.venue) ? e.venue.length : e.venue.id === venue ? 1 : 0, e.organizer.length];
+    };
+    for (const path of [`${V1}/events/${id}`, `${V1}/events?include=${id}`]) {
+      expect(await Promise.all(WHO.map((who) => shown(who, path)))).toEqual([[0, 0], [0, 0], [0, 0], [0, 0], [1, 1], [1, 1]]);
+    }
+    // The same callers are refused the venue itself.
+    expect(await matrix((who) => users.as(who, 'GET', `${V1}/venues/${venue}`))).toEqual([403, 403, 403, 403, 200, 200]);
+  });
+});
+
+describe('writing as someone else', () => {
+  it('naming another author needs the right to edit others’ records (contributors and authors are refused)', async () => {
+    const adminId = (await app.admin('GET', '/cms/v2/users/me')).body.id;
+    const asAdmin = (who: Who) => (who === 'administrator' ? users.ids.editor : adminId);
+    expect(await matrix((who) => users.as(who, 'POST', `${V1}/events`, { body: event({ author: asAdmin(who) }) }))).toEqual([401, 403, 403, 403, 201, 201]);
+    expect(await matrix((who) => users.as(who, 'POST', `${V1}/venues`, { body: { venue: `Venue as another for ${who}`, author: asAdmin(who) } }))).toEqual([401, 403, 403, 403, 201, 201]);
+    // Writing as oneself stays allowed.
+    expect((await users.as('contributor', 'POST', `${V1}/events`, { body: event({ author: users.ids.contributor }) })).status).toBe(201);
+    // A contributor cannot hand its draft away either; the event keeps its author.
+    const own = (await users.as('contributor', 'POST', `${V1}/events`, { body: event() })).body.id;
+    const res = await users.as('contributor', 'POST', `${V1}/events/${own}`, { body: { author: adminId } });
+    expect([res.status, res.body.code]).toEqual([403, 'rest_forbidden']);
+    expect((await app.admin('GET', `${V1}/events/${own}`)).body.author).toBe(String(users.ids.contributor));
+  });
+});
+
+describe('terms of an event', () => {
+  it('the term archives list the terms of an event only to callers who may read the event', async () => {
+    const draft = await adminEvent({ status: 'draft', categories: ['Draft-only category'], tags: ['Draft-only tag'] });
+    const published = await adminEvent({ categories: ['Public category'] });
+    for (const plural of ['categories', 'tags']) {
+      const refused = await matrix((who) => users.as(who, 'GET', `${V1}/${plural}?event=${draft}&hide_empty=false`));
+      expect(refused).toEqual([401, 403, 403, 403, 200, 200]);
+      const res = await users.as('guest', 'GET', `${V1}/${plural}?post=${draft}&hide_empty=false`);
+      expect(res.body).toEqual({ code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to view terms for this post.', data: { status: 401 } });
+    }
+    const open = await users.as('guest', 'GET', `${V1}/categories?event=${published}&hide_empty=false`);
+    expect(open.body.categories.map((c: { name: string }) => c.name)).toEqual(['Public category']);
+    // A missing event is still a bad argument first.
+    expect((await users.as('guest', 'GET', `${V1}/categories?event=2389999`)).status).toBe(400);
+  });
+});

@@ -6,6 +6,7 @@
  * delete edit_post/delete_post on the id. Failures inside an allowed write answer `{"error": "..."}`.
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
+import { mayWriteAs } from '../access';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { pagingHeaders } from '../../../libs/rest/paging';
@@ -87,7 +88,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   });
 
   app.bind(`${p}.create`, {
-    permission: async (ctx) => can(ctx.user, `edit_${kind.cap}s`),
+    permission: async (ctx) => can(ctx.user, `edit_${kind.cap}s`) && mayWriteAs(ctx.user, kind.cap, ctx.params.author),
     async handle(ctx) {
       const doc = kind === EC_EVENT ? await writeEvent(deps, ctx, null) : await writeLinked(deps, ctx, kind, null);
       return present(deps, ctx, kind, doc, 201);
@@ -110,7 +111,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   app.bind(`${p}.update`, {
     async permission(ctx) {
       const doc = await target(ctx, deps);
-      return !!doc && canEditRecord(ctx.user, capTypeOf(doc.type), doc);
+      return !!doc && canEditRecord(ctx.user, capTypeOf(doc.type), doc) && mayWriteAs(ctx.user, capTypeOf(doc.type), ctx.params.author);
     },
     async handle(ctx) {
       const doc = (await target(ctx, deps))!;

@@ -87,6 +87,17 @@ describe.each(KINDS)('%s', (plural) => {
     expect((await users.as('contributor', 'PATCH', `${base}/${mine.id}`, { body: { title: 'Not yours' } })).status).toBe(403);
   });
 
+  it('naming another author needs edit_others (a contributor or author cannot write as someone else)', async () => {
+    const adminId = (await app.admin('GET', '/cms/v2/users/me')).body.id;
+    const other = (w: Who) => (w === 'administrator' ? users.ids.editor : adminId);
+    const created = await matrix((w) => users.as(w, 'POST', base, { body: body({ title: `as another by ${w}`, author: other(w) }) }));
+    expect(created).toEqual({ guest: '401 rest_forbidden', subscriber: '403 rest_forbidden', contributor: '403 rest_forbidden', author: '403 rest_forbidden', editor: '201', administrator: '201' });
+    const mine = await create(plural, body({ title: 'Kept', status: 'draft' }), 'contributor');
+    expect((await users.as('contributor', 'PUT', `${base}/${mine.id}`, { body: { author: adminId } })).status).toBe(403);
+    expect((await store.collection('posts').findOne({ id: mine.id }))!.author).toBe(users.ids.contributor);
+    expect((await users.as('contributor', 'PUT', `${base}/${mine.id}`, { body: { author: users.ids.contributor, title: 'Still kept' } })).status).toBe(200);
+  });
+
   it('delete needs delete_post on the record', async () => {
     const docs: Record<string, number> = {};
     for (const w of WHO) docs[w] = (await create(plural, body({ title: `to delete ${w}` }))).id;

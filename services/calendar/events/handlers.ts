@@ -1,5 +1,6 @@
 /** vendor/events/v1 events: archive, create, and get/update/delete by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
 import { can, canDeleteRecord, canEditRecord, canReadRecord } from '../../../libs/auth/user';
+import { mayWriteAs } from '../access';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
@@ -47,7 +48,7 @@ const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ct
 
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
   const single = ctx.req.method === 'GET';
-  const parts = await loadEventParts(deps, [doc], single);
+  const parts = await loadEventParts(deps, [doc], single, ctx.user);
   return { status, body: presentEvent(doc, deps.site, parts, { single }) };
 }
 
@@ -60,7 +61,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     if ('code' in q) throw q;
     const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
-    const parts = await loadEventParts(deps, items, false);
+    const parts = await loadEventParts(deps, items, false, ctx.user);
     const events = items.map((e) => presentEvent(e, site, parts, { blank: !!e.password }));
     const pages = totalPages(total, q.perPage);
     return {
@@ -81,7 +82,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     'vendor.events.create',
     guarded({
       check: async (ctx) => void (await plan(ctx, deps)),
-      allow: async (ctx) => can(ctx.user, 'edit_vendor_events'),
+      allow: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.params.author),
       async handle(ctx) {
         const doc = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), null);
         return single(ctx, deps, doc, 201);
@@ -112,6 +113,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         // An existing event needs edit rights on it; otherwise the general right, so the handler's 404 can be reached.
         allow: async (ctx) => {
           const doc = await target(ctx, deps);
+          if (!mayWriteAs(ctx.user, 'vendor_event', ctx.params.author)) return false;
           return doc?.type === EVENT_TYPE ? canEditRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'edit_vendor_events');
         },
         async handle(ctx) {

@@ -4,6 +4,7 @@
  * images, one more when those have images of their own, one for the terms), and kept in the read cache,
  * so a page of events usually costs only the query for the events themselves.
  */
+import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { CalendarDeps } from '../deps';
@@ -17,21 +18,30 @@ import { embeddedTerm } from '../terms/present';
 type Presented = Record<string, unknown>;
 
 export interface EventParts {
-  /** The presented venue or organizer, or undefined when the id names no live record of that kind. */
+  /** The presented venue or organizer, or undefined when the id names no live record of that kind the caller may read. */
   linked(kind: LinkedKindDef, id: number): Presented | undefined;
   term(id: number): Presented | undefined;
   image(id: number): Presented | false;
 }
 
-/** A linked record as kept: its type (an id may name a record of the other kind) and its presented form. */
+/**
+ * A linked record as kept: its type (an id may name a record of the other kind), what read_post judges
+ * it by, and its presented form (the same for everybody; who may see it is decided per caller).
+ */
 interface KeptLinked {
   type: string;
+  author: number;
+  status: string;
   record: Presented;
 }
 
 const KINDS: Record<string, LinkedKindDef> = { [VENUE_TYPE]: VENUE, [ORGANIZER_TYPE]: ORGANIZER };
 
-export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], single: boolean): Promise<EventParts> {
+/**
+ * A venue or organizer the caller may not read (a draft, pending or private one of someone else, as a
+ * single read of it would refuse) is left out as if the event had none.
+ */
+export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], single: boolean, user: Caller): Promise<EventParts> {
   const { cache, site } = deps;
   const linkedKey = (id: number) => `linked:${single ? 1 : 0}:${id}`;
   const linked = new Map<number, KeptLinked | null>();
@@ -71,7 +81,7 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
       const doc = posts.get(id);
       const kind = doc ? KINDS[doc.type] : undefined;
       if (doc && kind) {
-        const kept = doc.status === 'trash' ? null : { type: doc.type, record: presentLinked(kind, doc, site, related, { single }) };
+        const kept = doc.status === 'trash' ? null : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
         linked.set(id, kept);
         cache.keep(linkedKey(id), kept, mark);
       } else if (events.some((e) => e.featured_media === id)) {
@@ -97,7 +107,7 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
   return {
     linked: (kind, id) => {
       const kept = linked.get(id);
-      return kept && kept.type === kind.type ? kept.record : undefined;
+      return kept && kept.type === kind.type && canReadRecord(user, kind.cap, kept) ? kept.record : undefined;
     },
     term: (id) => terms.get(id) ?? undefined,
     image: (id) => images.get(id) ?? false,

@@ -80,7 +80,7 @@ async function exportArchive(deps: CalendarDeps, ctx: HandlerContext, name: stri
     const limit = Math.min(BATCH, ICAL_MAX_EVENTS - skip);
     const items = await deps.posts.collection.find(q.filter, { sort, skip, limit });
     if (!items.length) break;
-    const parts = await loadEventParts(deps, items, false);
+    const parts = await loadEventParts(deps, items, false, ctx.user);
     writer.add(items.map((doc) => icalEvent(deps, doc, parts, !!doc.password)));
     if (items.length < limit) break;
   }
@@ -111,7 +111,7 @@ export function bindICal(app: ServiceApp, deps: CalendarDeps): void {
       if (doc.type !== EVENT_TYPE) throw calendarErrors.invalidEventId();
       if (doc.status === 'trash') throw calendarErrors.eventNoLongerAvailable();
       if (doc.status !== 'publish' && !canReadRecord(ctx.user, 'vendor_event', doc)) throw calendarErrors.eventNotAccessible();
-      const parts = await loadEventParts(deps, [doc], false);
+      const parts = await loadEventParts(deps, [doc], false, ctx.user);
       const blank = !!doc.password && ctx.params.password !== doc.password;
       const writer = new ICalendarWriter(deps.site, { now: deps.now() }).add([icalEvent(deps, doc, parts, blank)]);
       return reply(writer, doc.slug || `event-${doc.id}`);

@@ -11,7 +11,7 @@ import { invalidParams, type ParamError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { Filter } from '../../../libs/store/types';
-import { listStatuses } from '../access';
+import { listStatuses, mayWriteAs } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
@@ -147,7 +147,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
     `${p}.create`,
     guarded({
       check: async (ctx) => void (await checked(ctx, deps, kind)),
-      allow: async (ctx) => can(ctx.user, editCap),
+      allow: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.params.author),
       async handle(ctx) {
         const { image } = await checked(ctx, deps, kind);
         const input = inputOf(ctx, kind);
@@ -178,6 +178,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         },
         allow: async (ctx) => {
           const doc = await target(ctx, deps, kind);
+          if (!mayWriteAs(ctx.user, kind.cap, ctx.params.author)) return false;
           return doc ? canEditRecord(ctx.user, kind.cap, doc) : can(ctx.user, editCap);
         },
         async handle(ctx) {

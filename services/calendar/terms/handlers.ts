@@ -3,13 +3,15 @@
  * update, delete (permanent, answering with the term as it was). Reference: Term_Archive_Base,
  * Term_Single_Base over the terms controller.
  */
-import { can } from '../../../libs/auth/user';
+import { can, canReadRecord } from '../../../libs/auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { sanitizeTitle } from '../../../libs/posts/slug';
+import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams, type ParamError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl } from '../../../libs/rest/site';
+import { termErrors } from '../../../libs/terms/errors';
 import type { TermDoc, TermInput } from '../../../libs/terms/repository';
 import { taxonomy, termCan } from '../../../libs/terms/taxonomies';
 import type { CalendarDeps } from '../deps';
@@ -64,13 +66,19 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
         // `event` is an alias of `post` and wins when both are given.
         const postArg = ctx.has('event') ? 'event' : ctx.has('post') ? 'post' : null;
         let postTerms: number[] | undefined;
+        let postEvent: PostDoc | null = null;
         if (postArg) {
           const event = await deps.posts.byId(Number(q[postArg]));
           if (event?.type !== EVENT_TYPE) failures.push([postArg, INVALID]);
-          else postTerms = event.tax?.[r.taxonomy] ?? [];
+          else {
+            postEvent = event;
+            postTerms = event.tax?.[r.taxonomy] ?? [];
+          }
         }
         const failure = paramFailure(failures);
         if (failure) throw failure;
+        // The terms of an event the caller may not read (a draft, say) are not shown, as cms/v2 refuses them.
+        if (postEvent && !canReadRecord(ctx.user, 'vendor_event', postEvent)) throw termErrors.postForbidden(ctx.user);
 
         const page = Number(q.page);
         const perPage = Number(q.per_page);

@@ -6,6 +6,7 @@ import type { CapabilityType } from '../../../libs/auth/roles';
 import { can, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
+import type { Filter } from '../../../libs/store/types';
 import { canEditPost, canReadPost } from '../posts/access';
 import type { CommentDoc } from '../../../libs/comments/repository';
 
@@ -84,4 +85,32 @@ export function canEditComment(user: Caller, comment: CommentDoc, post: PostDoc 
   if (can(user, 'moderate_comments')) return true;
   if (comment.type === 'note' && comment.post && !(post && canEditAnyPost(user, post))) return false;
   return canEditCommentCap(user, post);
+}
+
+/** Statuses in which a post is not public (its comments are read only by those who may read it). */
+const HIDDEN_STATUSES = ['draft', 'pending', 'future', 'private', 'trash', 'auto-draft'];
+
+/**
+ * The comment list's condition that leaves out comments on posts the caller may not read (hidden
+ * statuses, or a password the request does not unlock), so that the page and X-WP-Total count only
+ * what the caller is shown. A signed-in caller keeps their own comments. Moderators read every post's
+ * comments: no condition. The per-comment check still runs on the page (unapproved comments, notes).
+ */
+export async function readablePostsCondition(
+  user: Caller,
+  access: PostAccess,
+  findPosts: (filter: Filter) => Promise<PostDoc[]>,
+): Promise<Filter | null> {
+  if (can(user, 'moderate_comments')) return null;
+  const types = Object.keys(CAP_TYPES);
+  const candidates = await findPosts({
+    $or: [
+      { type: { $in: types }, status: { $in: HIDDEN_STATUSES } },
+      { type: { $in: types }, status: 'publish', password: { $gt: '' } },
+    ],
+  });
+  const hidden = candidates.filter((p) => !canReadPostOf(user, p, access) && !canEditCommentCap(user, p)).map((p) => p.id);
+  if (!hidden.length) return null;
+  const notHidden: Filter = { post: { $nin: hidden } };
+  return user ? { $or: [notHidden, { author: user.id }] } : notHidden;
 }

@@ -227,6 +227,32 @@ describe('reading comments', () => {
     expect((await users.as('editor', 'GET', `/cms/v2/comments/${held}?context=edit`)).body.status).toBe('hold');
   });
 
+  it('counts only comments the caller may read: none on drafts, private or protected posts', async () => {
+    const hiddenPosts = [
+      await makePost({ title: 'Unpublished with a comment' }),
+      await makePost({ title: 'Private with a comment', status: 'private' }),
+      await makePost({ title: 'Protected with a comment', password: 'sesame' }),
+    ];
+    for (const id of hiddenPosts) await adminComment(id, `On hidden post ${id}`);
+    // Comments are not written on drafts: this one was commented while published.
+    expect((await app.admin('POST', `/cms/v2/posts/${hiddenPosts[0]}`, { body: { status: 'draft' } })).status).toBe(200);
+    const shown = async (who: Who, query = '') => {
+      const res = await users.as(who, 'GET', `/cms/v2/comments?per_page=100${query}`);
+      return { total: Number(res.headers.get('x-wp-total')), shown: res.body.length, hidden: res.body.filter((c: { post: number }) => hiddenPosts.includes(c.post)).length };
+    };
+    for (const who of ['guest', 'subscriber', 'author'] as const) {
+      const got = await shown(who);
+      expect(got.hidden).toBe(0);
+      expect(got.total).toBe(got.shown);
+      const searched = await shown(who, '&search=hidden%20post');
+      expect(searched).toEqual({ total: 0, shown: 0, hidden: 0 });
+    }
+    // The password opens the comments of that one post; moderators read them all.
+    const unlocked = await app.request('GET', `/cms/v2/comments?post=${hiddenPosts[2]}&password=sesame`);
+    expect([unlocked.body.length, unlocked.headers.get('x-wp-total')]).toEqual([1, '1']);
+    expect((await shown('editor', '&search=hidden%20post')).total).toBe(3);
+  });
+
   it('keeps the protected parameters and the edit context for those allowed', async () => {
     expect((await app.request('GET', '/cms/v2/comments?status=hold')).body).toEqual({ code: 'rest_forbidden_param', message: 'Query parameter not permitted: status', data: { status: 401 } });
     expect((await users.as('subscriber', 'GET', `/cms/v2/comments?author=${users.ids.subscriber}&type=pings`)).body).toEqual({

@@ -17,7 +17,7 @@ import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/servi
 import { restUrl, type Site } from '../../../libs/rest/site';
 import { COMMENT_META } from '../../../libs/routes/cms/comments';
 import type { Filter, SortSpec } from '../../../libs/store/types';
-import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canReadPostOf, supportsNotes, type PostAccess } from './access';
+import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canReadPostOf, readablePostsCondition, supportsNotes, type PostAccess } from './access';
 import { presentComment, type CommentPresentInput, type Context } from './present';
 import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
@@ -206,7 +206,13 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
 
   async function listPage(ctx: HandlerContext): Promise<Reply> {
     const p = ctx.params;
-    const filter = listFilter(ctx);
+    const postIds = (p.post as number[]) ?? [];
+    const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
+    // Comments on posts the caller may not read are left out by the query itself, so the total counts
+    // only comments the caller is shown (the reference counts them and drops them from the page).
+    const readable = await readablePostsCondition(ctx.user, access, (f) => deps.posts.collection.find(f, { fields: ['type', 'author', 'status', 'password', 'trash'] }));
+    const base = listFilter(ctx);
+    const filter = readable ? (Object.keys(base).length ? { $and: [base, readable] } : readable) : base;
     const dir: 1 | -1 = p.order === 'asc' ? 1 : -1;
     const include = (p.include as number[]) ?? [];
     const byInclude = p.orderby === 'include' && include.length > 0;
@@ -229,10 +235,8 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.comments.count(filter);
     }
     const context = p.context as Context;
-    const postIds = (p.post as number[]) ?? [];
-    const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
     const input = await presentInput(ctx, items, context, access, ctx.memo.get('posts') as Map<number, PostDoc> | undefined);
-    // Comments the caller may not read are left out of the page (the total stays the query's, as in the reference).
+    // What else the caller may not read (unapproved comments, notes) is left out of the page.
     const body = items.filter((c) => canReadComment(ctx.user, c, input.posts.get(c.post), access)).map((c) => presentComment(c, input));
     return { body, headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
   }

@@ -93,7 +93,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
         const post = await ctx.cached('post', () => deps.posts.byId(Number(ctx.params.post)));
         if (!post) return new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
         if (!tax.objectTypes.includes(post.type) || !canReadTermsOf(ctx, post)) {
-          return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.', authStatus(ctx.user));
+          return termErrors.postForbidden(ctx.user);
         }
       }
       return true;
