@@ -171,6 +171,18 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
       return job.id as string;
     },
 
+    async schedule(key: string, everyMs: number, name: JobName, data: unknown, opts: { keepExisting?: boolean } = {}): Promise<void> {
+      const queue = queueFor(queueOf(name));
+      if (opts.keepExisting && (await queue.getJobScheduler(key))) return;
+      // BullMQ's scheduler makes one job per period, with an id derived from the period: however many
+      // producers declare it and workers consume the queue, each period runs once.
+      await queue.upsertJobScheduler(key, { every: everyMs, startDate: Date.now() + everyMs }, { name, data, opts: { attempts: attemptsFor(undefined) } });
+    },
+
+    async unschedule(key: string): Promise<void> {
+      await Promise.all(QUEUES.map((q) => queueFor(q).removeJobScheduler(key)));
+    },
+
     async depths(): Promise<Record<QueueName, number>> {
       const out = {} as Record<QueueName, number>;
       await Promise.all(

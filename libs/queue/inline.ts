@@ -52,6 +52,8 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
   /** Jobs by `${queue}/${id}`, in insertion order (BullMQ ids are unique per queue). */
   const jobs = new Map<string, Entry>();
   const running = new Set<Promise<Outcome>>();
+  /** Schedules by key: this process is the only consumer, so a timer per schedule runs each period once. */
+  const timers = new Map<string, NodeJS.Timeout>();
   let closed = false;
 
   /** Forgets finished jobs past the retention BullMQ applies (age and count), which ends their deduplication. */
@@ -147,6 +149,22 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
       return add(name, data, options).id;
     },
 
+    async schedule(key: string, everyMs: number, name: JobName, data: unknown, opts: { keepExisting?: boolean } = {}): Promise<void> {
+      if (closed) throw new Error('queue is closed');
+      if (opts.keepExisting && timers.has(key)) return;
+      clearInterval(timers.get(key));
+      const timer = setInterval(() => {
+        if (!closed) add(name, data, { jobId: `repeat-${key}-${Math.floor(Date.now() / everyMs)}` });
+      }, everyMs);
+      timer.unref();
+      timers.set(key, timer);
+    },
+
+    async unschedule(key: string): Promise<void> {
+      clearInterval(timers.get(key));
+      timers.delete(key);
+    },
+
     async depths(): Promise<Record<QueueName, number>> {
       const out = Object.fromEntries(QUEUES.map((q) => [q, 0])) as Record<QueueName, number>;
       for (const e of jobs.values()) {
@@ -165,6 +183,8 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
 
     async close(): Promise<void> {
       closed = true;
+      for (const timer of timers.values()) clearInterval(timer);
+      timers.clear();
       // Jobs still running, retrying or waiting for their backoff finish first: they exist nowhere else.
       while (running.size) await Promise.all([...running]);
     },

@@ -15,6 +15,8 @@ export const JOBS = {
   'oembed.fetch': { queue: 'oembed' },
   /** Stores one batch of events of an aggregator import. */
   'import.batch': { queue: 'import' },
+  /** Runs one import source: fetches its feed, parses it and stores its events. */
+  'import.source': { queue: 'import' },
 } as const satisfies Record<string, { queue: QueueName }>;
 export type JobName = keyof typeof JOBS;
 
@@ -47,6 +49,15 @@ export interface JobQueue {
   run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
   /** Enqueues a job without waiting; resolves with the job id. */
   enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
+  /**
+   * Runs `name` with `data` every `everyMs`, the first time one period from now, once per period
+   * however many workers consume the queue. Declaring a key again replaces its schedule; with
+   * `keepExisting`, a key already scheduled keeps its timing (a restart re-declaring it does not
+   * postpone its next run).
+   */
+  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
+  /** Ends a schedule (nothing happens when there is none). */
+  unschedule(key: string): Promise<void>;
   /** Waiting + active jobs per queue (for /metrics). */
   depths(): Promise<Record<QueueName, number>>;
   /**
