@@ -48,6 +48,8 @@ export interface Fetched {
   bytes: Buffer;
   /** The body was longer than maxBytes and was cut (only when truncation was asked for). */
   truncated: boolean;
+  /** Response headers, by lower-case name. */
+  headers: Record<string, string>;
 }
 
 const NON_PUBLIC = new BlockList();
@@ -164,7 +166,7 @@ function refusal(err: unknown): RefusedError | null {
 }
 
 /** GETs a URL under the policy, following redirects itself so that each hop is checked. */
-export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accept: string; truncate: boolean; userAgent?: string }): Promise<Fetched> {
+export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accept: string; truncate: boolean; userAgent?: string; headers?: Record<string, string> }): Promise<Fetched> {
   const signal = AbortSignal.timeout(policy.timeoutMs);
   const { http: httpAgent, https: httpsAgent } = agentsFor(policy);
   let url = checkUrl(raw, policy);
@@ -179,7 +181,7 @@ export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accep
         httpAgent,
         httpsAgent,
         validateStatus: () => true,
-        headers: { Accept: opts.accept, 'User-Agent': opts.userAgent ?? 'EventsCalendarContentService' },
+        headers: { ...opts.headers, Accept: opts.accept, 'User-Agent': opts.userAgent ?? 'EventsCalendarContentService' },
       });
     } catch (e) {
       throw refusal(e) ?? e;
@@ -192,6 +194,8 @@ export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accep
       continue;
     }
     const { bytes, truncated } = await readLimited(res.data, policy.maxBytes, opts.truncate);
-    return { url: url.href, status: res.status, contentType: String(res.headers['content-type'] ?? ''), body: bytes.toString('utf8'), bytes, truncated };
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && value !== null) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    return { url: url.href, status: res.status, contentType: headers['content-type'] ?? '', body: bytes.toString('utf8'), bytes, truncated, headers };
   }
 }
