@@ -188,6 +188,13 @@ describe('window and cap', () => {
     expect(r.events.map((e) => e.title)).toEqual(['Summer Festival']);
   });
 
+  it('keeps single events wherever they lie when asked, the window bounding series only', () => {
+    const june = { from: new Date('2026-06-01T00:00:00Z'), to: new Date('2026-07-01T00:00:00Z') };
+    const r = parseICalendar(fixture('google.ics'), { defaultZone: SITE, window: june, singles: 'all' });
+    expect(r.events.some((e) => e.uid === 'old-event-2024@google.com')).toBe(true);
+    expect(r.events.some((e) => String(e.uid).startsWith('7kq2vd1s0f3l9yoga@google.com/'))).toBe(false);
+  });
+
   it('reads floating times and all-day series in the default zone, with DATE occurrence names', () => {
     const text = wrap(
       'BEGIN:VEVENT', 'UID:float-1', 'DTSTART:20260310T090000', 'DURATION:PT1H30M', 'SUMMARY:Floating', 'END:VEVENT',

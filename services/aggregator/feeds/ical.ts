@@ -22,6 +22,8 @@ export interface ICalendarOptions {
   defaultZone: string;
   /** Occurrences whose span meets [from, to] are imported. */
   window: { from: Date; to: Date };
+  /** 'all': single (non-recurring) events are imported wherever they lie; the window bounds series only. Default 'window'. */
+  singles?: 'window' | 'all';
   /** Occurrences per recurring series at most (500 when not given). */
   maxOccurrences?: number;
 }
@@ -128,6 +130,7 @@ class FeedReader {
     readonly zones: FeedZones,
     readonly window: Window,
     readonly cap: number,
+    readonly allSingles = false,
   ) {}
 
   private base(v: Vevent): FeedEvent {
@@ -166,7 +169,7 @@ class FeedReader {
 
   /** A single event, or an override whose series is not in the feed. */
   single(v: Vevent, uid: string): void {
-    if (!v.cancelled && overlaps(v.startMs, v.startMs + v.durationMs, this.window)) this.emit(v, uid);
+    if (!v.cancelled && (this.allSingles || overlaps(v.startMs, v.startMs + v.durationMs, this.window))) this.emit(v, uid);
   }
 
   series(master: Vevent, overrides: Map<string, Vevent>): void {
@@ -212,7 +215,7 @@ export function parseICalendar(text: string, opts: ICalendarOptions): FeedResult
   const fromMs = opts.window.from.getTime();
   const toMs = opts.window.to.getTime();
   if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) throw new Error('The import window needs two valid dates');
-  const reader = new FeedReader(zones, { fromMs, toMs }, Math.max(1, Math.floor(opts.maxOccurrences ?? 500)));
+  const reader = new FeedReader(zones, { fromMs, toMs }, Math.max(1, Math.floor(opts.maxOccurrences ?? 500)), opts.singles === 'all');
 
   const groups = new Map<string, Group>();
   for (const block of blocks) {

@@ -18,6 +18,7 @@ export type FeedFormat = 'ical' | 'ics' | 'csv';
 export interface FeedOptions {
   defaultZone: string;
   window?: ICalendarOptions['window'];
+  singles?: ICalendarOptions['singles'];
   maxOccurrences?: number;
   dateFormat?: CsvOptions['dateFormat'];
 }
@@ -27,7 +28,7 @@ export function parseFeed(text: string, format: FeedFormat, opts: FeedOptions): 
     case 'ical':
     case 'ics':
       if (!opts.window) throw new Error('An iCalendar feed is read over an import window: opts.window is missing');
-      return parseICalendar(text, { defaultZone: opts.defaultZone, window: opts.window, maxOccurrences: opts.maxOccurrences });
+      return parseICalendar(text, { defaultZone: opts.defaultZone, window: opts.window, singles: opts.singles, maxOccurrences: opts.maxOccurrences });
     case 'csv':
       return parseCsv(text, { defaultZone: opts.defaultZone, dateFormat: opts.dateFormat });
     default:
