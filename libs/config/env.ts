@@ -158,6 +158,16 @@ export const ENV = {
       return list;
     },
   },
+  IMPORT_FEED_MAX_BYTES: {
+    description: 'Largest feed an import source fetches (iCalendar or CSV by URL); a larger answer fails the run.',
+    roles: ['all', 'worker'],
+    parse: int(50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  },
+  IMPORT_MIN_INTERVAL_SECONDS: {
+    description: 'Shortest interval, in seconds, an import source may ask to run at.',
+    roles: ['all', 'aggregator'],
+    parse: int(300, 1, 86400),
+  },
   WORKER_QUEUES: {
     description: 'Comma-separated queues a worker consumes (batch, oembed, import); default all.',
     roles: ['worker', 'all'],

@@ -4,6 +4,7 @@
  */
 import { RouteRegistry } from '../rest/registry';
 import { registerAggregatorRoutes } from './aggregator/import';
+import { registerSourceRoutes } from './aggregator/sources';
 import { registerAbilitiesRoutes } from './cms-abilities';
 import { registerBlockEditorRoutes } from './cms-block-editor';
 import { registerSiteHealthRoutes } from './cms-site-health';
@@ -38,7 +39,7 @@ export const NAMESPACE_ORDER = [
 /** Each namespace's route declarations; a namespace without routes yet is listed but has no root. */
 const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'oembed/1.0': [registerOembedRoutes],
-  'vendor/event-aggregator/v1': [registerAggregatorRoutes],
+  'vendor/event-aggregator/v1': [registerAggregatorRoutes, registerSourceRoutes],
   'vendor/events/v1': [registerVendorEventsRoutes],
   'vendor/views/v2': [registerViewsRoutes],
   'ec/v2/onboarding': [registerOnboardingRoutes],

@@ -1,4 +1,7 @@
-/** The aggregator service: vendor/event-aggregator/v1, where the remote import service pushes batches and states. */
+/**
+ * The aggregator service: vendor/event-aggregator/v1, where the remote import service pushes batches
+ * and states, and its sources routes, the import sources the service's workers fetch themselves.
+ */
 import type { Config } from '../../libs/config/env';
 import { PostsRepository } from '../../libs/posts/repository';
 import type { JobQueue } from '../../libs/queue/types';
@@ -10,6 +13,7 @@ import { TermsRepository } from '../../libs/terms/repository';
 import type { AggregatorDeps } from './deps';
 import { bindImport } from './handlers';
 import { ImportRecords } from './records';
+import { bindSources, syncSchedule } from './sources';
 
 /**
  * Events per `import.batch` job when nothing else is asked. A job's events go to the store in one
@@ -37,6 +41,10 @@ export function aggregatorDeps(o: { store: Store; site: Site; queue: () => JobQu
 
 export async function createAggregatorService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue: () => JobQueue }): Promise<ServiceApp> {
   const app = new ServiceApp('aggregator', opts.registry);
-  bindImport(app, aggregatorDeps(opts));
+  const deps = aggregatorDeps(opts);
+  bindImport(app, deps);
+  const sources = bindSources(app, deps, { maxFileBytes: opts.config.MAX_BODY_BYTES, minIntervalSeconds: opts.config.IMPORT_MIN_INTERVAL_SECONDS });
+  // Schedules live in the queue (Redis) or, without one, in this process: declare the ones missing.
+  for (const doc of await sources.scheduled()) await syncSchedule(deps, doc, { keepExisting: true });
   return app.verify();
 }

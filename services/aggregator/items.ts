@@ -95,6 +95,7 @@ export const UNIQUE_FIELDS: Record<string, { source: keyof EaEvent; target: stri
   gcal: { source: 'uid', target: 'uid' },
   ics: { source: 'uid', target: 'uid' },
   json: { source: 'uid', target: 'uid' },
+  csv: { source: 'uid', target: 'uid' },
   url: { source: 'id', target: 'EventOriginalID' },
 };
 const UNIQUE_LINKED_FIELDS: Record<string, { source: 'meetup_id' | 'eventbrite_id'; target: string }> = {

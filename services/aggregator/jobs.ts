@@ -1,23 +1,44 @@
-/** The `import.batch` job: what a worker runs for each step of a batch (see insert.ts). */
+/** The import jobs: `import.batch`, each step of a pushed batch (insert.ts), and `import.source`, one run of an import source (source-run.ts). */
 import type { Config } from '../../libs/config/env';
 import { MediaLibrary } from '../../libs/media/library';
 import { imageFetchPolicy } from '../../libs/media/sideload';
 import { storageFor } from '../../libs/media/storage';
+import type { FetchPolicy } from '../../libs/net/outbound';
 import { PostsRepository } from '../../libs/posts/repository';
 import type { JobHandler } from '../../libs/queue/types';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import { runImportJob, type EventsResult, type ImportJob, type LinkedResult } from './insert';
+import { runSource, type SourceRunResult } from './source-run';
+import { Sources } from './sources';
 
-export function importJobHandlers(o: { store: Store; site: Site; config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OEMBED_ALLOW_HOSTS'> }): {
+/** Feeds are fetched within a minute, whatever their size. */
+const FEED_TIMEOUT_MS = 60_000;
+const DEFAULT_FEED_MAX_BYTES = 50 * 1024 * 1024;
+
+/** The outbound policy of feed fetches: the guard's address rules, a minute, the configured size. */
+export function feedFetchPolicy(allowHosts: readonly string[], maxBytes: number): FetchPolicy {
+  return { ...imageFetchPolicy(allowHosts, maxBytes), timeoutMs: FEED_TIMEOUT_MS };
+}
+
+export function importJobHandlers(o: {
+  store: Store;
+  site: Site;
+  config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OEMBED_ALLOW_HOSTS' | 'IMPORT_FEED_MAX_BYTES'>;
+}): {
   'import.batch': JobHandler<unknown, LinkedResult | EventsResult>;
+  'import.source': JobHandler<unknown, SourceRunResult>;
 } {
   const posts = new PostsRepository(o.store);
   const images = o.config
     ? { library: new MediaLibrary(o.site, posts, storageFor(o.store, o.config.DATA_DIR), o.config.MAX_BODY_BYTES), policy: imageFetchPolicy(o.config.OEMBED_ALLOW_HOSTS, o.config.MAX_BODY_BYTES) }
     : undefined;
   const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: () => new Date(), images };
-  // Job data arrives as parsed JSON; the service that enqueued it built it as an ImportJob.
-  return { 'import.batch': (data) => runImportJob(deps, data as ImportJob) };
+  const feeds = { ...deps, sources: new Sources(deps), policy: feedFetchPolicy(o.config?.OEMBED_ALLOW_HOSTS ?? [], o.config?.IMPORT_FEED_MAX_BYTES ?? DEFAULT_FEED_MAX_BYTES) };
+  return {
+    // Job data arrives as parsed JSON; the service that enqueued it built it as an ImportJob.
+    'import.batch': (data) => runImportJob(deps, data as ImportJob),
+    'import.source': (data, job) => runSource(feeds, (data ?? {}) as { source?: unknown }, job),
+  };
 }

@@ -57,6 +57,8 @@ const SETTINGS: Record<EnvName, Setting> = {
   ADMIN_PASSWORD: { path: 'admin.password', value: 'wiring-password' },
   ADMIN_APP_PASSWORD: { path: 'admin.appPassword', value: 'abcd efgh ijkl mnop qrst uvwx' },
   MAX_BODY_BYTES: { path: 'config.maxBodyBytes', value: 4194304 },
+  IMPORT_FEED_MAX_BYTES: { path: 'config.importFeedMaxBytes', value: 8388608 },
+  IMPORT_MIN_INTERVAL_SECONDS: { path: 'config.importMinIntervalSeconds', value: 42 },
   AUTH_FAILURE_LIMIT: { path: 'config.authFailureLimit', value: 17 },
   AUTH_FAILURE_WINDOW_SECONDS: { path: 'config.authFailureWindowSeconds', value: 123 },
   OEMBED_ALLOW_HOSTS: { path: 'config.oembedAllowHosts', value: ['intranet.example.org', '10.0.0.5'], expect: 'intranet.example.org,10.0.0.5' },

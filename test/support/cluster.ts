@@ -61,7 +61,7 @@ async function waitReady(url: string, proc: ClusterProcess, timeoutMs = 60000): 
   throw new Error(`${proc.name} did not become ready:\n${proc.output.join('')}`);
 }
 
-export async function startCluster(opts: { mongoUrl?: string; redisUrl?: string } = {}): Promise<Cluster> {
+export async function startCluster(opts: { mongoUrl?: string; redisUrl?: string; env?: Record<string, string> } = {}): Promise<Cluster> {
   const mongoUrl = opts.mongoUrl ?? process.env.TEST_MONGO_URL;
   const redisUrl = opts.redisUrl ?? process.env.TEST_REDIS_URL;
   if (!mongoUrl || !redisUrl) throw new Error('the cluster test needs TEST_MONGO_URL and TEST_REDIS_URL (set by the jest global setup)');
@@ -82,6 +82,7 @@ export async function startCluster(opts: { mongoUrl?: string; redisUrl?: string 
     ADMIN_PASSWORD: ADMIN.password,
     ADMIN_APP_PASSWORD: ADMIN.appPassword,
     BATCH_TIMEOUT_MS: '120000',
+    ...opts.env,
   };
   for (const s of SERVICES) env[`${s.toUpperCase()}_SERVICE_URL`] = `http://127.0.0.1:${ports[s]}`;
 

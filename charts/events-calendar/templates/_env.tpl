@@ -27,6 +27,8 @@ ADMIN_EMAIL: {roles: [content], source: config}
 ADMIN_PASSWORD: {roles: [content], source: secret, optional: true}
 ADMIN_APP_PASSWORD: {roles: [content], source: secret, optional: true}
 MAX_BODY_BYTES: {roles: ["*"], source: config}
+IMPORT_FEED_MAX_BYTES: {roles: [worker], source: config}
+IMPORT_MIN_INTERVAL_SECONDS: {roles: [aggregator], source: config}
 AUTH_FAILURE_LIMIT: {roles: [gateway], source: config}
 AUTH_FAILURE_WINDOW_SECONDS: {roles: [gateway], source: config}
 OEMBED_ALLOW_HOSTS: {roles: [oembed, worker, content, calendar], source: config}

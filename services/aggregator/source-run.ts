@@ -1,0 +1,187 @@
+/**
+ * One run of an import source, on a worker (the `import.source` job): fetch the feed through the
+ * outbound guard (conditional on the last run's ETag / Last-Modified), parse it, store its events in
+ * chunks through the same steps as pushed batches (store-events.ts, run in this process: the job
+ * already is on a worker), then apply the source's policy to events that left the feed. Progress,
+ * counts and errors go to the run's import record as the run goes. Re-imports update events by their
+ * feed UID (and recurrence id), so a run repeated after a crash stores nothing twice.
+ */
+import { EVENT_TYPE } from '../../libs/calendar/meta';
+import { guardedGet, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
+import { logger } from '../../libs/observability/logger';
+import type { JobContext } from '../../libs/queue/types';
+import { mergeActivity, type Activity } from './activity';
+import { parseFeed } from './feeds';
+import { runImportJob, type InsertDeps } from './insert';
+import { IMPORT_META, UNIQUE_FIELDS, checkEvents, uniqueIdOf, type EaEvent } from './items';
+import { RECORD_META, RECORD_STATUS } from './records';
+import { SOURCE_META, countsOf, errorComment, sourceOf, type Source, type Sources } from './sources';
+import { applyTermCounts, storeEvents } from './store-events';
+
+const log = logger.child({ component: 'import-source' });
+
+/** Events stored per chunk: progress is written after each, and memory holds one chunk's work. */
+export const SOURCE_CHUNK = 1000;
+/** Recurring events are expanded from this long ago to this far ahead (single events are all imported). */
+const WINDOW_PAST_MS = 31 * 86_400_000;
+const WINDOW_AHEAD_MS = 366 * 86_400_000;
+/** Errors kept on a run record at most (the count of the rest is in its message). */
+const MAX_ERRORS = 50;
+
+export interface SourceRunDeps extends InsertDeps {
+  sources: Sources;
+  /** The outbound policy of feed fetches. */
+  policy: FetchPolicy;
+  chunk?: number;
+}
+
+export interface SourceRunResult {
+  run: number;
+  status: 'success' | 'failed' | 'gone';
+  events?: number;
+}
+
+const ACCEPT: Record<Source['origin'], string> = {
+  ical: 'text/calendar, application/calendar+json;q=0.5, */*;q=0.1',
+  ics: 'text/calendar',
+  csv: 'text/csv, text/plain;q=0.5, */*;q=0.1',
+};
+
+/** A feed the run cannot use: the run fails with this code and message, and is not retried. */
+class FeedProblem extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+async function fetchFeed(deps: SourceRunDeps, s: Source): Promise<{ text: string; etag: string; lastModified: string } | 'unchanged'> {
+  if (!s.url) return { text: s.file, etag: '', lastModified: '' };
+  const headers: Record<string, string> = {};
+  if (s.etag) headers['If-None-Match'] = s.etag;
+  if (s.lastModified) headers['If-Modified-Since'] = s.lastModified;
+  let got;
+  try {
+    got = await guardedGet(s.url, deps.policy, { accept: ACCEPT[s.origin], truncate: false, headers });
+  } catch (e) {
+    if (e instanceof RefusedError) throw new FeedProblem('feed_refused', `The feed was not fetched: ${e.message}.`);
+    throw e;
+  }
+  if (got.status === 304) return 'unchanged';
+  if (got.status < 200 || got.status >= 300) throw new FeedProblem('feed_http_error', `The feed answered with HTTP ${got.status}.`);
+  return { text: got.body, etag: got.headers.etag ?? '', lastModified: got.headers['last-modified'] ?? '' };
+}
+
+/** The event's key in the feed, as stored on the event (its unique id meta). */
+const feedKey = (item: EaEvent, origin: string) => uniqueIdOf(item, origin)?.value ?? '';
+
+export async function runSource(deps: SourceRunDeps, data: { source?: unknown }, job: JobContext): Promise<SourceRunResult> {
+  const sourceDoc = typeof data.source === 'number' ? await deps.sources.get(data.source) : null;
+  if (!sourceDoc) return { run: 0, status: 'gone' };
+  const run = await deps.sources.startRun(sourceDoc, job.id);
+  if (run.status === RECORD_STATUS.success) return { run: run.id, status: 'success' };
+  const s = sourceOf(sourceDoc);
+  const setRun = (changes: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    deps.posts.collection.updateOne(
+      { id: run.id },
+      { $set: { ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [`meta.${k}`, v])), ...extra, modified_gmt: deps.now() } },
+    );
+  await setRun({}, { status: RECORD_STATUS.pending });
+
+  try {
+    const feed = await fetchFeed(deps, s);
+    if (feed === 'unchanged') {
+      await setRun({ [RECORD_META.percentage]: 100, [RECORD_META.message]: 'The feed has not changed since the last run.' }, { status: RECORD_STATUS.success });
+      return { run: run.id, status: 'success', events: 0 };
+    }
+    const now = deps.now().getTime();
+    let parsed;
+    try {
+      parsed = parseFeed(feed.text, s.origin, { defaultZone: s.timezone || deps.site.timezone, window: { from: new Date(now - WINDOW_PAST_MS), to: new Date(now + WINDOW_AHEAD_MS) }, singles: 'all' });
+    } catch (e) {
+      throw new FeedProblem('feed_unreadable', `The feed could not be read: ${(e as Error).message}`);
+    }
+    const problems = parsed.errors.map((e) => errorComment('feed_item_invalid', `${e.uid ? `${e.uid}: ` : e.line ? `line ${e.line}: ` : ''}${e.message}`, deps.now()));
+    // What the feed holds, broken items included: they are not taken for events that left it.
+    const seen = new Set<string>(parsed.errors.map((e) => e.uid ?? '').filter(Boolean));
+    const events: EaEvent[] = [];
+    for (const item of parsed.events) {
+      const key = feedKey(item, s.origin);
+      if (key) seen.add(key);
+      const checked = checkEvents([item], deps.site.timezone);
+      if ('error' in checked) problems.push(errorComment('feed_item_invalid', `${key || item.title}: ${checked.error.message}`, deps.now()));
+      else events.push(item);
+    }
+    await setRun({ [RECORD_META.totalEvents]: events.length });
+
+    const chunk = deps.chunk ?? SOURCE_CHUNK;
+    let activity: Activity = mergeActivity();
+    for (let start = 0, k = 0; start < events.length; start += chunk, k++) {
+      const part = events.slice(start, start + chunk);
+      const stored = await storeEvents({
+        base: { importId: run.import_id, recordId: sourceDoc.id, batchRef: `${run.import_id}:${k}`, origin: s.origin, postStatus: s.postStatus, author: s.author },
+        events: part,
+        sliceSize: chunk,
+        run: (step) => runImportJob(deps, step) as never,
+        extraCategories: s.categories,
+      });
+      await applyTermCounts(deps.terms, stored.counts);
+      activity = mergeActivity(activity, stored.activity);
+      const done = Math.min(events.length, start + chunk);
+      await setRun({ [RECORD_META.percentage]: Math.floor((done / events.length) * 100), [SOURCE_META.counts]: countsOf(activity) });
+    }
+
+    const removed = s.onRemoved === 'keep' ? 0 : await retire(deps, sourceDoc.id, s, seen);
+    const byKind = countsOf(activity);
+    const counts = { ...byKind, ...(removed ? { removed } : {}) };
+    const events_ = byKind[EVENT_TYPE] ?? { created: 0, updated: 0, skipped: 0 };
+    const message = `${events.length} events in the feed: ${events_.created} created, ${events_.updated} updated${removed ? `, ${removed} ${s.onRemoved === 'trash' ? 'trashed' : 'drafted'}` : ''}${problems.length ? `; ${problems.length} could not be imported` : ''}.`;
+    await deps.posts.collection.updateOne(
+      { id: run.id },
+      {
+        $set: {
+          status: RECORD_STATUS.success,
+          [`meta.${RECORD_META.percentage}`]: 100,
+          [`meta.${SOURCE_META.counts}`]: counts,
+          [`meta.${RECORD_META.message}`]: message,
+          comments: problems.slice(0, MAX_ERRORS),
+          modified_gmt: deps.now(),
+        },
+      },
+    );
+    await deps.sources.update(sourceDoc, { [SOURCE_META.etag]: feed.etag, [SOURCE_META.lastModified]: feed.lastModified });
+    return { run: run.id, status: 'success', events: events.length };
+  } catch (e) {
+    const problem = e instanceof FeedProblem ? e : null;
+    await setRun({ [RECORD_META.message]: problem ? problem.message : 'The import stopped; it is tried again.' }, {
+      status: RECORD_STATUS.failed,
+      comments: [errorComment(problem?.code ?? 'import_failed', problem ? problem.message : String((e as Error).message ?? e), deps.now())],
+    });
+    if (problem) {
+      log.info({ source: sourceDoc.id, run: run.id, code: problem.code }, problem.message);
+      return { run: run.id, status: 'failed' };
+    }
+    // The store or the network failed: the queue runs the job again, and the run picks up where it was.
+    throw e;
+  }
+}
+
+/** Applies the source's policy to its events that are no longer in the feed; returns how many moved. */
+async function retire(deps: SourceRunDeps, sourceId: number, s: Source, seen: Set<string>): Promise<number> {
+  const keep = s.onRemoved === 'draft' ? ['trash', 'draft'] : ['trash'];
+  const mine = await deps.posts.collection.find(
+    { type: EVENT_TYPE, [`meta.${IMPORT_META.record}`]: sourceId, status: { $nin: keep } },
+    { fields: ['id', 'status', 'slug', 'meta', 'terms'] },
+  );
+  const key = `_${UNIQUE_FIELDS[s.origin].target}`;
+  let moved = 0;
+  for (const doc of mine) {
+    const uid = doc.meta?.[key];
+    if (typeof uid === 'string' && seen.has(uid)) continue;
+    if (s.onRemoved === 'trash') await deps.posts.trash(doc, deps.now());
+    else await deps.posts.save(doc.id, { status: 'draft' });
+    if (doc.terms?.length) await deps.terms.recount(doc.terms);
+    moved++;
+  }
+  return moved;
+}
+
