@@ -59,6 +59,8 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
  */
 export const PRODUCER_WAIT_MS = 3_000;
 const PING_TIMEOUT_MS = 2_000;
+/** Bound of each step of closing a producer. */
+const CLOSE_STEP_MS = 2_000;
 
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: DEFAULT_ATTEMPTS,
@@ -260,9 +262,14 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
     close(): Promise<void> {
       if (!closing) {
         closing = (async () => {
-          const listeners = await Promise.allSettled([...events.values()]);
-          await Promise.allSettled(listeners.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
-          await Promise.allSettled([...queues.values()].map((q) => q.close()));
+          // With Redis down, the listeners and queues would wait for a connection for ever; each step is
+          // bounded, and a connection that is not up has nothing to flush.
+          if (connection.status !== 'ready') connection.disconnect();
+          const listeners: QueueEvents[] = [];
+          const pending = [...events.values()].map((p) => p.then((l) => void listeners.push(l), () => undefined));
+          await settlesWithin(Promise.all(pending), CLOSE_STEP_MS);
+          await settlesWithin(Promise.allSettled(listeners.map((l) => l.close())), CLOSE_STEP_MS);
+          await settlesWithin(Promise.allSettled([...queues.values()].map((q) => q.close())), CLOSE_STEP_MS);
           await connection.quit().catch(() => connection.disconnect());
           blockingTemplate.disconnect();
         })();
