@@ -5,7 +5,7 @@
 import Koa from 'koa';
 import { decodeUpload, DISPATCH_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../libs/rest/remote';
 import type { ServiceApp, ServiceRequest } from '../libs/rest/service';
-import { RestError, errors } from '../libs/rest/errors';
+import { asRestError, errors } from '../libs/rest/errors';
 import { logger } from '../libs/observability/logger';
 import { observeRequest } from '../libs/observability/metrics';
 import { opsEndpoints } from './ops';
@@ -43,8 +43,8 @@ export function createServiceHost(opts: HostOptions): Koa {
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(res);
     } catch (e) {
-      const err = e instanceof RestError ? e : errors.internal();
-      if (!(e instanceof RestError)) logger.error({ err: e }, 'service host failed');
+      const err = asRestError(e);
+      if (err.status >= 500) logger.error({ err: e }, 'service host failed');
       ctx.status = err.status;
       ctx.body = err.toJSON();
     } finally {

@@ -3,6 +3,8 @@
  * hands their slices to two worker processes through BullMQ; every event of the feed arrives exactly
  * once and both workers take part.
  */
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { PostsRepository } from '../libs/posts/repository';
 import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
@@ -12,9 +14,14 @@ import { DEFAULT_SLICE_SIZE } from '../services/aggregator';
 import { ImportRecords } from '../services/aggregator/records';
 import { eaEvent } from './support/imports';
 import { startCluster, type Cluster } from './support/cluster';
+import { hostPort, startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 let cluster: Cluster;
 let store: Store;
+let slowStore: TcpProxy | undefined;
+let redis: Redis | undefined;
+/** How long each answer of the store is held on its way to the slow workers. */
+const SLOW_STORE_MS = 5;
 
 beforeAll(async () => {
   cluster = await startCluster();
@@ -25,6 +32,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await store?.close();
   await cluster?.stop();
+  redis?.disconnect();
+  await slowStore?.close();
 }, 60000);
 
 async function importJobsDone(port: number): Promise<number> {
@@ -78,3 +87,69 @@ it('imports a feed with two workers, every event exactly once', async () => {
   expect(one.status).toBe(200);
   expect(one.body.title).toBe('Imported event 90000');
 }, 180000);
+
+it('finishes an import exactly once when its workers are killed mid-batch and a new one takes over', async () => {
+  const records = new ImportRecords(new PostsRepository(store), siteFrom({ SITE_URL: cluster.gatewayUrl, SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }));
+  const record = await records.create({ origin: 'ical' });
+  let hash = record.meta._vendor_aggregator_next_batch_hash as string;
+  const perBatch = DEFAULT_SLICE_SIZE * 2;
+  const batches = 3;
+  const total = perBatch * batches;
+  const first = 300000;
+  const events = Array.from({ length: total }, (_, i) => eaEvent(first + i));
+  const posts = store.collection('posts');
+  const ours = async () =>
+    (await posts.find({ type: EVENT_TYPE }, { fields: ['id', 'ea_key', 'title'] })).filter((d) => {
+      const n = Number(/^Imported event (\d+)$/.exec(String(d.title))?.[1]);
+      return n >= first && n < first + total;
+    });
+
+  // Workers whose store answers slowly, so a slice is still being stored when they are killed.
+  const mongo = hostPort(cluster.env.MONGO_URL);
+  slowStore = await startTcpProxy(mongo.host, mongo.port, { delayMs: SLOW_STORE_MS });
+  const slowUrl = cluster.env.MONGO_URL.replace(`${mongo.host}:${mongo.port}`, `127.0.0.1:${slowStore.port}`);
+  await Promise.all(['worker', 'worker-2'].map((w) => cluster.kill(w, 'SIGTERM')));
+  await Promise.all(['slow-1', 'slow-2'].map((w) => cluster.startProcess('worker', w, { MONGO_URL: slowUrl })));
+  redis = new Redis(cluster.env.REDIS_URL, { maxRetriesPerRequest: null });
+  const importQueue = new Queue('import', { connection: redis, prefix: cluster.env.QUEUE_PREFIX });
+
+  let orphaned = 0;
+  for (let b = 0; b < batches; b++) {
+    const body = {
+      batch_hash: hash,
+      events: events.slice(b * perBatch, (b + 1) * perBatch),
+      status: { data: { total, done: b * perBatch }, batch: { per_batch: perBatch, total: batches, done: b } },
+      percentage_complete: Math.floor(((b + 1) / batches) * 100),
+    };
+    const sent = cluster.request('POST', `/vendor/event-aggregator/v1/import/${record.import_id}/batch`, { body });
+    if (b === 1) {
+      // The second batch is being stored: kill every worker (no chance to finish or give back its jobs)
+      // and start a new one, which picks the interrupted jobs up once their locks lapse.
+      const deadline = Date.now() + 30000;
+      while (Date.now() < deadline && (await importQueue.getActiveCount()) === 0) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      await Promise.all(['slow-1', 'slow-2'].map((w) => cluster.kill(w, 'SIGKILL')));
+      // Jobs left active by a dead worker: the kill interrupted them.
+      orphaned = await importQueue.getActiveCount();
+      expect((await ours()).length).toBeLessThan(2 * perBatch);
+      await cluster.startProcess('worker', 'worker-3');
+    }
+    let res = await sent;
+    // A batch the service could not store in time is sent again with the same hash, as the remote
+    // import service does; what the interrupted attempt stored is found, not stored twice.
+    for (let retry = 0; res.status === 503 && retry < 3; retry++) {
+      res = await cluster.request('POST', `/vendor/event-aggregator/v1/import/${record.import_id}/batch`, { body });
+    }
+    expect(res.status).toBe(200);
+    if (b < batches - 1) hash = res.body.next_batch_hash;
+  }
+  expect(orphaned).toBeGreaterThan(0);
+  await importQueue.close();
+
+  const stored = await ours();
+  expect(stored).toHaveLength(total);
+  expect(new Set(stored.map((d) => d.ea_key)).size).toBe(total);
+  const done = await posts.findOne({ id: record.id });
+  expect(done?.status).toBe('vendor-ea-success');
+  expect(Number((done?.meta as Record<string, unknown>)._vendor_aggregator_percentage_complete)).toBe(100);
+}, 120000);

@@ -7,10 +7,11 @@ import {
   WORKER_LOCK_DURATION_MS,
   WORKER_MAX_STALLED_COUNT,
   WORKER_STALLED_INTERVAL_MS,
+  PRODUCER_WAIT_MS,
   createBullQueue,
   createBullWorker,
 } from './bullmq';
-import { JobFailedError, QueueTimeoutError, type JobContext, type JobHandlers, type JobQueue, type JobWorker, type QueueName } from './types';
+import { JobFailedError, QueueTimeoutError, QueueUnavailableError, type JobContext, type JobHandlers, type JobQueue, type JobWorker, type QueueName } from './types';
 
 const redisUrl = process.env.TEST_REDIS_URL as string;
 // Unique per run and per test below, so tests share no keys with each other or with anything else in Redis.
@@ -312,4 +313,24 @@ describe('BullMQ queue and worker', () => {
 
     await expect(result).resolves.toEqual({ by: 'survivor', v: 7, id: activeId });
   }, 120000);
+});
+
+describe('BullMQ producer without Redis', () => {
+  test('run and enqueue refuse with QueueUnavailableError within the bound instead of hanging', async () => {
+    // A port where nothing listens: the producer never gets a connection.
+    const net = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as import('node:net').AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const queue = createBullQueue({ redisUrl: `redis://127.0.0.1:${port}`, prefix: newPrefix() });
+    toClose.push(() => queue.close());
+    const started = Date.now();
+    await expect(queue.run('batch.run', { n: 1 })).rejects.toBeInstanceOf(QueueUnavailableError);
+    await expect(queue.enqueue('batch.run', { n: 2 })).rejects.toBeInstanceOf(QueueUnavailableError);
+    expect(Date.now() - started).toBeLessThan(4 * PRODUCER_WAIT_MS);
+    await expect(queue.ping()).rejects.toThrow();
+  });
 });

@@ -25,6 +25,7 @@ import {
   JobFailedError,
   QUEUES,
   QueueTimeoutError,
+  QueueUnavailableError,
   type EnqueueOptions,
   type JobHandlers,
   type JobName,
@@ -51,9 +52,15 @@ export const WORKER_STALLED_INTERVAL_MS = 10_000;
 export const WORKER_MAX_STALLED_COUNT = 1;
 /** Grace period of `JobWorker.close()` when the caller gives none. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
-/** Producer commands fail after this many reconnection attempts instead of hanging while Redis is down. */
-const PRODUCER_MAX_RETRIES = 5;
+/**
+ * How long a producer waits for Redis before it gives up on enqueuing (QueueUnavailableError, a 503 for
+ * the client): the bound of every producer command and of the wait for a connection. The producer
+ * connection keeps no offline queue, so a job is either in Redis or refused, never sent later on its own.
+ */
+export const PRODUCER_WAIT_MS = 3_000;
 const PING_TIMEOUT_MS = 2_000;
+/** Bound of each step of closing a producer. */
+const CLOSE_STEP_MS = 2_000;
 
 const DEFAULT_JOB_OPTIONS: JobsOptions = {
   attempts: DEFAULT_ATTEMPTS,
@@ -88,6 +95,38 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   }
 }
 
+/**
+ * Errors of ioredis that mean Redis is not reachable now: the connection is down or closed, a command
+ * timed out, or its retries ran out. A command refused this way did not reach Redis, except a timed-out
+ * one, which Redis may still run (only a Redis that stops answering without closing the connection).
+ */
+export function isConnectionError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'MaxRetriesPerRequestError') return true;
+  const m = err.message;
+  return (
+    m.includes("Stream isn't writeable") ||
+    m === 'Connection is closed.' ||
+    m === 'Command timed out' ||
+    /\bECONNREFUSED\b|\bECONNRESET\b|\bEPIPE\b|\bETIMEDOUT\b/.test(m)
+  );
+}
+
+/** `p`, or QueueUnavailableError when Redis is down or `p` takes longer than PRODUCER_WAIT_MS. */
+async function available<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new QueueUnavailableError(`${what} within ${PRODUCER_WAIT_MS} ms`)), PRODUCER_WAIT_MS);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } catch (err) {
+    throw isConnectionError(err) ? new QueueUnavailableError(reasonOf(err)) : err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function checkTimeout(timeoutMs: number | undefined): number {
   const ms = timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
   if (!Number.isFinite(ms) || ms <= 0) throw new Error(`timeoutMs must be a positive number, got ${timeoutMs}`);
@@ -96,11 +135,24 @@ function checkTimeout(timeoutMs: number | undefined): number {
 
 export function createBullQueue(opts: BullQueueOptions): JobQueue {
   const { prefix } = opts;
-  const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: PRODUCER_MAX_RETRIES });
+  const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: PRODUCER_WAIT_MS });
   connection.on('error', (err) => log.warn({ err }, 'redis connection error (producer)'));
   // QueueEvents reads with blocking XREAD on a connection of its own, which it duplicates from this
   // one; lazyConnect keeps the template itself from ever connecting.
   const blockingTemplate = new Redis(opts.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+
+  /** Resolves when the producer connection is ready; one shared wait while it is (re)connecting. */
+  let whenReady: Promise<void> | undefined;
+  function connectionReady(): Promise<void> {
+    if (connection.status === 'ready') return Promise.resolve();
+    whenReady ??= new Promise<void>((resolve) =>
+      connection.once('ready', () => {
+        whenReady = undefined;
+        resolve();
+      }),
+    );
+    return whenReady;
+  }
 
   const queues = new Map<QueueName, Queue>();
   const events = new Map<QueueName, Promise<QueueEvents>>();
@@ -124,6 +176,7 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
       pending = (async () => {
         // Read the event stream from Redis' current time rather than from '$' ("new events"): '$' is
         // fixed only when the first XREAD reaches Redis, and a job finishing before that would be missed.
+        await connectionReady();
         const [sec, usec] = await connection.time();
         const nowMs = Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
         const queueEvents = new QueueEvents(q, { connection: blockingTemplate, prefix, lastEventId: `${nowMs - 1}-0` });
@@ -142,8 +195,14 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
     const queue = queueFor(queueOf(name));
     const jobId = jobIdFor(options.jobId);
     const attempts = attemptsFor(options.attempts);
-    // Adding an id that is already stored returns that job and runs nothing: the deduplication.
-    return queue.add(name, data, { jobId, attempts });
+    // The connection is awaited here, bounded, so a job is never added after its caller gave up.
+    await available(Promise.all([queue.waitUntilReady(), connectionReady()]), 'no connection to Redis');
+    try {
+      // Adding an id that is already stored returns that job and runs nothing: the deduplication.
+      return await queue.add(name, data, { jobId, attempts });
+    } catch (err) {
+      throw isConnectionError(err) ? new QueueUnavailableError(reasonOf(err)) : err;
+    }
   }
 
   return {
@@ -151,7 +210,7 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
 
     async run<O = unknown>(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<O> {
       const timeoutMs = checkTimeout(options.timeoutMs);
-      const queueEvents = await eventsFor(queueOf(name));
+      const queueEvents = await available(eventsFor(queueOf(name)), 'the job events cannot be read');
       const job = await add(name, data, options);
       const jobId = job.id as string;
       try {
@@ -206,7 +265,7 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
 
     async ping(): Promise<void> {
       if (closing) throw new Error('queue is closed');
-      const answered = connection.ping();
+      const answered = connectionReady().then(() => connection.ping());
       answered.catch(() => undefined);
       if (!(await settlesWithin(answered, PING_TIMEOUT_MS))) throw new Error(`redis did not answer PING within ${PING_TIMEOUT_MS} ms`);
       await answered;
@@ -215,9 +274,14 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
     close(): Promise<void> {
       if (!closing) {
         closing = (async () => {
-          const listeners = await Promise.allSettled([...events.values()]);
-          await Promise.allSettled(listeners.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
-          await Promise.allSettled([...queues.values()].map((q) => q.close()));
+          // With Redis down, the listeners and queues would wait for a connection for ever; each step is
+          // bounded, and a connection that is not up has nothing to flush.
+          if (connection.status !== 'ready') connection.disconnect();
+          const listeners: QueueEvents[] = [];
+          const pending = [...events.values()].map((p) => p.then((l) => void listeners.push(l), () => undefined));
+          await settlesWithin(Promise.all(pending), CLOSE_STEP_MS);
+          await settlesWithin(Promise.allSettled(listeners.map((l) => l.close())), CLOSE_STEP_MS);
+          await settlesWithin(Promise.allSettled([...queues.values()].map((q) => q.close())), CLOSE_STEP_MS);
           await connection.quit().catch(() => connection.disconnect());
           blockingTemplate.disconnect();
         })();

@@ -84,6 +84,17 @@ export class QueueTimeoutError extends Error {
 }
 
 /**
+ * The queue cannot take the job now (Redis is down or does not answer); the job was not enqueued, so
+ * the caller may answer 503 and the client may send the request again.
+ */
+export class QueueUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`the job queue is not available: ${reason}`);
+    this.name = 'QueueUnavailableError';
+  }
+}
+
+/**
  * A job that failed for good (after its last attempt, or at once when the handler threw an
  * `UnrecoverableError`). `message` is the job's failed reason, the message of the handler's last error.
  */

@@ -42,6 +42,9 @@ export function authStatus(user: unknown): 401 | 403 {
   return user ? 403 : 401;
 }
 
+/** Seconds a 503 answer asks the client to wait before trying again (`Retry-After`, `data.retry_after`). */
+export const RETRY_AFTER_SECONDS = 5;
+
 export const errors = {
   noRoute: () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404),
   invalidJson: (message = 'Syntax error') =>
@@ -52,10 +55,46 @@ export const errors = {
   bodyTooLarge: (limit: number) =>
     new RestError('rest_request_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413, { max_bytes: limit }),
   internal: () => new RestError('rest_internal_error', 'The server could not complete the request.', 500),
-  unavailable: (what: string) => new RestError('rest_service_unavailable', `${what} is not available right now; try again later.`, 503),
+  unavailable: (what: string, retryAfter = RETRY_AFTER_SECONDS) =>
+    new RestError('rest_service_unavailable', `${what} is not available right now; try again later.`, 503, { retry_after: retryAfter }),
   throttled: (seconds: number) =>
     new RestError('too_many_failed_logins', 'Too many failed login attempts from this address. Try again later.', 429, { retry_after: seconds }),
 };
+
+/** MongoDB driver errors that mean the store cannot be reached now (not that the request is wrong). */
+const STORE_DOWN = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+
+/**
+ * The 503 for an error that says a backing service is down (the store, the job queue), or undefined
+ * for any other error. Matched by name, so the REST layer does not load the MongoDB driver.
+ */
+export function unavailableFor(e: unknown): RestError | undefined {
+  if (!(e instanceof Error)) return undefined;
+  if (STORE_DOWN.has(e.name)) return errors.unavailable('The data store');
+  if ((e as { code?: unknown }).code === 'SQLITE_BUSY') return errors.unavailable('The data store');
+  if (e.name === 'QueueUnavailableError') return errors.unavailable('The job queue');
+  return undefined;
+}
+
+/** The RestError an unexpected failure is answered with: 503 when a backing service is down, else 500. */
+export function asRestError(e: unknown): RestError {
+  if (e instanceof RestError) return e;
+  return unavailableFor(e) ?? errors.internal();
+}
+
+/** `Retry-After` for an error answer (429, 503) whose envelope says when to try again. */
+export function retryAfterHeader(status: number, body: unknown): Record<string, string> {
+  if (status !== 429 && status !== 503) return {};
+  const seconds = (body as { data?: { retry_after?: unknown } } | null)?.data?.retry_after;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? { 'Retry-After': String(Math.ceil(seconds)) } : {};
+}
 
 /** A validation failure of one argument: becomes an entry of `rest_invalid_param`. */
 export class ParamError {

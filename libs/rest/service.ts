@@ -7,7 +7,7 @@
 import type { ServiceName } from '../config/env';
 import type { AuthUser } from '../auth/user';
 import { logger } from '../observability/logger';
-import { RestError, errors, type ErrorBody } from './errors';
+import { RestError, errors, unavailableFor, type ErrorBody } from './errors';
 import type { EndpointDecl, Method, RouteRegistry } from './registry';
 
 export interface ServiceRequest {
@@ -203,6 +203,11 @@ export class ServiceApp {
       return res;
     } catch (e) {
       if (e instanceof RestError) return errorResponse(e, await ctx.allowedMethods().catch(() => []));
+      const down = unavailableFor(e);
+      if (down) {
+        logger.warn({ err: e, endpoint: req.endpoint, requestId: req.requestId }, 'a backing service is unavailable');
+        return errorResponse(down, []);
+      }
       logger.error({ err: e, endpoint: req.endpoint, requestId: req.requestId }, 'handler failed');
       return errorResponse(errors.internal(), []);
     }

@@ -209,6 +209,15 @@ export interface MongoStoreOptions {
   db?: string;
 }
 
+/**
+ * How long an operation waits for a reachable server before it fails with MongoServerSelectionError,
+ * which the REST layer answers with 503 and Retry-After: while the store is down, requests fail within
+ * this bound instead of hanging; once it is back, the driver reconnects by itself.
+ */
+export const STORE_WAIT_MS = 3_000;
+/** How long start-up keeps trying to reach the server. */
+const STARTUP_WAIT_MS = 30_000;
+
 export class MongoStore implements Store {
   readonly kind = 'mongo' as const;
   private readonly collections = new Map<string, MongoCollection<Doc>>();
@@ -218,8 +227,20 @@ export class MongoStore implements Store {
 
   static async connect(opts: MongoStoreOptions): Promise<MongoStore> {
     // undefined values are dropped, as JSON.stringify drops them in the SQLite store.
-    const client = new MongoClient(opts.url, { ignoreUndefined: true, serverSelectionTimeoutMS: 10_000 });
-    await client.connect();
+    const client = new MongoClient(opts.url, { ignoreUndefined: true, serverSelectionTimeoutMS: STORE_WAIT_MS });
+    // At start-up the server may still be coming up: keep trying for a while before giving up.
+    const deadline = Date.now() + STARTUP_WAIT_MS;
+    for (;;) {
+      try {
+        await client.connect();
+        break;
+      } catch (e) {
+        if (Date.now() + STORE_WAIT_MS > deadline || (e as Error).name !== 'MongoServerSelectionError') {
+          await client.close().catch(() => undefined);
+          throw e;
+        }
+      }
+    }
     const fromUrl = client.options.dbName;
     const name = opts.db ?? (fromUrl && fromUrl !== 'test' ? fromUrl : 'ecs');
     return new MongoStore(client, client.db(name));

@@ -532,6 +532,8 @@ export class SqliteStore implements Store {
     }
     this.db = new Database(this.file, { timeout: 5000 });
     this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit is in the WAL (the OS has it) before it returns, so it survives a
+    // crash of the process; only a power loss or OS crash may roll back the last commits (README).
     this.db.pragma('synchronous = NORMAL');
     // Checkpoint the WAL every ~40 MiB rather than every 4 MiB: a bulk write (an import slice touches a
     // few random index pages per row) then rewrites each hot page into the database once per checkpoint,

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import Koa from 'koa';
 import qs from 'qs';
 import type { Authenticator } from '../../libs/auth/authenticate';
-import { errors, RestError } from '../../libs/rest/errors';
+import { asRestError, errors, retryAfterHeader, RestError } from '../../libs/rest/errors';
 import type { RestInput, RestOutput, RestServer } from '../../libs/rest/server';
 import { REST_PREFIX, type Site } from '../../libs/rest/site';
 import { logger } from '../../libs/observability/logger';
@@ -101,6 +101,7 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
   const discovery = `<${site.restRoot}>; rel="https://api.w.org/"`;
   for (const [k, v] of Object.entries(BASE_HEADERS)) ctx.set(k, v);
   for (const [k, v] of Object.entries(out.headers)) ctx.set(k, v);
+  for (const [k, v] of Object.entries(retryAfterHeader(out.status, out.body))) if (!out.headers[k]) ctx.set(k, v);
   // The reference sends the discovery link first and a response's own Link header (paging, an item's
   // alternate page) replaces it, as PHP's header() does: one or the other, never both.
   ctx.set('Link', out.headers.Link ?? discovery);
@@ -151,9 +152,10 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       await next();
     } catch (e) {
       logger.error({ err: e, requestId }, 'request failed');
-      const err = e instanceof RestError ? e : errors.internal();
+      const err = asRestError(e);
       ctx.state.errorCode = err.code;
       ctx.status = err.status;
+      for (const [k, v] of Object.entries(retryAfterHeader(err.status, err.toJSON()))) ctx.set(k, v);
       ctx.type = 'application/json; charset=UTF-8';
       ctx.body = JSON.stringify(err.toJSON());
     } finally {

@@ -1,0 +1,29 @@
+import { RETRY_AFTER_SECONDS, RestError, asRestError, errors, retryAfterHeader, unavailableFor } from './errors';
+
+function named(name: string, extra: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error('x'), { name, ...extra });
+}
+
+describe('backing services that are down', () => {
+  test.each(['MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoPoolClearedError', 'QueueUnavailableError'])('%s is a 503 with retry_after', (name) => {
+    const err = unavailableFor(named(name))!;
+    expect(err.toJSON()).toMatchObject({ code: 'rest_service_unavailable', data: { status: 503, retry_after: RETRY_AFTER_SECONDS } });
+    expect(asRestError(named(name)).status).toBe(503);
+  });
+
+  test('SQLITE_BUSY is a 503; any other error stays a 500 and a RestError stays itself', () => {
+    expect(unavailableFor(named('SqliteError', { code: 'SQLITE_BUSY' }))?.status).toBe(503);
+    expect(unavailableFor(new TypeError('boom'))).toBeUndefined();
+    expect(asRestError(new TypeError('boom')).toJSON()).toEqual(errors.internal().toJSON());
+    const own = new RestError('x', 'y', 409);
+    expect(asRestError(own)).toBe(own);
+  });
+
+  test('Retry-After comes from the envelope of a 429 or 503 only', () => {
+    expect(retryAfterHeader(503, errors.unavailable('The store').toJSON())).toEqual({ 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    expect(retryAfterHeader(429, errors.throttled(12.2).toJSON())).toEqual({ 'Retry-After': '13' });
+    expect(retryAfterHeader(500, { data: { status: 500, retry_after: 3 } })).toEqual({});
+    expect(retryAfterHeader(503, { data: { status: 503 } })).toEqual({});
+    expect(retryAfterHeader(503, null)).toEqual({});
+  });
+});
