@@ -14,6 +14,8 @@
  *       Prints a summary as JSON.
  *   interval <seconds>
  *       Sets the interval the service asks for between batches (clamped to 10..600 when answered).
+ *   source add|list|show|run|runs|remove ...
+ *       The service's own import sources (iCalendar feeds, ICS and CSV files; scripts/import/sources.ts).
  *
  * The REST root defaults to SITE_URL/index.php/cms-json, SITE_URL defaulting to http://127.0.0.1:$PORT
  * (PORT 8080 when unset), as the service computes it: run the command with the service's environment
@@ -31,6 +33,7 @@ import type { Store } from '../libs/store/types';
 import { setBatchInterval } from '../services/aggregator/interval';
 import { ImportRecords } from '../services/aggregator/records';
 import { JsonArrayError, jsonArrayElements } from './import/json-array';
+import { SourceUsageError, sourceCommand } from './import/sources';
 
 type Options = Record<string, string | true>;
 
@@ -274,7 +277,11 @@ async function feed(positional: string[], o: Options): Promise<number> {
 const USAGE = `usage: import.js create [--origin json] [--post-status publish] [--author <id>] [--import-id <id>]
        import.js feed <feed.json> --import-id <id> --batch-hash <hash> [--url <REST root>] [--batch-size 500] [--interval-override <seconds>]
          (the REST root defaults to $SITE_URL/index.php/cms-json, else http://127.0.0.1:$PORT/index.php/cms-json)
-       import.js interval <seconds>`;
+       import.js interval <seconds>
+       import.js source add --origin ical --source <feed URL> | --origin ics|csv --file <path> [--schedule once|hourly|daily|weekly]
+                 [--interval <s>] [--on-removed keep|draft|trash] [--post-status publish] [--timezone <zone>] [--categories 3,7] [--title <name>]
+       import.js source list | show <id> | run <id> | runs <id> | remove <id>
+         (as an administrator: --user and --app-password, or IMPORT_USER and IMPORT_APP_PASSWORD; --url as for feed)`;
 
 export async function main(argv: string[]): Promise<number> {
   const { positional, options } = parseArgs(argv);
@@ -289,12 +296,21 @@ export async function main(argv: string[]): Promise<number> {
       case 'interval':
         await setInterval(rest);
         return 0;
+      case 'source': {
+        const root = str(options, 'url', siteFrom(loadConfig()).restRoot).replace(/\/+$/, '');
+        const unreachable = await reachable(root);
+        if (unreachable) {
+          log(unreachable);
+          return 1;
+        }
+        return await sourceCommand(rest, { root, options, env: process.env, out: (t) => process.stdout.write(t), log });
+      }
       default:
         log(USAGE);
         return 2;
     }
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof SourceUsageError) {
       log(`${e.message}\n${USAGE}`);
       return 2;
     }

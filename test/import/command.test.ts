@@ -136,3 +136,48 @@ it('explains its usage', async () => {
   expect(res.code).toBe(2);
   expect(res.stderr).toContain('usage: import.js create');
 });
+
+describe('source: the service\'s own import sources', () => {
+  const admin = ['--user', 'admin', '--app-password', 'abcd EFGH ijkl MNOP qrst UVWX'];
+
+  it('adds an ICS file source, shows its run, lists and removes it', async () => {
+    const file = join(dir, 'feed.ics');
+    writeFileSync(
+      file,
+      ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//t//EN', 'BEGIN:VEVENT', 'UID:cli-1@tests', 'DTSTAMP:20260101T000000Z', 'DTSTART:20320101T100000Z', 'DTEND:20320101T110000Z', 'SUMMARY:From the command line', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'),
+    );
+    const added = await command(['source', 'add', '--origin', 'ics', '--file', file, '--title', 'CLI file', '--url', app.restRoot, ...admin]);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    const source = JSON.parse(added.stdout);
+    expect(source).toMatchObject({ title: 'CLI file', origin: 'ics', has_file: true });
+
+    let run;
+    for (let i = 0; i < 100; i++) {
+      run = JSON.parse((await command(['source', 'show', String(source.id), '--url', app.restRoot, ...admin])).stdout).last_run;
+      if (run.status !== 'pending') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(run).toMatchObject({ status: 'success', total_events: 1 });
+    const runs = JSON.parse((await command(['source', 'runs', String(source.id), '--url', app.restRoot, ...admin])).stdout);
+    expect(runs).toHaveLength(1);
+    const list = JSON.parse((await command(['source', 'list', '--url', app.restRoot, ...admin])).stdout);
+    expect(list.map((s: { id: number }) => s.id)).toContain(source.id);
+    expect((await command(['source', 'remove', String(source.id), '--url', app.restRoot, ...admin])).code).toBe(0);
+  }, 60000);
+
+  it('says what is missing or refused', async () => {
+    const noCreds = await command(['source', 'list', '--url', app.restRoot]);
+    expect(noCreds.code).toBe(2);
+    expect(noCreds.stderr).toContain('--user and --app-password');
+    const noFeed = await command(['source', 'add', '--origin', 'ical', '--url', app.restRoot, ...admin]);
+    expect(noFeed.code).toBe(2);
+    expect(noFeed.stderr).toContain('--source <URL> or --file <path>');
+    const refused = await command(['source', 'add', '--origin', 'ical', '--source', 'https://example.org/f.ics', '--schedule', 'minutely', '--url', app.restRoot, ...admin]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('rest_invalid_param');
+    const bad = await command(['source', 'show', '999999', '--url', app.restRoot, ...admin]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('rest_import_source_invalid_id');
+  }, 60000);
+});
