@@ -1,6 +1,6 @@
 /**
- * A worker process for the import benchmark: consumes the `import` queue (BullMQ) with the same
- * `import.batch` handler the `worker` role runs, over the embedded store the benchmark's service uses
+ * A worker process for the import benchmarks: consumes the `import` queue (BullMQ) with the same
+ * `import.batch` and `import.source` handlers the `worker` role runs, over the embedded store the benchmark's service uses
  * (the `worker` role itself requires MongoDB, which cannot run on these machines). Times every job
  * from the handler's start to its return (after the store's commit) and, when stopped with SIGTERM,
  * prints as JSON its peak RSS, the jobs it ran, the events its `events` steps stored and the time
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     prefix: config.QUEUE_PREFIX,
     queues: ['import'],
     concurrency: config.WORKER_CONCURRENCY,
-    handlers: { 'import.batch': timed(importJobHandlers({ store, site: siteFrom(config) })['import.batch']) },
+    handlers: timedAll(importJobHandlers({ store, site: siteFrom(config), config })),
   });
   await worker.start();
   process.stdout.write('ready\n');
@@ -39,6 +39,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024, ...done })}\n`);
     process.exit(0);
   });
+}
+
+function timedAll<H extends Record<string, JobHandler<unknown, unknown>>>(handlers: H): H {
+  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, timed(h)])) as H;
 }
 
 function timed<O>(handler: JobHandler<unknown, O>): JobHandler<unknown, O> {
@@ -54,6 +58,11 @@ function timed<O>(handler: JobHandler<unknown, O>): JobHandler<unknown, O> {
     done.busyMs += ms;
     if (step.step === 'events') {
       done.events += step.events.length;
+      done.eventsMs += ms;
+    } else if (job.name === 'import.source') {
+      // A whole feed in one job: its events are stored in the same process, step after step.
+      const events = (result as { events?: number } | null)?.events ?? 0;
+      done.events += events;
       done.eventsMs += ms;
     }
     return result;

@@ -34,13 +34,13 @@ const PROFILE_DIR = env.BENCH_IMPORT_PROFILE ? resolve(env.BENCH_IMPORT_PROFILE)
 const profileArgs = (name: string): string[] => (PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : []);
 
 /** Arguments that run one of the project's entry points, compiled or (from the sources) through swc. */
-function entry(rel: string): string[] {
+export function entry(rel: string): string[] {
   const file = resolve(__dirname, '..', TS ? `${rel}.ts` : `${rel}.js`);
   return [...profileArgs(rel.split('/').pop()!), ...(TS ? ['-r', resolve(__dirname, '../scripts/ts-register.js'), file] : [file])];
 }
 
 /** Peak resident set of a running process (VmHWM), in MiB. */
-function peakRssMiB(pid: number | undefined): number | null {
+export function peakRssMiB(pid: number | undefined): number | null {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Math.round(Number(m[1]) / 1024) : null;
@@ -85,7 +85,7 @@ async function writeFeed(file: string, count: number): Promise<void> {
   await once(out, 'finish');
 }
 
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
+export async function waitReady(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
@@ -99,7 +99,7 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error('service did not become ready');
 }
 
-function collect(child: ChildProcess): { out: () => string; err: () => string } {
+export function collect(child: ChildProcess): { out: () => string; err: () => string } {
   let out = '';
   let err = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
@@ -117,7 +117,7 @@ async function runCommand(args: string[], childEnv: NodeJS.ProcessEnv): Promise<
   return { code, stdout: io.out(), stderr: io.err(), peakMiB: peak };
 }
 
-async function redisReachable(url: string): Promise<boolean> {
+export async function redisReachable(url: string): Promise<boolean> {
   const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   r.on('error', () => undefined);
   try {
@@ -151,7 +151,7 @@ export interface ImportRow extends Record<string, unknown> {
 }
 
 /** What a bench worker prints when stopped (bench/import-worker.ts). */
-interface WorkerReport {
+export interface WorkerReport {
   maxRssBytes: number;
   jobs: number;
   events: number;

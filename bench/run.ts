@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { ENDPOINTS, type BenchContext } from './endpoints';
 import { runImportBench } from './import';
+import { runFeedImportBench } from './import-feed';
 import { seed } from './seed';
 
 const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
@@ -118,6 +119,7 @@ main()
   // The import figures (events per second per worker process, peak memory) after the endpoints; bench/import.ts.
   .then(async () => {
     if (!ONLY || ONLY.has('import')) await runImportBench();
+    if (!ONLY || ONLY.has('import') || ONLY.has('feed')) await runFeedImportBench();
   })
   .catch((e) => {
     console.error(e);
