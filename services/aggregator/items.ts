@@ -11,6 +11,7 @@ import { EVENT_META, ORGANIZER_META, VENUE_META, type EventTimes } from '../../l
 import { strtotime } from '../../libs/calendar/strtotime';
 import { zoneFor, zoneOf } from '../../libs/calendar/timezone';
 import { ParamError } from '../../libs/rest/errors';
+import type { Wall as LocalWall } from '../../libs/calendar/wall';
 
 export interface EaVenue {
   venue?: string;
@@ -229,13 +230,7 @@ export function truthy(v: unknown): boolean {
 
 const DAY = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
-interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
+interface Wall extends LocalWall {
   /** Whether the text named a time of day. */
   timed: boolean;
 }

@@ -7,16 +7,9 @@ import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { findIana } from 'windows-iana';
 import { zoneFor, zoneOf } from '../../../libs/calendar/timezone';
+import type { Wall } from '../../../libs/calendar/wall';
 
-/** A local date and clock time; a date alone has a zero clock. */
-export interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+export type { Wall };
 
 const pad = (n: number, w = 2) => (w === 2 && n >= 0 && n < 10 ? `0${n}` : w === 2 ? `${n}` : String(n).padStart(w, '0'));
 

@@ -12,6 +12,7 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
 import { zoneOf } from '../../../libs/calendar/timezone';
+import type { Wall as LocalWall } from '../../../libs/calendar/wall';
 
 /** A date as the reference's DateTime serialises: `{date: "Y-m-d H:i:s.u", timezone_type, timezone}`. */
 export interface PhpDate {
@@ -25,14 +26,8 @@ const MYSQL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** A wall-clock time: its parts, and the same parts read as if they were UTC (for day and offset arithmetic). */
-interface Wall {
+interface Wall extends LocalWall {
   text: string;
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
   /** Milliseconds of the wall time read as UTC. */
   ms: number;
 }
