@@ -388,6 +388,15 @@ describe.each([
       await expect(items.find({}, { limit: -1 })).rejects.toThrow();
     });
 
+    it('takes a skip or limit past any integer a driver binds as asking past every row', async () => {
+      // A page number of 99999999999999999999 from a query string becomes a skip of about 1e21.
+      expect(await items.find({}, { sort: [['rank', 1]], skip: 1e21, limit: 10 })).toEqual([]);
+      expect(await items.find({}, { skip: Number.MAX_SAFE_INTEGER })).toEqual([]);
+      expect(await items.find({}, { limit: 1e21 })).toHaveLength(5);
+      expect(await items.findOne({}, { skip: 1e21 })).toBeNull();
+      await expect(items.find({}, { skip: Infinity })).rejects.toThrow();
+    });
+
     it('projects top-level fields plus id', async () => {
       expect(await items.find({ id: { $in: [1, 4] } }, { fields: ['slug', 'date'], sort: [['id', 1]] })).toEqual([
         { id: 1, slug: 'alpha', date: D('2024-01-10T10:00:00Z') },

@@ -3,7 +3,7 @@
  * filter rejected by one is rejected by the other. A filter becomes a small tree of conditions that
  * the SQLite adapter compiles to SQL and the MongoDB adapter turns back into a driver filter.
  */
-import type { Filter, Scalar, Update } from './types';
+import type { Filter, FindOptions, Scalar, Update } from './types';
 
 /** Field paths come from code, but they end up inside SQL text and MongoDB keys, so only this shape passes. */
 export const PATH_RE = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
@@ -99,6 +99,26 @@ function checkOperand(path: string, opKey: string, op: FieldOp, v: unknown): unk
     default:
       return assertScalar(path, opKey, v);
   }
+}
+
+/** The largest skip or limit handed to an adapter: beyond any collection, and an int32 for every driver. */
+export const MAX_WINDOW = 2 ** 31 - 1;
+
+/**
+ * Checks a find window and returns it with skip and limit clamped to MAX_WINDOW: a page number far past
+ * the end (page=99999999999999999999) still asks for no rows, rather than a number SQLite cannot bind as
+ * an integer or MongoDB cannot take as a skip.
+ */
+export function normalizeWindow<T extends FindOptions>(options: T): T {
+  const out = { ...options };
+  for (const k of ['skip', 'limit'] as const) {
+    const v = options[k];
+    if (v === undefined) continue;
+    if (!Number.isInteger(v) || v < 0) throw new Error(`${k} must be a non-negative integer`);
+    out[k] = Math.min(v, MAX_WINDOW);
+  }
+  for (const f of options.fields ?? []) assertPath(f);
+  return out;
 }
 
 export type UpdateOp = '$set' | '$unset' | '$inc' | '$push' | '$pull';
