@@ -7,6 +7,7 @@
  * Reads run concurrently with one store digest around them all; writes run one at a time, with the
  * store digested after each one that was refused. FUZZ_SEED picks another deterministic sample.
  */
+import { logger } from '../libs/observability/logger';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { COLLECTIONS } from '../libs/data/collections';
@@ -39,6 +40,11 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
   let fixtures: Fixtures;
 
   beforeAll(async () => {
+    if (process.env.FUZZ_DEBUG) {
+      // Shows the server's own errors (with stacks) next to the findings.
+      logger.level = 'error';
+      (logger as unknown as { error: (o: { err?: Error }, m: string) => void }).error = (o, m) => console.error(m, o?.err?.stack ?? o);
+    }
     app = await startTestApp(env);
     store = await openStore({ mongoUrl: app.config.MONGO_URL, mongoDb: app.config.MONGO_DB, dataDir: app.config.DATA_DIR });
     await store.ensure(COLLECTIONS);

@@ -11,7 +11,7 @@ import type { PageParents } from '../../../libs/posts/permalink';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
-import { pagingHeaders } from '../../../libs/rest/paging';
+import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
 import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
@@ -21,7 +21,6 @@ import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canR
 import { presentComment, type CommentPresentInput, type Context } from './present';
 import type { CommentDoc, CommentsRepository } from './repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
-import { MAX_SKIP } from '../posts/query';
 
 export interface CommentsDeps {
   site: Site;
@@ -215,8 +214,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const sort: SortSpec = field === 'id' ? [['id', dir]] : [[field, dir], ['id', dir]];
     const perPage = Number(p.per_page);
     const page = Number(p.page);
-    const offset = typeof p.offset === 'number' && p.offset !== 0 ? Math.abs(p.offset) : null;
-    const skip = Math.min(offset ?? (page - 1) * perPage, MAX_SKIP);
+    const skip = listSkip(p.offset, page, perPage);
     let items: CommentDoc[];
     let total: number;
     if (byInclude) {
