@@ -13,7 +13,7 @@ import type { Store } from '../libs/store/types';
 import { COLLECTIONS } from '../libs/data/collections';
 import { buildRegistry } from '../libs/routes';
 import { basic, startTestApp, type TestApp } from './support/app';
-import { digestDiff, digestStore, generateCases, leakIn, watchWrites, type Digest, type FuzzCase, type Fixtures } from './support/fuzz';
+import { digestDiff, digestStore, generateCases, leakIn, PROTO_MARKER, suspiciousKeys, watchWrites, type Digest, type FuzzCase, type Fixtures } from './support/fuzz';
 import { createRoleUsers, ROLES, type Who } from './support/roles';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
@@ -151,6 +151,7 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
         }
         if (!(status === 501 && REFERENCE_501.has(code))) findings.push({ kind: `status ${status}`, label, detail: text.slice(0, 300) });
       }
+      if (text.includes(PROTO_MARKER) && !text.includes('__proto__')) findings.push({ kind: 'value read through a prototype', label, detail: text.slice(Math.max(0, text.indexOf(PROTO_MARKER) - 100), text.indexOf(PROTO_MARKER) + 40) });
       const leak = leakIn(text);
       if (leak) findings.push({ kind: 'leak', label, detail: leak });
       if (ms > SLOW_MS) findings.push({ kind: 'slow', label, detail: `${ms} ms` });
@@ -205,6 +206,9 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
     }
     const last = digestDiff(baseline, await digest());
     if (last.length) findings.push({ kind: 'change outside the store port', label: 'write phase', detail: last.slice(0, 20).join(' ') });
+    // Nothing stored carries keys a store would read as operators or paths, or prototype keys.
+    const odd = await suspiciousKeys(store);
+    if (odd.length) findings.push({ kind: 'stored operator or prototype keys', label: 'store', detail: odd.slice(0, 20).join(' ') });
     // Nothing leaked onto shared prototypes.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const secs = ((Date.now() - started) / 1000).toFixed(1);

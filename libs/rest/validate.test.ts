@@ -125,3 +125,23 @@ describe('format helpers', () => {
     expect(listJoin(['a', 'b', 'c'])).toBe('a, b, and c');
   });
 });
+
+describe('prototype keys in object values', () => {
+  const title: ArgDecl = { type: ['string', 'object'], properties: { raw: { type: 'string' }, rendered: { type: 'string' } } };
+
+  it('keeps a "__proto__" key as a key, so nothing reads through it as if sent', () => {
+    const sent = JSON.parse('{"__proto__":{"raw":"inherited"}}');
+    const r = check(sent, title) as { value: Record<string, unknown> };
+    expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+    expect(r.value.raw).toBeUndefined();
+    expect(Object.keys(r.value)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).raw).toBeUndefined();
+  });
+
+  it('checks such a key against the schema like any other', () => {
+    const closed: ArgDecl = { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false };
+    expect(errorOf(JSON.parse('{"__proto__":{"a":1}}'), closed).code).toBe('rest_additional_properties_forbidden');
+    // "constructor" names no declared property (it is not looked up on Object.prototype).
+    expect(check({ constructor: { prototype: { x: 1 } } }, { type: 'object' })).toEqual({ value: { constructor: { prototype: { x: 1 } } } });
+  });
+});

@@ -170,8 +170,10 @@ export function coerce(value: unknown, schema: ArgSchema): unknown {
     if (t === 'object' && isPlainObject(hit.value)) {
       const obj: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(hit.value)) {
-        const propSchema = schema.properties?.[k] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
-        obj[k] = propSchema ? coerce(v, propSchema) : v;
+        const propSchema = (Object.hasOwn(schema.properties ?? {}, k) ? schema.properties![k] : undefined) ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+        // A "__proto__" key sent in JSON stays a key, as in the reference: assigned, it would become the
+        // object's prototype and its properties would read as sent without ever being validated.
+        Object.defineProperty(obj, k, { value: propSchema ? coerce(v, propSchema) : v, enumerable: true, writable: true, configurable: true });
       }
       return obj;
     }

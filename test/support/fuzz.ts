@@ -67,6 +67,8 @@ const q = (suffix: string) => (n: string) => `${enc(n)}${suffix}`;
 const qv = (value: string) => (n: string) => `${enc(n)}=${enc(value)}`;
 
 const DEPTH = 10_000;
+/** Text sent only under a `__proto__` key; an answer that shows it without that key read it through a prototype. */
+export const PROTO_MARKER = 'PROTO-SHADOW-VALUE';
 const HUGE_TEXT = 'x'.repeat(100_000);
 
 export const BAD_VALUES: BadValue[] = [
@@ -84,6 +86,11 @@ export const BAD_VALUES: BadValue[] = [
   { label: 'op-icontains', json: { $icontains: '' }, qs: q('[$icontains]=') },
   { label: 'op-or', json: [{ $or: [{}] }], qs: q('[0][$or][0][a]=1') },
   { label: 'proto', jsonRaw: '{"__proto__":{"polluted":"yes"}}', qs: q('[__proto__][polluted]=yes') },
+  {
+    // Properties only an object's prototype would carry: none of them may take effect.
+    label: 'proto-shadow',
+    jsonRaw: `{"__proto__":${JSON.stringify(Object.fromEntries(['raw', 'rendered', 'name', 'title', 'status', 'id', 'slug', 'value', '0'].map((k) => [k, PROTO_MARKER])))}}`,
+  },
   { label: 'constructor', json: { constructor: { prototype: { polluted: 'yes' } } }, qs: q('[constructor][prototype][polluted]=yes') },
   { label: 'proto-in-array', jsonRaw: '[{"__proto__":{"polluted":"yes"}}]', qs: q('[0][__proto__][polluted]=yes') },
   { label: 'negative', json: -1, qs: qv('-1') },
@@ -482,6 +489,33 @@ export function watchWrites(store: Store): WriteCounter {
   }
   proto[WATCHED] = counter;
   return counter;
+}
+
+/**
+ * Keys no stored document should have: operator-like (`$gt`), dotted (MongoDB reads them as paths) or
+ * prototype keys. Lists each with its document and path.
+ */
+export async function suspiciousKeys(store: Store): Promise<string[]> {
+  const found: string[] = [];
+  for (const spec of COLLECTIONS) {
+    for (const doc of await store.collection(spec.name).find({})) {
+      const stack: Array<[unknown, string]> = [[doc, '']];
+      while (stack.length) {
+        const [v, at] = stack.pop()!;
+        if (typeof v !== 'object' || v === null || v instanceof Date) continue;
+        if (Array.isArray(v)) {
+          v.forEach((x, i) => stack.push([x, `${at}[${i}]`]));
+          continue;
+        }
+        if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) found.push(`${spec.name}:${String(doc.id)} ${at}: odd prototype`);
+        for (const k of Object.keys(v)) {
+          if (k.startsWith('$') || k.includes('.') || k === '__proto__' || k === 'constructor' || k === 'prototype') found.push(`${spec.name}:${String(doc.id)} ${at}.${k}`);
+          stack.push([(v as Record<string, unknown>)[k], `${at}.${k}`]);
+        }
+      }
+    }
+  }
+  return found;
 }
 
 /** What differs between two digests: keys added, removed or changed. */
