@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStore } from './index';
 import { mapError, MongoStore } from './mongo';
+import { MAX_NEEDLE, normalizeFilter } from './query';
 import { Repository } from './repository';
 import { SqliteStore } from './sqlite';
 import { DuplicateKeyError, type Collection, type CollectionSpec, type Doc, type Filter, type Store } from './types';
@@ -350,6 +351,25 @@ describe.each([
       expect(await match({ title: { $icontains: '"quoted"' } })).toEqual([5]);
       expect(await match({ title: { $icontains: '(' } })).toEqual([]);
       expect(await match({ title: { $icontains: '[a-z]' } })).toEqual([]);
+    });
+
+    it('matches a needle longer than a store takes as a pattern by its first MAX_NEEDLE units', async () => {
+      const bulk = h.store.collection('bulk');
+      await bulk.deleteMany({});
+      const long = 'ab'.repeat(30_000);
+      await bulk.insertMany([
+        { id: 1, group: 1, title: `x${long}y` },
+        { id: 2, group: 1, title: `${'ab'.repeat(MAX_NEEDLE / 2 - 1)}\u{1F600}` },
+        { id: 3, group: 1, title: 'short' },
+      ]);
+      expect(inOrder(await bulk.find({ title: { $icontains: long.toUpperCase() } }))).toEqual([1]);
+      // Only the first MAX_NEEDLE units count, so a needle whose start is there matches.
+      expect(inOrder(await bulk.find({ title: { $icontains: `${long}!` } }))).toEqual([1]);
+      expect(inOrder(await bulk.find({ title: { $icontains: `${'AB'.repeat(MAX_NEEDLE / 2 - 1)}\u{1F600}tail` } }))).toEqual([2]);
+      await bulk.deleteMany({});
+      // A cut never splits a surrogate pair.
+      const cut = normalizeFilter({ title: { $icontains: `${'a'.repeat(MAX_NEEDLE - 1)}\u{1F600}` } }) as { value: string };
+      expect(cut.value).toBe('a'.repeat(MAX_NEEDLE - 1));
     });
   });
 

@@ -95,7 +95,7 @@ function checkOperand(path: string, opKey: string, op: FieldOp, v: unknown): unk
       return v;
     case 'icontains':
       if (typeof v !== 'string') throw new Error(`filter ${path}.${opKey}: expected a string`);
-      return v;
+      return needleOf(v);
     default:
       return assertScalar(path, opKey, v);
   }
@@ -119,6 +119,21 @@ export function normalizeWindow<T extends FindOptions>(options: T): T {
   }
   for (const f of options.fields ?? []) assertPath(f);
   return out;
+}
+
+/**
+ * The longest `$icontains` needle an adapter is given. MongoDB refuses regular expressions past 16 KiB
+ * (and the test server's engine past less), SQLite LIKE patterns past 50,000 bytes; a needle of this
+ * many UTF-16 units stays under both once escaped. A longer needle is matched by its first MAX_NEEDLE
+ * units, the same way on both adapters: it still finds every document that contains it.
+ */
+export const MAX_NEEDLE = 4096;
+
+function needleOf(v: string): string {
+  if (v.length <= MAX_NEEDLE) return v;
+  // Never split a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(v[MAX_NEEDLE - 1]) ? MAX_NEEDLE - 1 : MAX_NEEDLE;
+  return v.slice(0, end);
 }
 
 export type UpdateOp = '$set' | '$unset' | '$inc' | '$push' | '$pull';

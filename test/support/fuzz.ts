@@ -293,8 +293,43 @@ export function generateCases(registry: RouteRegistry, fx: Fixtures, opts: Gener
       }
     }
   }
+  // Batches: bad values inside sub-requests of batchable write endpoints, and malformed batches.
+  const batchable = registry.all().flatMap((route) => route.endpoints.filter((ep) => ep.allowBatch && ep.methods.some((m) => m !== 'GET')).map((ep) => ({ route, ep })));
+  const jsonValues = BAD_VALUES.filter((v) => !v.huge && 'json' in v);
+  for (const { route, ep } of batchable) {
+    const path = samplePath(registry, route, fx);
+    const names = Object.keys(ep.args);
+    for (let i = 0; i < 4; i++) {
+      const name = names.length ? pick(rand, names) : 'x';
+      const bad = pick(rand, jsonValues);
+      const method = pick(rand, ep.methods.filter((m) => m !== 'GET'));
+      const validation = pick(rand, ['normal', 'require-all-validate']);
+      const requests = [{ method, path, body: { [name]: bad.json } }, { method: 'POST', path: `${path}?${qsOf(name, bad) ?? ''}`, body: {} }];
+      cases.push({ who: pick(rand, opts.principals), method: 'POST', path: '/batch/v1', query: '', body: Buffer.from(JSON.stringify({ validation, requests })), contentType: 'application/json', label: `batch.v1 ${ep.id} ${name}=${bad.label}`, write: true });
+    }
+  }
+  for (const batch of BAD_BATCHES) {
+    for (const who of opts.principals) {
+      cases.push({ who, method: 'POST', path: '/batch/v1', query: '', body: Buffer.from(batch.body), contentType: 'application/json', label: `batch.v1 ${batch.label}`, write: true });
+    }
+  }
   return cases;
 }
+
+const BAD_BATCHES: Array<{ label: string; body: string }> = [
+  { label: 'path-operator', body: '{"requests":[{"path":{"$gt":""}}]}' },
+  { label: 'path-relative', body: '{"requests":[{"path":"cms/v2/posts"},{"path":"//evil.test/x"},{"path":"/../../etc/passwd"}]}' },
+  { label: 'path-bad-escape', body: '{"requests":[{"path":"/cms/v2/posts/%FF%FE"},{"path":"/cms/v2/posts/1%00"}]}' },
+  { label: 'method-junk', body: '{"requests":[{"method":"TRACE","path":"/cms/v2/posts"},{"method":["POST"],"path":"/cms/v2/posts"},{"method":{"$ne":1},"path":"/cms/v2/tags"}]}' },
+  { label: 'nested-batch', body: '{"requests":[{"path":"/batch/v1","body":{"requests":[{"path":"/cms/v2/posts"}]}}]}' },
+  { label: 'too-many', body: JSON.stringify({ requests: Array.from({ length: 30 }, () => ({ path: '/cms/v2/tags', body: { name: 'x' } })) }) },
+  { label: 'body-not-object', body: '{"requests":[{"path":"/cms/v2/posts","body":[1,2]},{"path":"/cms/v2/tags","body":"name=x"},{"path":"/cms/v2/tags","body":null}]}' },
+  { label: 'headers-junk', body: '{"requests":[{"path":"/cms/v2/tags","headers":{"__proto__":["x"],"X-HTTP-Method-Override":{"a":1}},"body":{"name":{"__proto__":{"raw":"PROTO-SHADOW-VALUE"}}}}]}' },
+  { label: 'method-override-delete', body: '{"requests":[{"path":"/cms/v2/tags/1?_method=DELETE&force=maybe","body":{}}]}' },
+  { label: 'require-all-one-bad', body: '{"validation":"require-all-validate","requests":[{"path":"/cms/v2/tags","body":{"name":"fine"}},{"path":"/cms/v2/tags","body":{"name":{"$gt":""}}}]}' },
+  { label: 'requests-object', body: '{"requests":{"0":{"path":"/cms/v2/tags","body":{"name":"a"}},"$gt":""}}' },
+  { label: 'requests-empty', body: '{"requests":[]}' },
+];
 
 function addValueCase(
   add: (c: Omit<FuzzCase, 'who' | 'method' | 'write'> & { method?: string }) => void,
