@@ -433,6 +433,7 @@ export const LEAK_PATTERNS: RegExp[] = [
   /RangeError|TypeError: |ReferenceError|Maximum call stack/,
   /\/(work|home|root|usr|app|tmp)\/[\w.-]+\/[\w./-]*\.(ts|js|mjs|cjs)\b/,
   /\.(ts|js):\d+:\d+/,
+  /root:x:0:0:/,
 ];
 
 export function leakIn(text: string): string | null {
