@@ -1,6 +1,6 @@
 import { ParamError } from './errors';
 import type { ArgDecl } from './registry';
-import { coerce, isEmail, isRfc3339, listJoin, validateArg } from './validate';
+import { coerce, isEmail, isRfc3339, listJoin, ownEntry, validateArg } from './validate';
 
 function check(value: unknown, decl: ArgDecl, name = 'x') {
   return validateArg(name, value, decl, {});
@@ -143,5 +143,14 @@ describe('prototype keys in object values', () => {
     expect(errorOf(JSON.parse('{"__proto__":{"a":1}}'), closed).code).toBe('rest_additional_properties_forbidden');
     // "constructor" names no declared property (it is not looked up on Object.prototype).
     expect(check({ constructor: { prototype: { x: 1 } } }, { type: 'object' })).toEqual({ value: { constructor: { prototype: { x: 1 } } } });
+  });
+});
+
+describe('ownEntry', () => {
+  it('finds only a table\'s own entries', () => {
+    const table = { a: 1 };
+    expect(ownEntry(table, 'a')).toBe(1);
+    for (const k of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect([k, ownEntry(table, k)]).toEqual([k, undefined]);
+    expect(ownEntry(undefined, 'a')).toBeUndefined();
   });
 });

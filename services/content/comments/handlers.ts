@@ -21,6 +21,7 @@ import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canR
 import { presentComment, type CommentPresentInput, type Context } from './present';
 import type { CommentDoc, CommentsRepository } from './repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
+import { ownEntry } from '../../../libs/rest/validate';
 
 export interface CommentsDeps {
   site: Site;
@@ -268,7 +269,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     if (!meta || typeof meta !== 'object') return null;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(meta)) {
-      if (!(k in COMMENT_META)) continue;
+      if (!ownEntry(COMMENT_META, k)) continue;
       if (!canEditCommentCap(ctx.user, post)) {
         throw new RestError('rest_cannot_update', `Sorry, you are not allowed to edit the ${k} custom field.`, authStatus(ctx.user), { key: k });
       }
