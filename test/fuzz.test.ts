@@ -4,8 +4,14 @@
  * reference's own 501s), carry internals (stack, driver or SQL text, paths) or take longer than 5 s,
  * and a refused request (4xx) must leave the store as it was.
  *
- * Reads run concurrently with one store digest around them all; writes run one at a time, with the
- * store digested after each one that was refused. FUZZ_SEED picks another deterministic sample.
+ * Reads run concurrently (8 at a time) with one store digest around them all. Writes run one at a
+ * time: a counter on the store port's write methods tells which requests changed something, those get a
+ * digest of every document, and a refused one must show no difference; a last digest catches changes
+ * made past the port. Stored documents must carry no operator, dotted or prototype keys, and no answer
+ * may show a value sent only under a `__proto__` key.
+ *
+ * FUZZ_SEED picks another deterministic sample, FUZZ_PER_ARG how many bad values each argument gets
+ * (3), FUZZ_DEBUG=1 prints the server's own errors with their stacks.
  */
 import { logger } from '../libs/observability/logger';
 import { openStore } from '../libs/store';
