@@ -92,3 +92,11 @@ describe('time zones', () => {
     expect(zoneAbbr('UTC+5:30', jan)).toBe('+0530');
   });
 });
+
+describe('values that name no moment', () => {
+  it('reads numeric text in any notation as a timestamp, and refuses what a date cannot hold', () => {
+    expect(at('1e3', 'UTC')).toBe('1970-01-01 00:16:40');
+    expect(at(' 1000 ', 'UTC')).toBe('1970-01-01 00:16:40');
+    for (const v of ['1e309', '-1e309', '1e21', '99999999999999999999', 1e21, -1e300, Infinity, NaN]) expect([v, at(v)]).toEqual([v, null]);
+  });
+});

@@ -233,6 +233,15 @@ const absolute = new Map<string, DateTime | null>();
 const ABSOLUTE_CACHE_SIZE = 2000;
 
 export function strtotime(input: unknown, opts: ParseOptions = {}): DateTime | null {
+  const dt = read(input, opts);
+  // A moment outside what a date can hold (a timestamp of 1e21, "+99999999 years") is no date.
+  return dt && dt.isValid ? dt : null;
+}
+
+/** PHP is_numeric: decimal or exponent notation; TEC reads such a value as a unix timestamp. */
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+function read(input: unknown, opts: ParseOptions): DateTime | null {
   const zone = zoneOf(opts.zone ?? 'UTC') ?? 'UTC';
   const now = opts.now ? DateTime.fromJSDate(opts.now) : DateTime.now();
   if (typeof input === 'number') return Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone }) : null;
@@ -240,9 +249,10 @@ export function strtotime(input: unknown, opts: ParseOptions = {}): DateTime | n
   const text = input.trim();
   if (!text || text.length > 200) return null;
   const ts = /^@?(-?\d+)(?:\.\d+)?$/.exec(text);
-  if (ts) {
-    const dt = DateTime.fromSeconds(Number(ts[1]), { zone });
-    return dt.isValid ? dt : null;
+  if (ts) return DateTime.fromSeconds(Number(ts[1]), { zone });
+  if (NUMERIC.test(text)) {
+    const n = Number(text);
+    return Number.isFinite(n) ? DateTime.fromSeconds(Math.trunc(n), { zone }) : null;
   }
   const key = `${zone}\u0000${text}`;
   const known = absolute.get(key);

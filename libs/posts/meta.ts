@@ -4,7 +4,7 @@
  * calendar service read and write the same values; a key that was never written reads as its default.
  */
 import type { ArgDecl, ArgSchema } from '../rest/registry';
-import { coerce, validateArg } from '../rest/validate';
+import { coerce, ownEntry, validateArg } from '../rest/validate';
 
 export interface MetaKey {
   type: 'string' | 'boolean' | 'array';
@@ -79,7 +79,7 @@ export function metaArg(): ArgDecl {
     type: 'object',
     validate(value) {
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const schema = KEY_SCHEMAS[k];
+        const schema = ownEntry(KEY_SCHEMAS, k);
         if (!schema || v === null) continue;
         const r = validateArg(`meta[${k}]`, v, schema, {});
         if ('error' in r) return r.error;
@@ -89,7 +89,7 @@ export function metaArg(): ArgDecl {
     sanitize(value) {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const schema = KEY_SCHEMAS[k];
+        const schema = ownEntry(KEY_SCHEMAS, k);
         if (schema) out[k] = v === null ? null : coerce(v, schema);
       }
       return out;

@@ -51,9 +51,8 @@ function parsePath(path: string): { path: string; query: Record<string, unknown>
 }
 
 function canonicalHeaders(headers: BatchRequestItem['headers']): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
-  return out;
+  // Built from entries, so a "__proto__" header name stays a name and never becomes a prototype.
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 export async function runBatch(server: RestServer, job: BatchJob, jobId: string): Promise<BatchResult> {

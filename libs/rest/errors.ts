@@ -45,10 +45,19 @@ export function authStatus(user: unknown): 401 | 403 {
 /** Seconds a 503 answer asks the client to wait before trying again (`Retry-After`, `data.retry_after`). */
 export const RETRY_AFTER_SECONDS = 5;
 
+/** PHP's json_last_error() code for each json_last_error_msg() the reference reports. */
+export const JSON_ERROR_CODES = {
+  'Maximum stack depth exceeded': 1,
+  'Syntax error': 4,
+  'Malformed UTF-8 characters, possibly incorrectly encoded': 5,
+  'Single unpaired UTF-16 surrogate in unicode escape': 10,
+} as const;
+export type JsonErrorMessage = keyof typeof JSON_ERROR_CODES;
+
 export const errors = {
   noRoute: () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404),
-  invalidJson: (message = 'Syntax error') =>
-    new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: 4, json_error_message: message }),
+  invalidJson: (message: JsonErrorMessage = 'Syntax error') =>
+    new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: JSON_ERROR_CODES[message] ?? 4, json_error_message: message }),
   missingParams: (names: string[]) =>
     new RestError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params: names }),
   forbidden: (user: unknown, message = 'Sorry, you are not allowed to do that.') => new RestError('rest_forbidden', message, authStatus(user)),

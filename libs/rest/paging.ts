@@ -9,6 +9,15 @@ export interface PageInfo {
   totalPages: number;
 }
 
+/**
+ * Rows a list skips: a non-zero `offset` as the reference reads it (absint), else whole pages. Any
+ * integer a client sends gives a skip the store takes (it clamps one past every row).
+ */
+export function listSkip(offset: unknown, page: number, perPage: number): number {
+  if (typeof offset === 'number' && Number.isFinite(offset) && offset !== 0) return Math.abs(Math.trunc(offset));
+  return Math.max(0, (page - 1) * perPage);
+}
+
 export function totalPages(total: number, perPage: number): number {
   return perPage > 0 ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
 }

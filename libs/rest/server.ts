@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceName } from '../config/env';
 import type { AuthUser } from '../auth/user';
 import { logger } from '../observability/logger';
-import { RestError, errors, invalidParams, type ParamError } from './errors';
+import { RestError, errors, invalidParams, type JsonErrorMessage, type ParamError } from './errors';
 import { filterFields } from './fields';
 import { routeData } from './index-doc';
 import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteDecl, type RouteRegistry } from './registry';
@@ -24,8 +24,8 @@ export interface RestInput {
   /** Parsed body: a JSON value (bodyType json) or the form fields (bodyType form). */
   body?: unknown;
   bodyType: 'json' | 'form' | 'none';
-  /** Set when a JSON body did not parse. */
-  jsonError?: string;
+  /** Set when a JSON body did not parse (PHP's json_last_error_msg wording). */
+  jsonError?: JsonErrorMessage;
   headers: Record<string, string | string[] | undefined>;
   user: AuthUser | null;
   requestId?: string;

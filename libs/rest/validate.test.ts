@@ -1,6 +1,6 @@
 import { ParamError } from './errors';
 import type { ArgDecl } from './registry';
-import { coerce, isEmail, isRfc3339, listJoin, validateArg } from './validate';
+import { coerce, isEmail, isRfc3339, listJoin, ownEntry, validateArg } from './validate';
 
 function check(value: unknown, decl: ArgDecl, name = 'x') {
   return validateArg(name, value, decl, {});
@@ -123,5 +123,34 @@ describe('format helpers', () => {
   it('joins lists with commas and "and"', () => {
     expect(listJoin(['a'])).toBe('a');
     expect(listJoin(['a', 'b', 'c'])).toBe('a, b, and c');
+  });
+});
+
+describe('prototype keys in object values', () => {
+  const title: ArgDecl = { type: ['string', 'object'], properties: { raw: { type: 'string' }, rendered: { type: 'string' } } };
+
+  it('keeps a "__proto__" key as a key, so nothing reads through it as if sent', () => {
+    const sent = JSON.parse('{"__proto__":{"raw":"inherited"}}');
+    const r = check(sent, title) as { value: Record<string, unknown> };
+    expect(Object.getPrototypeOf(r.value)).toBe(Object.prototype);
+    expect(r.value.raw).toBeUndefined();
+    expect(Object.keys(r.value)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).raw).toBeUndefined();
+  });
+
+  it('checks such a key against the schema like any other', () => {
+    const closed: ArgDecl = { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false };
+    expect(errorOf(JSON.parse('{"__proto__":{"a":1}}'), closed).code).toBe('rest_additional_properties_forbidden');
+    // "constructor" names no declared property (it is not looked up on Object.prototype).
+    expect(check({ constructor: { prototype: { x: 1 } } }, { type: 'object' })).toEqual({ value: { constructor: { prototype: { x: 1 } } } });
+  });
+});
+
+describe('ownEntry', () => {
+  it('finds only a table\'s own entries', () => {
+    const table = { a: 1 };
+    expect(ownEntry(table, 'a')).toBe(1);
+    for (const k of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect([k, ownEntry(table, k)]).toEqual([k, undefined]);
+    expect(ownEntry(undefined, 'a')).toBeUndefined();
   });
 });

@@ -150,6 +150,14 @@ function asType(value: unknown, type: JsonType): { value: unknown } | undefined 
   }
 }
 
+/**
+ * A table's own entry for a key a client sent: `constructor`, `toString` or `__proto__` name no
+ * declared entry, where a plain `table[key]` would find Object.prototype's.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return table && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Coerces a value (recursively) to its schema's type; values of no matching type are left alone for AJV to reject. */
 export function coerce(value: unknown, schema: ArgSchema): unknown {
   if (schema.anyOf || schema.oneOf) {
@@ -170,8 +178,10 @@ export function coerce(value: unknown, schema: ArgSchema): unknown {
     if (t === 'object' && isPlainObject(hit.value)) {
       const obj: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(hit.value)) {
-        const propSchema = schema.properties?.[k] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
-        obj[k] = propSchema ? coerce(v, propSchema) : v;
+        const propSchema = ownEntry(schema.properties, k) ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+        // A "__proto__" key sent in JSON stays a key, as in the reference: assigned, it would become the
+        // object's prototype and its properties would read as sent without ever being validated.
+        Object.defineProperty(obj, k, { value: propSchema ? coerce(v, propSchema) : v, enumerable: true, writable: true, configurable: true });
       }
       return obj;
     }

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStore } from './index';
 import { mapError, MongoStore } from './mongo';
+import { MAX_NEEDLE, normalizeFilter } from './query';
 import { Repository } from './repository';
 import { SqliteStore } from './sqlite';
 import { DuplicateKeyError, type Collection, type CollectionSpec, type Doc, type Filter, type Store } from './types';
@@ -351,6 +352,25 @@ describe.each([
       expect(await match({ title: { $icontains: '(' } })).toEqual([]);
       expect(await match({ title: { $icontains: '[a-z]' } })).toEqual([]);
     });
+
+    it('matches a needle longer than a store takes as a pattern by its first MAX_NEEDLE units', async () => {
+      const bulk = h.store.collection('bulk');
+      await bulk.deleteMany({});
+      const long = 'ab'.repeat(30_000);
+      await bulk.insertMany([
+        { id: 1, group: 1, title: `x${long}y` },
+        { id: 2, group: 1, title: `${'ab'.repeat(MAX_NEEDLE / 2 - 1)}\u{1F600}` },
+        { id: 3, group: 1, title: 'short' },
+      ]);
+      expect(inOrder(await bulk.find({ title: { $icontains: long.toUpperCase() } }))).toEqual([1]);
+      // Only the first MAX_NEEDLE units count, so a needle whose start is there matches.
+      expect(inOrder(await bulk.find({ title: { $icontains: `${long}!` } }))).toEqual([1]);
+      expect(inOrder(await bulk.find({ title: { $icontains: `${'AB'.repeat(MAX_NEEDLE / 2 - 1)}\u{1F600}tail` } }))).toEqual([2]);
+      await bulk.deleteMany({});
+      // A cut never splits a surrogate pair.
+      const cut = normalizeFilter({ title: { $icontains: `${'a'.repeat(MAX_NEEDLE - 1)}\u{1F600}` } }) as { value: string };
+      expect(cut.value).toBe('a'.repeat(MAX_NEEDLE - 1));
+    });
   });
 
   describe('$and and $or', () => {
@@ -386,6 +406,15 @@ describe.each([
       expect(await items.find({}, { sort: [['rank', 1]], skip: 10, limit: 2 })).toEqual([]);
       expect(await items.find({}, { limit: 0 })).toHaveLength(5);
       await expect(items.find({}, { limit: -1 })).rejects.toThrow();
+    });
+
+    it('takes a skip or limit past any integer a driver binds as asking past every row', async () => {
+      // A page number of 99999999999999999999 from a query string becomes a skip of about 1e21.
+      expect(await items.find({}, { sort: [['rank', 1]], skip: 1e21, limit: 10 })).toEqual([]);
+      expect(await items.find({}, { skip: Number.MAX_SAFE_INTEGER })).toEqual([]);
+      expect(await items.find({}, { limit: 1e21 })).toHaveLength(5);
+      expect(await items.findOne({}, { skip: 1e21 })).toBeNull();
+      await expect(items.find({}, { skip: Infinity })).rejects.toThrow();
     });
 
     it('projects top-level fields plus id', async () => {

@@ -6,7 +6,7 @@
  * server. `_id` stays inside: documents get driver-generated ObjectIds and every read projects it out.
  */
 import { MongoClient, type Db, type Document, type Filter as MongoFilter, type Sort } from 'mongodb';
-import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, normalizeFilter, validateUpdate } from './query';
+import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, normalizeFilter, normalizeWindow, validateUpdate } from './query';
 import type { Cond } from './query';
 import {
   DuplicateKeyError,
@@ -68,13 +68,6 @@ function projection(fields: string[] | undefined): Document {
   return p;
 }
 
-function checkWindow(options: FindOptions): void {
-  for (const k of ['skip', 'limit'] as const) {
-    const v = options[k];
-    if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw new Error(`${k} must be a non-negative integer`);
-  }
-}
-
 /** The key names of the index a duplicate-key error names, from whatever detail the server gave. */
 function duplicateKeys(e: Record<string, unknown>): string[] {
   const pattern =
@@ -106,8 +99,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return this.db.collection(this.name);
   }
 
-  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    checkWindow(options);
+  async find(filter: Filter, window: FindOptions = {}): Promise<T[]> {
+    const options = normalizeWindow(window);
     const docs = await this.c
       .find(toMongoFilter(filter), {
         projection: projection(options.fields),
@@ -119,8 +112,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return docs as unknown as T[];
   }
 
-  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
-    checkWindow(options);
+  async findOne(filter: Filter, window: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    const options = normalizeWindow(window);
     const doc = await this.c.findOne(toMongoFilter(filter), {
       projection: projection(options.fields),
       sort: toSort(options.sort),

@@ -3,7 +3,7 @@
  * filter rejected by one is rejected by the other. A filter becomes a small tree of conditions that
  * the SQLite adapter compiles to SQL and the MongoDB adapter turns back into a driver filter.
  */
-import type { Filter, Scalar, Update } from './types';
+import type { Filter, FindOptions, Scalar, Update } from './types';
 
 /** Field paths come from code, but they end up inside SQL text and MongoDB keys, so only this shape passes. */
 export const PATH_RE = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
@@ -95,10 +95,45 @@ function checkOperand(path: string, opKey: string, op: FieldOp, v: unknown): unk
       return v;
     case 'icontains':
       if (typeof v !== 'string') throw new Error(`filter ${path}.${opKey}: expected a string`);
-      return v;
+      return needleOf(v);
     default:
       return assertScalar(path, opKey, v);
   }
+}
+
+/** The largest skip or limit handed to an adapter: beyond any collection, and an int32 for every driver. */
+export const MAX_WINDOW = 2 ** 31 - 1;
+
+/**
+ * Checks a find window and returns it with skip and limit clamped to MAX_WINDOW: a page number far past
+ * the end (page=99999999999999999999) still asks for no rows, rather than a number SQLite cannot bind as
+ * an integer or MongoDB cannot take as a skip.
+ */
+export function normalizeWindow<T extends FindOptions>(options: T): T {
+  const out = { ...options };
+  for (const k of ['skip', 'limit'] as const) {
+    const v = options[k];
+    if (v === undefined) continue;
+    if (!Number.isInteger(v) || v < 0) throw new Error(`${k} must be a non-negative integer`);
+    out[k] = Math.min(v, MAX_WINDOW);
+  }
+  for (const f of options.fields ?? []) assertPath(f);
+  return out;
+}
+
+/**
+ * The longest `$icontains` needle an adapter is given. MongoDB refuses regular expressions past 16 KiB
+ * (and the test server's engine past less), SQLite LIKE patterns past 50,000 bytes; a needle of this
+ * many UTF-16 units stays under both once escaped. A longer needle is matched by its first MAX_NEEDLE
+ * units, the same way on both adapters: it still finds every document that contains it.
+ */
+export const MAX_NEEDLE = 4096;
+
+function needleOf(v: string): string {
+  if (v.length <= MAX_NEEDLE) return v;
+  // Never split a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(v[MAX_NEEDLE - 1]) ? MAX_NEEDLE - 1 : MAX_NEEDLE;
+  return v.slice(0, end);
 }
 
 export type UpdateOp = '$set' | '$unset' | '$inc' | '$push' | '$pull';

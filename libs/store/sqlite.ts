@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { assertCollectionName, assertPath, COUNTERS, normalizeFilter, validateUpdate } from './query';
+import { assertCollectionName, assertPath, COUNTERS, normalizeFilter, normalizeWindow, validateUpdate } from './query';
 import type { Cond } from './query';
 import {
   DuplicateKeyError,
@@ -809,14 +809,6 @@ function project<T extends Doc>(doc: T, fields: string[] | undefined): T {
   return out as T;
 }
 
-function checkWindow(options: FindOptions): void {
-  for (const k of ['skip', 'limit'] as const) {
-    const v = options[k];
-    if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw new Error(`${k} must be a non-negative integer`);
-  }
-  for (const f of options.fields ?? []) assertPath(f);
-}
-
 class SqliteCollection<T extends Doc> implements Collection<T> {
   constructor(private readonly store: SqliteStore, readonly name: string) {}
 
@@ -824,8 +816,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.table(this.name);
   }
 
-  private select(filter: Filter, options: FindOptions, columns: string): { sql: string; params: unknown[] } {
-    checkWindow(options);
+  private select(filter: Filter, window: FindOptions, columns: string): { sql: string; params: unknown[] } {
+    const options = normalizeWindow(window);
     const info = this.info;
     const b = new Sql();
     const where = this.store.compile(info, filter, b);

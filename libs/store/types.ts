@@ -24,7 +24,7 @@ export interface FieldOps {
   $lt?: Scalar;
   $lte?: Scalar;
   $exists?: boolean;
-  /** Case-insensitive substring match; the needle is literal text, never a pattern. */
+  /** Case-insensitive substring match; the needle is literal text, never a pattern (only its first MAX_NEEDLE units count). */
   $icontains?: string;
 }
 

@@ -138,3 +138,14 @@ describe('the published arguments are unchanged', () => {
     expect(opts.body.endpoints[0].args.id).toEqual({ description: 'Unique identifier for the event.', type: 'integer', required: false });
   });
 });
+
+describe('date-times out of range', () => {
+  it('refuses a timestamp or text that names no moment a date can hold', async () => {
+    for (const q of ['end_date=-1e309', 'ends_before=1e21', 'starts_after=99999999999999999999', 'start_date=1e309']) {
+      const name = q.split('=')[0];
+      expect([q, failure(await app.request('GET', `/ec/v1/events?${q}`)).codes]).toEqual([q, { [name]: 'tec_rest_invalid_date_time_argument' }]);
+    }
+    // Numeric text in exponent notation is a timestamp like any other.
+    expect((await app.request('GET', '/ec/v1/events?starts_after=1e3')).status).toBe(200);
+  });
+});

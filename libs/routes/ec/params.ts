@@ -67,7 +67,8 @@ export const dateTimeCheck =
     if (pattern !== undefined && !new RegExp(pattern).test(typeof v === 'string' ? v : String(v))) {
       return tecError(code, name, `Argument \`{${name}}\` must match the pattern.`, `The argument \`{${name}}\` does not match the pattern \`${pattern}\`.`);
     }
-    if (!isNumeric(v) && !(typeof v === 'string' && strtotime(v))) {
+    // A number is a timestamp, which must still name a moment a date can hold.
+    if (!((isNumeric(v) || typeof v === 'string') && strtotime(v))) {
       return tecError(code, name, `Argument \`{${name}}\` must be a date-time.`, `We cannot parse the argument \`{${name}}\` as a date-time.`);
     }
     return true;

@@ -165,6 +165,8 @@ function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null
   const keep = (dt: EventTimes['start'] | undefined) => (dt ? dt.setZone(zoneOf(zone)!, { keepLocalTime: true }) : null);
   const start = (req.has('start_date') ? read('start_date') : null) ?? readUtc('start_date_utc') ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
   const lasting = req.has('duration') && Number.isFinite(Number(req.get('duration'))) ? start.plus({ seconds: Number(req.get('duration')) }) : null;
+  // A duration that ends past what a date can hold is refused before anything is written.
+  if (lasting && !lasting.isValid) throw paramFailure([[argName(req, 'duration'), INVALID]])!;
   const end = (req.has('end_date') ? read('end_date') : null) ?? readUtc('end_date_utc') ?? lasting ?? keep(stored?.end) ?? start;
   const allDay = req.has('all_day') ? req.get('all_day') === true : stored?.allDay ?? false;
   return { start, end, timezone: zone, allDay };

@@ -13,7 +13,7 @@ import type { ParamError } from '../../../libs/rest/errors';
 import { mysqlLocal } from '../../../libs/rest/dates';
 import type { ArgDecl } from '../../../libs/rest/registry';
 import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
-import { validateArg } from '../../../libs/rest/validate';
+import { ownEntry, validateArg } from '../../../libs/rest/validate';
 import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
@@ -32,8 +32,7 @@ const ALIASES: Record<string, string> = { stateProvince: 'stateprovince', state_
 /** Validates an inline entry against the kind's create arguments; returns the input or why it is refused. */
 export function inlineInput(kind: LinkedKindDef, entry: Record<string, unknown>): { input: LinkedInput } | { error: string } {
   const decls = ARG_DECLS[kind.key];
-  const raw: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(entry)) raw[ALIASES[k] ?? k] = v;
+  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(entry).map(([k, v]) => [ownEntry(ALIASES, k) ?? k, v]));
   const input: LinkedInput = {};
   for (const [name, decl] of Object.entries(decls)) {
     const value = raw[name];

@@ -442,3 +442,19 @@ describe('notes', () => {
     expect(resolved.body.meta).toEqual({ _cms_note_status: 'resolved' });
   });
 });
+
+describe('comment meta keys', () => {
+  it('stores only registered keys: Object.prototype names are no keys', async () => {
+    const { openStore } = await import('../../../libs/store');
+    const store = await openStore({ dataDir: app.config.DATA_DIR });
+    try {
+      const res = await app.admin('POST', '/cms/v2/comments', { raw: '{"post":' + open + ',"content":"meta keys","meta":{"constructor":{"prototype":{"x":1}},"toString":"x","__proto__":{"_cms_note_status":"resolved"}}}' });
+      expect(res.status).toBe(201);
+      expect(res.body.meta).toEqual({ _cms_note_status: '' });
+      const doc = await store.collection('comments').findOne({ id: res.body.id });
+      expect(Object.keys(doc!.meta as object)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type { PageParents } from '../../../libs/posts/permalink';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
-import { pagingHeaders } from '../../../libs/rest/paging';
+import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
 import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
@@ -21,7 +21,7 @@ import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canR
 import { presentComment, type CommentPresentInput, type Context } from './present';
 import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
-import { MAX_SKIP } from '../posts/query';
+import { ownEntry } from '../../../libs/rest/validate';
 
 export interface CommentsDeps {
   site: Site;
@@ -221,8 +221,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const sort: SortSpec = field === 'id' ? [['id', dir]] : [[field, dir], ['id', dir]];
     const perPage = Number(p.per_page);
     const page = Number(p.page);
-    const offset = typeof p.offset === 'number' && p.offset !== 0 ? Math.abs(p.offset) : null;
-    const skip = Math.min(offset ?? (page - 1) * perPage, MAX_SKIP);
+    const skip = listSkip(p.offset, page, perPage);
     let items: CommentDoc[];
     let total: number;
     if (byInclude) {
@@ -274,7 +273,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     if (!meta || typeof meta !== 'object') return null;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(meta)) {
-      if (!(k in COMMENT_META)) continue;
+      if (!ownEntry(COMMENT_META, k)) continue;
       if (!canEditCommentCap(ctx.user, post)) {
         throw new RestError('rest_cannot_update', `Sorry, you are not allowed to edit the ${k} custom field.`, authStatus(ctx.user), { key: k });
       }

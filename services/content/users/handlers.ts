@@ -4,7 +4,7 @@ import { ROLE_CAPS, isRole } from '../../../libs/auth/roles';
 import { hashAccountPassword } from '../../../libs/auth/passwords';
 import type { UserDoc } from '../../../libs/auth/users';
 import { RestError, authStatus } from '../../../libs/rest/errors';
-import { pagingHeaders } from '../../../libs/rest/paging';
+import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
 import { restUrl } from '../../../libs/rest/site';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { Filter, SortSpec } from '../../../libs/store/types';
@@ -133,7 +133,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       const filter: Filter = and.length ? { $and: and } : {};
       const perPage = Number(p.per_page);
       const page = Number(p.page);
-      const skip = p.offset !== undefined ? Number(p.offset) : (page - 1) * perPage;
+      const skip = listSkip(p.offset, page, perPage);
       const [items, total] = await Promise.all([deps.users.users.find(filter, { sort, skip, limit: perPage }), deps.users.users.count(filter)]);
       if (orderby === 'include' && include.length) items.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
       if (orderby === 'include_slugs' && Array.isArray(p.slug)) items.sort((a, b) => (p.slug as string[]).indexOf(a.slug) - (p.slug as string[]).indexOf(b.slug));

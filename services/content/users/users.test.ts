@@ -12,6 +12,14 @@ afterAll(async () => {
 });
 
 describe('users', () => {
+  it('lists with any integer offset or page (a negative offset skips its absolute value, a huge one skips every row)', async () => {
+    for (const q of ['offset=-1', 'offset=99999999999999999999', 'page=99999999999999999999', 'offset=-99999999999999999999']) {
+      const res = await app.admin('GET', `/cms/v2/users?${q}`);
+      expect([q, res.status, Array.isArray(res.body)]).toEqual([q, 200, true]);
+    }
+    expect((await app.admin('GET', '/cms/v2/users?offset=99999999999999999999')).body).toEqual([]);
+  });
+
   it('an administrator creates an editor (201, Location, edit context)', async () => {
     const res = await app.admin('POST', '/cms/v2/users', { body: { username: 'ed', email: 'Ed@Example.com', password: 'secret-pass', roles: ['editor'], name: 'Ed Itor' } });
     expect(res.status).toBe(201);
