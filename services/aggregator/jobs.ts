@@ -10,12 +10,12 @@ import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import { runImportJob, type EventsResult, type ImportJob, type LinkedResult } from './insert';
 
-export function importJobHandlers(o: { store: Store; site: Site; config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OEMBED_ALLOW_HOSTS'> }): {
+export function importJobHandlers(o: { store: Store; site: Site; config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OUTBOUND_ALLOW_HOSTS'> }): {
   'import.batch': JobHandler<unknown, LinkedResult | EventsResult>;
 } {
   const posts = new PostsRepository(o.store);
   const images = o.config
-    ? { library: new MediaLibrary(o.site, posts, storageFor(o.store, o.config.DATA_DIR), o.config.MAX_BODY_BYTES), policy: imageFetchPolicy(o.config.OEMBED_ALLOW_HOSTS, o.config.MAX_BODY_BYTES) }
+    ? { library: new MediaLibrary(o.site, posts, storageFor(o.store, o.config.DATA_DIR), o.config.MAX_BODY_BYTES), policy: imageFetchPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.MAX_BODY_BYTES) }
     : undefined;
   const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: () => new Date(), images };
   // Job data arrives as parsed JSON; the service that enqueued it built it as an ImportJob.

@@ -29,7 +29,7 @@ ADMIN_APP_PASSWORD: {roles: [content], source: secret, optional: true}
 MAX_BODY_BYTES: {roles: ["*"], source: config}
 AUTH_FAILURE_LIMIT: {roles: [gateway], source: config}
 AUTH_FAILURE_WINDOW_SECONDS: {roles: [gateway], source: config}
-OEMBED_ALLOW_HOSTS: {roles: [oembed, worker, content, calendar], source: config}
+OUTBOUND_ALLOW_HOSTS: {roles: [oembed, worker, content, calendar], source: config}
 WORKER_QUEUES: {roles: [worker], source: worker}
 WORKER_CONCURRENCY: {roles: [worker], source: worker}
 BATCH_TIMEOUT_MS: {roles: [gateway], source: config}
