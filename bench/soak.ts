@@ -1,0 +1,234 @@
+/**
+ * `npm run soak`: sustained mixed load on the all-in-one process, to find errors and memory growth
+ * that short benchmarks miss. Starts the service as a child process (as a user runs it) on a fresh
+ * embedded store in a temporary folder, seeds posts, events, venues and users through the store,
+ * then drives a mix of reads (site index, post and event lists and singles, ec/v1, venues, the
+ * rendered list view, the signed-in user) and writes (post and event creates and updates with the
+ * administrator's application password) at SOAK_CONNECTIONS connections for SOAK_SECONDS.
+ *
+ * The resident set size (RSS, /proc/PID/status of the service) is read after a warm-up run of the
+ * same mix (SOAK_WARMUP seconds), so that what start-up, the first JIT compilation, pools and caches
+ * filling up allocate is not counted as growth, and again at the end; both readings are taken after
+ * the same short pause with no load. The process exits non-zero when any request failed (a
+ * connection error, a timeout, or a status other than the one the request expects) or when RSS grew
+ * by 10 % or more.
+ *
+ * Options (environment): SOAK_SECONDS (default 60), SOAK_CONNECTIONS (default 32), SOAK_WARMUP
+ * (default 15), SOAK_SCALE (fraction of the benchmark data set to seed, default 0.1).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { seed, type Seeded } from './seed';
+
+const env = process.env;
+const SECONDS = Number(env.SOAK_SECONDS ?? 60);
+const CONNECTIONS = Number(env.SOAK_CONNECTIONS ?? 32);
+const WARMUP = Number(env.SOAK_WARMUP ?? 15);
+const SCALE = Number(env.SOAK_SCALE ?? 0.1);
+const GROWTH_LIMIT = 10;
+const ADMIN_APP_PASSWORD = 'soakSOAKsoak1234ABCDEFGH';
+/** Pause before each RSS reading, so that both are taken at rest. */
+const SETTLE_MS = 2000;
+
+interface SoakRequest {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  auth?: boolean;
+  expect: number;
+  body?: () => unknown;
+}
+
+function rssBytes(pid: number): number {
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(m[1]) * 1024;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('service did not become ready');
+}
+
+let n = 0;
+const pick = (ids: number[]) => ids[n % ids.length];
+const day = (offset: number) => new Date(Date.UTC(2031, 0, 1) + offset * 86400000).toISOString().slice(0, 10);
+
+/** The mix: each connection goes through it in order, so reads outnumber writes about three to one. */
+function mix(seeded: Seeded, viewNonce: string): SoakRequest[] {
+  const { posts } = seeded.ids;
+  // The seeder names one event (a week ahead); the events after it were seeded with it.
+  const events = [0, 1, 2].map((i) => seeded.ids.events[0] + i);
+  const view = new URLSearchParams({ u: '/events/list/', tvn1: viewNonce }).toString();
+  return [
+    { name: 'GET / (site index)', method: 'GET', path: '/', expect: 200 },
+    { name: 'GET cms/v2/posts?per_page=10', method: 'GET', path: '/cms/v2/posts?per_page=10', expect: 200 },
+    { name: 'POST cms/v2/posts (create)', method: 'POST', path: '/cms/v2/posts', auth: true, expect: 201, body: () => ({ title: `Soak post ${++n}`, content: `<p>Written under load, ${n}.</p>`, status: 'publish' }) },
+    { name: 'GET cms/v2/posts/{id}', method: 'GET', path: `/cms/v2/posts/${posts[Math.floor(posts.length / 2)]}`, expect: 200 },
+    { name: 'GET vendor/events/v1/events', method: 'GET', path: '/vendor/events/v1/events', expect: 200 },
+    { name: 'POST vendor/events/v1/events (create)', method: 'POST', path: '/vendor/events/v1/events', auth: true, expect: 201, body: () => ({ title: `Soak event ${++n}`, start_date: `${day(n % 300)} 18:00:00`, end_date: `${day(n % 300)} 20:00:00` }) },
+    { name: 'GET vendor/events/v1/events/{id}', method: 'GET', path: `/vendor/events/v1/events/${events[0]}`, expect: 200 },
+    { name: 'GET ec/v1/events?per_page=10', method: 'GET', path: '/ec/v1/events?per_page=10', expect: 200 },
+    { name: 'POST cms/v2/posts/{id} (update)', method: 'POST', path: `/cms/v2/posts/${posts[1]}`, auth: true, expect: 200, body: () => ({ title: `Soak update ${++n}` }) },
+    { name: 'GET ec/v1/events/{id}', method: 'GET', path: `/ec/v1/events/${events[1]}`, expect: 200 },
+    { name: 'GET vendor/events/v1/venues', method: 'GET', path: '/vendor/events/v1/venues', expect: 200 },
+    { name: 'GET vendor/views/v2/html (list view)', method: 'GET', path: `/vendor/views/v2/html?${view}`, expect: 200 },
+    { name: 'POST vendor/events/v1/events/{id} (update)', method: 'POST', path: `/vendor/events/v1/events/${events[2]}`, auth: true, expect: 200, body: () => ({ description: `Updated under load, ${++n}.` }) },
+    { name: 'GET cms/v2/posts?per_page=10 (authenticated)', method: 'GET', path: '/cms/v2/posts?per_page=10', auth: true, expect: 200 },
+    { name: 'GET cms/v2/users/me (authenticated)', method: 'GET', path: '/cms/v2/users/me', auth: true, expect: 200 },
+    { name: 'GET ec/v1/events?per_page=10 (authenticated)', method: 'GET', path: `/ec/v1/events?per_page=10&page=${1 + (pick(events) % 5)}`, auth: true, expect: 200 },
+  ];
+}
+
+interface Tally {
+  statuses: Map<string, Map<number, number>>;
+  unexpected: number;
+}
+
+function drive(rest: string, auth: string, requests: SoakRequest[], seconds: number, tally: Tally): Promise<autocannon.Result> {
+  const url = new URL(rest);
+  return new Promise((resolveRun, reject) => {
+    autocannon(
+      {
+        url: url.origin,
+        connections: CONNECTIONS,
+        duration: seconds,
+        timeout: 10,
+        requests: requests.map((r) => ({
+          method: r.method,
+          path: `${url.pathname}${r.path}`,
+          headers: { ...(r.auth ? { authorization: auth } : {}), ...(r.body ? { 'content-type': 'application/json' } : {}) },
+          ...(r.body ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify(r.body!()) }) } : {}),
+          onResponse: (status: number) => {
+            const byStatus = tally.statuses.get(r.name) ?? new Map<number, number>();
+            byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+            tally.statuses.set(r.name, byStatus);
+            if (status !== r.expect) tally.unexpected++;
+          },
+        })),
+      },
+      (err, result) => (err ? reject(err) : resolveRun(result)),
+    );
+  });
+}
+
+async function main(): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ecs-soak-'));
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const url = `http://127.0.0.1:${port}`;
+  const rest = `${url}/index.php/cms-json`;
+  console.log(`soak: ${SECONDS} s at ${CONNECTIONS} connections after a ${WARMUP} s warm-up; data set scale ${SCALE}; store in ${dataDir}`);
+  const seeded = await seed(dataDir, SCALE);
+  console.log(`seeded: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+
+  const child = spawn(process.execPath, [resolve(__dirname, '../services/main.js'), 'all'], {
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SITE_URL: url,
+      ADMIN_USER: 'admin',
+      ADMIN_PASSWORD: 'soak-admin-password',
+      ADMIN_APP_PASSWORD,
+      LOG_LEVEL: 'warn',
+      MONGO_URL: '',
+      REDIS_URL: '',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitReady(url, child);
+    const auth = `Basic ${Buffer.from(`admin:${ADMIN_APP_PASSWORD}`).toString('base64')}`;
+    const nonce = (await fetch(`${rest}/vendor/events/v1/events`)).headers.get('x-view-nonce');
+    if (!nonce) throw new Error('the event archive gave no X-View-Nonce');
+    const requests = mix(seeded, nonce);
+    const rssBoot = rssBytes(child.pid!);
+
+    const warmTally: Tally = { statuses: new Map(), unexpected: 0 };
+    const warm = await drive(rest, auth, requests, WARMUP, warmTally);
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const rssStart = rssBytes(child.pid!);
+
+    const tally: Tally = { statuses: new Map(), unexpected: 0 };
+    // RSS under load every tenth of the run, to tell a plateau from steady growth.
+    const samples: string[] = [];
+    const sampler = setInterval(() => samples.push(mb(rssBytes(child.pid!)).replace(' MB', '')), (SECONDS * 1000) / 10);
+    const result = await drive(rest, auth, requests, SECONDS, tally).finally(() => clearInterval(sampler));
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const rssEnd = rssBytes(child.pid!);
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode} during the run`);
+
+    const errors = result.errors + result.timeouts + tally.unexpected;
+    const growth = ((rssEnd - rssStart) / rssStart) * 100;
+    const rows = [...tally.statuses].map(([name, byStatus]) => ({
+      request: name,
+      responses: [...byStatus.values()].reduce((a, b) => a + b, 0),
+      statuses: [...byStatus].map(([s, c]) => `${s}×${c}`).join(' '),
+    }));
+    console.table(rows);
+    const summary = {
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      requests: result.requests.total,
+      'requests/s': Math.round(result.requests.average),
+      errors,
+      'connection errors': result.errors,
+      timeouts: result.timeouts,
+      'unexpected statuses': tally.unexpected,
+      'p50 ms': result.latency.p50,
+      'p99 ms': result.latency.p99,
+      'max ms': result.latency.max,
+      'rss after boot': mb(rssBoot),
+      'rss start (after warm-up)': mb(rssStart),
+      'rss end': mb(rssEnd),
+      'rss growth %': Number(growth.toFixed(1)),
+      'rss under load MB': samples.map(Number),
+      'warm-up requests': warm.requests.total,
+      'warm-up errors': warm.errors + warm.timeouts + warmTally.unexpected,
+    };
+    console.log(
+      [
+        `requests: ${summary.requests} (${summary['requests/s']}/s)`,
+        `errors: ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, unexpected status ${tally.unexpected})`,
+        `latency: p50 ${summary['p50 ms']} ms, p99 ${summary['p99 ms']} ms, max ${summary['max ms']} ms`,
+        `RSS: ${mb(rssBoot)} after boot; ${mb(rssStart)} at the start (read ${SETTLE_MS / 1000} s after a ${WARMUP} s warm-up of the same mix, ` +
+          `${summary['warm-up requests']} requests, so start-up and cache filling are not counted); ${mb(rssEnd)} at the end (read ${SETTLE_MS / 1000} s after the run)`,
+        `RSS under load, every ${SECONDS / 10} s (MB): ${samples.join(', ')}`,
+        `RSS growth: ${growth.toFixed(1)} % (limit ${GROWTH_LIMIT} %)`,
+      ].join('\n'),
+    );
+    console.log(JSON.stringify(summary));
+    const failed: string[] = [];
+    if (errors > 0) failed.push(`${errors} failed requests`);
+    if (growth >= GROWTH_LIMIT) failed.push(`RSS grew by ${growth.toFixed(1)} %`);
+    console.log(failed.length ? `soak FAILED: ${failed.join('; ')}` : 'soak passed');
+    return failed.length ? 1 : 0;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
