@@ -113,7 +113,7 @@ export const ENV = {
     secret: true,
   },
   MAX_BODY_BYTES: { description: 'Largest request body accepted; larger ones get 413.', roles: ['*'], parse: int(2 * 1024 * 1024, 1024, 512 * 1024 * 1024) },
-  AUTH_FAILURE_LIMIT: { description: 'Failed Basic logins allowed per client address within AUTH_FAILURE_WINDOW_SECONDS before 429.', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
+  AUTH_FAILURE_LIMIT: { description: 'Failed logins allowed for one login from one client address within AUTH_FAILURE_WINDOW_SECONDS before 429 (an address gets five times as many over all logins).', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
   AUTH_FAILURE_WINDOW_SECONDS: { description: 'Window of the failed-login throttle.', roles: ['all', 'gateway'], parse: int(300, 1, 86400) },
   OUTBOUND_ALLOW_HOSTS: {
     description:
