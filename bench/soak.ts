@@ -8,8 +8,8 @@
  *
  * The resident set size (RSS, /proc/PID/status of the service) is read after a warm-up run of the
  * same mix (SOAK_WARMUP seconds), so that what start-up, the first JIT compilation, pools and caches
- * filling up allocate is not counted as growth, and again at the end; both readings are taken after
- * the same short pause with no load. The process exits non-zero when any request failed (a
+ * filling up allocate is not counted as growth, and again at the end; each reading is the least of
+ * samples over 10 s with no load (the resting floor, past the garbage collector's saw-tooth). The process exits non-zero when any request failed (a
  * connection error, a timeout, or a status other than the one the request expects) or when RSS grew
  * by 10 % or more.
  *
@@ -30,8 +30,12 @@ const WARMUP = Number(env.SOAK_WARMUP ?? 15);
 const SCALE = Number(env.SOAK_SCALE ?? 0.1);
 const GROWTH_LIMIT = 10;
 const ADMIN_APP_PASSWORD = 'soakSOAKsoak1234ABCDEFGH';
-/** Pause before each RSS reading, so that both are taken at rest. */
-const SETTLE_MS = 2000;
+/**
+ * Each RSS reading is the least of samples taken over this long with no load: V8 collects and gives
+ * memory back when a process falls idle, so the resting floor compares like with like, where one
+ * sample lands anywhere on the garbage collector's saw-tooth.
+ */
+const SETTLE_MS = 10_000;
 
 interface SoakRequest {
   name: string;
@@ -46,6 +50,15 @@ function rssBytes(pid: number): number {
   const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!m) throw new Error(`no VmRSS for process ${pid}`);
   return Number(m[1]) * 1024;
+}
+
+async function restingRss(pid: number): Promise<number> {
+  let least = Infinity;
+  for (const end = Date.now() + SETTLE_MS; Date.now() < end; ) {
+    least = Math.min(least, rssBytes(pid));
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return least;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -161,16 +174,14 @@ async function main(): Promise<number> {
 
     const warmTally: Tally = { statuses: new Map(), unexpected: 0 };
     const warm = await drive(rest, auth, requests, WARMUP, warmTally);
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const rssStart = rssBytes(child.pid!);
+    const rssStart = await restingRss(child.pid!);
 
     const tally: Tally = { statuses: new Map(), unexpected: 0 };
     // RSS under load every tenth of the run, to tell a plateau from steady growth.
     const samples: string[] = [];
     const sampler = setInterval(() => samples.push(mb(rssBytes(child.pid!)).replace(' MB', '')), (SECONDS * 1000) / 10);
     const result = await drive(rest, auth, requests, SECONDS, tally).finally(() => clearInterval(sampler));
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const rssEnd = rssBytes(child.pid!);
+    const rssEnd = await restingRss(child.pid!);
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode} during the run`);
 
     const errors = result.errors + result.timeouts + tally.unexpected;
@@ -206,8 +217,8 @@ async function main(): Promise<number> {
         `requests: ${summary.requests} (${summary['requests/s']}/s)`,
         `errors: ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, unexpected status ${tally.unexpected})`,
         `latency: p50 ${summary['p50 ms']} ms, p99 ${summary['p99 ms']} ms, max ${summary['max ms']} ms`,
-        `RSS: ${mb(rssBoot)} after boot; ${mb(rssStart)} at the start (read ${SETTLE_MS / 1000} s after a ${WARMUP} s warm-up of the same mix, ` +
-          `${summary['warm-up requests']} requests, so start-up and cache filling are not counted); ${mb(rssEnd)} at the end (read ${SETTLE_MS / 1000} s after the run)`,
+        `RSS: ${mb(rssBoot)} after boot; ${mb(rssStart)} at the start, after a ${WARMUP} s warm-up of the same mix (${summary['warm-up requests']} requests), ` +
+          `so start-up and cache filling are not counted; ${mb(rssEnd)} at the end. Each is the least of samples over ${SETTLE_MS / 1000} s at rest`,
         `RSS under load, every ${SECONDS / 10} s (MB): ${samples.join(', ')}`,
         `RSS growth: ${growth.toFixed(1)} % (limit ${GROWTH_LIMIT} %)`,
       ].join('\n'),
