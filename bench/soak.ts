@@ -8,8 +8,10 @@
  *
  * The resident set size (RSS, /proc/PID/status of the service) is read after a warm-up run of the
  * same mix (SOAK_WARMUP seconds), so that what start-up, the first JIT compilation, pools and caches
- * filling up allocate is not counted as growth, and again at the end; each reading is the least of
- * samples over 10 s with no load (the resting floor, past the garbage collector's saw-tooth). The process exits non-zero when any request failed (a
+ * filling up allocate is not counted as growth, and again at the end; each reading is taken 2 s after
+ * the load stopped and after a full garbage collection in the service (the service runs with
+ * --expose-gc and bench/soak-probe.ts, which collects on SIGUSR2), so that both compare live memory
+ * and not wherever V8's saw-tooth of heap growth and collection happens to be. The process exits non-zero when any request failed (a
  * connection error, a timeout, or a status other than the one the request expects) or when RSS grew
  * by 10 % or more.
  *
@@ -21,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { PROBE_MARK } from './soak-probe';
 import { seed, type Seeded } from './seed';
 
 const env = process.env;
@@ -30,12 +33,38 @@ const WARMUP = Number(env.SOAK_WARMUP ?? 15);
 const SCALE = Number(env.SOAK_SCALE ?? 0.1);
 const GROWTH_LIMIT = 10;
 const ADMIN_APP_PASSWORD = 'soakSOAKsoak1234ABCDEFGH';
+/** Pause with no load before each reading (after the run, so that the last answers are written). */
+const SETTLE_MS = 2000;
+
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  external: number;
+}
+
 /**
- * Each RSS reading is the least of samples taken over this long with no load: V8 collects and gives
- * memory back when a process falls idle, so the resting floor compares like with like, where one
- * sample lands anywhere on the garbage collector's saw-tooth.
+ * The service's memory after a full garbage collection: the probe loaded into it collects on SIGUSR2
+ * and answers on stderr (bench/soak-probe.ts).
  */
-const SETTLE_MS = 10_000;
+function collectedMemory(child: ChildProcess): Promise<Memory> {
+  return new Promise((resolveMemory, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => {
+      child.stderr!.off('data', onData);
+      reject(new Error('the service did not answer the memory probe'));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const line = buffered.split('\n').slice(0, -1).find((l) => l.startsWith(PROBE_MARK));
+      if (!line) return;
+      clearTimeout(timer);
+      child.stderr!.off('data', onData);
+      resolveMemory(JSON.parse(line.slice(PROBE_MARK.length)) as Memory);
+    };
+    child.stderr!.on('data', onData);
+    child.kill('SIGUSR2');
+  });
+}
 
 interface SoakRequest {
   name: string;
@@ -50,15 +79,6 @@ function rssBytes(pid: number): number {
   const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!m) throw new Error(`no VmRSS for process ${pid}`);
   return Number(m[1]) * 1024;
-}
-
-async function restingRss(pid: number): Promise<number> {
-  let least = Infinity;
-  for (const end = Date.now() + SETTLE_MS; Date.now() < end; ) {
-    least = Math.min(least, rssBytes(pid));
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return least;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -148,7 +168,7 @@ async function main(): Promise<number> {
   const seeded = await seed(dataDir, SCALE);
   console.log(`seeded: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
 
-  const child = spawn(process.execPath, [resolve(__dirname, '../services/main.js'), 'all'], {
+  const child = spawn(process.execPath, ['--expose-gc', '-r', resolve(__dirname, 'soak-probe.js'), resolve(__dirname, '../services/main.js'), 'all'], {
     env: {
       ...env,
       PORT: String(port),
@@ -162,7 +182,12 @@ async function main(): Promise<number> {
       MONGO_URL: '',
       REDIS_URL: '',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  // The service's own stderr goes on to ours; the probe's lines are read by collectedMemory.
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString().split('\n').filter((l) => !l.startsWith(PROBE_MARK)).join('\n');
+    if (text.trim()) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
   });
   try {
     await waitReady(url, child);
@@ -174,14 +199,17 @@ async function main(): Promise<number> {
 
     const warmTally: Tally = { statuses: new Map(), unexpected: 0 };
     const warm = await drive(rest, auth, requests, WARMUP, warmTally);
-    const rssStart = await restingRss(child.pid!);
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const start = await collectedMemory(child);
 
     const tally: Tally = { statuses: new Map(), unexpected: 0 };
     // RSS under load every tenth of the run, to tell a plateau from steady growth.
     const samples: string[] = [];
     const sampler = setInterval(() => samples.push(mb(rssBytes(child.pid!)).replace(' MB', '')), (SECONDS * 1000) / 10);
     const result = await drive(rest, auth, requests, SECONDS, tally).finally(() => clearInterval(sampler));
-    const rssEnd = await restingRss(child.pid!);
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const end = await collectedMemory(child);
+    const [rssStart, rssEnd] = [start.rss, end.rss];
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode} during the run`);
 
     const errors = result.errors + result.timeouts + tally.unexpected;
@@ -208,6 +236,8 @@ async function main(): Promise<number> {
       'rss start (after warm-up)': mb(rssStart),
       'rss end': mb(rssEnd),
       'rss growth %': Number(growth.toFixed(1)),
+      'heap used start': mb(start.heapUsed),
+      'heap used end': mb(end.heapUsed),
       'rss under load MB': samples.map(Number),
       'warm-up requests': warm.requests.total,
       'warm-up errors': warm.errors + warm.timeouts + warmTally.unexpected,
@@ -218,7 +248,8 @@ async function main(): Promise<number> {
         `errors: ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, unexpected status ${tally.unexpected})`,
         `latency: p50 ${summary['p50 ms']} ms, p99 ${summary['p99 ms']} ms, max ${summary['max ms']} ms`,
         `RSS: ${mb(rssBoot)} after boot; ${mb(rssStart)} at the start, after a ${WARMUP} s warm-up of the same mix (${summary['warm-up requests']} requests), ` +
-          `so start-up and cache filling are not counted; ${mb(rssEnd)} at the end. Each is the least of samples over ${SETTLE_MS / 1000} s at rest`,
+          `so start-up and cache filling are not counted; ${mb(rssEnd)} at the end. Both read ${SETTLE_MS / 1000} s after the load, after a full garbage collection in the service`,
+        `JS heap used after that collection: ${mb(start.heapUsed)} at the start, ${mb(end.heapUsed)} at the end; external (buffers, native): ${mb(start.external)}, ${mb(end.external)}`,
         `RSS under load, every ${SECONDS / 10} s (MB): ${samples.join(', ')}`,
         `RSS growth: ${growth.toFixed(1)} % (limit ${GROWTH_LIMIT} %)`,
       ].join('\n'),
