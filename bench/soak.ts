@@ -3,8 +3,9 @@
  * that short benchmarks miss. Starts the service as a child process (as a user runs it) on a fresh
  * embedded store in a temporary folder, seeds posts, events, venues and users through the store,
  * then drives a mix of reads (site index, post and event lists and singles, ec/v1, venues, the
- * rendered list view, the signed-in user) and writes (post and event creates and updates with the
- * administrator's application password) at SOAK_CONNECTIONS connections for SOAK_SECONDS.
+ * rendered list view, the signed-in user) and writes (post and event creates, updates and deletes of
+ * what it created, with the administrator's application password) at SOAK_CONNECTIONS connections
+ * for SOAK_SECONDS.
  *
  * The resident set size (RSS, /proc/PID/status of the service) is read after a warm-up run of the
  * same mix (SOAK_WARMUP seconds), so that what start-up, the first JIT compilation, pools and caches
@@ -68,12 +69,22 @@ function collectedMemory(child: ChildProcess): Promise<Memory> {
 
 interface SoakRequest {
   name: string;
-  method: 'GET' | 'POST';
-  path: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** A fixed path, or one made per request. */
+  path: string | (() => string);
   auth?: boolean;
   expect: number;
   body?: () => unknown;
+  /** Sees each answer's body (creates keep the new ids for the deletes). */
+  seen?: (body: string) => void;
 }
+
+/** Ids of records the soak created, oldest first, for its deletes to take. */
+const created = { posts: [] as number[], events: [] as number[] };
+const keepId = (into: number[]) => (body: string) => {
+  const id = (JSON.parse(body) as { id?: unknown }).id;
+  if (typeof id === 'number') into.push(id);
+};
 
 function rssBytes(pid: number): number {
   const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -110,19 +121,24 @@ function mix(seeded: Seeded, viewNonce: string): SoakRequest[] {
   return [
     { name: 'GET / (site index)', method: 'GET', path: '/', expect: 200 },
     { name: 'GET cms/v2/posts?per_page=10', method: 'GET', path: '/cms/v2/posts?per_page=10', expect: 200 },
-    { name: 'POST cms/v2/posts (create)', method: 'POST', path: '/cms/v2/posts', auth: true, expect: 201, body: () => ({ title: `Soak post ${++n}`, content: `<p>Written under load, ${n}.</p>`, status: 'publish' }) },
+    { name: 'POST cms/v2/posts (create)', method: 'POST', path: '/cms/v2/posts', auth: true, expect: 201, body: () => ({ title: `Soak post ${++n}`, content: `<p>Written under load, ${n}.</p>`, status: 'publish' }), seen: keepId(created.posts) },
     { name: 'GET cms/v2/posts/{id}', method: 'GET', path: `/cms/v2/posts/${posts[Math.floor(posts.length / 2)]}`, expect: 200 },
     { name: 'GET vendor/events/v1/events', method: 'GET', path: '/vendor/events/v1/events', expect: 200 },
-    { name: 'POST vendor/events/v1/events (create)', method: 'POST', path: '/vendor/events/v1/events', auth: true, expect: 201, body: () => ({ title: `Soak event ${++n}`, start_date: `${day(n % 300)} 18:00:00`, end_date: `${day(n % 300)} 20:00:00` }) },
+    { name: 'POST vendor/events/v1/events (create)', method: 'POST', path: '/vendor/events/v1/events', auth: true, expect: 201, body: () => ({ title: `Soak event ${++n}`, start_date: `${day(n % 300)} 18:00:00`, end_date: `${day(n % 300)} 20:00:00` }), seen: keepId(created.events) },
     { name: 'GET vendor/events/v1/events/{id}', method: 'GET', path: `/vendor/events/v1/events/${events[0]}`, expect: 200 },
     { name: 'GET ec/v1/events?per_page=10', method: 'GET', path: '/ec/v1/events?per_page=10', expect: 200 },
     { name: 'POST cms/v2/posts/{id} (update)', method: 'POST', path: `/cms/v2/posts/${posts[1]}`, auth: true, expect: 200, body: () => ({ title: `Soak update ${++n}` }) },
     { name: 'GET ec/v1/events/{id}', method: 'GET', path: `/ec/v1/events/${events[1]}`, expect: 200 },
     { name: 'GET vendor/events/v1/venues', method: 'GET', path: '/vendor/events/v1/venues', expect: 200 },
+    // Deletes of what the soak created (the oldest first), so the store keeps its size as a live site
+    // does rather than growing by hundreds of records a second; the created record is taken by the time
+    // a connection gets here, which its own create came before.
+    { name: 'DELETE cms/v2/posts/{created} (force)', method: 'DELETE', path: () => `/cms/v2/posts/${created.posts.shift() ?? 0}?force=true`, auth: true, expect: 200 },
     { name: 'GET vendor/views/v2/html (list view)', method: 'GET', path: `/vendor/views/v2/html?${view}`, expect: 200 },
     { name: 'POST vendor/events/v1/events/{id} (update)', method: 'POST', path: `/vendor/events/v1/events/${events[2]}`, auth: true, expect: 200, body: () => ({ description: `Updated under load, ${++n}.` }) },
     { name: 'GET cms/v2/posts?per_page=10 (authenticated)', method: 'GET', path: '/cms/v2/posts?per_page=10', auth: true, expect: 200 },
     { name: 'GET cms/v2/users/me (authenticated)', method: 'GET', path: '/cms/v2/users/me', auth: true, expect: 200 },
+    { name: 'DELETE vendor/events/v1/events/{created} (force)', method: 'DELETE', path: () => `/vendor/events/v1/events/${created.events.shift() ?? 0}?force=true`, auth: true, expect: 200 },
     { name: 'GET ec/v1/events?per_page=10 (authenticated)', method: 'GET', path: `/ec/v1/events?per_page=10&page=${1 + (pick(events) % 5)}`, auth: true, expect: 200 },
   ];
 }
@@ -143,10 +159,15 @@ function drive(rest: string, auth: string, requests: SoakRequest[], seconds: num
         timeout: 10,
         requests: requests.map((r) => ({
           method: r.method,
-          path: `${url.pathname}${r.path}`,
+          path: `${url.pathname}${typeof r.path === 'string' ? r.path : '/'}`,
           headers: { ...(r.auth ? { authorization: auth } : {}), ...(r.body ? { 'content-type': 'application/json' } : {}) },
-          ...(r.body ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify(r.body!()) }) } : {}),
-          onResponse: (status: number) => {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            ...(typeof r.path === 'function' ? { path: `${url.pathname}${r.path()}` } : {}),
+            ...(r.body ? { body: JSON.stringify(r.body()) } : {}),
+          }),
+          onResponse: (status: number, body: string) => {
+            if (r.seen && status === r.expect) r.seen(body);
             const byStatus = tally.statuses.get(r.name) ?? new Map<number, number>();
             byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
             tally.statuses.set(r.name, byStatus);
