@@ -2,7 +2,7 @@
  * The feed import benchmark: a 50,000-event iCalendar file imported by one worker process through an
  * import source (PERFORMANCE.md's import target: at least 5,000 events per second stored per worker,
  * memory bounded). The file (TZID'd events in three zones, 200 venues, 200 organizers, 50 categories,
- * over two years) is served on loopback and allowed through OEMBED_ALLOW_HOSTS; the all-in-one process
+ * over two years) is served on loopback and allowed through OUTBOUND_ALLOW_HOSTS; the all-in-one process
  * (consuming no import jobs) takes the source over REST and one worker process (bench/import-worker.ts)
  * fetches, parses and stores it. Figures: events stored per second of job time (fetch, parse and store,
  * from the handler's start to its return), end to end (from the POST to the finished run), and the peak
@@ -94,7 +94,6 @@ export async function runFeedImportBench(): Promise<FeedImportRow | null> {
     MONGO_URL: '',
     REDIS_URL: REDIS,
     QUEUE_PREFIX: `bench-feed-${process.pid}-${Date.now().toString(36)}`,
-    OEMBED_ALLOW_HOSTS: '127.0.0.1',
     OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${feedPort}`,
   };
   const children: ChildProcess[] = [];

@@ -44,7 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
   feedUrl = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/feed.ics`;
-  cluster = await startCluster({ env: { OEMBED_ALLOW_HOSTS: '127.0.0.1', IMPORT_MIN_INTERVAL_SECONDS: '1' } });
+  cluster = await startCluster({ env: { OUTBOUND_ALLOW_HOSTS: '127.0.0.1', IMPORT_MIN_INTERVAL_SECONDS: '1' } });
   await cluster.startProcess('worker', 'worker-2');
 }, 180_000);
 

@@ -1,6 +1,6 @@
 /**
  * Import sources over HTTP (vendor/event-imports/v1) in the all-in-one process: an iCalendar feed
- * served on loopback (allowed through OEMBED_ALLOW_HOSTS, as an intranet host would be) is imported by
+ * served on loopback (allowed through OUTBOUND_ALLOW_HOSTS, as an intranet host would be) is imported by
  * a worker job, re-imports update instead of duplicating, an unchanged feed (ETag) stores nothing, an
  * edited event updates, events that leave the feed follow the source's policy, uploaded ICS and CSV
  * files import, and only administrators reach the routes. A feed on a loopback address that is not
@@ -69,7 +69,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
   feedUrl = `http://127.0.0.1:${(feed.address() as AddressInfo).port}/calendar.ics`;
-  app = await startTestApp({ OEMBED_ALLOW_HOSTS: '127.0.0.1' });
+  app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
   roles = await createRoleUsers(app, 'imp');
 });
 

@@ -14,7 +14,7 @@ beforeAll(async () => {
   cluster = await startCluster();
   // The worker that fetches must be allowed to reach the provider on loopback.
   await cluster.kill('worker');
-  await cluster.startProcess('worker', 'oembed-worker', { OEMBED_ALLOW_HOSTS: '127.0.0.1' });
+  await cluster.startProcess('worker', 'oembed-worker', { OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
 }, 180000);
 
 afterAll(async () => {

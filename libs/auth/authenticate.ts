@@ -1,8 +1,8 @@
 /**
  * HTTP Basic authentication with application passwords, as the reference does it: the login or the
  * e-mail plus an application password (spaces and other separators ignored). Presented credentials
- * that fail make the whole request fail with 401, even on public routes. Repeated failures from one
- * client address are throttled.
+ * that fail make the whole request fail with 401, even on public routes. Repeated failures are
+ * throttled per client address and per (address, login), never per login alone.
  */
 import { RestError, errors } from '../rest/errors';
 import { makeAuthUser, type AuthUser } from './user';
@@ -18,7 +18,16 @@ export function parseBasic(header: string | undefined): { login: string; passwor
   return { login: decoded.slice(0, i), password: decoded.slice(i + 1) };
 }
 
-/** Counts failures per client address in a fixed window. */
+/** How many more failures one address may have over all logins than over one login. */
+export const ADDRESS_FACTOR = 5;
+
+/**
+ * Counts failed logins in fixed windows per client address and login (`limit`, cleared by that
+ * login's success from that address) and per client address over all logins (ADDRESS_FACTOR ×
+ * `limit`, against trying many logins; not cleared by a success, so one good account does not reset
+ * it). Nothing is counted per login alone: failures from one address never lock the user out from
+ * another.
+ */
 export class FailureThrottle {
   private readonly hits = new Map<string, { count: number; until: number }>();
 
@@ -27,23 +36,39 @@ export class FailureThrottle {
     private readonly windowMs: number,
   ) {}
 
-  /** Seconds to wait when the address is over the limit, else 0. */
-  blockedFor(key: string, now = Date.now()): number {
+  private static keys(ip: string, login: string): [string, string] {
+    return [`a\u0000${ip}`, `l\u0000${ip}\u0000${login.trim().toLowerCase()}`];
+  }
+
+  private wait(key: string, limit: number, now: number): number {
     const h = this.hits.get(key);
     if (!h || h.until <= now) return 0;
-    return h.count >= this.limit ? Math.ceil((h.until - now) / 1000) : 0;
+    return h.count >= limit ? Math.ceil((h.until - now) / 1000) : 0;
   }
 
-  fail(key: string, now = Date.now()): void {
-    const h = this.hits.get(key);
-    if (!h || h.until <= now) this.hits.set(key, { count: 1, until: now + this.windowMs });
-    else h.count++;
-    if (this.hits.size > 10000) for (const [k, v] of this.hits) if (v.until <= now) this.hits.delete(k);
+  /** Seconds to wait when the address, or this login from it, is over its limit; else 0. */
+  blockedFor(ip: string, login: string, now = Date.now()): number {
+    const [address, pair] = FailureThrottle.keys(ip, login);
+    return Math.max(this.wait(address, this.limit * ADDRESS_FACTOR, now), this.wait(pair, this.limit, now));
   }
 
-  succeed(key: string): void {
-    this.hits.delete(key);
+  fail(ip: string, login: string, now = Date.now()): void {
+    for (const key of FailureThrottle.keys(ip, login)) {
+      const h = this.hits.get(key);
+      if (!h || h.until <= now) this.hits.set(key, { count: 1, until: now + this.windowMs });
+      else h.count++;
+    }
+    if (this.hits.size > 20000) for (const [k, v] of this.hits) if (v.until <= now) this.hits.delete(k);
   }
+
+  succeed(ip: string, login: string): void {
+    this.hits.delete(FailureThrottle.keys(ip, login)[1]);
+  }
+}
+
+/** The login a throttle counts for credentials: the user's id when the login or e-mail names one, so every spelling counts alike. */
+export function throttleLogin(login: string, user: { id: number } | null | undefined): string {
+  return user ? `#${user.id}` : login;
 }
 
 export class Authenticator {
@@ -56,21 +81,22 @@ export class Authenticator {
   async authenticate(authorization: string | undefined, ip: string): Promise<AuthUser | null> {
     const creds = parseBasic(authorization);
     if (!creds) return null;
-    const wait = this.throttle.blockedFor(ip);
-    if (wait > 0) throw errors.throttled(wait);
     const user = await this.users.byLoginOrEmail(creds.login);
+    const who = throttleLogin(creds.login, user);
+    const wait = this.throttle.blockedFor(ip, who);
+    if (wait > 0) throw errors.throttled(wait);
     if (!user) {
-      this.throttle.fail(ip);
+      this.throttle.fail(ip, who);
       throw creds.login.includes('@')
         ? new RestError('invalid_email', 'Unknown email address. Check again or try your username.', 401)
         : new RestError('invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.', 401);
     }
     const ap = this.users.matchAppPassword(user, creds.password);
     if (!ap) {
-      this.throttle.fail(ip);
+      this.throttle.fail(ip, who);
       throw new RestError('incorrect_password', 'The provided password is an invalid application password.', 401);
     }
-    this.throttle.succeed(ip);
+    this.throttle.succeed(ip, who);
     await this.users.recordUse(user, ap, ip);
     return makeAuthUser(user, ap.uuid);
   }

@@ -3,7 +3,7 @@
  * with one clear message listing every bad value; README.md and the Helm chart's wiring test read
  * this table, so a variable that is not declared here is not read anywhere.
  */
-import { isIP } from 'node:net';
+import { allowEntry } from '../net/outbound';
 
 export type Role = 'all' | 'gateway' | 'content' | 'calendar' | 'aggregator' | 'oembed' | 'worker';
 export const ROLES: Role[] = ['all', 'gateway', 'content', 'calendar', 'aggregator', 'oembed', 'worker'];
@@ -144,17 +144,23 @@ export const ENV = {
     secret: true,
   },
   MAX_BODY_BYTES: { description: 'Largest request body accepted; larger ones get 413.', roles: ['*'], parse: int(2 * 1024 * 1024, 1024, 512 * 1024 * 1024) },
-  AUTH_FAILURE_LIMIT: { description: 'Failed Basic logins allowed per client address within AUTH_FAILURE_WINDOW_SECONDS before 429.', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
+  AUTH_FAILURE_LIMIT: { description: 'Failed logins allowed for one login from one client address within AUTH_FAILURE_WINDOW_SECONDS before 429 (an address gets five times as many over all logins).', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
   AUTH_FAILURE_WINDOW_SECONDS: { description: 'Window of the failed-login throttle.', roles: ['all', 'gateway'], parse: int(300, 1, 86400) },
-  OEMBED_ALLOW_HOSTS: {
+  OUTBOUND_ALLOW_HOSTS: {
     description:
-      'Comma-separated host names or IP addresses the oEmbed proxy, URL details and image fetches (media sideloads, event, venue and organizer images) may reach although they are private, loopback or on a port other than 80, 443 and 8080 (an intranet provider); empty: public addresses only.',
+      'Comma-separated hosts every outbound fetch (oEmbed proxy, URL details, media sideloads, event, venue, organizer and imported images) may reach although they are private, loopback or on a port other than 80, 443 and 8080 (intranet sites): `host` allows every port of it, `host:port` (`[v6]:port`) that port only; redirects are judged again. Empty: public addresses only. OEMBED_ALLOW_HOSTS, its former name, is deprecated and still read: its hosts are added.',
     roles: ['all', 'oembed', 'worker', 'content', 'calendar'],
-    parse: (raw: string | undefined) => {
-      if (raw === undefined || raw.trim() === '') return [] as string[];
-      const list = raw.split(',').map((s) => s.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter(Boolean);
-      const bad = list.filter((h) => !isIP(h) && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(h));
-      if (bad.length) throw new ConfigError(`must list host names or IP addresses, got ${bad.map((b) => `"${b}"`).join(', ')}`);
+    parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => {
+      const list: string[] = [];
+      const bad: string[] = [];
+      for (const [name, value] of [['OUTBOUND_ALLOW_HOSTS', raw], ['OEMBED_ALLOW_HOSTS', env.OEMBED_ALLOW_HOSTS]] as const) {
+        for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+          const entry = allowEntry(item);
+          if (entry === null) bad.push(name === 'OUTBOUND_ALLOW_HOSTS' ? `"${item}"` : `"${item}" (in OEMBED_ALLOW_HOSTS)`);
+          else if (!list.includes(entry)) list.push(entry);
+        }
+      }
+      if (bad.length) throw new ConfigError(`must list host names or IP addresses, each optionally with :port, got ${bad.join(', ')}`);
       return list;
     },
   },

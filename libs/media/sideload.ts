@@ -3,7 +3,7 @@
  * through the one outbound guard: public addresses only (redirects included), a deadline, and at most
  * the upload size limit. The file name comes from the URL's path and must name an image type.
  */
-import { guardedGet, RefusedError, SAFE_PORTS, type FetchPolicy } from '../net/outbound';
+import { guardedGet, outboundPolicy, RefusedError, type FetchPolicy } from '../net/outbound';
 import { RestError } from '../rest/errors';
 import { extensionMime } from './mime';
 
@@ -12,7 +12,7 @@ const MAX_REDIRECTS = 5;
 
 /** The policy of image fetches: `allowHosts` exempts named (intranet or test) hosts from the address rules. */
 export function imageFetchPolicy(allowHosts: readonly string[], maxBytes: number): FetchPolicy {
-  return { allowHosts: new Set(allowHosts.map((h) => h.toLowerCase())), ports: SAFE_PORTS, timeoutMs: FETCH_TIMEOUT_MS, maxBytes, maxRedirects: MAX_REDIRECTS };
+  return outboundPolicy(allowHosts, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes, maxRedirects: MAX_REDIRECTS });
 }
 
 export interface FetchedImage {

@@ -4,9 +4,14 @@
  * reference's wp_safe_remote_get is: http(s) only, no credentials in the URL, the default ports (80,
  * 443 and 8080, as the reference), and no private, loopback, link-local or otherwise non-public address, checked on every address
  * a name resolves to at the moment of connecting (so a name cannot be re-pointed between check and
- * use) and again on every redirect. Hosts listed in OEMBED_ALLOW_HOSTS are exempt from the address and
- * port rules. Each request has one deadline over all its redirects and a cap on the bytes it reads;
- * environment proxies are not used.
+ * use) and again on every redirect. Literal addresses are judged after the URL parser's normalisation
+ * (decimal, octal and hex IPv4 forms such as http://2130706433/ or http://0x7f.1/ become 127.0.0.1;
+ * IPv4-mapped, -compatible and NAT64 IPv6 forms are blocked with the IPv4 ranges). Cloud metadata
+ * names are refused by name as well as by address. Entries of OUTBOUND_ALLOW_HOSTS (`host` for
+ * every port, `host:port` for one port) are exempt from the address and port rules; the exemption
+ * holds for the exact host and port of each hop, so an allowed host cannot redirect the fetch to
+ * another port or address. Each request has one deadline over all its redirects and a cap on the
+ * bytes it reads; environment proxies are not used.
  */
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';
@@ -16,7 +21,7 @@ import type { Readable } from 'node:stream';
 import axios from 'axios';
 
 export interface FetchPolicy {
-  /** Lower-case host names or IP addresses exempt from the address and port rules. */
+  /** Allow-list entries (see allowEntry): `host` or `host:port`, exempt from the address and port rules. */
   allowHosts: ReadonlySet<string>;
   /** Ports other hosts may be reached on ('' is the scheme's default). */
   ports: ReadonlySet<string>;
@@ -52,13 +57,41 @@ export interface Fetched {
   headers: Record<string, string>;
 }
 
+/**
+ * One allow-list entry in its canonical form: a lower-case host name or IP address (IPv6 without
+ * brackets), optionally with `:port` (IPv6 then in brackets); null when it is not one.
+ */
+export function allowEntry(raw: string): string | null {
+  const text = raw.trim().toLowerCase();
+  if (net.isIPv6(text)) return text;
+  const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text) ?? /^([^:[\]]+)(?::(\d{1,5}))?$/.exec(text);
+  if (!m) return null;
+  const host = m[1].replace(/\.$/, '');
+  const v6 = text.startsWith('[');
+  if (v6 ? !net.isIPv6(host) : !net.isIPv4(host) && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) return null;
+  if (m[2] === undefined) return host;
+  const port = Number(m[2]);
+  if (port < 1 || port > 65535) return null;
+  return v6 ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** A policy over an allow list (entries as OUTBOUND_ALLOW_HOSTS gives them) with the standard ports. */
+export function outboundPolicy(allowHosts: readonly string[], limits: { timeoutMs: number; maxBytes: number; maxRedirects: number }): FetchPolicy {
+  const entries = allowHosts.map((h) => allowEntry(h)).filter((h): h is string => h !== null);
+  return { allowHosts: new Set(entries), ports: SAFE_PORTS, ...limits };
+}
+
+/** Names of cloud metadata services, refused whatever they resolve to. */
+const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+
 const NON_PUBLIC = new BlockList();
 for (const [address, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) NON_PUBLIC.addSubnet(address, prefix, 'ipv4');
 for (const [address, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  // ::/96 holds ::, ::1 and the IPv4-compatible forms; ::ffff:0:0:0/96 the IPv4-translated ones.
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) NON_PUBLIC.addSubnet(address, prefix, 'ipv6');
 
 /** Whether an IP address is on the public internet (IPv4-mapped IPv6 addresses are judged as IPv4). */
@@ -68,10 +101,15 @@ export function isPublicAddress(address: string): boolean {
   return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-const bare = (hostname: string) => hostname.toLowerCase().replace(/^\[|\]$/g, '');
+const bare = (hostname: string) => hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
 
-function allowed(policy: FetchPolicy, hostname: string): boolean {
-  return policy.allowHosts.has(bare(hostname));
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/** Whether the URL's host, on this port, is on the allow list. */
+function allowed(policy: FetchPolicy, url: URL): boolean {
+  const host = bare(url.hostname);
+  const port = url.port || DEFAULT_PORTS[url.protocol];
+  return policy.allowHosts.has(host) || policy.allowHosts.has(net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`);
 }
 
 /** Checks a URL before it is requested; returns it parsed, or throws RefusedError. */
@@ -86,20 +124,21 @@ export function checkUrl(raw: string, policy: FetchPolicy): URL {
   if (url.username || url.password) throw new RefusedError('URLs with credentials are not fetched');
   const host = bare(url.hostname);
   if (!host) throw new RefusedError('the URL has no host');
-  if (allowed(policy, host)) return url;
+  if (allowed(policy, url)) return url;
   if (!policy.ports.has(url.port)) throw new RefusedError(`port ${url.port} is not fetched`);
   if (net.isIP(host) && !isPublicAddress(host)) throw new RefusedError(`${host} is not a public address`);
+  if (METADATA_NAMES.has(host)) throw new RefusedError(`${host} is a cloud metadata service`);
   return url;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** A resolver for the agents: every address a name resolves to must be public, unless the name is allowed. */
-function guardedLookup(policy: FetchPolicy) {
+/** The resolver of the guarded agents: every address a name resolves to must be public. */
+function guardedLookup() {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      if (!allowed(policy, hostname) && !addresses.every((a) => isPublicAddress(a.address))) {
+      if (!addresses.every((a) => isPublicAddress(a.address))) {
         const refused: NodeJS.ErrnoException = new RefusedError(`${hostname} resolves to an address that is not public`);
         refused.code = 'EREFUSEDADDRESS';
         return callback(refused, []);
@@ -110,18 +149,14 @@ function guardedLookup(policy: FetchPolicy) {
   };
 }
 
-const agents = new WeakMap<FetchPolicy, { http: http.Agent; https: https.Agent }>();
-function agentsFor(policy: FetchPolicy) {
-  let a = agents.get(policy);
-  if (!a) {
-    const lookup = guardedLookup(policy) as unknown as http.AgentOptions['lookup'];
-    a = { http: new http.Agent({ lookup }), https: new https.Agent({ lookup }) };
-    agents.set(policy, a);
-  }
-  return a;
-}
+/** Agents whose connections reach public addresses only, and agents for allowed hosts (no address check). */
+const GUARDED = (() => {
+  const lookup = guardedLookup() as unknown as http.AgentOptions['lookup'];
+  return { http: new http.Agent({ lookup }), https: new https.Agent({ lookup }) };
+})();
+const EXEMPT = { http: new http.Agent(), https: new https.Agent() };
 
-/** Reads a body up to the limit: cut there when `truncate`, else refused. */
+/** Reads a body up to the limit: cut there when `truncate`, else refused (the deadline's signal also ends the stream). */
 function readLimited(stream: Readable, max: number, truncate: boolean): Promise<{ bytes: Buffer; truncated: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -168,9 +203,10 @@ function refusal(err: unknown): RefusedError | null {
 /** GETs a URL under the policy, following redirects itself so that each hop is checked. */
 export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accept: string; truncate: boolean; userAgent?: string; headers?: Record<string, string> }): Promise<Fetched> {
   const signal = AbortSignal.timeout(policy.timeoutMs);
-  const { http: httpAgent, https: httpsAgent } = agentsFor(policy);
   let url = checkUrl(raw, policy);
   for (let hop = 0; ; hop++) {
+    // The exemption is for this hop's host and port only; a redirect is judged again.
+    const { http: httpAgent, https: httpsAgent } = allowed(policy, url) ? EXEMPT : GUARDED;
     let res;
     try {
       res = await axios.get<Readable>(url.href, {

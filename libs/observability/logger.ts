@@ -9,7 +9,11 @@ export const logger = pino(
   {
     level: process.env.JEST_WORKER_ID ? 'silent' : 'info',
     base: { pid: process.pid },
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password'], censor: '[redacted]' },
+    // A second line of defence: code never logs secrets, and these keys are censored wherever they appear near the top.
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'password', '*.password', '*.*.password', 'pass_hash', '*.pass_hash', '*.*.pass_hash', 'app_passwords', '*.app_passwords', '*.*.app_passwords', 'err.config', 'err.request', 'err.response'],
+      censor: '[redacted]',
+    },
   },
   { write: (line: string) => destination.write(line) },
 );

@@ -55,9 +55,17 @@ export function remoteDispatch(baseUrl: string, secret: string, timeoutMs = 3000
   return async (req: ServiceRequest): Promise<ServiceResponse> => {
     const body = JSON.stringify(req.upload ? { ...req, upload: encodeUpload(req.upload) } : req);
     const ts = String(Math.floor(Date.now() / 1000));
-    const res = await client.post(DISPATCH_PATH, body, {
-      headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: sign(secret, ts, body), 'X-Request-Id': req.requestId },
-    });
+    let res;
+    try {
+      res = await client.post(DISPATCH_PATH, body, {
+        headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: sign(secret, ts, body), 'X-Request-Id': req.requestId },
+      });
+    } catch (e) {
+      // A transport failure's own error carries the request (parameters such as passwords, the
+      // signature); what is logged of it is only where and how it failed.
+      const err = e as { code?: string; message?: string };
+      throw Object.assign(new Error(`service at ${baseUrl} did not answer: ${err.code ?? err.message ?? 'unknown error'}`), { code: err.code });
+    }
     if (res.status !== 200) throw new Error(`service at ${baseUrl} answered ${res.status}`);
     return JSON.parse(res.data as string) as ServiceResponse;
   };

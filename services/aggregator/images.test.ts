@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://localhost:${(server.address() as AddressInfo).port}`;
-  app = await startTestApp({ OEMBED_ALLOW_HOSTS: 'localhost' });
+  app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: 'localhost' });
   db = await AppStore.open(app);
 });
 afterAll(async () => {

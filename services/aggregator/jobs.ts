@@ -25,17 +25,17 @@ export function feedFetchPolicy(allowHosts: readonly string[], maxBytes: number)
 export function importJobHandlers(o: {
   store: Store;
   site: Site;
-  config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OEMBED_ALLOW_HOSTS' | 'IMPORT_FEED_MAX_BYTES'>;
+  config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OUTBOUND_ALLOW_HOSTS' | 'IMPORT_FEED_MAX_BYTES'>;
 }): {
   'import.batch': JobHandler<unknown, LinkedResult | EventsResult>;
   'import.source': JobHandler<unknown, SourceRunResult>;
 } {
   const posts = new PostsRepository(o.store);
   const images = o.config
-    ? { library: new MediaLibrary(o.site, posts, storageFor(o.store, o.config.DATA_DIR), o.config.MAX_BODY_BYTES), policy: imageFetchPolicy(o.config.OEMBED_ALLOW_HOSTS, o.config.MAX_BODY_BYTES) }
+    ? { library: new MediaLibrary(o.site, posts, storageFor(o.store, o.config.DATA_DIR), o.config.MAX_BODY_BYTES), policy: imageFetchPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.MAX_BODY_BYTES) }
     : undefined;
   const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: () => new Date(), images };
-  const feeds = { ...deps, sources: new Sources(deps), policy: feedFetchPolicy(o.config?.OEMBED_ALLOW_HOSTS ?? [], o.config?.IMPORT_FEED_MAX_BYTES ?? DEFAULT_FEED_MAX_BYTES) };
+  const feeds = { ...deps, sources: new Sources(deps), policy: feedFetchPolicy(o.config?.OUTBOUND_ALLOW_HOSTS ?? [], o.config?.IMPORT_FEED_MAX_BYTES ?? DEFAULT_FEED_MAX_BYTES) };
   return {
     // Job data arrives as parsed JSON; the service that enqueued it built it as an ImportJob.
     'import.batch': (data) => runImportJob(deps, data as ImportJob),

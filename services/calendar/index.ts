@@ -44,7 +44,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     now: () => new Date(),
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
     media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),
-    imagePolicy: imageFetchPolicy(opts.config.OEMBED_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
+    imagePolicy: imageFetchPolicy(opts.config.OUTBOUND_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
   };
   const app = new ServiceApp('calendar', opts.registry);
   bindDoc(app, deps);

@@ -6,7 +6,7 @@
  */
 import type Koa from 'koa';
 import qs from 'qs';
-import type { FailureThrottle } from '../../libs/auth/authenticate';
+import { throttleLogin, type FailureThrottle } from '../../libs/auth/authenticate';
 import { chunkPassword, verifyAccountPassword } from '../../libs/auth/passwords';
 import type { UsersRepository } from '../../libs/auth/users';
 import { ADMIN_PATH, type Site } from '../../libs/rest/site';
@@ -119,23 +119,24 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
       return true;
     }
     const ip = ctx.request.ip || 'unknown';
-    const wait = throttle.blockedFor(ip);
+    const login = typeof fields.log === 'string' ? fields.log.trim() : '';
+    const pwd = typeof fields.pwd === 'string' ? fields.pwd : '';
+    const user = login ? await users.byLoginOrEmail(login) : null;
+    const who = throttleLogin(login, user);
+    const wait = throttle.blockedFor(ip, who);
     if (wait > 0) {
       ctx.status = 429;
       ctx.set('Retry-After', String(wait));
       ctx.body = form(site, p, 'Too many failed login attempts. Try again later.');
       return true;
     }
-    const login = typeof fields.log === 'string' ? fields.log.trim() : '';
-    const pwd = typeof fields.pwd === 'string' ? fields.pwd : '';
-    const user = login ? await users.byLoginOrEmail(login) : null;
     if (!user || !(await verifyAccountPassword(pwd, user.pass_hash))) {
-      throttle.fail(ip);
+      throttle.fail(ip, who);
       ctx.status = 401;
       ctx.body = form(site, p, 'The username or password you entered is incorrect.');
       return true;
     }
-    throttle.succeed(ip);
+    throttle.succeed(ip, who);
     const name = p.app_name.trim();
     if (!name) {
       ctx.status = 400;

@@ -218,6 +218,49 @@ describe('authentication', () => {
   });
 });
 
+describe('failed-login throttle per address and per (address, login)', () => {
+  // The client address is the request's, or the first X-Forwarded-For entry (Koa's proxy mode): the
+  // tests stand for clients at different addresses through that header.
+  const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ AUTH_FAILURE_LIMIT: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('failures from one address never lock the user out from another', async () => {
+    for (let i = 0; i < 4; i++) await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, 'wrong wrong wrong'], headers: from('198.51.100.1') });
+    const blocked = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from('198.51.100.1') });
+    expect([blocked.status, blocked.body.code]).toEqual([429, 'too_many_failed_logins']);
+    // Another spelling of the same user is the same (address, login).
+    expect((await t.request('GET', '/cms/v2/users/me', { auth: ['admin@localhost.localdomain', ADMIN.appPassword], headers: from('198.51.100.1') })).status).toBe(429);
+    const elsewhere = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from('198.51.100.2') });
+    expect([elsewhere.status, elsewhere.body.slug]).toEqual([200, ADMIN.login]);
+    // The same for the account-password form of authorize-application.
+    const form = (pwd: string, ip: string) =>
+      fetch(`${t.url}/cms-admin/authorize-application.php`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...from(ip) },
+        body: new URLSearchParams({ app_name: `app ${ip} ${pwd.length}`, log: ADMIN.login, pwd }).toString(),
+      });
+    for (let i = 0; i < 3; i++) expect((await form('not the password', '198.51.100.3')).status).toBe(401);
+    expect((await form(ADMIN.password, '198.51.100.3')).status).toBe(429);
+    expect((await form(ADMIN.password, '198.51.100.4')).status).toBe(200);
+  });
+
+  it('one login failing at an address does not block other logins there, until the address is over its wider limit', async () => {
+    const ip = '198.51.100.5';
+    for (let i = 0; i < 3; i++) await t.request('GET', '/', { auth: ['nobody-1', 'x'], headers: from(ip) });
+    expect((await t.request('GET', '/', { auth: ['nobody-1', 'x'], headers: from(ip) })).status).toBe(429);
+    expect((await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from(ip) })).status).toBe(200);
+    // Spraying logins: 5 × the limit over all logins from one address blocks the address, and only it.
+    for (let i = 2; i <= 5; i++) for (let j = 0; j < 3; j++) await t.request('GET', '/', { auth: [`nobody-${i}`, 'x'], headers: from(ip) });
+    expect((await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from(ip) })).status).toBe(429);
+    expect((await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from('198.51.100.6') })).status).toBe(200);
+  });
+});
+
 describe('operations endpoints', () => {
   it('serves /healthz, /readyz and /metrics outside the REST root', async () => {
     expect((await app.request('GET', '/healthz')).body).toEqual({ status: 'ok' });

@@ -31,9 +31,9 @@ export function readLookup(data: unknown): LookupParams {
   return { url: d.url, maxwidth: d.maxwidth as number, ...(typeof d.maxheight === 'number' ? { maxheight: d.maxheight } : {}), discover: d.discover };
 }
 
-export function oembedFetchHandler(deps: { store: Store; config: Pick<Config, 'OEMBED_ALLOW_HOSTS'> }): JobHandler<unknown, FetchResult> {
+export function oembedFetchHandler(deps: { store: Store; config: Pick<Config, 'OUTBOUND_ALLOW_HOSTS'> }): JobHandler<unknown, FetchResult> {
   const cache = new OembedCache(deps.store);
-  const policy = fetchPolicy(deps.config.OEMBED_ALLOW_HOSTS);
+  const policy = fetchPolicy(deps.config.OUTBOUND_ALLOW_HOSTS);
   const log = logger.child({ component: 'oembed' });
   return async (data) => {
     const lookup = readLookup(data);

@@ -114,7 +114,7 @@ function proxySuite(label: string, env: () => Record<string, string | undefined>
 
     beforeAll(async () => {
       provider = await startProvider();
-      app = await startTestApp({ OEMBED_ALLOW_HOSTS: '127.0.0.1', ...env() });
+      app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', ...env() });
       users = await createRoleUsers(app, 'ox');
     });
     afterAll(async () => {

@@ -7,7 +7,7 @@
 import type { OembedData } from './embed';
 import { escapeHtml } from '../../libs/html/escape';
 import { tokenize } from '../../libs/html/tokenize';
-import { guardedGet, RefusedError, SAFE_PORTS, type FetchPolicy } from '../../libs/net/outbound';
+import { guardedGet, outboundPolicy, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
 import { httpUrl, sanitizeEmbedHtml } from './sanitize';
 import type { LookupParams } from './cache';
 
@@ -27,7 +27,7 @@ export class ProviderUnavailableError extends Error {
 }
 
 export function fetchPolicy(allowHosts: readonly string[]): FetchPolicy {
-  return { allowHosts: new Set(allowHosts.map((h) => h.toLowerCase())), ports: SAFE_PORTS, timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: MAX_REDIRECTS };
+  return outboundPolicy(allowHosts, { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: MAX_REDIRECTS });
 }
 
 function checkStatus(status: number, what: string): void {

@@ -22,7 +22,7 @@ const create = (body: Record<string, unknown>) => app.admin('POST', EVENTS, { bo
 beforeAll(async () => {
   PNG = await sharp({ create: { width: 2, height: 3, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
   // The image server is on loopback, which the outbound guard refuses unless the host is allowed.
-  app = await startTestApp({ SITE_TIMEZONE: 'America/New_York', OEMBED_ALLOW_HOSTS: '127.0.0.1' });
+  app = await startTestApp({ SITE_TIMEZONE: 'America/New_York', OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
   store = await openStore({ dataDir: app.config.DATA_DIR });
   users = await createRoleUsers(app, 'events');
   images = http.createServer((req, res) => {

@@ -47,7 +47,7 @@ describe('cms-block-editor/v1/url-details', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     // The page server is reached by a name the guard lets through; its address itself stays refused.
     base = `http://localhost:${(server.address() as AddressInfo).port}`;
-    app = await startTestApp({ OEMBED_ALLOW_HOSTS: 'localhost' });
+    app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: 'localhost' });
     users = await createRoleUsers(app, 'ud');
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { CAPABILITY_TYPES } from '../../../libs/auth/roles';
 import { can } from '../../../libs/auth/user';
 import { stripAllTags } from '../../../libs/posts/render';
-import { SAFE_PORTS, RefusedError, checkUrl, guardedGet, type FetchPolicy } from '../../../libs/net/outbound';
+import { RefusedError, checkUrl, guardedGet, outboundPolicy, type FetchPolicy } from '../../../libs/net/outbound';
 import { RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import type { ServiceApp } from '../../../libs/rest/service';
 import type { Site } from '../../../libs/rest/site';
@@ -29,7 +29,7 @@ export interface UrlDetails {
 }
 
 export function urlDetailsPolicy(allowHosts: readonly string[]): FetchPolicy {
-  return { allowHosts: new Set(allowHosts.map((h) => h.toLowerCase())), ports: SAFE_PORTS, timeoutMs: TIMEOUT_MS, maxBytes: URL_DETAILS_MAX_BYTES, maxRedirects: MAX_REDIRECTS };
+  return outboundPolicy(allowHosts, { timeoutMs: TIMEOUT_MS, maxBytes: URL_DETAILS_MAX_BYTES, maxRedirects: MAX_REDIRECTS });
 }
 
 /** prepare_metadata_for_output: entities decoded (again), tags stripped. */

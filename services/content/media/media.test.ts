@@ -54,7 +54,7 @@ beforeAll(async () => {
   jpeg = await makeJpeg();
   png = await makePng();
   images = await startImageServer();
-  app = await startTestApp({ OEMBED_ALLOW_HOSTS: 'localhost' });
+  app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: 'localhost' });
   users = await createRoleUsers(app, 'm');
 });
 afterAll(async () => {
@@ -136,7 +136,7 @@ describe('uploads', () => {
   });
 
   it('answers 413 for a body over the limit, and rest_upload_file_too_big for a fetched file over it', async () => {
-    const small = await startTestApp({ MAX_BODY_BYTES: '4096', OEMBED_ALLOW_HOSTS: 'localhost' });
+    const small = await startTestApp({ MAX_BODY_BYTES: '4096', OUTBOUND_ALLOW_HOSTS: 'localhost' });
     try {
       const res = await small.admin('POST', '/cms/v2/media', raw(png, 'big.png', 'image/png'));
       expect([res.status, res.body.code]).toEqual([413, 'rest_request_too_large']);
