@@ -185,6 +185,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
       files: storageFor(store, config.DATA_DIR),
       calendar: calendarPage({ site, rest, nonces: await Nonces.open(store, config.SERVICE_SECRET) }),
       maxBodyBytes: config.MAX_BODY_BYTES,
+      trustProxyHops: config.TRUST_PROXY_HOPS,
       ready: async () => {
         await store.ping();
         await queue.ping();

@@ -146,6 +146,12 @@ export const ENV = {
   MAX_BODY_BYTES: { description: 'Largest request body accepted; larger ones get 413.', roles: ['*'], parse: int(2 * 1024 * 1024, 1024, 512 * 1024 * 1024) },
   AUTH_FAILURE_LIMIT: { description: 'Failed logins allowed for one login from one client address within AUTH_FAILURE_WINDOW_SECONDS before 429 (an address gets five times as many over all logins).', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
   AUTH_FAILURE_WINDOW_SECONDS: { description: 'Window of the failed-login throttle.', roles: ['all', 'gateway'], parse: int(300, 1, 86400) },
+  TRUST_PROXY_HOPS: {
+    description:
+      'Reverse proxies in front of the gateway whose X-Forwarded-For entries are trusted: the client address (login throttle, logs) is the entry the outermost of them added. 0: the connection address, X-Forwarded-For ignored (a client could write any address there).',
+    roles: ['all', 'gateway'],
+    parse: int(0, 0, 10),
+  },
   OUTBOUND_ALLOW_HOSTS: {
     description:
       'Comma-separated hosts every outbound fetch (oEmbed proxy, URL details, media sideloads, event, venue, organizer and imported images) may reach although they are private, loopback or on a port other than 80, 443 and 8080 (intranet sites): `host` allows every port of it, `host:port` (`[v6]:port`) that port only; redirects are judged again. Empty: public addresses only. OEMBED_ALLOW_HOSTS, its former name, is deprecated and still read: its hosts are added.',

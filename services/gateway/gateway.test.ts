@@ -219,12 +219,12 @@ describe('authentication', () => {
 });
 
 describe('failed-login throttle per address and per (address, login)', () => {
-  // The client address is the request's, or the first X-Forwarded-For entry (Koa's proxy mode): the
-  // tests stand for clients at different addresses through that header.
+  // Behind one trusted proxy (TRUST_PROXY_HOPS=1) the client address is the X-Forwarded-For entry that
+  // proxy added: the tests stand for clients at different addresses through that header.
   const from = (ip: string) => ({ 'X-Forwarded-For': ip });
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ AUTH_FAILURE_LIMIT: '3' });
+    t = await startTestApp({ AUTH_FAILURE_LIMIT: '3', TRUST_PROXY_HOPS: '1' });
   });
   afterAll(() => t.close());
 
@@ -258,6 +258,33 @@ describe('failed-login throttle per address and per (address, login)', () => {
     for (let i = 2; i <= 5; i++) for (let j = 0; j < 3; j++) await t.request('GET', '/', { auth: [`nobody-${i}`, 'x'], headers: from(ip) });
     expect((await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from(ip) })).status).toBe(429);
     expect((await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from('198.51.100.6') })).status).toBe(200);
+  });
+});
+
+describe('the client address', () => {
+  it('ignores X-Forwarded-For unless proxies are trusted: a client cannot pose as another address', async () => {
+    const t = await startTestApp({ AUTH_FAILURE_LIMIT: '3' });
+    try {
+      for (let i = 0; i < 3; i++) await t.request('GET', '/', { auth: ['admin', 'wrong'], headers: { 'X-Forwarded-For': `203.0.113.${i}` } });
+      const spoofed = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: { 'X-Forwarded-For': '203.0.113.99' } });
+      expect([spoofed.status, spoofed.body.code]).toEqual([429, 'too_many_failed_logins']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('behind one trusted proxy takes the entry it added, not one the client wrote before it', async () => {
+    const t = await startTestApp({ AUTH_FAILURE_LIMIT: '3', TRUST_PROXY_HOPS: '1' });
+    try {
+      // The client writes a different address each time; the proxy appends the real one (198.51.100.7).
+      for (let i = 0; i < 3; i++) await t.request('GET', '/', { auth: ['admin', 'wrong'], headers: { 'X-Forwarded-For': `203.0.113.${i}, 198.51.100.7` } });
+      const blocked = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: { 'X-Forwarded-For': '203.0.113.99, 198.51.100.7' } });
+      expect(blocked.status).toBe(429);
+      const other = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: { 'X-Forwarded-For': '198.51.100.8' } });
+      expect(other.status).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -34,6 +34,11 @@ export interface GatewayOptions {
   files?: FileStorage;
   /** The public calendar page under /events/ and its assets under /cms-content/calendar/ (./calendar-page). */
   calendar?: (ctx: Koa.Context) => Promise<boolean>;
+  /**
+   * Reverse proxies in front whose X-Forwarded-For entries are trusted (TRUST_PROXY_HOPS): the client
+   * address is the entry the outermost one added; 0 takes the connection's address.
+   */
+  trustProxyHops?: number;
 }
 
 const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };
@@ -194,7 +199,9 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
 }
 
 export function createGatewayApp(opts: GatewayOptions): Koa {
-  const app = new Koa({ proxy: true });
+  const hops = opts.trustProxyHops ?? 0;
+  // Koa reads the last `maxIpsCount` X-Forwarded-For entries (those the trusted proxies added) and takes the first of them.
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const { rest, site } = opts;
   // The site index is the same for every anonymous caller; serialise it once (with its headers).
   let indexCache: { body: Buffer; headers: Record<string, string> } | undefined;

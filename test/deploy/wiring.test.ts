@@ -61,6 +61,7 @@ const SETTINGS: Record<EnvName, Setting> = {
   IMPORT_MIN_INTERVAL_SECONDS: { path: 'config.importMinIntervalSeconds', value: 42 },
   AUTH_FAILURE_LIMIT: { path: 'config.authFailureLimit', value: 17 },
   AUTH_FAILURE_WINDOW_SECONDS: { path: 'config.authFailureWindowSeconds', value: 123 },
+  TRUST_PROXY_HOPS: { path: 'config.trustProxyHops', value: 2 },
   OUTBOUND_ALLOW_HOSTS: { path: 'config.outboundAllowHosts', value: ['intranet.example.org', '10.0.0.5:8443'], expect: 'intranet.example.org,10.0.0.5:8443' },
   WORKER_QUEUES: { perWorkerGroup: (g) => ({ value: WORKER_QUEUES[g], expect: WORKER_QUEUES[g].join(',') }) },
   WORKER_CONCURRENCY: { perWorkerGroup: (g) => ({ value: 10 + Object.keys(WORKER_QUEUES).indexOf(g), expect: String(10 + Object.keys(WORKER_QUEUES).indexOf(g)) }) },

@@ -31,6 +31,7 @@ IMPORT_FEED_MAX_BYTES: {roles: [worker], source: config}
 IMPORT_MIN_INTERVAL_SECONDS: {roles: [aggregator], source: config}
 AUTH_FAILURE_LIMIT: {roles: [gateway], source: config}
 AUTH_FAILURE_WINDOW_SECONDS: {roles: [gateway], source: config}
+TRUST_PROXY_HOPS: {roles: [gateway], source: config}
 OUTBOUND_ALLOW_HOSTS: {roles: [oembed, worker, content, calendar], source: config}
 WORKER_QUEUES: {roles: [worker], source: worker}
 WORKER_CONCURRENCY: {roles: [worker], source: worker}
