@@ -17,7 +17,7 @@
  * by 10 % or more.
  *
  * Options (environment): SOAK_SECONDS (default 60), SOAK_CONNECTIONS (default 32), SOAK_WARMUP
- * (default 15), SOAK_SCALE (fraction of the benchmark data set to seed, default 0.1).
+ * (default 30), SOAK_SCALE (fraction of the benchmark data set to seed, default 0.1).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,7 +30,7 @@ import { seed, type Seeded } from './seed';
 const env = process.env;
 const SECONDS = Number(env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(env.SOAK_CONNECTIONS ?? 32);
-const WARMUP = Number(env.SOAK_WARMUP ?? 15);
+const WARMUP = Number(env.SOAK_WARMUP ?? 30);
 const SCALE = Number(env.SOAK_SCALE ?? 0.1);
 const GROWTH_LIMIT = 10;
 const ADMIN_APP_PASSWORD = 'soakSOAKsoak1234ABCDEFGH';

@@ -9,10 +9,16 @@
  * Rendering is a pure function of the text and costs far more than a lookup, and the same records are
  * read over and over: results are kept in a bounded, least-recently-used map keyed by the input.
  */
+/** What an entry costs beyond its characters, in characters (about 100 bytes of map slot and string headers). */
+const ENTRY_OVERHEAD = 50;
+
 class RenderCache {
   private readonly map = new Map<string, string>();
   private chars = 0;
-  /** `budget`: characters of keys and values kept at most (memory stays bounded whatever the texts). */
+  /**
+   * `budget`: characters kept at most, counting each entry's key, value and a fixed overhead for the
+   * entry itself (map slot, string headers), so many small texts are bounded as surely as few large ones.
+   */
   constructor(private readonly budget: number) {}
   get(key: string, make: () => string): string {
     const hit = this.map.get(key);
@@ -22,22 +28,23 @@ class RenderCache {
       return hit;
     }
     const value = make();
-    const cost = key.length + value.length;
+    const cost = key.length + value.length + ENTRY_OVERHEAD;
     if (cost > this.budget / 64) return value;
     this.map.set(key, value);
     this.chars += cost;
     while (this.chars > this.budget) {
       const [oldKey, oldValue] = this.map.entries().next().value!;
       this.map.delete(oldKey);
-      this.chars -= oldKey.length + oldValue.length;
+      this.chars -= oldKey.length + oldValue.length + ENTRY_OVERHEAD;
     }
     return value;
   }
 }
 
-const CACHE_CHARS = 8 * 1024 * 1024;
+/** About 4 MB of UTF-16 text each: a few thousand records' rendered content, more than the pages read at once. */
+const CACHE_CHARS = 2 * 1024 * 1024;
 const contentCache = new RenderCache(CACHE_CHARS);
-const excerptCache = new RenderCache(CACHE_CHARS);
+const excerptCache = new RenderCache(CACHE_CHARS / 2);
 const titleCache = new RenderCache(CACHE_CHARS / 8);
 
 const ALL_BLOCKS =
