@@ -8,7 +8,7 @@
  * from the handler's start to its return), end to end (from the POST to the finished run), and the peak
  * RSS of the worker and the service. Needs Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379).
  *
- * Environment: BENCH_FEED_EVENTS (default 50000). Run alone: `npm run build && node dist/bench/import-feed.js`;
+ * Environment: BENCH_FEED_EVENTS (default 50000), BENCH_FEED_WORKER_HEAP_MB (the worker's V8 heap limit). Run alone: `npm run build && node dist/bench/import-feed.js`;
  * `npm run bench` runs it after the batch import rows.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,6 +26,8 @@ const REDIS = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TARGET_PER_WORKER = 5000;
 const APP_PASSWORD = 'benchBENCHbenchBENCHbnch';
 const ZONES = ['America/New_York', 'Europe/Berlin', 'UTC'];
+/** The worker's V8 old-space limit in MiB (`--max-old-space-size`), to show the memory an import needs; default Node's own. */
+const WORKER_HEAP_MB = env.BENCH_FEED_WORKER_HEAP_MB ? Number(env.BENCH_FEED_WORKER_HEAP_MB) : null;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -104,7 +106,8 @@ export async function runFeedImportBench(): Promise<FeedImportRow | null> {
     });
     children.push(service);
     await waitReady(url, service);
-    const worker = spawn(process.execPath, entry('bench/import-worker'), { env: { ...baseEnv, WORKER_CONCURRENCY: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const heapArgs = WORKER_HEAP_MB ? [`--max-old-space-size=${WORKER_HEAP_MB}`] : [];
+    const worker = spawn(process.execPath, [...heapArgs, ...entry('bench/import-worker')], { env: { ...baseEnv, WORKER_CONCURRENCY: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(worker);
     const io = collect(worker);
     const deadline = Date.now() + 30_000;
