@@ -35,6 +35,29 @@ export interface PostTypeObject {
 const always = () => true;
 const managers = (user: Caller) => can(user, 'manage_options');
 
+/** The calendar's venues and organizers: private types with a title and a description, shown in REST to managers. */
+function linkedType(name: string, label: string, singular: string, cap: string): PostTypeObject {
+  return {
+    name,
+    label,
+    singular,
+    description: '',
+    hierarchical: false,
+    public: false,
+    publiclyQueryable: true,
+    builtin: false,
+    hasArchive: false,
+    showUi: true,
+    showInNavMenus: false,
+    showInRest: managers,
+    restBase: name,
+    restNamespace: 'cms/v2',
+    capType: [cap, `${cap}s`],
+    supports: ['title', 'editor'],
+    icon: null,
+  };
+}
+
 export const POST_TYPES: PostTypeObject[] = [
   {
     name: 'post',
@@ -113,44 +136,8 @@ export const POST_TYPES: PostTypeObject[] = [
     supports: ['title', 'editor', 'excerpt', 'author', 'thumbnail', 'custom-fields', 'comments', 'revisions'],
     icon: 'dashicons-calendar',
   },
-  {
-    name: VENUE_TYPE,
-    label: 'Venues',
-    singular: 'Venue',
-    description: '',
-    hierarchical: false,
-    public: false,
-    publiclyQueryable: true,
-    builtin: false,
-    hasArchive: false,
-    showUi: true,
-    showInNavMenus: false,
-    showInRest: managers,
-    restBase: VENUE_TYPE,
-    restNamespace: 'cms/v2',
-    capType: ['vendor_venue', 'vendor_venues'],
-    supports: ['title', 'editor'],
-    icon: null,
-  },
-  {
-    name: ORGANIZER_TYPE,
-    label: 'Organizers',
-    singular: 'Organizer',
-    description: '',
-    hierarchical: false,
-    public: false,
-    publiclyQueryable: true,
-    builtin: false,
-    hasArchive: false,
-    showUi: true,
-    showInNavMenus: false,
-    showInRest: managers,
-    restBase: ORGANIZER_TYPE,
-    restNamespace: 'cms/v2',
-    capType: ['vendor_organizer', 'vendor_organizers'],
-    supports: ['title', 'editor'],
-    icon: null,
-  },
+  linkedType(VENUE_TYPE, 'Venues', 'Venue', 'vendor_venue'),
+  linkedType(ORGANIZER_TYPE, 'Organizers', 'Organizer', 'vendor_organizer'),
 ];
 
 export const postTypeObject = (name: string): PostTypeObject | undefined => POST_TYPES.find((t) => t.name === name);
