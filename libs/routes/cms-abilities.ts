@@ -7,7 +7,7 @@
  */
 import type { ArgDecl, RouteRegistry } from '../rest/registry';
 import { ALL_METHODS } from '../rest/registry';
-import { contextArg, pageArg, perPageArg } from './common';
+import { contextArg, pageArg, perPageArg, objectSchema } from './common';
 
 export const ABILITIES_NS = 'cms-abilities/v1';
 
@@ -28,67 +28,52 @@ const annotationFilter = (description: string): ArgDecl => ({ description, type:
 
 function abilitySchema(): Record<string, unknown> {
   const annotation = (description: string) => ({ description, type: ['boolean', 'null'] });
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'ability',
-    type: 'object',
-    properties: {
-      name: { description: 'Unique identifier for the ability.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
-      label: { description: 'Display label for the ability.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
-      description: { description: 'Description of the ability.', type: 'string', context: ['view', 'edit'], readonly: true },
-      category: { description: 'Ability category this ability belongs to.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
-      input_schema: { description: 'JSON Schema for the ability input.', type: 'object', context: ['view', 'edit'], readonly: true },
-      output_schema: { description: 'JSON Schema for the ability output.', type: 'object', context: ['view', 'edit'], readonly: true },
-      meta: {
-        description: 'Meta information about the ability.',
-        type: 'object',
-        properties: {
-          annotations: {
-            description: 'Behavioral annotations for the ability.',
-            type: 'object',
-            properties: {
-              readonly: annotation('Whether the ability does not modify its environment.'),
-              destructive: annotation('Whether the ability may perform destructive updates to its environment.'),
-              idempotent: annotation('Whether repeated calls with the same arguments have no additional effect.'),
-            },
-            additionalProperties: true,
+  return objectSchema('ability', {
+    name: { description: 'Unique identifier for the ability.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+    label: { description: 'Display label for the ability.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+    description: { description: 'Description of the ability.', type: 'string', context: ['view', 'edit'], readonly: true },
+    category: { description: 'Ability category this ability belongs to.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+    input_schema: { description: 'JSON Schema for the ability input.', type: 'object', context: ['view', 'edit'], readonly: true },
+    output_schema: { description: 'JSON Schema for the ability output.', type: 'object', context: ['view', 'edit'], readonly: true },
+    meta: {
+      description: 'Meta information about the ability.',
+      type: 'object',
+      properties: {
+        annotations: {
+          description: 'Behavioral annotations for the ability.',
+          type: 'object',
+          properties: {
+            readonly: annotation('Whether the ability does not modify its environment.'),
+            destructive: annotation('Whether the ability may perform destructive updates to its environment.'),
+            idempotent: annotation('Whether repeated calls with the same arguments have no additional effect.'),
           },
+          additionalProperties: true,
         },
-        context: ['view', 'edit'],
-        readonly: true,
       },
+      context: ['view', 'edit'],
+      readonly: true,
     },
-  };
+  });
 }
 
 function categorySchema(): Record<string, unknown> {
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'ability-category',
-    type: 'object',
-    properties: {
-      slug: { description: 'Unique identifier for the ability category.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
-      label: { description: 'Display label for the category.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
-      description: { description: 'Description of the category.', type: 'string', context: ['view', 'edit'], readonly: true },
-      meta: { description: 'Meta information about the category.', type: 'object', context: ['view', 'edit'], readonly: true },
-    },
-  };
+  return objectSchema('ability-category', {
+    slug: { description: 'Unique identifier for the ability category.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+    label: { description: 'Display label for the category.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
+    description: { description: 'Description of the category.', type: 'string', context: ['view', 'edit'], readonly: true },
+    meta: { description: 'Meta information about the category.', type: 'object', context: ['view', 'edit'], readonly: true },
+  });
 }
 
 function runSchema(): Record<string, unknown> {
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'ability-execution',
-    type: 'object',
-    properties: {
-      result: {
-        description: 'The result of the ability execution.',
-        type: ['integer', 'number', 'boolean', 'string', 'array', 'object', 'null'],
-        context: ['view', 'edit'],
-        readonly: true,
-      },
+  return objectSchema('ability-execution', {
+    result: {
+      description: 'The result of the ability execution.',
+      type: ['integer', 'number', 'boolean', 'string', 'array', 'object', 'null'],
+      context: ['view', 'edit'],
+      readonly: true,
     },
-  };
+  });
 }
 
 export function registerAbilitiesRoutes(registry: RouteRegistry): void {

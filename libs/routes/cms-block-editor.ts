@@ -5,6 +5,7 @@
  */
 import type { RouteRegistry } from '../rest/registry';
 import { sanitizeUrl } from './oembed';
+import { objectSchema } from './common';
 
 export const BLOCK_EDITOR_NS = 'cms-block-editor/v1';
 export const URL_DETAILS_ENDPOINT = 'cms-block-editor.url-details';
@@ -17,17 +18,12 @@ function urlDetailsSchema(): Record<string, unknown> {
     context: ['view', 'edit', 'embed'],
     readonly: true,
   });
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'url-details',
-    type: 'object',
-    properties: {
-      title: field('The contents of the <title> element from the URL.'),
-      icon: field('The favicon image link of the <link rel="icon"> element from the URL.', 'uri'),
-      description: field('The content of the <meta name="description"> element from the URL.'),
-      image: field('The Open Graph image link of the <meta property="og:image"> or <meta property="og:image:url"> element from the URL.', 'uri'),
-    },
-  };
+  return objectSchema('url-details', {
+    title: field('The contents of the <title> element from the URL.'),
+    icon: field('The favicon image link of the <link rel="icon"> element from the URL.', 'uri'),
+    description: field('The content of the <meta name="description"> element from the URL.'),
+    image: field('The Open Graph image link of the <meta property="og:image"> or <meta property="og:image:url"> element from the URL.', 'uri'),
+  });
 }
 
 export function registerBlockEditorRoutes(registry: RouteRegistry): void {

@@ -6,6 +6,7 @@
  * service does not have.
  */
 import type { RouteRegistry } from '../rest/registry';
+import { objectSchema } from './common';
 
 export const SITE_HEALTH_NS = 'cms-site-health/v1';
 
@@ -18,27 +19,22 @@ export const DIRECTORY_SIZES_ENDPOINT = 'cms-site-health.directory-sizes';
 
 /** The reference's test result schema (get_item_schema), renamed. */
 export function siteHealthTestSchema(): Record<string, unknown> {
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'cms-site-health-test',
-    type: 'object',
-    properties: {
-      test: { type: 'string', description: 'The name of the test being run.', readonly: true },
-      label: { type: 'string', description: 'A label describing the test.', readonly: true },
-      status: { type: 'string', description: 'The status of the test.', enum: ['good', 'recommended', 'critical'], readonly: true },
-      badge: {
-        type: 'object',
-        description: 'The category this test is grouped in.',
-        properties: {
-          label: { type: 'string', readonly: true },
-          color: { type: 'string', enum: ['blue', 'orange', 'red', 'green', 'purple', 'gray'], readonly: true },
-        },
-        readonly: true,
+  return objectSchema('cms-site-health-test', {
+    test: { type: 'string', description: 'The name of the test being run.', readonly: true },
+    label: { type: 'string', description: 'A label describing the test.', readonly: true },
+    status: { type: 'string', description: 'The status of the test.', enum: ['good', 'recommended', 'critical'], readonly: true },
+    badge: {
+      type: 'object',
+      description: 'The category this test is grouped in.',
+      properties: {
+        label: { type: 'string', readonly: true },
+        color: { type: 'string', enum: ['blue', 'orange', 'red', 'green', 'purple', 'gray'], readonly: true },
       },
-      description: { type: 'string', description: 'A more descriptive explanation of what the test looks for, and why it is important for the user.', readonly: true },
-      actions: { type: 'string', description: 'HTML containing an action to direct the user to where they can resolve the issue.', readonly: true },
+      readonly: true,
     },
-  };
+    description: { type: 'string', description: 'A more descriptive explanation of what the test looks for, and why it is important for the user.', readonly: true },
+    actions: { type: 'string', description: 'HTML containing an action to direct the user to where they can resolve the issue.', readonly: true },
+  });
 }
 
 export function registerSiteHealthRoutes(registry: RouteRegistry): void {

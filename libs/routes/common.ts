@@ -39,3 +39,8 @@ export const orderArg = (def: 'asc' | 'desc'): ArgDecl => ({
 export const idArg = (description = 'Unique identifier for the object.'): ArgDecl => ({ description, type: 'integer' });
 
 export const forceArg = (description = 'Whether to bypass Trash and force deletion.'): ArgDecl => ({ type: 'boolean', default: false, description });
+
+/** The JSON schema of a record as the reference publishes it (OPTIONS, context=help, OpenAPI). */
+export function objectSchema(title: string, properties: Record<string, unknown>): Record<string, unknown> {
+  return { $schema: 'http://json-schema.org/draft-04/schema#', title, type: 'object', properties };
+}

@@ -9,6 +9,7 @@
 import { isZoneName } from '../../settings/site-settings';
 import type { ArgDecl, RouteRegistry } from '../../rest/registry';
 import { DELETABLE, EDITABLE } from '../../rest/registry';
+import { pageArg, perPageArg } from '../common';
 
 export const SOURCES_NS = 'vendor/event-aggregator/v1';
 const BASE = `/${SOURCES_NS}`;
@@ -58,10 +59,7 @@ export function registerSourceRoutes(registry: RouteRegistry): void {
         id: 'imports.sources.list',
         service: 'aggregator',
         methods: ['GET'],
-        args: {
-          page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
-          per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
-        },
+        args: { page: pageArg(), per_page: perPageArg() },
       },
       { id: 'imports.sources.create', service: 'aggregator', methods: ['POST'], args: withDefaults },
     ],

@@ -5,7 +5,7 @@
  */
 import { type ArgDecl, type ArgSchema, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { validateArg } from '../../rest/validate';
-import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
+import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg, objectSchema } from '../common';
 
 const NS = 'cms/v2';
 
@@ -98,38 +98,33 @@ export function commentSchema(): Record<string, unknown> {
   const avatar = Object.fromEntries(
     [24, 48, 96].map((s) => [String(s), { description: `Avatar URL with image size of ${s} pixels.`, type: 'string', format: 'uri', context: ['embed', 'view', 'edit'] }]),
   );
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'comment',
-    type: 'object',
-    properties: {
-      id: { description: 'Unique identifier for the comment.', type: 'integer', context: all, readonly: true },
-      author: { description: 'The ID of the user object, if author was a user.', type: 'integer', context: all },
-      author_email: { description: 'Email address for the comment author.', type: 'string', format: 'email', context: ['edit'] },
-      author_ip: { description: 'IP address for the comment author.', type: 'string', format: 'ip', context: ['edit'] },
-      author_name: { description: 'Display name for the comment author.', type: 'string', context: all },
-      author_url: { description: 'URL for the comment author.', type: 'string', format: 'uri', context: all },
-      author_user_agent: { description: 'User agent for the comment author.', type: 'string', context: ['edit'] },
-      content: {
-        description: 'The content for the comment.',
-        type: 'object',
-        context: all,
-        properties: {
-          raw: { description: 'Content for the comment, as it exists in the database.', type: 'string', context: ['edit'] },
-          rendered: { description: 'HTML content for the comment, transformed for display.', type: 'string', context: all, readonly: true },
-        },
+  return objectSchema('comment', {
+    id: { description: 'Unique identifier for the comment.', type: 'integer', context: all, readonly: true },
+    author: { description: 'The ID of the user object, if author was a user.', type: 'integer', context: all },
+    author_email: { description: 'Email address for the comment author.', type: 'string', format: 'email', context: ['edit'] },
+    author_ip: { description: 'IP address for the comment author.', type: 'string', format: 'ip', context: ['edit'] },
+    author_name: { description: 'Display name for the comment author.', type: 'string', context: all },
+    author_url: { description: 'URL for the comment author.', type: 'string', format: 'uri', context: all },
+    author_user_agent: { description: 'User agent for the comment author.', type: 'string', context: ['edit'] },
+    content: {
+      description: 'The content for the comment.',
+      type: 'object',
+      context: all,
+      properties: {
+        raw: { description: 'Content for the comment, as it exists in the database.', type: 'string', context: ['edit'] },
+        rendered: { description: 'HTML content for the comment, transformed for display.', type: 'string', context: all, readonly: true },
       },
-      date: { description: "The date the comment was published, in the site's timezone.", type: 'string', format: 'date-time', context: all },
-      date_gmt: { description: 'The date the comment was published, as GMT.', type: 'string', format: 'date-time', context: ['view', 'edit'] },
-      link: { description: 'URL to the comment.', type: 'string', format: 'uri', context: all, readonly: true },
-      parent: { description: 'The ID for the parent of the comment.', type: 'integer', context: all, default: 0 },
-      post: { description: 'The ID of the associated post object.', type: 'integer', context: ['view', 'edit'], default: 0 },
-      status: { description: 'State of the comment.', type: 'string', context: ['view', 'edit'] },
-      type: { description: 'Type of the comment.', type: 'string', context: all, readonly: true, default: 'comment' },
-      author_avatar_urls: { description: 'Avatar URLs for the comment author.', type: 'object', context: all, readonly: true, properties: avatar },
-      meta: { description: 'Meta fields.', type: 'object', context: ['view', 'edit'], properties: COMMENT_META },
     },
-  };
+    date: { description: "The date the comment was published, in the site's timezone.", type: 'string', format: 'date-time', context: all },
+    date_gmt: { description: 'The date the comment was published, as GMT.', type: 'string', format: 'date-time', context: ['view', 'edit'] },
+    link: { description: 'URL to the comment.', type: 'string', format: 'uri', context: all, readonly: true },
+    parent: { description: 'The ID for the parent of the comment.', type: 'integer', context: all, default: 0 },
+    post: { description: 'The ID of the associated post object.', type: 'integer', context: ['view', 'edit'], default: 0 },
+    status: { description: 'State of the comment.', type: 'string', context: ['view', 'edit'] },
+    type: { description: 'Type of the comment.', type: 'string', context: all, readonly: true, default: 'comment' },
+    author_avatar_urls: { description: 'Avatar URLs for the comment author.', type: 'object', context: all, readonly: true, properties: avatar },
+    meta: { description: 'Meta fields.', type: 'object', context: ['view', 'edit'], properties: COMMENT_META },
+  });
 }
 
 const idArg = (): ArgDecl => ({ description: 'Unique identifier for the comment.', type: 'integer' });

@@ -7,7 +7,7 @@ import { metaArg, metaSchema } from '../../posts/meta';
 import { sanitizeTitle } from '../../posts/slug';
 import { mediaTypes } from '../../media/mime';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
-import { contextArg } from '../common';
+import { contextArg, objectSchema } from '../common';
 import { collectionArgs, KINDS, POST_ORDERBY } from './posts';
 
 const NS = 'cms/v2';
@@ -73,64 +73,59 @@ export function mediaSchema(): Record<string, unknown> {
   const all = ['view', 'edit', 'embed'];
   const ve = ['view', 'edit'];
   const rendered = (d: string, ctx = all) => ({ description: d, type: 'string', context: ctx, readonly: true });
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'attachment',
-    type: 'object',
-    properties: {
-      date: { description: "The date the post was published, in the site's timezone.", type: ['string', 'null'], format: 'date-time', context: all },
-      date_gmt: { description: 'The date the post was published, as GMT.', type: ['string', 'null'], format: 'date-time', context: ve },
-      guid: {
-        description: 'The globally unique identifier for the post.',
-        type: 'object',
-        context: ve,
-        readonly: true,
-        properties: { raw: rendered('GUID for the post, as it exists in the database.', ['edit']), rendered: rendered('GUID for the post, transformed for display.', ve) },
-      },
-      id: ro('Unique identifier for the post.', 'integer', all),
-      link: ro('URL to the post.', 'string', all, { format: 'uri' }),
-      modified: ro("The date the post was last modified, in the site's timezone.", 'string', ve, { format: 'date-time' }),
-      modified_gmt: ro('The date the post was last modified, as GMT.', 'string', ve, { format: 'date-time' }),
-      slug: { description: 'An alphanumeric identifier for the post unique to its type.', type: 'string', context: all },
-      status: { description: 'A named status for the post.', type: 'string', enum: MEDIA_WRITE_STATUSES, context: ve },
-      type: ro('Type of post.', 'string', all),
-      permalink_template: ro('Permalink template for the post.', 'string', ['edit']),
-      generated_slug: ro('Slug automatically generated from the post title.', 'string', ['edit']),
-      title: {
-        description: 'The title for the post.',
-        type: 'object',
-        context: all,
-        properties: { raw: { description: 'Title for the post, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML title for the post, transformed for display.') },
-      },
-      author: { description: 'The ID for the author of the post.', type: 'integer', context: all },
-      comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'], context: ve },
-      ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'], context: ve },
-      meta: metaSchema(),
-      template: { description: 'The theme file to use to display the post.', type: 'string', context: ve },
-      alt_text: { description: 'Alternative text to display when attachment is not displayed.', type: 'string', context: all },
-      caption: {
-        description: 'The attachment caption.',
-        type: 'object',
-        context: all,
-        properties: { raw: { description: 'Caption for the attachment, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML caption for the attachment, transformed for display.') },
-      },
-      description: {
-        description: 'The attachment description.',
-        type: 'object',
-        context: ve,
-        properties: { raw: { description: 'Description for the attachment, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML description for the attachment, transformed for display.', ve) },
-      },
-      media_type: ro('Attachment type.', 'string', all, { enum: ['image', 'file'] }),
-      mime_type: ro('The attachment MIME type.', 'string', all),
-      media_details: ro('Details about the media file, specific to its type.', 'object', all),
-      post: { description: 'The ID for the associated post of the attachment.', type: 'integer', context: ve },
-      source_url: ro('URL to the original attachment file.', 'string', all, { format: 'uri' }),
-      missing_image_sizes: ro('List of the missing image sizes of the attachment.', 'array', ['edit'], { items: { type: 'string' } }),
-      filename: ro('Original attachment file name.', 'string', ve),
-      filesize: ro('Attachment file size in bytes.', ['integer', 'null'], ve),
-      exif_orientation: ro('EXIF orientation value. Values 1-8 follow the EXIF specification, where 1 means no rotation needed.', 'integer', ['edit']),
+  return objectSchema('attachment', {
+    date: { description: "The date the post was published, in the site's timezone.", type: ['string', 'null'], format: 'date-time', context: all },
+    date_gmt: { description: 'The date the post was published, as GMT.', type: ['string', 'null'], format: 'date-time', context: ve },
+    guid: {
+      description: 'The globally unique identifier for the post.',
+      type: 'object',
+      context: ve,
+      readonly: true,
+      properties: { raw: rendered('GUID for the post, as it exists in the database.', ['edit']), rendered: rendered('GUID for the post, transformed for display.', ve) },
     },
-  };
+    id: ro('Unique identifier for the post.', 'integer', all),
+    link: ro('URL to the post.', 'string', all, { format: 'uri' }),
+    modified: ro("The date the post was last modified, in the site's timezone.", 'string', ve, { format: 'date-time' }),
+    modified_gmt: ro('The date the post was last modified, as GMT.', 'string', ve, { format: 'date-time' }),
+    slug: { description: 'An alphanumeric identifier for the post unique to its type.', type: 'string', context: all },
+    status: { description: 'A named status for the post.', type: 'string', enum: MEDIA_WRITE_STATUSES, context: ve },
+    type: ro('Type of post.', 'string', all),
+    permalink_template: ro('Permalink template for the post.', 'string', ['edit']),
+    generated_slug: ro('Slug automatically generated from the post title.', 'string', ['edit']),
+    title: {
+      description: 'The title for the post.',
+      type: 'object',
+      context: all,
+      properties: { raw: { description: 'Title for the post, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML title for the post, transformed for display.') },
+    },
+    author: { description: 'The ID for the author of the post.', type: 'integer', context: all },
+    comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'], context: ve },
+    ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'], context: ve },
+    meta: metaSchema(),
+    template: { description: 'The theme file to use to display the post.', type: 'string', context: ve },
+    alt_text: { description: 'Alternative text to display when attachment is not displayed.', type: 'string', context: all },
+    caption: {
+      description: 'The attachment caption.',
+      type: 'object',
+      context: all,
+      properties: { raw: { description: 'Caption for the attachment, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML caption for the attachment, transformed for display.') },
+    },
+    description: {
+      description: 'The attachment description.',
+      type: 'object',
+      context: ve,
+      properties: { raw: { description: 'Description for the attachment, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML description for the attachment, transformed for display.', ve) },
+    },
+    media_type: ro('Attachment type.', 'string', all, { enum: ['image', 'file'] }),
+    mime_type: ro('The attachment MIME type.', 'string', all),
+    media_details: ro('Details about the media file, specific to its type.', 'object', all),
+    post: { description: 'The ID for the associated post of the attachment.', type: 'integer', context: ve },
+    source_url: ro('URL to the original attachment file.', 'string', all, { format: 'uri' }),
+    missing_image_sizes: ro('List of the missing image sizes of the attachment.', 'array', ['edit'], { items: { type: 'string' } }),
+    filename: ro('Original attachment file name.', 'string', ve),
+    filesize: ro('Attachment file size in bytes.', ['integer', 'null'], ve),
+    exif_orientation: ro('EXIF orientation value. Values 1-8 follow the EXIF specification, where 1 means no rotation needed.', 'integer', ['edit']),
+  });
 }
 
 export function registerMediaRoutes(registry: RouteRegistry): void {

@@ -7,7 +7,7 @@ import { metaArg, metaSchema } from '../../posts/meta';
 import { sanitizeTitle } from '../../posts/slug';
 import { type ArgDecl, type ArgSchema, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { restUrl, type Site } from '../../rest/site';
-import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
+import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg, objectSchema } from '../common';
 
 const NS = 'cms/v2';
 
@@ -237,7 +237,7 @@ export function itemSchema(k: KindInfo): Record<string, unknown> {
     props.tags = { description: 'The terms assigned to the post in the post_tag taxonomy.', type: 'array', items: { type: 'integer' }, context: ['view', 'edit'] };
   }
   props.class_list = { description: 'An array of the class names for the post container element.', type: 'array', items: { type: 'string' }, context: ['view', 'edit'], readonly: true };
-  return { $schema: 'http://json-schema.org/draft-04/schema#', title: k.kind, type: 'object', properties: props };
+  return objectSchema(k.kind, props);
 }
 
 /** A targetSchema link: the action `rel` names is the one the record's `properties` are written with. */
@@ -289,7 +289,7 @@ export function revisionSchema(k: KindInfo, autosave: boolean): Record<string, u
     meta: metaSchema(),
   };
   if (autosave) props.preview_link = { description: 'Preview link for the post.', type: 'string', format: 'uri', context: ['edit'], readonly: true };
-  return { $schema: 'http://json-schema.org/draft-04/schema#', title: `${k.kind}-revision`, type: 'object', properties: props };
+  return objectSchema(`${k.kind}-revision`, props);
 }
 
 /** Registers the routes of one type, in the reference's order. */

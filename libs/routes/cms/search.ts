@@ -1,7 +1,7 @@
 /** cms/v2 search across posts, terms and post formats (reference: the search controller and its handlers). */
 import { POST_TYPES, TAXONOMIES } from '../../posts/registered';
 import type { RouteRegistry } from '../../rest/registry';
-import { contextArg, idListArg, pageArg, perPageArg, searchArg } from '../common';
+import { contextArg, idListArg, pageArg, perPageArg, searchArg, objectSchema } from '../common';
 
 export const SEARCH_TYPES = ['post', 'term', 'post-format'];
 
@@ -11,19 +11,14 @@ export const TERM_SUBTYPES = TAXONOMIES.filter((t) => t.public && t.showInRest).
 
 export function searchSchema(): Record<string, unknown> {
   const ctx = ['view', 'embed'];
-  return {
-    $schema: 'http://json-schema.org/draft-04/schema#',
-    title: 'search-result',
-    type: 'object',
-    properties: {
-      id: { description: 'Unique identifier for the object.', type: ['integer', 'string'], context: ctx, readonly: true },
-      title: { description: 'The title for the object.', type: 'string', context: ctx, readonly: true },
-      url: { description: 'URL to the object.', type: 'string', format: 'uri', context: ctx, readonly: true },
-      type: { description: 'Object type.', type: 'string', enum: SEARCH_TYPES, context: ctx, readonly: true },
-      subtype: { description: 'Object subtype.', type: 'string', enum: [...POST_SUBTYPES, ...TERM_SUBTYPES], context: ctx, readonly: true },
-      label: { description: 'Object human readable subtype.', type: 'string', context: ctx, readonly: true },
-    },
-  };
+  return objectSchema('search-result', {
+    id: { description: 'Unique identifier for the object.', type: ['integer', 'string'], context: ctx, readonly: true },
+    title: { description: 'The title for the object.', type: 'string', context: ctx, readonly: true },
+    url: { description: 'URL to the object.', type: 'string', format: 'uri', context: ctx, readonly: true },
+    type: { description: 'Object type.', type: 'string', enum: SEARCH_TYPES, context: ctx, readonly: true },
+    subtype: { description: 'Object subtype.', type: 'string', enum: [...POST_SUBTYPES, ...TERM_SUBTYPES], context: ctx, readonly: true },
+    label: { description: 'Object human readable subtype.', type: 'string', context: ctx, readonly: true },
+  });
 }
 
 export function registerSearchRoutes(registry: RouteRegistry): void {

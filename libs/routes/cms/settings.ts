@@ -2,6 +2,7 @@
 import type { ArgDecl, RouteRegistry } from '../../rest/registry';
 import { EDITABLE } from '../../rest/registry';
 import { SETTINGS } from '../../settings/site-settings';
+import { objectSchema } from '../common';
 
 export function settingsSchema(): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
@@ -9,7 +10,7 @@ export function settingsSchema(): Record<string, unknown> {
     const { validate: _v, sanitize: _s, hidden: _h, ...schema } = s.schema;
     properties[s.name] = schema;
   }
-  return { $schema: 'http://json-schema.org/draft-04/schema#', title: 'settings', type: 'object', properties };
+  return objectSchema('settings', properties);
 }
 
 export function registerSettingsRoutes(registry: RouteRegistry): void {

@@ -5,7 +5,7 @@
 import { sanitizeTitle } from '../../posts/slug';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { CMS_TAXONOMIES, type TaxonomyInfo } from '../../terms/taxonomies';
-import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
+import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg, objectSchema } from '../common';
 
 const NS = 'cms/v2';
 
@@ -61,7 +61,7 @@ export function termItemSchema(tax: TaxonomyInfo): Record<string, unknown> {
   };
   if (tax.hierarchical) props.parent = { description: 'The parent term ID.', type: 'integer', context: ['view', 'edit'] };
   props.meta = { description: 'Meta fields.', type: 'object', context: ['view', 'edit'], properties: {} };
-  return { $schema: 'http://json-schema.org/draft-04/schema#', title: tax.title, type: 'object', properties: props };
+  return objectSchema(tax.title, props);
 }
 
 function registerTaxonomy(registry: RouteRegistry, tax: TaxonomyInfo): void {
