@@ -18,7 +18,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collect, entry, peakRssMiB, redisReachable, waitReady, type WorkerReport } from './import';
+import { entry, type WorkerReport } from './import';
+import { collect, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } from './processes';
 
 const env = process.env;
 const EVENTS = Number(env.BENCH_FEED_EVENTS ?? 50000);
@@ -156,23 +157,10 @@ export async function runFeedImportBench(): Promise<FeedImportRow | null> {
     console.table([row]);
     return row;
   } finally {
-    for (const c of children.reverse()) {
-      if (c.exitCode === null) {
-        c.kill('SIGTERM');
-        await once(c, 'exit');
-      }
-    }
+    await stopAll(children);
     feed.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-if (require.main === module) {
-  runFeedImportBench().then(
-    (row) => console.log(JSON.stringify(row)),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAsMain(runFeedImportBench);

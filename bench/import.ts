@@ -14,13 +14,13 @@
  * Run alone: `npm run build && node dist/bench/import.js`; `npm run bench` runs it after the endpoints.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { Redis } from 'ioredis';
 import { EVENT_TYPE } from '../libs/calendar/meta';
 import { openStore } from '../libs/store';
+import { collect, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } from './processes';
 
 const env = process.env;
 const EVENTS = Number(env.BENCH_IMPORT_EVENTS ?? 50000);
@@ -37,16 +37,6 @@ const profileArgs = (name: string): string[] => (PROFILE_DIR ? ['--cpu-prof', `-
 export function entry(rel: string): string[] {
   const file = resolve(__dirname, '..', TS ? `${rel}.ts` : `${rel}.js`);
   return [...profileArgs(rel.split('/').pop()!), ...(TS ? ['-r', resolve(__dirname, '../scripts/ts-register.js'), file] : [file])];
-}
-
-/** Peak resident set of a running process (VmHWM), in MiB. */
-export function peakRssMiB(pid: number | undefined): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The feed: EA event objects with 200 venues, 200 organizers and 50 categories, spread over two years. */
@@ -85,28 +75,6 @@ async function writeFeed(file: string, count: number): Promise<void> {
   await once(out, 'finish');
 }
 
-export async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('service did not become ready');
-}
-
-export function collect(child: ChildProcess): { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
-  return { out: () => out, err: () => err };
-}
-
 async function runCommand(args: string[], childEnv: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; peakMiB: number | null }> {
   const child = spawn(process.execPath, [...entry('scripts/import'), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const io = collect(child);
@@ -115,20 +83,6 @@ async function runCommand(args: string[], childEnv: NodeJS.ProcessEnv): Promise<
   const [code] = (await once(child, 'exit')) as [number];
   clearInterval(sampler);
   return { code, stdout: io.out(), stderr: io.err(), peakMiB: peak };
-}
-
-export async function redisReachable(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
 }
 
 export interface ImportRow extends Record<string, unknown> {
@@ -251,12 +205,7 @@ async function runOnce(feed: string, workers: number, redisUrl: string | null): 
       'feeder peak RSS MiB': fed.peakMiB,
     };
   } finally {
-    for (const c of children.reverse()) {
-      if (c.exitCode === null) {
-        c.kill('SIGTERM');
-        await once(c, 'exit');
-      }
-    }
+    await stopAll(children);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -293,12 +242,4 @@ export async function runImportBench(): Promise<ImportRow[]> {
   }
 }
 
-if (require.main === module) {
-  runImportBench().then(
-    (rows) => console.log(JSON.stringify(rows)),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAsMain(runImportBench);

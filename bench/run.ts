@@ -9,7 +9,7 @@
  * BENCH_SCALE (fraction of the data set, default 1). Then the import benchmark (bench/import.ts; BENCH_ONLY=import
  * runs only it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +18,7 @@ import { ENDPOINTS, type BenchContext } from './endpoints';
 import { runImportBench } from './import';
 import { runFeedImportBench } from './import-feed';
 import { seed } from './seed';
+import { waitReady } from './processes';
 
 const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
 const env = process.env;
@@ -26,21 +27,6 @@ const WARMUP = Number(env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 8);
 const SCALE = Number(env.BENCH_SCALE ?? 1);
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      const r = await fetch(`${url}/readyz`);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('service did not become ready');
-}
 
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolveRun, reject) => {

@@ -26,6 +26,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { PROBE_MARK } from './soak-probe';
 import { seed, type Seeded } from './seed';
+import { waitReady } from './processes';
 
 const env = process.env;
 const SECONDS = Number(env.SOAK_SECONDS ?? 60);
@@ -93,20 +94,6 @@ function rssBytes(pid: number): number {
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('service did not become ready');
-}
 
 let n = 0;
 const pick = (ids: number[]) => ids[n % ids.length];

@@ -1,0 +1,72 @@
+/** Child processes of the benchmarks: waiting for a service, reading its output and memory, stopping them. */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+
+/** Peak resident set of a running process (VmHWM), in MiB. */
+export function peakRssMiB(pid: number | undefined): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('service did not become ready');
+}
+
+export function collect(child: ChildProcess): { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
+  return { out: () => out, err: () => err };
+}
+
+export async function redisReachable(url: string): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** Stops the processes, last started first, and waits for each to exit. */
+export async function stopAll(children: ChildProcess[]): Promise<void> {
+  for (const c of [...children].reverse()) {
+    if (c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGTERM');
+      await once(c, 'exit');
+    }
+  }
+}
+
+/** Runs a benchmark as a script: prints its result as JSON, or the error and exits with 1. */
+export function runAsMain(bench: () => Promise<unknown>): void {
+  bench().then(
+    (result) => console.log(JSON.stringify(result)),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
