@@ -161,6 +161,24 @@ it('imports an uploaded ICS file and a CSV file', async () => {
   expect(fair.all_day).toBe(true);
 });
 
+it('drafts the events that left an uploaded file when the source says so, and keeps the others', async () => {
+  const keep = vevent('stay-1@tests', 'Staying fair', `${year}0601T100000`, `${year}0601T110000`, 'CATEGORIES:Fairs');
+  const leave = vevent('leave-1@tests', 'Leaving fair', `${year}0602T100000`, `${year}0602T110000`, 'CATEGORIES:Fairs');
+  const created = await app.admin('POST', `${NS}/sources`, { body: { origin: 'ics', file: calendar(keep, leave), on_removed: 'draft', title: 'Fairs' } });
+  expect((await waitForRun(created.body.id)).status).toBe('success');
+  const changed = await app.admin('PATCH', `${NS}/sources/${created.body.id}`, { body: { file: calendar(keep) } });
+  expect(changed.status).toBe(200);
+  expect(changed.body.title).toBe('Fairs');
+  expect(changed.body.has_file).toBe(true);
+  const run = await runAgain(created.body.id);
+  expect(run.counts.removed).toBe(1);
+  expect(await eventsTitled('Staying fair')).toHaveLength(1);
+  expect(await eventsTitled('Leaving fair')).toHaveLength(0);
+  expect(await eventsTitled('Leaving fair', 'draft')).toHaveLength(1);
+  const fairs = (await app.admin('GET', '/vendor/events/v1/categories?search=Fairs&hide_empty=false')).body.categories[0];
+  expect(fairs.count).toBe(1);
+});
+
 it('refuses a feed on a loopback address that is not allowed, without requesting it', async () => {
   const other = await startTestApp();
   try {

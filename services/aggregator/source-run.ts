@@ -173,15 +173,16 @@ async function retire(deps: SourceRunDeps, sourceId: number, s: Source, seen: Se
     { fields: ['id', 'status', 'slug', 'meta', 'terms'] },
   );
   const key = `_${UNIQUE_FIELDS[s.origin].target}`;
-  let moved = 0;
-  for (const doc of mine) {
+  const gone = mine.filter((doc) => {
     const uid = doc.meta?.[key];
-    if (typeof uid === 'string' && seen.has(uid)) continue;
-    if (s.onRemoved === 'trash') await deps.posts.trash(doc, deps.now());
-    else await deps.posts.save(doc.id, { status: 'draft' });
-    if (doc.terms?.length) await deps.terms.recount(doc.terms);
-    moved++;
-  }
-  return moved;
+    return !(typeof uid === 'string' && seen.has(uid));
+  });
+  if (s.onRemoved === 'draft') await deps.posts.collection.updateMany({ id: { $in: gone.map((d) => d.id) } }, { $set: { status: 'draft' } });
+  // Trashing renames each slug, one record at a time.
+  else for (const doc of gone) await deps.posts.trash(doc, deps.now());
+  // The terms of every retired event are counted again once.
+  const terms = new Set(gone.flatMap((d) => d.terms ?? []));
+  if (terms.size) await deps.terms.recount([...terms]);
+  return gone.length;
 }
 

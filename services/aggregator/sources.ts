@@ -152,14 +152,13 @@ export class Sources {
     return doc;
   }
 
+  /** Sets meta keys (each on its own, so a run storing its ETag and an edit of the source never undo each other). */
   async update(doc: ImportRecordDoc, meta: Record<string, unknown>, title?: string): Promise<ImportRecordDoc> {
     const now = this.deps.now();
-    return (await this.deps.posts.save(doc.id, {
-      meta: { ...(doc.meta ?? {}), ...meta },
-      ...(title !== undefined ? { title } : {}),
-      modified: mysqlLocal(now, this.deps.site.timezone),
-      modified_gmt: now,
-    })) as ImportRecordDoc;
+    const set: Record<string, unknown> = { modified: mysqlLocal(now, this.deps.site.timezone), modified_gmt: now };
+    for (const [key, value] of Object.entries(meta)) set[`meta.${key}`] = value;
+    if (title !== undefined) set.title = title;
+    return (await this.deps.posts.update(doc.id, { $set: set })) as ImportRecordDoc;
   }
 
   /** A new pending run of a source, for a queue job (or the run that job already made). */
