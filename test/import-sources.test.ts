@@ -128,6 +128,11 @@ describe('an iCalendar feed by URL', () => {
     const runs = await app.admin('GET', `${NS}/sources/${id}/runs`);
     expect(runs.status).toBe(200);
     expect(runs.body.length).toBe(3);
+    expect(runs.headers.get('x-wp-total')).toBe('3');
+    const second = await app.admin('GET', `${NS}/sources/${id}/runs?per_page=2&page=2`);
+    expect(second.body.length).toBe(1);
+    expect(second.headers.get('x-wp-totalpages')).toBe('2');
+    expect(second.headers.get('link')).toContain('rel="prev"');
     const list = await app.admin('GET', `${NS}/sources`);
     expect(list.body.map((s: any) => s.id)).toContain(id);
     expect(list.headers.get('x-wp-total')).toBeDefined();

@@ -238,8 +238,8 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
       await queue.upsertJobScheduler(key, { every: everyMs, startDate: Date.now() + everyMs }, { name, data, opts: { attempts: attemptsFor(undefined) } });
     },
 
-    async unschedule(key: string): Promise<void> {
-      await Promise.all(QUEUES.map((q) => queueFor(q).removeJobScheduler(key)));
+    async unschedule(key: string, name: JobName): Promise<void> {
+      await queueFor(queueOf(name)).removeJobScheduler(key);
     },
 
     async depths(): Promise<Record<QueueName, number>> {

@@ -160,7 +160,7 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
       timers.set(key, timer);
     },
 
-    async unschedule(key: string): Promise<void> {
+    async unschedule(key: string, _name: JobName): Promise<void> {
       clearInterval(timers.get(key));
       timers.delete(key);
     },

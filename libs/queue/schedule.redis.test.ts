@@ -38,7 +38,7 @@ test('BullMQ: two workers and two producers run each period of a schedule once',
     await producers[0].schedule('source-7', every, 'import.source', { source: 7 });
     await producers[1].schedule('source-7', every, 'import.source', { source: 7 }, { keepExisting: true });
     await sleep(every * 4 + 300);
-    await producers[0].unschedule('source-7');
+    await producers[0].unschedule('source-7', 'import.source');
     const count = runs.length;
     await sleep(every * 2);
     expect(runs.length).toBe(count);
@@ -61,7 +61,7 @@ test('inline: a schedule runs each period in this process until unscheduled', as
     await queue.schedule('s1', 100, 'import.source', {});
     await queue.schedule('s1', 100, 'import.source', {}, { keepExisting: true });
     await sleep(470);
-    await queue.unschedule('s1');
+    await queue.unschedule('s1', 'import.source');
     const count = seen.length;
     expect(count).toBeGreaterThanOrEqual(3);
     expect(count).toBeLessThanOrEqual(5);

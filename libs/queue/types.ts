@@ -56,8 +56,8 @@ export interface JobQueue {
    * postpone its next run).
    */
   schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
-  /** Ends a schedule (nothing happens when there is none). */
-  unschedule(key: string): Promise<void>;
+  /** Ends the schedule `key` of job `name` (nothing happens when there is none). */
+  unschedule(key: string, name: JobName): Promise<void>;
   /** Waiting + active jobs per queue (for /metrics). */
   depths(): Promise<Record<QueueName, number>>;
   /**

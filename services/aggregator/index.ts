@@ -43,7 +43,7 @@ export async function createAggregatorService(opts: { registry: RouteRegistry; s
   const app = new ServiceApp('aggregator', opts.registry);
   const deps = aggregatorDeps(opts);
   bindImport(app, deps);
-  const sources = bindSources(app, deps, { maxFileBytes: opts.config.MAX_BODY_BYTES, minIntervalSeconds: opts.config.IMPORT_MIN_INTERVAL_SECONDS });
+  const sources = bindSources(app, deps, { minIntervalSeconds: opts.config.IMPORT_MIN_INTERVAL_SECONDS });
   // Schedules live in the queue (Redis) or, without one, in this process: declare the ones missing.
   for (const doc of await sources.scheduled()) await syncSchedule(deps, doc, { keepExisting: true });
   return app.verify();

@@ -6,7 +6,7 @@
  * counts and errors go to the run's import record as the run goes. Re-imports update events by their
  * feed UID (and recurrence id), so a run repeated after a crash stores nothing twice.
  */
-import { EVENT_TYPE } from '../../libs/calendar/meta';
+import { EVENT_META, EVENT_TYPE } from '../../libs/calendar/meta';
 import { guardedGet, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
 import { logger } from '../../libs/observability/logger';
 import type { JobContext } from '../../libs/queue/types';
@@ -21,7 +21,7 @@ import { applyTermCounts, storeEvents } from './store-events';
 const log = logger.child({ component: 'import-source' });
 
 /** Events stored per chunk: progress is written after each, and memory holds one chunk's work. */
-export const SOURCE_CHUNK = 1000;
+const SOURCE_CHUNK = 1000;
 /** Recurring events are expanded from this long ago to this far ahead (single events are all imported). */
 const WINDOW_PAST_MS = 31 * 86_400_000;
 const WINDOW_AHEAD_MS = 366 * 86_400_000;
@@ -94,19 +94,23 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
       return { run: run.id, status: 'success', events: 0 };
     }
     const now = deps.now().getTime();
+    const window = { from: new Date(now - WINDOW_PAST_MS), to: new Date(now + WINDOW_AHEAD_MS) };
     let parsed;
     try {
-      parsed = parseFeed(feed.text, s.origin, { defaultZone: s.timezone || deps.site.timezone, window: { from: new Date(now - WINDOW_PAST_MS), to: new Date(now + WINDOW_AHEAD_MS) }, singles: 'all' });
+      parsed = parseFeed(feed.text, s.origin, { defaultZone: s.timezone || deps.site.timezone, window, singles: 'all' });
     } catch (e) {
       throw new FeedProblem('feed_unreadable', `The feed could not be read: ${(e as Error).message}`);
     }
     const problems = parsed.errors.map((e) => errorComment('feed_item_invalid', `${e.uid ? `${e.uid}: ` : e.line ? `line ${e.line}: ` : ''}${e.message}`, deps.now()));
     // What the feed holds, broken items included: they are not taken for events that left it.
-    const seen = new Set<string>(parsed.errors.map((e) => e.uid ?? '').filter(Boolean));
+    const feedHolds: FeedContents = { keys: new Set(), uids: new Set(), broken: new Set(parsed.errors.map((e) => e.uid ?? '').filter(Boolean)) };
     const events: EaEvent[] = [];
     for (const item of parsed.events) {
       const key = feedKey(item, s.origin);
-      if (key) seen.add(key);
+      if (key) {
+        feedHolds.keys.add(key);
+        feedHolds.uids.add(seriesUid(key));
+      }
       const checked = checkEvents([item], deps.site.timezone);
       if ('error' in checked) problems.push(errorComment('feed_item_invalid', `${key || item.title}: ${checked.error.message}`, deps.now()));
       else events.push(item);
@@ -130,29 +134,20 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
       await setRun({ [RECORD_META.percentage]: Math.floor((done / events.length) * 100), [SOURCE_META.counts]: countsOf(activity) });
     }
 
-    const removed = s.onRemoved === 'keep' ? 0 : await retire(deps, sourceDoc.id, s, seen);
+    const removed = s.onRemoved === 'keep' ? 0 : await retire(deps, sourceDoc.id, s, feedHolds, window);
     const byKind = countsOf(activity);
     const counts = { ...byKind, ...(removed ? { removed } : {}) };
     const events_ = byKind[EVENT_TYPE] ?? { created: 0, updated: 0, skipped: 0 };
     const message = `${events.length} events in the feed: ${events_.created} created, ${events_.updated} updated${removed ? `, ${removed} ${s.onRemoved === 'trash' ? 'trashed' : 'drafted'}` : ''}${problems.length ? `; ${problems.length} could not be imported` : ''}.`;
-    await deps.posts.collection.updateOne(
-      { id: run.id },
-      {
-        $set: {
-          status: RECORD_STATUS.success,
-          [`meta.${RECORD_META.percentage}`]: 100,
-          [`meta.${SOURCE_META.counts}`]: counts,
-          [`meta.${RECORD_META.message}`]: message,
-          comments: problems.slice(0, MAX_ERRORS),
-          modified_gmt: deps.now(),
-        },
-      },
+    await setRun(
+      { [RECORD_META.percentage]: 100, [SOURCE_META.counts]: counts, [RECORD_META.message]: message },
+      { status: RECORD_STATUS.success, comments: problems.slice(0, MAX_ERRORS) },
     );
     await deps.sources.update(sourceDoc, { [SOURCE_META.etag]: feed.etag, [SOURCE_META.lastModified]: feed.lastModified });
     return { run: run.id, status: 'success', events: events.length };
   } catch (e) {
     const problem = e instanceof FeedProblem ? e : null;
-    await setRun({ [RECORD_META.message]: problem ? problem.message : 'The import stopped; it is tried again.' }, {
+    await setRun({ [RECORD_META.message]: problem ? problem.message : `The import stopped (attempt ${job.attempt}); the queue tries it again until its attempts run out.` }, {
       status: RECORD_STATUS.failed,
       comments: [errorComment(problem?.code ?? 'import_failed', problem ? problem.message : String((e as Error).message ?? e), deps.now())],
     });
@@ -165,8 +160,36 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
   }
 }
 
+/** The UIDs and occurrence keys a feed holds, and the UIDs of its events that could not be read. */
+interface FeedContents {
+  keys: Set<string>;
+  uids: Set<string>;
+  broken: Set<string>;
+}
+
+/** The UID of the series an occurrence key (`UID/20260105T170000Z`) belongs to; a single event's key is its UID. */
+const seriesUid = (key: string) => {
+  const cut = key.lastIndexOf('/');
+  return cut > 0 ? key.slice(0, cut) : key;
+};
+
+/**
+ * Whether an imported event left the feed: its UID is gone from it, or it is an occurrence of a series
+ * the feed still holds whole (readable) that no longer produces it inside the import window (an EXDATE
+ * or a cancellation). Occurrences outside the window are kept: the feed was not expanded there.
+ */
+function leftFeed(key: string, startUtc: unknown, feed: FeedContents, window: { from: Date; to: Date }): boolean {
+  if (feed.keys.has(key)) return false;
+  const uid = seriesUid(key);
+  if (feed.broken.has(uid) || feed.broken.has(key)) return false;
+  if (!feed.uids.has(uid)) return true;
+  if (uid === key || typeof startUtc !== 'string') return false;
+  const at = Date.parse(`${startUtc.replace(' ', 'T')}Z`);
+  return at >= window.from.getTime() && at < window.to.getTime();
+}
+
 /** Applies the source's policy to its events that are no longer in the feed; returns how many moved. */
-async function retire(deps: SourceRunDeps, sourceId: number, s: Source, seen: Set<string>): Promise<number> {
+async function retire(deps: SourceRunDeps, sourceId: number, s: Source, feed: FeedContents, window: { from: Date; to: Date }): Promise<number> {
   const keep = s.onRemoved === 'draft' ? ['trash', 'draft'] : ['trash'];
   const mine = await deps.posts.collection.find(
     { type: EVENT_TYPE, [`meta.${IMPORT_META.record}`]: sourceId, status: { $nin: keep } },
@@ -175,8 +198,9 @@ async function retire(deps: SourceRunDeps, sourceId: number, s: Source, seen: Se
   const key = `_${UNIQUE_FIELDS[s.origin].target}`;
   const gone = mine.filter((doc) => {
     const uid = doc.meta?.[key];
-    return !(typeof uid === 'string' && seen.has(uid));
+    return typeof uid === 'string' && leftFeed(uid, doc.meta?.[EVENT_META.startUtc], feed, window);
   });
+  if (!gone.length) return 0;
   if (s.onRemoved === 'draft') await deps.posts.collection.updateMany({ id: { $in: gone.map((d) => d.id) } }, { $set: { status: 'draft' } });
   // Trashing renames each slug, one record at a time.
   else for (const doc of gone) await deps.posts.trash(doc, deps.now());
@@ -185,4 +209,3 @@ async function retire(deps: SourceRunDeps, sourceId: number, s: Source, seen: Se
   if (terms.size) await deps.terms.recount([...terms]);
   return gone.length;
 }
-

@@ -37,7 +37,7 @@ export const SOURCE_META = {
   interval: '_vendor_aggregator_interval',
 } as const;
 
-export const SCHEDULE_MS: Record<Exclude<SourceSchedule, 'once'>, number> = {
+const SCHEDULE_MS: Record<Exclude<SourceSchedule, 'once'>, number> = {
   hourly: 3_600_000,
   daily: 86_400_000,
   weekly: 604_800_000,
@@ -112,18 +112,14 @@ export class Sources {
     return doc && doc.status === RECORD_STATUS.schedule ? doc : null;
   }
 
-  async run(id: number): Promise<ImportRecordDoc | null> {
+  /** A run of some source, by id. */
+  async runRecord(id: number): Promise<ImportRecordDoc | null> {
     const doc = (await this.deps.posts.ofType(id, RECORD_TYPE)) as ImportRecordDoc | null;
     return doc && doc.status !== RECORD_STATUS.schedule ? doc : null;
   }
 
   async page(page: number, perPage: number): Promise<{ items: ImportRecordDoc[]; total: number }> {
-    const filter = { type: RECORD_TYPE, status: RECORD_STATUS.schedule };
-    const [items, total] = await Promise.all([
-      this.deps.posts.collection.find(filter, { sort: [['id', -1]], skip: (page - 1) * perPage, limit: perPage }),
-      this.deps.posts.count(filter),
-    ]);
-    return { items: items as ImportRecordDoc[], total };
+    return (await this.deps.posts.list({ type: RECORD_TYPE, status: RECORD_STATUS.schedule }, { page, perPage, sort: [['id', -1]] })) as { items: ImportRecordDoc[]; total: number };
   }
 
   /** Sources that run on a schedule. */
@@ -132,8 +128,8 @@ export class Sources {
     return all.filter((d) => periodOf(sourceOf(d)) > 0);
   }
 
-  async runsOf(source: number, limit: number): Promise<ImportRecordDoc[]> {
-    return (await this.deps.posts.collection.find({ type: RECORD_TYPE, parent: source }, { sort: [['id', -1]], limit })) as ImportRecordDoc[];
+  async runsOf(source: number, page: number, perPage: number): Promise<{ items: ImportRecordDoc[]; total: number }> {
+    return (await this.deps.posts.list({ type: RECORD_TYPE, parent: source }, { page, perPage, sort: [['id', -1]] })) as { items: ImportRecordDoc[]; total: number };
   }
 
   async create(meta: Record<string, unknown>, title: string, author: number): Promise<ImportRecordDoc> {
@@ -186,6 +182,12 @@ export class Sources {
     await this.deps.posts.create(doc);
     await this.update(source, { [SOURCE_META.lastRun]: id });
     return doc;
+  }
+
+  /** Forgets a run that was never queued; the source points at its previous run again. */
+  async dropRun(source: ImportRecordDoc, run: ImportRecordDoc): Promise<void> {
+    await this.deps.posts.remove(run.id);
+    await this.update(source, { [SOURCE_META.lastRun]: sourceOf(source).lastRun });
   }
 
   /** Removes a source and its runs; the events it imported stay. */
@@ -251,8 +253,8 @@ const invalidSource = () => new RestError('rest_import_source_invalid_id', 'Inva
 function fieldsFrom(ctx: HandlerContext): { meta: Record<string, unknown>; title?: string } {
   const p = ctx.params;
   const meta: Record<string, unknown> = {};
-  const set = (arg: string, key: string, value: unknown = p[arg]) => {
-    if (ctx.has(arg) || (p[arg] !== undefined && !(key in meta))) meta[key] = value;
+  const set = (arg: string, key: string) => {
+    if (p[arg] !== undefined) meta[key] = p[arg];
   };
   set('origin', RECORD_META.origin);
   set('source', SOURCE_META.source);
@@ -275,8 +277,6 @@ async function checkSource(deps: AggregatorDeps, meta: Record<string, unknown>, 
   if (origin === 'ical' && !url) failures.push(['source', new ParamError('rest_missing_source', 'An ical source needs the URL of its feed.')]);
   if (origin === 'ics' && !file) failures.push(['file', new ParamError('rest_missing_file', 'An ics source needs the content of its file.')]);
   if (origin === 'csv' && !url && !file) failures.push(['file', new ParamError('rest_missing_file', 'A csv source needs a file or the URL of one.')]);
-  if (url && !/^https?:\/\//i.test(url)) failures.push(['source', new ParamError('rest_invalid_param', 'source is not an http(s) URL.')]);
-  if (Buffer.byteLength(file) > limits.maxFileBytes) failures.push(['file', new ParamError('rest_invalid_param', `file is larger than ${limits.maxFileBytes} bytes.`)]);
   const interval = typeof meta[SOURCE_META.interval] === 'number' ? (meta[SOURCE_META.interval] as number) : 0;
   if (interval > 0 && interval < limits.minIntervalSeconds) failures.push(['interval', new ParamError('rest_invalid_param', `interval must be at least ${limits.minIntervalSeconds} seconds.`)]);
   const categories = Array.isArray(meta[SOURCE_META.categories]) ? (meta[SOURCE_META.categories] as number[]) : [];
@@ -291,7 +291,7 @@ async function checkSource(deps: AggregatorDeps, meta: Record<string, unknown>, 
 export async function syncSchedule(deps: AggregatorDeps, doc: ImportRecordDoc, opts: { keepExisting?: boolean } = {}): Promise<void> {
   const period = periodOf(sourceOf(doc));
   const queue = deps.queue();
-  if (!period) await queue.unschedule(scheduleKey(doc.id));
+  if (!period) await queue.unschedule(scheduleKey(doc.id), 'import.source');
   else await queue.schedule(scheduleKey(doc.id), period, 'import.source', { source: doc.id }, opts);
 }
 
@@ -299,12 +299,17 @@ export async function syncSchedule(deps: AggregatorDeps, doc: ImportRecordDoc, o
 async function runNow(deps: AggregatorDeps, sources: Sources, doc: ImportRecordDoc): Promise<ImportRecordDoc> {
   const job = `import-source-${doc.id}-now-${newImportId().slice(0, 12)}`;
   const run = await sources.startRun(doc, job);
-  await deps.queue().enqueue('import.source', { source: doc.id }, { jobId: job });
+  try {
+    await deps.queue().enqueue('import.source', { source: doc.id }, { jobId: job });
+  } catch (e) {
+    // Not queued (the queue is down): the run never happens, so it is not left pending.
+    await sources.dropRun(doc, run);
+    throw e;
+  }
   return run;
 }
 
 export interface SourceLimits {
-  maxFileBytes: number;
   minIntervalSeconds: number;
 }
 
@@ -316,7 +321,10 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     if (!doc) throw invalidSource();
     return doc;
   };
-  const withLastRun = async (doc: ImportRecordDoc) => presentSource(deps.site, doc, sourceOf(doc).lastRun ? await sources.run(sourceOf(doc).lastRun) : null);
+  const withLastRun = async (doc: ImportRecordDoc) => {
+    const last = sourceOf(doc).lastRun;
+    return presentSource(deps.site, doc, last ? await sources.runRecord(last) : null);
+  };
 
   app.bind('imports.sources.list', {
     permission,
@@ -337,9 +345,17 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
       await checkSource(deps, meta, opts);
       const name = title || str(meta[SOURCE_META.source]) || `${str(meta[RECORD_META.origin])} file`;
       const doc = await sources.create(meta, name, ctx.user?.id ?? 0);
-      await syncSchedule(deps, doc);
-      const run = await runNow(deps, sources, doc);
-      const body = presentSource(deps.site, (await sources.get(doc.id))!, run);
+      let run: ImportRecordDoc;
+      try {
+        run = await runNow(deps, sources, doc);
+        await syncSchedule(deps, doc);
+      } catch (e) {
+        // A source whose first run could not be queued is not kept: the client sends it again.
+        await deps.queue().unschedule(scheduleKey(doc.id), 'import.source').catch(() => undefined);
+        await sources.remove(doc);
+        throw e;
+      }
+      const body = presentSource(deps.site, doc, run);
       return { status: 201, body, headers: { Location: restUrl(deps.site, `/${SOURCES_NS}/sources/${doc.id}`) } };
     },
   });
@@ -360,7 +376,8 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
       // A changed feed is fetched whole again.
       if (SOURCE_META.source in meta || SOURCE_META.file in meta) Object.assign(meta, { [SOURCE_META.etag]: '', [SOURCE_META.lastModified]: '' });
       const saved = await sources.update(doc, meta, title);
-      await syncSchedule(deps, saved);
+      // Declaring the schedule again restarts its period: only a changed schedule is declared.
+      if (SOURCE_META.frequency in meta || SOURCE_META.interval in meta) await syncSchedule(deps, saved);
       return { body: await withLastRun(saved) };
     },
   });
@@ -370,7 +387,7 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     async handle(ctx) {
       const doc = await mustExist(ctx);
       const before = await withLastRun(doc);
-      await deps.queue().unschedule(scheduleKey(doc.id));
+      await deps.queue().unschedule(scheduleKey(doc.id), 'import.source');
       await sources.remove(doc);
       return { body: { deleted: true, previous: before } };
     },
@@ -380,8 +397,10 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     permission,
     async handle(ctx) {
       const doc = await mustExist(ctx);
-      const runs = await sources.runsOf(doc.id, Number(ctx.params.per_page));
-      return { body: runs.map((r) => presentRun(deps.site, r)) };
+      const page = Number(ctx.params.page);
+      const perPage = Number(ctx.params.per_page);
+      const { items, total } = await sources.runsOf(doc.id, page, perPage);
+      return { body: items.map((r) => presentRun(deps.site, r)), headers: pagingHeaders(deps.site, `/${SOURCES_NS}/sources/${doc.id}/runs`, ctx.params, page, perPage, total) };
     },
   });
 

@@ -20,12 +20,12 @@ export const SOURCE_SCHEDULES = ['once', 'hourly', 'daily', 'weekly'] as const;
 export type SourceSchedule = (typeof SOURCE_SCHEDULES)[number];
 export const REMOVED_POLICIES = ['keep', 'draft', 'trash'] as const;
 export type RemovedPolicy = (typeof REMOVED_POLICIES)[number];
-export const IMPORT_POST_STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
+const IMPORT_POST_STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
 
 const fields: Record<string, ArgDecl> = {
   title: { description: 'A name for the source.', type: 'string', maxLength: 200 },
   origin: { description: 'ical: an iCalendar feed URL; ics: an uploaded iCalendar file; csv: a CSV file (uploaded, or by URL) with the reference importer\'s columns.', type: 'string', enum: [...SOURCE_ORIGINS] },
-  source: { description: 'The URL of the feed (origins ical and csv).', type: 'string', format: 'uri', maxLength: 2048 },
+  source: { description: 'The URL of the feed (origins ical and csv), http or https.', type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048 },
   file: { description: 'The content of the file (origins ics and csv), as text.', type: 'string' },
   post_status: { description: 'Status of the events the source creates.', type: 'string', enum: [...IMPORT_POST_STATUSES] },
   categories: { description: 'Event category ids every imported event gets.', type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 50 },
@@ -83,7 +83,7 @@ export function registerSourceRoutes(registry: RouteRegistry): void {
         id: 'imports.sources.runs',
         service: 'aggregator',
         methods: ['GET'],
-        args: { id, per_page: { description: 'Maximum number of runs to be returned.', type: 'integer', default: 10, minimum: 1, maximum: 100 } },
+        args: { id, page: pageArg(), per_page: perPageArg() },
       },
       { id: 'imports.sources.run', service: 'aggregator', methods: ['POST'], args: { id } },
     ],
