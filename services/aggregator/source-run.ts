@@ -161,7 +161,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
 }
 
 /** The UIDs and occurrence keys a feed holds, and the UIDs of its events that could not be read. */
-interface FeedContents {
+export interface FeedContents {
   keys: Set<string>;
   uids: Set<string>;
   broken: Set<string>;
@@ -178,7 +178,7 @@ const seriesUid = (key: string) => {
  * the feed still holds whole (readable) that no longer produces it inside the import window (an EXDATE
  * or a cancellation). Occurrences outside the window are kept: the feed was not expanded there.
  */
-function leftFeed(key: string, startUtc: unknown, feed: FeedContents, window: { from: Date; to: Date }): boolean {
+export function leftFeed(key: string, startUtc: unknown, feed: FeedContents, window: { from: Date; to: Date }): boolean {
   if (feed.keys.has(key)) return false;
   const uid = seriesUid(key);
   if (feed.broken.has(uid) || feed.broken.has(key)) return false;
