@@ -12,6 +12,9 @@ import { DuplicateKeyError, type Store } from '../store/types';
 export const NONCE_LIFETIME_SECONDS = 24 * 3600;
 /** The options document that holds the generated key when no SERVICE_SECRET is configured. */
 export const NONCE_KEY_OPTION = 'nonce_key';
+
+/** The action of the calendar views' nonces (the reference's `_view_rest`): made by the views and the calendar page, checked by the views. */
+export const VIEW_NONCE_ACTION = '_view_rest';
 const NONCE_LENGTH = 16;
 const NONCE_SHAPE = new RegExp(`^[0-9a-f]{${NONCE_LENGTH}}$`);
 

@@ -58,7 +58,6 @@ function toJsonSchema(schema: ArgSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const copy = ['type', 'enum', 'format', 'minimum', 'maximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'] as const;
   for (const k of copy) if (schema[k] !== undefined) out[k] = schema[k];
-  if (schema.pattern !== undefined) out.pattern = schema.pattern;
   if (schema.exclusiveMinimum && schema.minimum !== undefined) {
     delete out.minimum;
     out.exclusiveMinimum = schema.minimum;

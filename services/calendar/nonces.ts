@@ -7,10 +7,10 @@
  *   (`manage_options`), sent back as `action_nonce` to ec/v2/onboarding/wizard.
  * Nonces are bound to the user they were made for and last 24 hours.
  */
-import type { Nonces } from '../../libs/auth/nonces';
+import { VIEW_NONCE_ACTION, type Nonces } from '../../libs/auth/nonces';
 import { can, type Caller } from '../../libs/auth/user';
 
-export const VIEW_NONCE_ACTION = '_view_rest';
+export { VIEW_NONCE_ACTION };
 export const WIZARD_NONCE_ACTION = '_tec_wizard';
 export const VIEW_NONCE_HEADER = 'X-View-Nonce';
 export const WIZARD_NONCE_HEADER = 'X-TEC-Wizard-Nonce';

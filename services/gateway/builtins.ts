@@ -1,10 +1,10 @@
 /** What the gateway answers itself: the site index, namespace indexes, the batch executor and cms-abilities/v1. */
-import { RestError, errors } from '../../libs/rest/errors';
+import { RestError, unavailableFor } from '../../libs/rest/errors';
 import { namespaceIndex, siteIndex } from '../../libs/rest/index-doc';
 import type { BatchJob, BatchResult } from '../../libs/rest/batch';
 import type { RestServer } from '../../libs/rest/server';
 import type { JobQueue } from '../../libs/queue/types';
-import { QueueTimeoutError, QueueUnavailableError } from '../../libs/queue/types';
+import { QueueTimeoutError } from '../../libs/queue/types';
 import { logger } from '../../libs/observability/logger';
 import { registerAbilities } from './abilities/handlers';
 
@@ -37,10 +37,10 @@ export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeo
       if (e instanceof QueueTimeoutError) {
         return { status: 504, headers: {}, body: new RestError('rest_batch_timeout', 'The batch did not finish in time; its requests may still complete.', 504).toJSON() };
       }
-      if (e instanceof QueueUnavailableError) {
+      const down = unavailableFor(e);
+      if (down) {
         logger.warn({ err: e }, 'batch not queued');
-        const err = errors.unavailable('The batch queue');
-        return { status: err.status, headers: {}, body: err.toJSON() };
+        return { status: down.status, headers: {}, body: down.toJSON() };
       }
       logger.error({ err: e }, 'batch failed');
       return { status: 500, headers: {}, body: new RestError('rest_batch_failed', 'The batch could not be run.', 500).toJSON() };

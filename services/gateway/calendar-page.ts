@@ -10,11 +10,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Koa from 'koa';
-import type { Nonces } from '../../libs/auth/nonces';
+import { VIEW_NONCE_ACTION, type Nonces } from '../../libs/auth/nonces';
 import { escapeHtml as esc } from '../../libs/html/escape';
 import type { RestServer } from '../../libs/rest/server';
 import { restUrl, type Site } from '../../libs/rest/site';
-import { VIEW_NONCE_ACTION } from '../calendar/nonces';
+import { retryAfterHeader } from '../../libs/rest/errors';
+import { notModified } from './uploads';
 
 export const CALENDAR_PATH = '/events';
 export const CALENDAR_ASSETS_PATH = '/cms-content/calendar';
@@ -111,20 +112,12 @@ function serveAsset(ctx: Koa.Context, assets: Map<string, Asset>): boolean {
   const etag = `"${asset.hash}"`;
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', ctx.query.v === asset.hash ? IMMUTABLE : UNVERSIONED);
-  const inm = ctx.get('If-None-Match');
-  if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*')) {
+  if (notModified(ctx, etag)) {
     ctx.status = 304;
     return true;
   }
   ctx.type = asset.type;
-  ctx.status = 200;
-  if (ctx.method === 'HEAD') {
-    ctx.body = null;
-    ctx.status = 200;
-    ctx.type = asset.type;
-    ctx.set('Content-Length', String(asset.body.length));
-    return true;
-  }
+  // Koa answers HEAD with the body's headers and no body.
   ctx.body = asset.body;
   return true;
 }
@@ -163,7 +156,9 @@ export function calendarPage(opts: CalendarPageOptions): (ctx: Koa.Context) => P
     const fragment = ok
       ? out.raw!.text
       : `<div class="tribe-events-c-messages"><div class="tribe-events-c-messages__message tribe-events-c-messages__message--error" role="alert"><p>The calendar could not be loaded. Please try again in a moment.</p></div></div>`;
-    ctx.status = ok ? 200 : 503;
+    // The view's own failure status (a 503 with its Retry-After while a store is down), 500 if it answered no HTML.
+    ctx.status = ok ? 200 : out.status === 200 ? 500 : out.status;
+    for (const [k, v] of Object.entries(retryAfterHeader(out.status, out.body))) ctx.set(k, v);
     ctx.type = 'text/html; charset=UTF-8';
     ctx.set('Cache-Control', ok ? PAGE_CACHE : 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -173,8 +168,7 @@ export function calendarPage(opts: CalendarPageOptions): (ctx: Koa.Context) => P
       `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: http: data:; connect-src 'self' ${siteOrigin}; base-uri 'self'; form-action 'self'; frame-ancestors 'self'`,
     );
     ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);
-    ctx.body = ctx.method === 'HEAD' ? null : document(site, assets, fragment, ctx.status);
-    if (ctx.method === 'HEAD') ctx.status = ok ? 200 : 503;
+    ctx.body = document(site, assets, fragment, ctx.status);
     return true;
   };
 }

@@ -243,7 +243,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) routePath = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
     else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') routePath = query.rest_route || '/';
     // The iCalendar feed of the event list (/events/?ical=1) before any page under /events/.
-    if (routePath === undefined && (await serveICalFeed(ctx, rest, query))) return;
+    if (routePath === undefined && (await serveICalFeed(ctx, rest, query, (out) => writeRest(ctx, site, out, { loggedIn: false, pretty: false })))) return;
     if (routePath === undefined) {
       ctx.state.route = sitePathLabel(ctx.path);
       if (opts.files && (await serveUpload(ctx, opts.files))) return;
@@ -281,8 +281,8 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       ctx.state.userId = user?.id;
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
-      const headers: Record<string, string> = e.status === 429 ? { 'Retry-After': String(e.data.retry_after) } : {};
-      writeRest(ctx, site, { status: e.status, headers, body: e.toJSON() }, { loggedIn: false, pretty });
+      // A throttled login's Retry-After comes from its data.retry_after, as for every error.
+      writeRest(ctx, site, { status: e.status, headers: {}, body: e.toJSON() }, { loggedIn: false, pretty });
       return;
     }
 

@@ -5,14 +5,14 @@
  * export `vendor/events/v1/events/ical` as a guest, so the feed shows what the public archive shows.
  */
 import type Koa from 'koa';
-import type { RestServer } from '../../libs/rest/server';
+import type { RestOutput, RestServer } from '../../libs/rest/server';
 
 export const ICAL_FEED_ROUTE = '/vendor/events/v1/events/ical';
 
 const wantsFeed = (v: unknown): boolean => typeof v === 'string' && !['', '0', 'false'].includes(v.trim().toLowerCase());
 
 /** Answers `/events/?ical=1`; false for any other request. */
-export async function serveICalFeed(ctx: Koa.Context, rest: RestServer, query: Record<string, unknown>): Promise<boolean> {
+export async function serveICalFeed(ctx: Koa.Context, rest: RestServer, query: Record<string, unknown>, write: (out: RestOutput) => void): Promise<boolean> {
   if ((ctx.path !== '/events/' && ctx.path !== '/events') || !wantsFeed(query.ical)) return false;
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
   const { ical: _ical, ...filters } = query;
@@ -27,22 +27,7 @@ export async function serveICalFeed(ctx: Koa.Context, rest: RestServer, query: R
     ip: ctx.request.ip,
   });
   ctx.state.route = '/events/?ical';
-  ctx.status = out.status;
-  for (const name of ['Content-Disposition', 'ETag', 'Last-Modified']) if (out.headers[name]) ctx.set(name, out.headers[name]);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  if (!out.raw) {
-    // A bad filter: the REST error envelope.
-    ctx.type = 'application/json; charset=UTF-8';
-    ctx.body = JSON.stringify(out.body);
-    return true;
-  }
-  ctx.type = out.raw.contentType;
-  if (ctx.fresh) {
-    ctx.status = 304;
-    ctx.body = null;
-    return true;
-  }
-  // Koa sends no body to a HEAD request, only its length.
-  ctx.body = out.raw.text;
+  // Written as every REST answer is: the export's validators (304), an error's envelope and Retry-After.
+  write(out);
   return true;
 }

@@ -12,6 +12,18 @@ import { isValidKey } from '../../libs/media/storage';
 import { UPLOADS_PATH } from '../../libs/media/library';
 import type { UploadedFile } from '../../libs/rest/service';
 
+/**
+ * Whether a conditional GET of a static file may be answered 304: its ETag is among If-None-Match, or
+ * (without one) it did not change since If-Modified-Since. Unlike Koa's `ctx.fresh`, a request's
+ * `Cache-Control: no-cache` does not prevent it: the origin itself is revalidating.
+ */
+export function notModified(ctx: Koa.Context, etag: string, lastModified?: Date): boolean {
+  const inm = ctx.get('If-None-Match');
+  if (inm) return inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+  const ims = ctx.get('If-Modified-Since');
+  return !!lastModified && !!ims && !Number.isNaN(Date.parse(ims)) && lastModified.getTime() <= Date.parse(ims);
+}
+
 export function isMultipart(contentType: string): boolean {
   return /^multipart\/form-data\b/i.test(contentType);
 }
@@ -98,10 +110,7 @@ export async function serveUpload(ctx: Koa.Context, storage: FileStorage): Promi
   ctx.set('Last-Modified', httpDate(lastModified));
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Cache-Control', 'public, max-age=31536000');
-  const inm = ctx.get('If-None-Match');
-  const ims = ctx.get('If-Modified-Since');
-  const notModified = inm ? inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*') : ims ? !Number.isNaN(Date.parse(ims)) && lastModified.getTime() <= Date.parse(ims) : false;
-  if (notModified) {
+  if (notModified(ctx, etag, lastModified)) {
     ctx.status = 304;
     return true;
   }

@@ -341,7 +341,13 @@ export function renderMonth(site: Site, state: ViewState, cards: Card[], today: 
   const last = date.endOf('month').startOf('day');
   const gridEnd = last.plus({ days: 7 - last.weekday });
   const byDay = new Map<string, Card[]>();
-  for (const card of cards) for (const d of card.days) byDay.set(d, [...(byDay.get(d) ?? []), card]);
+  for (const card of cards) {
+    for (const d of card.days) {
+      const list = byDay.get(d);
+      if (list) list.push(card);
+      else byDay.set(d, [card]);
+    }
+  }
   const prefix = 'tribe-events-calendar-month__calendar-event';
   const shownCards = new Set<Card>();
   const todayKey = today.toFormat('yyyy-LL-dd');
