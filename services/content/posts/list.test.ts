@@ -73,6 +73,10 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
       const offset = await app.request('GET', '/cms/v2/posts?offset=10&per_page=5');
       expect(offset.body).toHaveLength(2);
       expect(offset.headers.get('x-wp-total')).toBe('12');
+      // An empty offset (0) pages by `page`, as WP_Query does.
+      const second = await app.request('GET', '/cms/v2/posts?per_page=5&page=2');
+      const zero = await app.request('GET', '/cms/v2/posts?per_page=5&page=2&offset=0');
+      expect(zero.body.map((p: { id: number }) => p.id)).toEqual(second.body.map((p: { id: number }) => p.id));
     });
 
     it('HEAD counts and sends the headers without a body; _envelope wraps them', async () => {

@@ -13,6 +13,7 @@ import { totalPages } from '../../../libs/rest/paging';
 import type { Collection, Filter, SortSpec } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { ANY_STATUSES, capType } from './access';
+import { listSkip } from '../../../libs/rest/paging';
 
 const STOPWORDS = new Set('about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '));
 
@@ -227,9 +228,6 @@ export async function planList(p: Record<string, unknown>, kind: KindInfo, user:
   return plan;
 }
 
-/** Beyond any stored list; keeps absurd page numbers and offsets within what the stores accept. */
-export const MAX_SKIP = 2 ** 31 - 1;
-
 /** The reference's checks of an ordering that needs another argument (before the list is planned). */
 export function checkListOrder(p: Record<string, unknown>): void {
   if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
@@ -254,7 +252,8 @@ export async function pageOfPlan(
 ): Promise<{ items: PostDoc[]; total: number; page: number; perPage: number }> {
   const perPage = Number(p.per_page);
   const page = Number(p.page);
-  const skip = Math.min(typeof p.offset === 'number' ? Math.abs(p.offset) : (page - 1) * perPage, MAX_SKIP);
+  // WP_Query pages by `offset` unless it is empty (0 included); the stores clamp absurd windows.
+  const skip = listSkip(p.offset, page, perPage);
   let items: PostDoc[];
   let total: number;
   if (plan.memorySort || plan.memoryFilter) {
