@@ -6,7 +6,9 @@
  * counts and errors go to the run's import record as the run goes. Re-imports update events by their
  * feed UID (and recurrence id), so a run repeated after a crash stores nothing twice.
  */
+import { trashRecords } from '../../libs/calendar/lifecycle';
 import { EVENT_META, EVENT_TYPE } from '../../libs/calendar/meta';
+import type { CommentsRepository } from '../../libs/comments/repository';
 import { guardedGet, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
 import { logger } from '../../libs/observability/logger';
 import type { JobContext } from '../../libs/queue/types';
@@ -29,6 +31,7 @@ const WINDOW_AHEAD_MS = 366 * 86_400_000;
 const MAX_ERRORS = 50;
 
 export interface SourceRunDeps extends InsertDeps {
+  comments: CommentsRepository;
   sources: Sources;
   /** The outbound policy of feed fetches. */
   policy: FetchPolicy;
@@ -201,11 +204,12 @@ async function retire(deps: SourceRunDeps, sourceId: number, s: Source, feed: Fe
     return typeof uid === 'string' && leftFeed(uid, doc.meta?.[EVENT_META.startUtc], feed, window);
   });
   if (!gone.length) return 0;
-  if (s.onRemoved === 'draft') await deps.posts.collection.updateMany({ id: { $in: gone.map((d) => d.id) } }, { $set: { status: 'draft' } });
-  // Trashing renames each slug, one record at a time.
-  else for (const doc of gone) await deps.posts.trash(doc, deps.now());
-  // The terms of every retired event are counted again once.
-  const terms = new Set(gone.flatMap((d) => d.terms ?? []));
-  if (terms.size) await deps.terms.recount([...terms]);
+  // Trashed as the calendar trashes events (comments hidden, terms counted again once).
+  if (s.onRemoved === 'trash') await trashRecords(deps, gone);
+  else {
+    await deps.posts.collection.updateMany({ id: { $in: gone.map((d) => d.id) } }, { $set: { status: 'draft' } });
+    const terms = new Set(gone.flatMap((d) => d.terms ?? []));
+    if (terms.size) await deps.terms.recount([...terms]);
+  }
   return gone.length;
 }

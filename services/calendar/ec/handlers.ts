@@ -14,7 +14,7 @@ import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/servi
 import type { CalendarDeps } from '../deps';
 import { bindOpenApi } from '../doc/handlers';
 import { queryKey } from '../http';
-import { deleteRecord, trashRecord } from '../lifecycle';
+import { deleteRecord, trashRecord } from '../../../libs/calendar/lifecycle';
 import { pageWithTotal } from '../read-cache';
 import { loadRelated } from '../related';
 import { EC_DOC } from './docs';

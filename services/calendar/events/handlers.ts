@@ -10,7 +10,7 @@ import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey } from '../http';
 import { V1 } from '../links';
-import { trashRecord } from '../lifecycle';
+import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { nonceHeaders } from '../nonces';
 import { pageWithTotal } from '../read-cache';
 import { archiveQuery } from './archive';

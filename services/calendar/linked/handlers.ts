@@ -15,7 +15,7 @@ import { listStatuses, mayWriteAs } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
-import { trashRecord } from '../lifecycle';
+import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
 import { pageWithTotal } from '../read-cache';
