@@ -100,13 +100,16 @@ export async function readablePostsCondition(
   user: Caller,
   access: PostAccess,
   findPosts: (filter: Filter) => Promise<PostDoc[]>,
+  /** The posts the list is limited to (`post=`), when it is: only they need looking at. */
+  postIds: number[] = [],
 ): Promise<Filter | null> {
   if (can(user, 'moderate_comments')) return null;
   const types = Object.keys(CAP_TYPES);
+  const within = postIds.length ? { id: { $in: postIds } } : {};
   const candidates = await findPosts({
     $or: [
-      { type: { $in: types }, status: { $in: HIDDEN_STATUSES } },
-      { type: { $in: types }, status: 'publish', password: { $gt: '' } },
+      { ...within, type: { $in: types }, status: { $in: HIDDEN_STATUSES } },
+      { ...within, type: { $in: types }, status: 'publish', password: { $gt: '' } },
     ],
   });
   const hidden = candidates.filter((p) => !canReadPostOf(user, p, access) && !canEditCommentCap(user, p)).map((p) => p.id);

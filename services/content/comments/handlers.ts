@@ -210,7 +210,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
     // Comments on posts the caller may not read are left out by the query itself, so the total counts
     // only comments the caller is shown (the reference counts them and drops them from the page).
-    const readable = await readablePostsCondition(ctx.user, access, (f) => deps.posts.collection.find(f, { fields: ['type', 'author', 'status', 'password', 'trash'] }));
+    const readable = await readablePostsCondition(ctx.user, access, (f) => deps.posts.collection.find(f, { fields: ['type', 'author', 'status', 'password', 'trash'] }), postIds);
     const base = listFilter(ctx);
     const filter = readable ? (Object.keys(base).length ? { $and: [base, readable] } : readable) : base;
     const dir: 1 | -1 = p.order === 'asc' ? 1 : -1;
