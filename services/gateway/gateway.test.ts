@@ -288,6 +288,25 @@ describe('the client address', () => {
   });
 });
 
+describe('_jsonp', () => {
+  it('wraps the answer in the callback as JavaScript, errors included', async () => {
+    const res = await app.request('GET', '/cms/v2/posts?per_page=1&_jsonp=my.callback_1');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/javascript; charset=UTF-8');
+    expect(res.text.startsWith('/**/my.callback_1([')).toBe(true);
+    expect(res.text.endsWith(')')).toBe(true);
+    const missing = await app.request('GET', '/cms/v2/posts/999999?_jsonp=cb');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.text.slice('/**/cb('.length, -1)).code).toBe('rest_post_invalid_id');
+  });
+
+  it('refuses a callback that is not a name with rest_callback_invalid (no data), before authenticating', async () => {
+    const res = await app.request('GET', '/cms/v2/posts?_jsonp=alert(1)', { auth: ['admin', 'wrong password'] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' });
+  });
+});
+
 describe('operations endpoints', () => {
   it('serves /healthz, /readyz and /metrics outside the REST root', async () => {
     expect((await app.request('GET', '/healthz')).body).toEqual({ status: 'ok' });

@@ -196,6 +196,11 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
   }
   if (out.raw) ctx.body = out.raw.text;
   else ctx.body = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
+  const callback = ctx.state.jsonp as string | undefined;
+  if (callback !== undefined && !out.raw) {
+    ctx.type = 'application/javascript; charset=UTF-8';
+    ctx.body = `/**/${callback}(${String(ctx.body)})`;
+  }
 }
 
 export function createGatewayApp(opts: GatewayOptions): Koa {
@@ -264,6 +269,15 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     ctx.state.route = rest.routeOf(routePath);
     const head = ctx.method === 'HEAD';
     const pretty = query._pretty !== undefined;
+    // `_jsonp=cb` answers `/**/cb(...)` as JavaScript; a callback that is not a word-and-dot name is
+    // refused before anything else runs (wp_check_jsonp_callback), with the envelope's bare form.
+    if (query._jsonp !== undefined) {
+      if (typeof query._jsonp !== 'string' || /[^\w.]/.test(query._jsonp)) {
+        writeRest(ctx, site, { status: 400, headers: {}, body: { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' } }, { loggedIn: false, pretty });
+        return;
+      }
+      ctx.state.jsonp = query._jsonp;
+    }
 
     let raw: Buffer;
     try {
