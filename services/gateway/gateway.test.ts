@@ -288,6 +288,18 @@ describe('the client address', () => {
   });
 });
 
+describe('X-HTTP-Method-Override', () => {
+  it('sends no-cache headers with a 4xx answer of an overridden method, and not otherwise', async () => {
+    const refused = await app.request('POST', '/cms/v2/posts/999999', { headers: { 'X-HTTP-Method-Override': 'DELETE' } });
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('cache-control')).toBe('no-cache, must-revalidate, max-age=0, no-store, private');
+    expect(refused.headers.get('expires')).toBe('Wed, 11 Jan 1984 05:00:00 GMT');
+    const plain = await app.request('DELETE', '/cms/v2/posts/999999');
+    expect(plain.status).toBe(404);
+    expect(plain.headers.get('cache-control')).toBeNull();
+  });
+});
+
 describe('_jsonp', () => {
   it('wraps the answer in the callback as JavaScript, errors included', async () => {
     const res = await app.request('GET', '/cms/v2/posts?per_page=1&_jsonp=my.callback_1');

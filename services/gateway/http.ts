@@ -175,7 +175,9 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     ctx.set('Access-Control-Allow-Credentials', 'true');
     ctx.vary('Origin');
   }
-  if (opts.loggedIn) {
+  // No-cache for a signed-in caller, and for a 4xx of a method overridden by X-HTTP-Method-Override (not `_method`).
+  const overridden = !!ctx.get('X-HTTP-Method-Override') && !/(^|&)_method=/i.test(ctx.querystring);
+  if (opts.loggedIn || (overridden && out.status >= 400 && out.status < 500)) {
     ctx.set('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT');
     ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
