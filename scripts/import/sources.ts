@@ -12,6 +12,7 @@
  * the service's answer as JSON on stdout; a refused request prints its error and exits with 1.
  */
 import { readFileSync } from 'node:fs';
+import { SOURCES_NS } from '../../libs/routes/aggregator/sources';
 
 export type Options = Record<string, string | true>;
 
@@ -63,7 +64,7 @@ function idOf(args: string[]): string {
 
 export async function sourceCommand(args: string[], ctx: SourceCommandContext): Promise<number> {
   const [action, ...rest] = args;
-  const base = `${ctx.root}/vendor/event-aggregator/v1/sources`;
+  const base = `${ctx.root}/${SOURCES_NS}/sources`;
   let method = 'GET';
   let url = base;
   let body: Record<string, unknown> | undefined;

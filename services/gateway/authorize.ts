@@ -11,6 +11,7 @@ import { chunkPassword, verifyAccountPassword } from '../../libs/auth/passwords'
 import type { UsersRepository } from '../../libs/auth/users';
 import { ADMIN_PATH, type Site } from '../../libs/rest/site';
 import { escapeHtml as esc } from '../../libs/html/escape';
+import { clientIp } from './client-ip';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const AUTHORIZE_PATH = `${ADMIN_PATH}/authorize-application.php`;
@@ -118,7 +119,7 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
       else ctx.body = page(site, 'Authorize Application', '<p>The connection was not approved.</p>');
       return true;
     }
-    const ip = ctx.request.ip || 'unknown';
+    const ip = clientIp(ctx);
     const login = typeof fields.log === 'string' ? fields.log.trim() : '';
     const pwd = typeof fields.pwd === 'string' ? fields.pwd : '';
     const user = login ? await users.byLoginOrEmail(login) : null;

@@ -18,6 +18,7 @@ import { opsEndpoints } from '../ops';
 import type { FileStorage } from '../../libs/media/storage';
 import type { UploadPayload } from '../../libs/rest/service';
 import { isMultipart, parseMultipart, serveUpload } from './uploads';
+import { clientIp } from './client-ip';
 import { serveICalFeed } from './ical-feed';
 import { escapeHtml } from '../../libs/html/escape';
 
@@ -146,10 +147,6 @@ export function parseBody(raw: Buffer, contentType: string): Pick<RestInput, 'bo
     return { bodyType: 'form', body: qs.parse(text, QS_OPTIONS) };
   }
   return { bodyType: 'none' };
-}
-
-function clientIp(ctx: Koa.Context): string {
-  return ctx.request.ip || ctx.req.socket.remoteAddress || 'unknown';
 }
 
 const BASE_HEADERS: Record<string, string> = {

@@ -5,6 +5,7 @@
  * export `vendor/events/v1/events/ical` as a guest, so the feed shows what the public archive shows.
  */
 import type Koa from 'koa';
+import { clientIp } from './client-ip';
 import type { RestOutput, RestServer } from '../../libs/rest/server';
 
 export const ICAL_FEED_ROUTE = '/vendor/events/v1/events/ical';
@@ -24,7 +25,7 @@ export async function serveICalFeed(ctx: Koa.Context, rest: RestServer, query: R
     headers: ctx.headers,
     user: null,
     requestId: ctx.state.requestId as string | undefined,
-    ip: ctx.request.ip,
+    ip: clientIp(ctx),
   });
   ctx.state.route = '/events/?ical';
   // Written as every REST answer is: the export's validators (304), an error's envelope and Retry-After.
