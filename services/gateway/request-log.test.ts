@@ -84,7 +84,8 @@ describe('request metrics', () => {
     expect([401, 429]).toContain(refused.status);
     expect(await series('/cms/v2/pages/(?P<id>[\\d]+)', 'GET', refused.status)).toMatch(/ [1-9]\d*$/);
     const text = (await app.request('GET', '/metrics')).text;
-    expect(text).not.toContain('4242');
+    // No label holds the raw path's id (a sample's value may happen to contain the digits).
+    expect(text).not.toMatch(/\{[^}]*4242[^}]*\}/);
     expect(text).not.toContain('route="/index.php');
   });
 
