@@ -1,5 +1,5 @@
 /**
- * Picks the MongoDB and Redis the tests talk to, as ARCHITECTURE.md says: a URL from the environment
+ * Picks the MongoDB and Redis the tests talk to, as README.md ("Two commands") says: a URL from the environment
  * (TEST_MONGO_URL / TEST_REDIS_URL, or MONGO_URL / REDIS_URL), else a container when a container
  * runtime answers, else a local fallback (the MongoDB-wire-compatible test server; a redis-server on
  * 127.0.0.1). It prints which one it used and exports TEST_MONGO_URL and TEST_REDIS_URL to the tests.

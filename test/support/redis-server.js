@@ -1,5 +1,5 @@
 /**
- * The Redis the tests use, picked as ARCHITECTURE.md says: a URL from the environment, else a
+ * The Redis the tests use, picked as README.md ("Two commands") says: a URL from the environment, else a
  * container when a container runtime answers, else a Redis on 127.0.0.1:6379, else a redis-server
  * started here on a free port (and stopped by stop()). Tests isolate themselves with key prefixes and
  * never flush, so an external or shared Redis keeps its data.
