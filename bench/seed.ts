@@ -8,17 +8,22 @@ import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { seedEvents } from './events';
 import { seedPosts } from './posts';
+import { scaledDataSet, type SeedSizes } from './data-set';
 
 export interface Seeded {
   counts: Record<string, number>;
-  /** Ids the endpoint definitions pick from. */
+  /**
+   * Ids the endpoint definitions pick from: `events` up to 200 events inside the default window (the
+   * first a week ahead, the rest spread to the window's end), `posts` up to 200 posts spread over all,
+   * `eventCategories` every category (slug `bench-category-{index}`), `users` the seeded authors.
+   */
   ids: Record<string, number[]>;
 }
 
-type Seeder = (store: Store, scale: number, out: Seeded) => Promise<void>;
+type Seeder = (store: Store, sizes: SeedSizes, out: Seeded) => Promise<void>;
 
 /** Authors for the records: 20 users with author-ish roles (the administrator is created at start-up). */
-const seedUsers: Seeder = async (store, _scale, out) => {
+const seedUsers: Seeder = async (store, _sizes, out) => {
   const users = store.collection('users');
   const hash = await hashAccountPassword('bench-user-password');
   const roles = ['editor', 'author', 'contributor', 'subscriber'];
@@ -51,12 +56,14 @@ const seedUsers: Seeder = async (store, _scale, out) => {
 
 export const SEEDERS: Seeder[] = [seedUsers, seedPosts, seedEvents];
 
-export async function seed(dataDir: string, scale: number): Promise<Seeded> {
+/** Seeds a fresh store: the data set times a fraction (`scale`), or the given counts of each kind. */
+export async function seed(dataDir: string, sizes: number | SeedSizes): Promise<Seeded> {
+  const counts = typeof sizes === 'number' ? scaledDataSet(sizes) : sizes;
   const store = await openStore({ dataDir });
   try {
     await store.ensure(COLLECTIONS);
     const out: Seeded = { counts: {}, ids: {} };
-    for (const s of SEEDERS) await s(store, scale, out);
+    for (const s of SEEDERS) await s(store, counts, out);
     return out;
   } finally {
     await store.close();
