@@ -44,6 +44,34 @@ describe('site index', () => {
     expect(home.headers.get('link')).toContain('rel="https://api.w.org/"');
   });
 
+  it('gives a signed-in caller the same index (with no-cache headers), and every caller the renamed site after a settings change', async () => {
+    const guest = await app.request('GET', '/');
+    const signedIn = await app.admin('GET', '/');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toEqual(guest.body);
+    expect(signedIn.headers.get('cache-control')).toContain('no-store');
+    expect(guest.headers.get('cache-control')).toBeNull();
+    // Any context but help answers view's index; help adds each route's schema.
+    const edit = await app.admin('GET', '/?context=edit');
+    expect(edit.body).toEqual(guest.body);
+    const help = await app.admin('GET', '/?context=help');
+    expect(help.body.routes['/cms/v2/posts'].schema).toBeDefined();
+    expect(guest.body.routes['/cms/v2/posts'].schema).toBeUndefined();
+    const again = await app.admin('GET', '/?context=help');
+    expect(again.body).toEqual(help.body);
+
+    const before = guest.body.name;
+    try {
+      const changed = await app.admin('POST', '/cms/v2/settings', { body: { title: 'Renamed for the index' } });
+      expect(changed.status).toBe(200);
+      expect((await app.admin('GET', '/')).body.name).toBe('Renamed for the index');
+      expect((await app.request('GET', '/')).body.name).toBe('Renamed for the index');
+      expect((await app.admin('GET', '/?context=help')).body.name).toBe('Renamed for the index');
+    } finally {
+      await app.admin('POST', '/cms/v2/settings', { body: { title: before } });
+    }
+  });
+
   it('answers a namespace index with only its routes, and 404 for an unknown one', async () => {
     const res = await app.request('GET', '/cms/v2');
     expect(res.status).toBe(200);

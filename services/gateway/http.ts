@@ -207,10 +207,10 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   // Koa reads the last `maxIpsCount` X-Forwarded-For entries (those the trusted proxies added) and takes the first of them.
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   const { rest, site } = opts;
-  // The site index is the same for every anonymous caller; serialise it once (with its headers).
-  let indexCache: { body: Buffer; headers: Record<string, string> } | undefined;
-  // The site revision the cached index was built at: a settings change (name, time zone, ...) rebuilds it.
-  let indexRevision: number | undefined;
+  // The site index is built from the route table, not from the caller (as the reference's get_index):
+  // it is serialised once per context (with its headers) for guests and signed-in callers alike, and
+  // built again when the site revision moves (a settings change: name, time zone, ...).
+  const indexCache = new Map<string, { body: Buffer; headers: Record<string, string>; revision: number | undefined }>();
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -299,10 +299,12 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       return;
     }
 
-    const plainIndex = routePath === '/' && !user && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && query.context === 'view');
-    if (plainIndex && indexCache && indexRevision === site.revision) {
+    // The index differs only for context=help (it adds each route's schema); any other context is view's.
+    const indexContext = routePath === '/' && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && typeof query.context === 'string') ? (query.context === 'help' ? 'help' : 'view') : undefined;
+    const cachedIndex = indexContext === undefined ? undefined : indexCache.get(indexContext);
+    if (cachedIndex && cachedIndex.revision === site.revision) {
       ctx.state.route = '/';
-      writeRest(ctx, site, { status: 200, headers: indexCache.headers, body: null }, { loggedIn: false, pretty, cached: indexCache.body });
+      writeRest(ctx, site, { status: 200, headers: cachedIndex.headers, body: null }, { loggedIn: !!user, pretty, cached: cachedIndex.body });
       return;
     }
 
@@ -333,9 +335,8 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     const revision = site.revision;
     const out = await rest.handle(input);
     ctx.state.route = out.route ?? ctx.state.route;
-    if (plainIndex && out.status === 200) {
-      indexCache = { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers };
-      indexRevision = revision;
+    if (indexContext !== undefined && out.status === 200) {
+      indexCache.set(indexContext, { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers, revision });
     }
     writeRest(ctx, site, out, { loggedIn: !!user, pretty });
   });
