@@ -210,7 +210,45 @@ describe('SQLite store', () => {
     expect(await items.count({ status: 'draft', date: { $lt: new Date(Date.UTC(2024, 0, 1) + 3000 * 3_600_000) } })).toBe(999);
     await store.close();
   }, 120_000);
+
+  it('checkpoints the WAL on its worker thread, with no commit doing it, and stops that worker on close', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore({ dataDir: dir });
+    await store.ensure([SPEC]);
+    const items = store.collection('items');
+    const file = path.join(dir, 'store.sqlite');
+    // Let the worker copy what ensure() wrote, then note the database file's size.
+    await waitFor(() => walFrames(store) === 0);
+    const before = fs.statSync(file).size;
+    // About 2 MiB of pages, far under the writer's own autocheckpoint threshold: written to the WAL only.
+    for (let i = 0; i < 20; i++) await items.insertMany(docs(200, 1 + i * 200));
+    // The worker copies them into the database file while this thread waits on nothing but a timer.
+    await waitFor(() => fs.statSync(file).size > before + 1024 * 1024);
+    expect(await items.count({})).toBe(4000);
+    const worker = (store as unknown as { checkpointer: { running: boolean } }).checkpointer;
+    expect(worker.running).toBe(true);
+    await store.close();
+    expect(worker.running).toBe(false);
+    // Everything was checkpointed before closing: a new connection finds every row.
+    const again = new SqliteStore({ dataDir: dir });
+    expect(await again.collection('items').count({})).toBe(4000);
+    await again.close();
+  }, 30_000);
 });
+
+/** Frames in the WAL that no checkpoint has copied yet, as a PASSIVE checkpoint from this connection reports them. */
+function walFrames(store: SqliteStore): number {
+  const [r] = store.db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
+  return r.log - r.checkpointed;
+}
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe('SQLite document encoding', () => {
   it('writes every Date, at any depth and in arrays, as {"$date": ISO} and reads it back as a Date', async () => {

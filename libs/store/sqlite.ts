@@ -17,6 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, BackgroundCheckpointer } from './sqlite-checkpoint';
 import { assertCollectionName, assertPath, COUNTERS, normalizeFilter, normalizeWindow, validateUpdate } from './query';
 import type { Cond } from './query';
 import {
@@ -49,8 +50,8 @@ const RESERVED_COLUMNS = new Set(['rid', 'doc']);
 const STATEMENT_CACHE_SIZE = 500;
 /** The most side-table values one INSERT statement carries (two parameters each); a power of two. */
 const SIDE_CHUNK = 256;
-/** WAL pages (4 KiB) written before a commit checkpoints them into the database (SQLite's default is 1000). */
-const WAL_AUTOCHECKPOINT_PAGES = 10000;
+/** Bytes of WAL file kept after a checkpoint reset it; a larger file is truncated to this. */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------------------
 // JSON encoding with Dates
@@ -523,6 +524,7 @@ export class SqliteStore implements Store {
   private readonly collections = new Map<string, SqliteCollection<Doc>>();
   private readonly icontainsFn = 'ecs_icontains';
   private closed = false;
+  private readonly checkpointer: BackgroundCheckpointer | null;
 
   constructor(opts: SqliteStoreOptions) {
     if (opts.dataDir === ':memory:') this.file = ':memory:';
@@ -535,11 +537,11 @@ export class SqliteStore implements Store {
     // NORMAL in WAL mode: a commit is in the WAL (the OS has it) before it returns, so it survives a
     // crash of the process; only a power loss or OS crash may roll back the last commits (README).
     this.db.pragma('synchronous = NORMAL');
-    // Checkpoint the WAL every ~40 MiB rather than every 4 MiB: a bulk write (an import slice touches a
-    // few random index pages per row) then rewrites each hot page into the database once per checkpoint,
-    // not once per commit, and pays the checkpoint's fsyncs a tenth as often. Every connection sets the
+    // Checkpoints run on a worker thread (sqlite-checkpoint.ts), so no request waits for one; a commit
+    // checkpoints by itself only past the backstop, should that worker be gone. Every connection sets the
     // same threshold, so a small write in another process does not run the checkpoint early.
-    this.db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
+    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     this.db.pragma('temp_store = MEMORY');
     this.db.pragma('cache_size = -32768');
     this.db.function(this.icontainsFn, { deterministic: true }, (hay: unknown, needle: unknown) =>
@@ -552,6 +554,7 @@ export class SqliteStore implements Store {
         PRIMARY KEY (collection, path)) WITHOUT ROWID;
     `);
     this.loadTables();
+    this.checkpointer = BackgroundCheckpointer.start(this.file);
   }
 
   /** Cached prepared statement per SQL text; `pluck` statements return the first column only. */
@@ -788,6 +791,7 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.closed = true;
     this.statements.clear();
+    await this.checkpointer?.close();
     // SQLite's advice: refresh planner statistics where they went stale, right before closing.
     if (this.db.open && !this.db.readonly) this.db.pragma('optimize');
     this.db.close();
