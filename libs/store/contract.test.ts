@@ -222,6 +222,31 @@ describe.each([
       expect(await options.count({})).toBe(1);
     });
 
+    it('moves a collection’s write generation on every kind of write, and only that collection’s', async () => {
+      const g = () => h.store.generations.of('items');
+      const other = h.store.generations.of('options');
+      const writes: Array<() => Promise<unknown>> = [
+        () => items.insertOne({ id: 20, title: 'new' }),
+        () => items.insertMany([{ id: 21 }, { id: 22 }]),
+        () => items.updateOne({ id: 20 }, { $set: { title: 'changed' } }),
+        () => items.updateMany({ id: { $in: [21, 22] } }, { $set: { title: 'both' } }),
+        () => items.findOneAndUpdate({ id: 20 }, { $inc: { rank: 1 } }),
+        () => items.deleteOne({ id: 22 }),
+        () => items.deleteMany({ id: { $in: [20, 21] } }),
+      ];
+      for (const write of writes) {
+        const before = g();
+        await write();
+        expect(g()).toBeGreaterThan(before);
+      }
+      // Reads do not.
+      const read = g();
+      await items.find({});
+      await items.count({});
+      expect(g()).toBe(read);
+      expect(h.store.generations.of('options')).toBe(other);
+    });
+
     it('ensure() is idempotent and ping() answers', async () => {
       await h.store.ensure([ITEMS, OPTIONS, BULK]);
       await expect(h.store.ping()).resolves.toBeUndefined();

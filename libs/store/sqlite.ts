@@ -18,6 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, BackgroundCheckpointer } from './sqlite-checkpoint';
+import { WriteGenerations } from './generations';
 import { assertCollectionName, assertPath, COUNTERS, normalizeFilter, normalizeWindow, validateUpdate } from './query';
 import type { Cond } from './query';
 import {
@@ -524,6 +525,7 @@ export class SqliteStore implements Store {
   private readonly collections = new Map<string, SqliteCollection<Doc>>();
   private readonly icontainsFn = 'ecs_icontains';
   private closed = false;
+  readonly generations = new WriteGenerations();
   private readonly checkpointer: BackgroundCheckpointer | null;
 
   constructor(opts: SqliteStoreOptions) {
@@ -775,11 +777,14 @@ export class SqliteStore implements Store {
 
   /** Runs `fn` in a transaction (nested calls become savepoints) and maps unique violations. */
   write<R>(collection: string, fn: () => R): R {
+    // A write runs to its end on this thread, so no reader comes between: one mark afterwards is enough.
     try {
       return this.db.transaction(fn)();
     } catch (e) {
       if (isUniqueViolation(e)) throw duplicateKey(e, collection);
       throw e;
+    } finally {
+      this.generations.bump(collection);
     }
   }
 

@@ -11,6 +11,7 @@
  * - Equality against an array field means "the array contains the value" (MongoDB semantics);
  *   `$in` against an array field means "contains any of".
  */
+import type { WriteGenerations } from './generations';
 
 export type Scalar = string | number | boolean | Date | null;
 
@@ -96,6 +97,8 @@ export interface CollectionSpec {
 
 export interface Store {
   readonly kind: 'mongo' | 'sqlite';
+  /** Each collection's write generation in this process (generations.ts). */
+  readonly generations: WriteGenerations;
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /** Next integer from a named counter (first value 1); `count` reserves a block and returns its first id. */
   nextId(counter: string, count?: number): Promise<number>;
