@@ -52,6 +52,11 @@ export class UsersRepository extends Repository<UserDoc> {
     return this.collection;
   }
 
+  /** Moves whenever this process writes a user (or a user's application passwords). */
+  generation(): number {
+    return this.store.generations.of('users');
+  }
+
   byLogin(login: string): Promise<UserDoc | null> {
     return this.users.findOne({ login });
   }
