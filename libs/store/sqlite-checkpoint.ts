@@ -73,6 +73,8 @@ export class BackgroundCheckpointer {
   /** A last checkpoint, then the worker's connection is closed; bounded, so a stuck worker cannot hold a shutdown. */
   async close(timeoutMs = 3000): Promise<void> {
     if (this.exited) return;
+    // Held from here on: a process with nothing else to do must not end before the worker has closed.
+    this.worker.ref();
     this.worker.postMessage('close');
     const timer = setTimeout(() => void this.worker.terminate(), timeoutMs);
     timer.unref();

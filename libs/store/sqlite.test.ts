@@ -2,6 +2,7 @@
  * What only the embedded store has: a file that survives restarts, schema growth through ensure(),
  * typed columns and side tables that indexes actually serve, transactional bulk inserts.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -234,6 +235,23 @@ describe('SQLite store', () => {
     expect(await again.collection('items').count({})).toBe(4000);
     await again.close();
   }, 30_000);
+});
+
+describe('SQLite store in a short-lived process', () => {
+  it('finishes closing (the checkpoint worker holds the process until it has closed) and goes on after close()', () => {
+    const dir = tempDir();
+    const script = `
+      const { SqliteStore } = require(${JSON.stringify(path.join(__dirname, 'sqlite.ts'))});
+      (async () => {
+        const store = new SqliteStore({ dataDir: ${JSON.stringify(dir)} });
+        await store.ensure([{ name: 'items', fields: { id: 'int' }, indexes: [] }]);
+        await store.collection('items').insertOne({ id: 1 });
+        await store.close();
+        process.stdout.write('closed');
+      })();`;
+    const out = execFileSync(process.execPath, ['-r', path.join(__dirname, '../../scripts/ts-register.js'), '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(out).toBe('closed');
+  });
 });
 
 /** Frames in the WAL that no checkpoint has copied yet, as a PASSIVE checkpoint from this connection reports them. */
