@@ -21,6 +21,7 @@ import { isMultipart, parseMultipart, serveUpload } from './uploads';
 import { clientIp } from './client-ip';
 import { serveICalFeed } from './ical-feed';
 import { escapeHtml } from '../../libs/html/escape';
+import { toJson } from '../../libs/rest/presented';
 
 export interface GatewayOptions {
   rest: RestServer;
@@ -194,7 +195,7 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
     return;
   }
   if (out.raw) ctx.body = out.raw.text;
-  else ctx.body = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
+  else ctx.body = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : toJson(out.body));
   const callback = ctx.state.jsonp as string | undefined;
   if (callback !== undefined && !out.raw) {
     ctx.type = 'application/javascript; charset=UTF-8';

@@ -4,7 +4,7 @@
  * create stores it on the record, an update or a trash records it on the record in the same write,
  * and a permanent delete records its answer first, so a retried batch finds what was already done.
  */
-import { can } from '../../../libs/auth/user';
+import { can, type Caller } from '../../../libs/auth/user';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { loadAncestors } from '../../../libs/posts/permalink';
 import type { PostsRepository } from '../../../libs/posts/repository';
@@ -22,7 +22,8 @@ import type { TermsRepository } from '../../../libs/terms/repository';
 import type { CommentsRepository } from '../../../libs/comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
 import type { ListCache } from './counts';
-import { permalink, presentPost, type Context, type LinkTargets, type PresentInput } from './present';
+import { presentPost, type Context, type LinkTargets, type PresentInput } from './present';
+import { viewerKey, type PresentedCache } from '../../../libs/rest/presented';
 import { checkListOrder, pageOfPlan, planList } from './query';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
 import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, termCountDeltas, type WriteDeps } from './write';
@@ -36,6 +37,8 @@ export interface PostsDeps extends WriteDeps {
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: Collection;
   lists: ListCache;
+  /** Presented records kept between requests (libs/rest/presented.ts). */
+  presented: PresentedCache;
   /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
   comments: CommentsRepository;
 }
@@ -46,13 +49,23 @@ const KEPT_BATCH_KEYS = 50;
 
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
+/** The presented-cache stamp taken right before each record was read (a presentation of it holds for that stamp only). */
+const readAt = new WeakMap<PostDoc, string>();
+
 function loadPost(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
   return ctx.cached('post', async () => {
     const id = Number(ctx.params.id);
+    const stamp = deps.presented.stamp();
     const post = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
     if (!post) throw invalidId();
+    readAt.set(post, stamp);
     return post;
   });
+}
+
+/** A presented record's key: the record at its version, the context, the caller's rights and the single read's own options. */
+function presentedKey(kind: KindInfo, post: PostDoc, context: Context, user: Caller, extra = ''): string {
+  return `${kind.kind}:${post.id}:${post.modified_gmt instanceof Date ? post.modified_gmt.getTime() : String(post.modified_gmt)}:${context}:${viewerKey(user)}:${extra}`;
 }
 
 /** Term slugs, ancestors and generated slugs for a page of records, in a few queries for all of them. */
@@ -135,11 +148,16 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
   async function listPage(ctx: HandlerContext): Promise<Reply> {
     const p = ctx.params;
     checkListOrder(p);
+    const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
     const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.lists.count(f, () => deps.posts.count(f)));
     const context = p.context as Context;
-    const input = await presentInput(ctx, deps, kind, items, context);
-    return { body: items.map((d) => presentPost(d, input)), headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
+    const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
+    const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
+    const missing = items.filter((_, i) => !kept[i]);
+    const input = missing.length ? await presentInput(ctx, deps, kind, missing, context) : null;
+    const body = items.map((d, i) => kept[i] ?? deps.presented.keep(keys[i], presentPost(d, input!), stamp));
+    return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
   }
 
   app.bind(`${id}.get`, {
@@ -159,11 +177,13 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const post = await loadPost(ctx, deps, kind);
       const password = ctx.req.queryKeys.includes('password') && typeof ctx.req.query.password === 'string' ? ctx.req.query.password : undefined;
       const excerptLength = typeof ctx.params.excerpt_length === 'number' && ctx.params.excerpt_length > 0 ? ctx.params.excerpt_length : undefined;
-      const input = await presentInput(ctx, deps, kind, [post], ctx.params.context as Context);
-      return {
-        body: presentPost(post, { ...input, password, excerptLength }),
-        headers: { Link: `<${permalink(post, input)}>; rel="alternate"; type=text/html` },
-      };
+      const context = ctx.params.context as Context;
+      const key = presentedKey(kind, post, context, ctx.user, JSON.stringify([password ?? null, excerptLength ?? null]));
+      const stamp = readAt.get(post) ?? '';
+      const body =
+        deps.presented.peek<Record<string, unknown>>(key, stamp) ??
+        deps.presented.keep(key, presentPost(post, { ...(await presentInput(ctx, deps, kind, [post], context)), password, excerptLength }), stamp);
+      return { body, headers: { Link: `<${String(body.link)}>; rel="alternate"; type=text/html` } };
     },
   });
 

@@ -6,6 +6,7 @@ import type { RouteRegistry } from '../../../libs/rest/registry';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { ContentDeps } from '../deps';
+import { PresentedCache } from '../../../libs/rest/presented';
 import { ListCache } from './counts';
 import type { PostsDeps } from './handlers';
 import type { LinkTargets } from './present';
@@ -50,6 +51,7 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     links: linkTargets(registry),
     results: deps.store.collection('options'),
     lists,
+    presented: new PresentedCache(deps.store, ['posts', 'terms'], () => deps.site.revision),
     comments: deps.comments,
   };
 }
