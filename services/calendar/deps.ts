@@ -9,6 +9,8 @@ import type { RouteRegistry } from '../../libs/rest/registry';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
+import type { PresentedCache } from '../../libs/rest/presented';
+import type { QueryCache } from '../../libs/store/query-cache';
 import type { ReadCache } from './read-cache';
 
 export interface CalendarDeps {
@@ -22,6 +24,10 @@ export interface CalendarDeps {
   users: UsersRepository;
   /** Archive totals and presented linked records, kept briefly between writes. */
   cache: ReadCache;
+  /** Presented events and entities, kept between requests while the records they show are unchanged (libs/rest/presented.ts). */
+  presented: PresentedCache;
+  /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */
+  pages: QueryCache;
   /** Action nonces of the views and the onboarding wizard. */
   nonces: Nonces;
   /** The present moment; tests may pin it. */

@@ -21,6 +21,8 @@ import { bindICal } from './ical/handlers';
 import { bindOnboarding } from './onboarding/handlers';
 import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
+import { PresentedCache } from '../../libs/rest/presented';
+import { QueryCache } from '../../libs/store/query-cache';
 import { ReadCache, watchWrites } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
@@ -40,6 +42,8 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     comments: new CommentsRepository(store),
     users: new UsersRepository(opts.store),
     cache,
+    presented: new PresentedCache(opts.store, ['posts', 'terms'], () => opts.site.revision),
+    pages: new QueryCache(opts.store.generations),
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),

@@ -24,6 +24,7 @@ import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './acc
 import type { ListCache } from './counts';
 import { presentPost, type Context, type LinkTargets, type PresentInput } from './present';
 import { viewerKey, type PresentedCache } from '../../../libs/rest/presented';
+import type { QueryCache } from '../../../libs/store/query-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
 import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, termCountDeltas, type WriteDeps } from './write';
@@ -39,6 +40,8 @@ export interface PostsDeps extends WriteDeps {
   lists: ListCache;
   /** Presented records kept between requests (libs/rest/presented.ts). */
   presented: PresentedCache;
+  /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */
+  pages: QueryCache;
   /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
   comments: CommentsRepository;
 }
@@ -150,7 +153,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     checkListOrder(p);
     const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-    const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.lists.count(f, () => deps.posts.count(f)));
+    const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.lists.count(f, () => deps.posts.count(f)), undefined, deps.pages);
     const context = p.context as Context;
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));

@@ -3,6 +3,7 @@
  * list parameter becomes a condition on an indexed field, and what the caller may not read is left out
  * by the query itself, so totals and pages agree with what is shown.
  */
+import type { QueryCache } from '../../../libs/store/query-cache';
 import { can, type Caller } from '../../../libs/auth/user';
 import { filterDate } from '../../../libs/posts/dates';
 import { searchPrivacy } from '../../../libs/posts/search';
@@ -249,6 +250,7 @@ export async function pageOfPlan(
   plan: ListPlan,
   count: (filter: Filter) => Promise<number>,
   filter: Filter = plan.filter,
+  pages?: QueryCache,
 ): Promise<{ items: PostDoc[]; total: number; page: number; perPage: number }> {
   const perPage = Number(p.per_page);
   const page = Number(p.page);
@@ -272,7 +274,8 @@ export async function pageOfPlan(
     total = all.length;
     items = all.slice(skip, skip + perPage);
   } else {
-    items = await posts.find(filter, { sort: plan.sort, skip, limit: perPage });
+    const window = { sort: plan.sort, skip, limit: perPage };
+    items = pages ? await pages.find(posts, filter, window) : await posts.find(filter, window);
     // A short, non-empty page (or an empty first one) tells the total without counting.
     total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await count(filter);
   }

@@ -7,6 +7,7 @@ import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { ContentDeps } from '../deps';
 import { PresentedCache } from '../../../libs/rest/presented';
+import { QueryCache } from '../../../libs/store/query-cache';
 import { ListCache } from './counts';
 import type { PostsDeps } from './handlers';
 import type { LinkTargets } from './present';
@@ -52,6 +53,7 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     results: deps.store.collection('options'),
     lists,
     presented: new PresentedCache(deps.store, ['posts', 'terms'], () => deps.site.revision),
+    pages: new QueryCache(deps.store.generations),
     comments: deps.comments,
   };
 }

@@ -1,0 +1,52 @@
+import { QueryCache } from './query-cache';
+import { SqliteStore } from './sqlite';
+
+describe('QueryCache', () => {
+  let store: SqliteStore;
+  beforeEach(async () => {
+    store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([{ name: 'items', fields: { id: 'int', at: 'date', tag: 'text' }, indexes: [] }]);
+    await store.collection('items').insertMany([1, 2, 3].map((id) => ({ id, at: new Date(Date.UTC(2030, 0, id)), tag: id === 2 ? '2030-01-01T00:00:00.000Z' : 'x' })));
+  });
+  afterEach(() => store.close());
+
+  it('answers the same query from memory until the collection is written, then reads again', async () => {
+    const items = store.collection('items');
+    const find = jest.spyOn(items, 'find');
+    const pages = new QueryCache(store.generations);
+    const first = await pages.find(items, { id: { $gte: 2 } }, { sort: [['id', 1]] });
+    expect(first.map((d) => d.id)).toEqual([2, 3]);
+    expect(await pages.find(items, { id: { $gte: 2 } }, { sort: [['id', 1]] })).toBe(first);
+    expect(find).toHaveBeenCalledTimes(1);
+    // Another window is another query.
+    await pages.find(items, { id: { $gte: 2 } }, { sort: [['id', 1]], limit: 1 });
+    expect(find).toHaveBeenCalledTimes(2);
+    await items.insertOne({ id: 4 });
+    expect((await pages.find(items, { id: { $gte: 2 } }, { sort: [['id', 1]] })).map((d) => d.id)).toEqual([2, 3, 4]);
+    expect(find).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps a page for its time-to-live at most, and freezes it', async () => {
+    const items = store.collection('items');
+    const pages = new QueryCache(store.generations, 1000);
+    const now = jest.spyOn(Date, 'now').mockReturnValue(10_000);
+    const page = await pages.find(items, {});
+    expect(Object.isFrozen(page) && Object.isFrozen(page[0])).toBe(true);
+    expect(() => (page as unknown[]).push(1)).toThrow(/not extensible/);
+    now.mockReturnValue(10_999);
+    expect(await pages.find(items, {})).toBe(page);
+    now.mockReturnValue(11_000);
+    expect(await pages.find(items, {})).not.toBe(page);
+    now.mockRestore();
+  });
+
+  it('tells a Date from a string that reads the same', async () => {
+    const items = store.collection('items');
+    const pages = new QueryCache(store.generations);
+    const asDate = await pages.find(items, { at: new Date('2030-01-01T00:00:00.000Z') });
+    const asText = await pages.find(items, { tag: '2030-01-01T00:00:00.000Z' });
+    expect(asDate.map((d) => d.id)).toEqual([1]);
+    expect(asText.map((d) => d.id)).toEqual([2]);
+    expect(await pages.find(items, { at: '2030-01-01T00:00:00.000Z' })).not.toBe(asDate);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Pages of records kept between requests. A busy list (an archive page, a category's events in a date
+ * window) is asked for again and again with the same filter, and its query costs more than the rest of
+ * the answer once records are presented from memory. A page kept here is returned while its collection
+ * has not been written by this process (the store's write generations) and for TTL_MS at most (writes by
+ * another process). Only list pages use it, through `find`; everything that reads to decide a write
+ * (uniqueness, counts, permissions) reads the store itself. A kept page and its records are frozen, so
+ * no caller can change what the next one gets.
+ */
+import type { Collection, Doc, Filter, FindOptions } from './types';
+import type { WriteGenerations } from './generations';
+
+const TTL_MS = 1000;
+const MAX_ENTRIES = 2000;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** A filter or options as a key: Dates apart from strings that read the same. */
+function keyOf(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, k: string, v: unknown) {
+    const raw = this[k];
+    return raw instanceof Date ? { $date: raw.getTime() } : v;
+  });
+}
+
+export class QueryCache {
+  private readonly entries = new Map<string, { value: readonly Doc[]; generation: number; at: number }>();
+
+  constructor(
+    private readonly generations: WriteGenerations,
+    private readonly ttlMs = TTL_MS,
+  ) {}
+
+  /** The collection's `find`, answered from memory while the same query's answer is still current. */
+  async find<T extends Doc>(collection: Collection<T>, filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const key = `${collection.name}\u0000${keyOf(filter)}\u0000${keyOf(options)}`;
+    const generation = this.generations.of(collection.name);
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.generation === generation && now - hit.at < this.ttlMs) return hit.value as T[];
+    const value = deepFreeze(await collection.find(filter, options));
+    // A write that landed while the query ran leaves the answer unkept.
+    if (this.generations.of(collection.name) === generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, { value, generation, at: now });
+    }
+    return value;
+  }
+}
