@@ -10,6 +10,7 @@
  * so that nothing can change it for the next caller, and its JSON text is made once, the first time an
  * answer holding it is written: `toJson` writes a list of kept records by joining their texts.
  */
+import { deepFreeze } from '../store/frozen';
 import type { Store } from '../store/types';
 import type { AuthUser } from '../auth/user';
 
@@ -18,14 +19,6 @@ const MAX_ENTRIES = 20_000;
 
 /** Records that were kept, with their JSON text once it has been made. */
 const texts = new WeakMap<object, string | null>();
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 function textOf(value: object): string {
   let text = texts.get(value);

@@ -7,19 +7,12 @@
  * (uniqueness, counts, permissions) reads the store itself. A kept page and its records are frozen, so
  * no caller can change what the next one gets.
  */
+import { deepFreeze } from './frozen';
 import type { Collection, Doc, Filter, FindOptions } from './types';
 import type { WriteGenerations } from './generations';
 
 const TTL_MS = 1000;
 const MAX_ENTRIES = 2000;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** A filter or options as a key: Dates apart from strings that read the same. */
 function keyOf(value: unknown): string {

@@ -131,6 +131,32 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('lets a rare array value drive a query and checks a popular one per record, in the main index order, with the same answers', async () => {
+    const store = new SqliteStore({ dataDir: ':memory:' });
+    await store.ensure([SPEC]);
+    const all = docs(2000);
+    await store.collection('items').insertMany(all);
+    const items = store.collection('items');
+    const plan = (filter: Filter, options = {}): string => store.explain('items', filter, options).join('\n');
+    // terms 5: 100 records (rare); terms 100: 667 (popular, at least POPULAR_MEMBERS).
+    expect(plan({ terms: 5 })).toMatch(/SEARCH s USING COVERING INDEX ix:items:terms:value \(value=\?\)/);
+    const popular = plan({ status: 'publish', terms: 100 }, { sort: [['date', -1]], limit: 10 });
+    expect(popular).toMatch(/SEARCH t USING INDEX ix:items:status\+date[\s\S]*SEARCH s (EXISTS )?USING (PRIMARY KEY \(doc=\? AND value=\?\)|COVERING INDEX ix:items:terms:value \(value=\? AND doc=\?\))/);
+    expect(popular).not.toMatch(/TEMP B-TREE/);
+    const cases: Array<[number, Filter]> = [[5, { terms: 5 }], [100, { terms: 100 }], [100, { terms: { $in: [100] } }]];
+    for (const [value, filter] of cases) {
+      const expected = all.filter((d) => (d.terms as number[]).includes(value) && d.status === 'publish').map((d) => d.id as number).sort((a, b) => b - a);
+      const found = await items.find({ ...filter, status: 'publish' }, { sort: [['date', -1]] });
+      expect(found.map((d) => d.id)).toEqual(expected);
+      expect(await items.count({ ...filter, status: 'publish' })).toBe(expected.length);
+      const first = await items.find({ ...filter, status: 'publish' }, { sort: [['date', -1]], limit: 10, skip: 5 });
+      expect(first.map((d) => d.id)).toEqual(expected.slice(5, 15));
+    }
+    // Excluding a popular value keeps every record without it.
+    expect(await items.count({ terms: { $ne: 100 } })).toBe(all.filter((d) => !(d.terms as number[]).includes(100)).length);
+    await store.close();
+  });
+
   it('writes typed columns and falls back to JSON for values of another type', async () => {
     const store = new SqliteStore({ dataDir: ':memory:' });
     await store.ensure([SPEC]);
