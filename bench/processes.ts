@@ -14,6 +14,24 @@ export function peakRssMiB(pid: number | undefined): number | null {
   }
 }
 
+/** The environment of an all-in-one service a benchmark starts on loopback, on the embedded store. */
+export function allInOneEnv(o: { port: number; dataDir: string; adminPassword: string; appPassword: string; redisUrl?: string }): NodeJS.ProcessEnv {
+  const url = `http://127.0.0.1:${o.port}`;
+  return {
+    ...process.env,
+    PORT: String(o.port),
+    HOST: '127.0.0.1',
+    DATA_DIR: o.dataDir,
+    SITE_URL: url,
+    ADMIN_USER: 'admin',
+    ADMIN_PASSWORD: o.adminPassword,
+    ADMIN_APP_PASSWORD: o.appPassword,
+    LOG_LEVEL: 'warn',
+    MONGO_URL: '',
+    REDIS_URL: o.redisUrl ?? '',
+  };
+}
+
 export async function waitReady(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60000;
   while (Date.now() < deadline) {

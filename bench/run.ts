@@ -25,7 +25,7 @@ import { ENDPOINTS, type BenchContext, type BenchEndpoint } from './endpoints';
 import { runImportBench } from './import';
 import { runFeedImportBench } from './import-feed';
 import { seed, type Seeded } from './seed';
-import { peakRssMiB, stopAll, waitReady } from './processes';
+import { allInOneEnv, peakRssMiB, stopAll, waitReady } from './processes';
 
 const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
 const env = process.env;
@@ -112,19 +112,7 @@ async function withService<T>(sizes: number | SeedSizes, use: (ctx: BenchContext
   try {
     const port = 18000 + Math.floor(Math.random() * 1000);
     const url = `http://127.0.0.1:${port}`;
-    const serviceEnv = {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SITE_URL: url,
-      ADMIN_USER: 'admin',
-      ADMIN_PASSWORD: 'bench-admin-password',
-      ADMIN_APP_PASSWORD,
-      LOG_LEVEL: 'warn',
-      MONGO_URL: '',
-      REDIS_URL: env.BENCH_REDIS_URL ?? '',
-    };
+    const serviceEnv = allInOneEnv({ port, dataDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD, redisUrl: env.BENCH_REDIS_URL });
 
     console.log(`seeding the data set (${typeof sizes === 'number' ? `scale ${sizes}` : `${sizes.events} events, ${sizes.posts} posts`}) into ${dataDir} ...`);
     const t0 = Date.now();

@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { PROBE_MARK } from './soak-probe';
 import { seed, type Seeded } from './seed';
-import { waitReady } from './processes';
+import { allInOneEnv, waitReady } from './processes';
 
 const env = process.env;
 const SECONDS = Number(env.SOAK_SECONDS ?? 60);
@@ -177,19 +177,7 @@ async function main(): Promise<number> {
   console.log(`seeded: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
 
   const child = spawn(process.execPath, ['--expose-gc', '-r', resolve(__dirname, 'soak-probe.js'), resolve(__dirname, '../services/main.js'), 'all'], {
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SITE_URL: url,
-      ADMIN_USER: 'admin',
-      ADMIN_PASSWORD: 'soak-admin-password',
-      ADMIN_APP_PASSWORD,
-      LOG_LEVEL: 'warn',
-      MONGO_URL: '',
-      REDIS_URL: '',
-    },
+    env: allInOneEnv({ port, dataDir, adminPassword: 'soak-admin-password', appPassword: ADMIN_APP_PASSWORD }),
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   // The service's own stderr goes on to ours; the probe's lines are read by collectedMemory.
