@@ -40,6 +40,18 @@ describe('QueryCache', () => {
     now.mockRestore();
   });
 
+  it('holds a bounded number of records over all its pages', async () => {
+    const items = store.collection('items');
+    const find = jest.spyOn(items, 'find');
+    const pages = new QueryCache(store.generations, 1000, 4);
+    const a = await pages.find(items, { id: { $lte: 3 } });
+    expect(await pages.find(items, { id: { $lte: 3 } })).toBe(a);
+    // Three more records would make six: what was kept goes.
+    await pages.find(items, { id: { $gte: 1 } });
+    expect(await pages.find(items, { id: { $lte: 3 } })).not.toBe(a);
+    expect(find).toHaveBeenCalledTimes(3);
+  });
+
   it('tells a Date from a string that reads the same', async () => {
     const items = store.collection('items');
     const pages = new QueryCache(store.generations);

@@ -12,7 +12,8 @@ import type { Collection, Doc, Filter, FindOptions } from './types';
 import type { WriteGenerations } from './generations';
 
 const TTL_MS = 1000;
-const MAX_ENTRIES = 2000;
+/** Records held over all kept pages (a few kilobytes each once decoded), so memory stays bounded however large pages are. */
+const MAX_RECORDS = 5000;
 
 /** A filter or options as a key: Dates apart from strings that read the same. */
 function keyOf(value: unknown): string {
@@ -24,10 +25,12 @@ function keyOf(value: unknown): string {
 
 export class QueryCache {
   private readonly entries = new Map<string, { value: readonly Doc[]; generation: number; at: number }>();
+  private held = 0;
 
   constructor(
     private readonly generations: WriteGenerations,
     private readonly ttlMs = TTL_MS,
+    private readonly maxRecords = MAX_RECORDS,
   ) {}
 
   /** The collection's `find`, answered from memory while the same query's answer is still current. */
@@ -40,8 +43,14 @@ export class QueryCache {
     const value = deepFreeze(await collection.find(filter, options));
     // A write that landed while the query ran leaves the answer unkept.
     if (this.generations.of(collection.name) === generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      if (this.held + value.length > this.maxRecords) {
+        this.entries.clear();
+        this.held = 0;
+      }
+      const replaced = this.entries.get(key);
+      if (replaced) this.held -= replaced.value.length;
       this.entries.set(key, { value, generation, at: now });
+      this.held += value.length;
     }
     return value;
   }
