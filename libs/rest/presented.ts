@@ -15,8 +15,8 @@ import type { Store } from '../store/types';
 import type { AuthUser } from '../auth/user';
 
 const TTL_MS = 1000;
-/** Records kept at most (each a few kilobytes with its JSON text): about 25 MB at worst. */
-const MAX_ENTRIES = 3000;
+/** Records kept at most (each a few kilobytes with its JSON text): about 12 MB at worst. */
+const MAX_ENTRIES = 1500;
 
 /** Records that were kept, with their JSON text once it has been made. */
 const texts = new WeakMap<object, string | null>();

@@ -13,7 +13,7 @@ import type { WriteGenerations } from './generations';
 
 const TTL_MS = 1000;
 /** Records held over all kept pages (a few kilobytes each once decoded), so memory stays bounded however large pages are. */
-const MAX_RECORDS = 5000;
+const MAX_RECORDS = 2000;
 
 /** A filter or options as a key: Dates apart from strings that read the same. */
 function keyOf(value: unknown): string {
