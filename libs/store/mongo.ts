@@ -251,6 +251,11 @@ export class MongoStore implements Store {
 
   readonly generations = new WriteGenerations();
 
+  /** MongoDB tells a client nothing of other clients' writes without a change stream. */
+  foreignWrites(): null {
+    return null;
+  }
+
   constructor(readonly client: MongoClient, readonly db: Db) {}
 
   static async connect(opts: MongoStoreOptions): Promise<MongoStore> {

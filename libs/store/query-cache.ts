@@ -16,7 +16,7 @@ const TTL_MS = 1000;
 const MAX_RECORDS = 2000;
 
 /** A filter or options as a key: Dates apart from strings that read the same. */
-function keyOf(value: unknown): string {
+export function keyOf(value: unknown): string {
   return JSON.stringify(value, function (this: Record<string, unknown>, k: string, v: unknown) {
     const raw = this[k];
     return raw instanceof Date ? { $date: raw.getTime() } : v;

@@ -820,6 +820,11 @@ export class SqliteStore implements Store {
     this.stmt('SELECT 1', true).get();
   }
 
+  foreignWrites(): number {
+    // Moves on every commit by another connection; not on this connection's own writes, nor on checkpoints.
+    return this.stmt('PRAGMA data_version', true).get() as number;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

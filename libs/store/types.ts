@@ -99,6 +99,11 @@ export interface Store {
   readonly kind: 'mongo' | 'sqlite';
   /** Each collection's write generation in this process (generations.ts). */
   readonly generations: WriteGenerations;
+  /**
+   * A number that moves whenever another connection (another process) has committed a write, or null
+   * when the store cannot tell (MongoDB): then what a process keeps may lag others' writes by its TTL.
+   */
+  foreignWrites(): number | null;
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /** Next integer from a named counter (first value 1); `count` reserves a block and returns its first id. */
   nextId(counter: string, count?: number): Promise<number>;

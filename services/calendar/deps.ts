@@ -11,6 +11,7 @@ import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
 import type { PresentedCache } from '../../libs/rest/presented';
 import type { QueryCache } from '../../libs/store/query-cache';
+import type { CountCache } from '../../libs/store/count-cache';
 import type { ReadCache } from './read-cache';
 
 export interface CalendarDeps {
@@ -28,6 +29,8 @@ export interface CalendarDeps {
   presented: PresentedCache;
   /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */
   pages: QueryCache;
+  /** List totals kept while the posts are unwritten (libs/store/count-cache.ts). */
+  counts: CountCache;
   /** Action nonces of the views and the onboarding wizard. */
   nonces: Nonces;
   /** The present moment; tests may pin it. */

@@ -23,6 +23,7 @@ import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
 import { PresentedCache } from '../../libs/rest/presented';
 import { QueryCache } from '../../libs/store/query-cache';
+import { CountCache } from '../../libs/store/count-cache';
 import { ReadCache, watchWrites } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
@@ -44,6 +45,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     cache,
     presented: new PresentedCache(opts.store, ['posts', 'terms'], () => opts.site.revision),
     pages: new QueryCache(opts.store.generations),
+    counts: new CountCache(opts.store),
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),

@@ -7,6 +7,7 @@
  * all: a process always sees its own writes; a write by another process shows within the time-to-live.
  * Entries are shared between responses, so nobody may change one after it is kept.
  */
+import type { CountCache } from '../../libs/store/count-cache';
 import type { QueryCache } from '../../libs/store/query-cache';
 import type { Collection, Doc, Filter, SortSpec, Store } from '../../libs/store/types';
 
@@ -84,19 +85,19 @@ export function watchWrites(store: Store, onWrite: () => void): Store {
   return Object.assign(Object.create(store) as Store, { collection });
 }
 
-/** One page of records and the total across pages; the total is counted only when the page cannot tell it, and then kept briefly. */
+/** One page of records and the total across pages; the total is counted only when the page cannot tell it, and then kept (CountCache). */
 export async function pageWithTotal<T extends Doc>(
   collection: Collection<T>,
-  cache: ReadCache,
+  counts: CountCache,
   filter: Filter,
   opts: { page: number; perPage: number; sort: SortSpec; pages?: QueryCache },
 ): Promise<{ items: T[]; total: number }> {
   const skip = (opts.page - 1) * opts.perPage;
   // A page beyond any store's reach is simply empty (the archives answer 404 for it).
-  if (!Number.isSafeInteger(skip)) return { items: [], total: await cache.get(`total:${collection.name}:${JSON.stringify(filter)}`, () => collection.count(filter)) };
+  if (!Number.isSafeInteger(skip)) return { items: [], total: await counts.count(collection, filter) };
   const window = { sort: opts.sort, skip, limit: opts.perPage };
   const items = opts.pages ? await opts.pages.find(collection, filter, window) : await collection.find(filter, window);
   // A short, non-empty page (or an empty first page) is the last one, so it fixes the total.
   if (items.length < opts.perPage && (items.length > 0 || opts.page === 1)) return { items, total: skip + items.length };
-  return { items, total: await cache.get(`total:${collection.name}:${JSON.stringify(filter)}`, () => collection.count(filter)) };
+  return { items, total: await counts.count(collection, filter) };
 }

@@ -91,7 +91,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     const page = Number(ctx.params.page);
     // An event list without per_page shows the site's posts-per-page setting.
     const perPage = kind.type === EVENT_TYPE && !ctx.has('per_page') && deps.postsPerPage ? Math.min(deps.postsPerPage(), 100) : Number(ctx.params.per_page);
-    const { items, total } = query ? await pageWithTotal(deps.posts.collection, deps.cache, query.filter, { page, perPage, sort: query.sort, pages: deps.pages }) : { items: [] as PostDoc[], total: 0 };
+    const { items, total } = query ? await pageWithTotal(deps.posts.collection, deps.counts, query.filter, { page, perPage, sort: query.sort, pages: deps.pages }) : { items: [] as PostDoc[], total: 0 };
     if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
     const readable = items.filter((d) => canReadRecord(ctx.user, kind.cap, d));
     const keys = readable.map((d) => presentedKey(deps, kind, d, ctx.user));

@@ -72,7 +72,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     const stamp = deps.presented.stamp();
     const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
     if ('code' in q) throw q;
-    const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort, pages: deps.pages });
+    const { items, total } = await pageWithTotal(deps.posts.collection, deps.counts, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort, pages: deps.pages });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
     const keys = items.map((e) => presentedKey(e, 'archive', ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));

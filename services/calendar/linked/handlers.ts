@@ -131,7 +131,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
 
       const page = Number(params.page);
       const perPage = Number(params.per_page);
-      const { items, total } = await pageWithTotal(deps.posts.collection, deps.cache, { $and: and }, { page, perPage, sort: [['date', -1]], pages: deps.pages });
+      const { items, total } = await pageWithTotal(deps.posts.collection, deps.counts, { $and: and }, { page, perPage, sort: [['date', -1]], pages: deps.pages });
       if (page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound(kind.key);
       const related = await loadRelated(deps, items);
       const records = items.map((d) => presentLinked(kind, d, site, related, { blank: !!d.password }));

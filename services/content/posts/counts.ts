@@ -1,10 +1,10 @@
 /**
- * What post lists keep between requests: totals (X-WP-Total) and, for anonymous callers, whole answers.
+ * What post lists keep between requests for anonymous callers: whole answers (totals are kept by
+ * libs/store/count-cache.ts for every caller).
  * Entries live for a second, and every write this process makes to posts drops them all, so a process
  * always sees its own writes; another replica's writes show within that second.
  */
 import type { Reply } from '../../../libs/rest/service';
-import type { Filter } from '../../../libs/store/types';
 
 const TTL_MS = 1000;
 const MAX_ENTRIES = 500;
@@ -26,19 +26,7 @@ class Expiring<T> {
 
 export class ListCache {
   private generation = 0;
-  private readonly counts = new Expiring<number>();
   private readonly replies = new Expiring<Reply>();
-
-  async count(filter: Filter, load: () => Promise<number>): Promise<number> {
-    const key = JSON.stringify(filter);
-    const hit = this.counts.get(key, this.generation);
-    if (hit !== undefined) return hit;
-    const generation = this.generation;
-    const at = Date.now();
-    const count = await load();
-    this.counts.set(key, count, generation, at);
-    return count;
-  }
 
   /** An anonymous caller's answer: the same for every anonymous caller with the same query. */
   async reply(key: string, make: () => Promise<Reply>): Promise<Reply> {
@@ -54,7 +42,6 @@ export class ListCache {
   /** Called after every write to posts. */
   invalidate(): void {
     this.generation++;
-    this.counts.clear();
     this.replies.clear();
   }
 }

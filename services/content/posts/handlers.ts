@@ -25,6 +25,7 @@ import type { ListCache } from './counts';
 import { presentPost, type Context, type LinkTargets, type PresentInput } from './present';
 import { viewerKey, type PresentedCache } from '../../../libs/rest/presented';
 import type { QueryCache } from '../../../libs/store/query-cache';
+import type { CountCache } from '../../../libs/store/count-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
 import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, termCountDeltas, type WriteDeps } from './write';
@@ -42,6 +43,8 @@ export interface PostsDeps extends WriteDeps {
   presented: PresentedCache;
   /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */
   pages: QueryCache;
+  /** List totals kept while the posts are unwritten (libs/store/count-cache.ts). */
+  counts: CountCache;
   /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
   comments: CommentsRepository;
 }
@@ -153,7 +156,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     checkListOrder(p);
     const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-    const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.lists.count(f, () => deps.posts.count(f)), undefined, deps.pages);
+    const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.counts.count(deps.posts.collection, f), undefined, deps.pages);
     const context = p.context as Context;
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));

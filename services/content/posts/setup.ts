@@ -8,6 +8,7 @@ import type { TermsRepository } from '../../../libs/terms/repository';
 import type { ContentDeps } from '../deps';
 import { PresentedCache } from '../../../libs/rest/presented';
 import { QueryCache } from '../../../libs/store/query-cache';
+import { CountCache } from '../../../libs/store/count-cache';
 import { ListCache } from './counts';
 import type { PostsDeps } from './handlers';
 import type { LinkTargets } from './present';
@@ -54,6 +55,7 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     lists,
     presented: new PresentedCache(deps.store, ['posts', 'terms'], () => deps.site.revision),
     pages: new QueryCache(deps.store.generations),
+    counts: new CountCache(deps.store),
     comments: deps.comments,
   };
 }
