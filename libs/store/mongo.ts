@@ -6,7 +6,7 @@
  * server. `_id` stays inside: documents get driver-generated ObjectIds and every read projects it out.
  */
 import { MongoClient, type Db, type Document, type Filter as MongoFilter, type Sort } from 'mongodb';
-import { trackWrites, WriteGenerations } from './generations';
+import { WriteGenerations } from './generations';
 import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, normalizeFilter, normalizeWindow, validateUpdate } from './query';
 import type { Cond } from './query';
 import {
@@ -94,7 +94,11 @@ export function mapError(e: unknown, collection: string): unknown {
 }
 
 class MongoCollection<T extends Doc> implements Collection<T> {
-  constructor(private readonly db: Db, readonly name: string) {}
+  constructor(
+    private readonly db: Db,
+    readonly name: string,
+    private readonly generations: WriteGenerations,
+  ) {}
 
   private get c() {
     return this.db.collection(this.name);
@@ -131,7 +135,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return (await this.c.distinct(assertPath(path), toMongoFilter(filter))) as Scalar[];
   }
 
-  async insertOne(doc: T): Promise<void> {
+  insertOne(doc: T): Promise<void> {
+    return this.generations.around(this.name, () => this.insertOneNow(doc));
+  }
+
+  private async insertOneNow(doc: T): Promise<void> {
     try {
       // A copy, because the driver writes the generated _id into the object it is given.
       await this.c.insertOne({ ...doc });
@@ -140,7 +148,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  async insertMany(docs: T[]): Promise<void> {
+  insertMany(docs: T[]): Promise<void> {
+    return this.generations.around(this.name, () => this.insertManyNow(docs));
+  }
+
+  private async insertManyNow(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
     const copies: Document[] = docs.map((d) => ({ ...d }));
     try {
@@ -154,7 +166,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  async updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
+  updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.generations.around(this.name, () => this.updateOneNow(filter, update));
+  }
+
+  private async updateOneNow(filter: Filter, update: Update): Promise<UpdateResult> {
     validateUpdate(update);
     try {
       const r = await this.c.updateOne(toMongoFilter(filter), update as Document);
@@ -164,7 +180,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.generations.around(this.name, () => this.updateManyNow(filter, update));
+  }
+
+  private async updateManyNow(filter: Filter, update: Update): Promise<UpdateResult> {
     validateUpdate(update);
     try {
       const r = await this.c.updateMany(toMongoFilter(filter), update as Document);
@@ -174,7 +194,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update): Promise<T | null> {
+  findOneAndUpdate(filter: Filter, update: Update): Promise<T | null> {
+    return this.generations.around(this.name, () => this.findOneAndUpdateNow(filter, update));
+  }
+
+  private async findOneAndUpdateNow(filter: Filter, update: Update): Promise<T | null> {
     validateUpdate(update);
     try {
       const doc = await this.c.findOneAndUpdate(toMongoFilter(filter), update as Document, {
@@ -188,11 +212,19 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  async deleteOne(filter: Filter): Promise<number> {
+  deleteOne(filter: Filter): Promise<number> {
+    return this.generations.around(this.name, () => this.deleteOneNow(filter));
+  }
+
+  private async deleteOneNow(filter: Filter): Promise<number> {
     return (await this.c.deleteOne(toMongoFilter(filter))).deletedCount;
   }
 
-  async deleteMany(filter: Filter): Promise<number> {
+  deleteMany(filter: Filter): Promise<number> {
+    return this.generations.around(this.name, () => this.deleteManyNow(filter));
+  }
+
+  private async deleteManyNow(filter: Filter): Promise<number> {
     return (await this.c.deleteMany(toMongoFilter(filter))).deletedCount;
   }
 }
@@ -250,7 +282,7 @@ export class MongoStore implements Store {
   collection<T extends Doc = Doc>(name: string): Collection<T> {
     let c = this.collections.get(name);
     if (!c) {
-      c = trackWrites(new MongoCollection<Doc>(this.db, assertCollectionName(name)), this.generations);
+      c = new MongoCollection<Doc>(this.db, assertCollectionName(name), this.generations);
       this.collections.set(name, c);
     }
     return c as unknown as Collection<T>;

@@ -24,23 +24,23 @@ import { bindTerms } from './terms/handlers';
 import { PresentedCache } from '../../libs/rest/presented';
 import { QueryCache } from '../../libs/store/query-cache';
 import { CountCache } from '../../libs/store/count-cache';
-import { ReadCache } from './read-cache';
+import { ReadCache, watchWrites } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
 
 export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; settings?: SiteSettings }): Promise<ServiceApp> {
-  // Every write this process makes through the store (the calendar's, the content service's, an import's)
-  // drops what the read cache keeps.
-  const cache = new ReadCache(opts.store.generations);
+  const cache = new ReadCache();
+  // Every write the calendar makes through its repositories drops what the read cache keeps.
+  const store = watchWrites(opts.store, () => cache.invalidate());
   // So does a change of the site settings (page size, time zone), wherever it was made.
   opts.settings?.onChange(() => cache.invalidate());
   const deps: CalendarDeps = {
-    store: opts.store,
+    store,
     site: opts.site,
     registry: opts.registry,
-    posts: new PostsRepository(opts.store),
-    terms: new TermsRepository(opts.store),
-    comments: new CommentsRepository(opts.store),
+    posts: new PostsRepository(store),
+    terms: new TermsRepository(store),
+    comments: new CommentsRepository(store),
     users: new UsersRepository(opts.store),
     cache,
     presented: new PresentedCache(opts.store, ['posts', 'terms'], () => opts.site.revision),
@@ -49,7 +49,7 @@ export async function createCalendarService(opts: { registry: RouteRegistry; sto
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
-    media: new MediaLibrary(opts.site, new PostsRepository(opts.store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),
+    media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),
     imagePolicy: imageFetchPolicy(opts.config.OUTBOUND_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
   };
   const app = new ServiceApp('calendar', opts.registry);
