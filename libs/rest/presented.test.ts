@@ -93,43 +93,6 @@ describe('PresentedCache', () => {
     expect(() => (kept.list as unknown[]).push(1)).toThrow(TypeError);
   });
 
-  it('presents a page once: kept records as they are, the others made together from one preparation', async () => {
-    const docs = [{ id: 1 }, { id: 2 }, { id: 3 }];
-    const prepared: number[][] = [];
-    const prepare = async (missing: Array<{ id: number }>) => {
-      prepared.push(missing.map((d) => d.id));
-      return (d: { id: number }) => ({ shown: d.id });
-    };
-    const first = await cache.many(docs, (d) => `r${d.id}`, cache.stamp(), prepare);
-    expect(first).toEqual([{ shown: 1 }, { shown: 2 }, { shown: 3 }]);
-    const again = await cache.many([...docs, { id: 4 }], (d) => `r${d.id}`, cache.stamp(), prepare);
-    expect(again.slice(0, 3).every((v, i) => v === first[i])).toBe(true);
-    expect(prepared).toEqual([[1, 2, 3], [4]]);
-    await cache.many(docs, (d) => `r${d.id}`, cache.stamp(), prepare);
-    expect(prepared).toHaveLength(2);
-  });
-
-  it('keeps a single record only for the stamp taken before it was read', async () => {
-    const doc = await cache.read(async () => ({ id: 7 }));
-    const made = jest.fn(() => ({ shown: 7 }));
-    const a = await cache.one(doc!, 'one', made);
-    expect(await cache.one(doc!, 'one', made)).toBe(a);
-    expect(made).toHaveBeenCalledTimes(1);
-    // A record read before a write is presented, not kept.
-    const stale = await cache.read(async () => {
-      await store.collection('posts').insertOne({ id: 70 });
-      return { id: 8 };
-    });
-    await cache.one(stale!, 'stale', made);
-    await cache.one(stale!, 'stale', made);
-    expect(made).toHaveBeenCalledTimes(3);
-    // One that was never read through the cache is not kept either.
-    await cache.one({ id: 9 }, 'unread', made);
-    await cache.one({ id: 9 }, 'unread', made);
-    expect(made).toHaveBeenCalledTimes(5);
-    expect(await cache.read(async () => null)).toBeNull();
-  });
-
   it('names callers by id and roles, and every guest alike', () => {
     expect(viewerKey(null)).toBe('-');
     expect(viewerKey({ id: 3, login: 'a', roles: ['editor'], caps: new Set() } as never)).toBe('3/editor');

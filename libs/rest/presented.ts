@@ -62,11 +62,6 @@ export function toJson(body: unknown): string {
   return compose(body, 2) ?? 'null';
 }
 
-/** The part of a key that names a record's version: its modification time. */
-export function versionOf(doc: { modified_gmt?: unknown }): string {
-  return doc.modified_gmt instanceof Date ? String(doc.modified_gmt.getTime()) : String(doc.modified_gmt);
-}
-
 /** The part of a key that names the caller's rights: the same for every guest, per user otherwise (ownership counts). */
 export function viewerKey(user: AuthUser | null | undefined): string {
   return user ? `${user.id}/${user.roles.join(',')}` : '-';
@@ -74,7 +69,6 @@ export function viewerKey(user: AuthUser | null | undefined): string {
 
 export class PresentedCache {
   private readonly entries = new Map<string, { value: object; stamp: string; at: number }>();
-  private readonly readAt = new WeakMap<object, string>();
 
   /**
    * @param store whose write generations tell when an entry is stale
@@ -114,30 +108,7 @@ export class PresentedCache {
     return value;
   }
 
-  /** Loads a record, noting the stamp taken right before it was read: a presentation of it holds for that stamp only. */
-  async read<D extends object>(load: () => Promise<D | null>): Promise<D | null> {
-    const stamp = this.stamp();
-    const doc = await load();
-    if (doc) this.readAt.set(doc, stamp);
-    return doc;
-  }
-
-  /** The presentation of one record loaded through `read`, kept or made now. */
-  async one<T extends object>(doc: object, key: string, make: () => T | Promise<T>): Promise<T> {
-    const stamp = this.readAt.get(doc) ?? '';
-    return this.peek<T>(key, stamp) ?? this.keep(key, await make(), stamp);
-  }
-
-  /**
-   * The presentations of a page of records read after `stamp` was taken: kept ones as they are, the others
-   * made by what `prepare` returns, which loads what they embed once for all of them.
-   */
-  async many<D, T extends object>(docs: D[], keyOf: (doc: D) => string, stamp: string, prepare: (missing: D[]) => Promise<(doc: D) => T>): Promise<T[]> {
-    const keys = docs.map(keyOf);
-    const kept = keys.map((k) => this.peek<T>(k, stamp));
-    const missing = docs.filter((_, i) => !kept[i]);
-    if (!missing.length) return kept as T[];
-    const present = await prepare(missing);
-    return docs.map((d, i) => kept[i] ?? this.keep(keys[i], present(d), stamp));
+  get<T extends object>(key: string, stamp: string, make: () => T): T {
+    return this.peek<T>(key, stamp) ?? this.keep(key, make(), stamp);
   }
 }

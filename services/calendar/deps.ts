@@ -23,7 +23,7 @@ export interface CalendarDeps {
   /** The records' comments, hidden with a trashed record and removed with a deleted one. */
   comments: CommentsRepository;
   users: UsersRepository;
-  /** Guest answers and presented linked records, kept briefly between writes. */
+  /** Archive totals and presented linked records, kept briefly between writes. */
   cache: ReadCache;
   /** Presented events and entities, kept between requests while the records they show are unchanged (libs/rest/presented.ts). */
   presented: PresentedCache;

@@ -6,7 +6,7 @@
  * delete edit_post/delete_post on the id. Failures inside an allowed write answer `{"error": "..."}`.
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { versionOf, viewerKey } from '../../../libs/rest/presented';
+import { viewerKey } from '../../../libs/rest/presented';
 import { mayWriteAs } from '../access';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -28,6 +28,9 @@ import { writeEvent, writeLinked } from './write';
 const PAGE_NOT_FOUND = { code: 'tec_rest_organizers_page_not_found', message: 'The requested page was not found.' };
 
 const entityError = (status: number, error: string): Reply => ({ status, body: { error } });
+
+/** A record's version in a presented-record key. */
+const versionOf = (d: PostDoc): string => (d.modified_gmt instanceof Date ? String(d.modified_gmt.getTime()) : String(d.modified_gmt));
 
 /**
  * Linked records and terms of a page of records, in a few queries for all of them. Embedded venues and
@@ -57,24 +60,24 @@ export async function viewOf(deps: CalendarDeps, user: Caller, docs: PostDoc[], 
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
   return ctx.cached('ec.target', async () => {
     const id = Number(ctx.params.id);
-    return Number.isInteger(id) && id > 0 ? deps.presented.read(() => deps.posts.byId(id)) : null;
+    const stamp = deps.presented.stamp();
+    const doc = Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
+    if (doc) readAt.set(doc, stamp);
+    return doc;
   });
 }
+
+/** The presented-cache stamp taken right before each record was read (a presentation of it holds for that stamp only). */
+const readAt = new WeakMap<PostDoc, string>();
 
 /** A presented entity's key: the record at its version, the caller's rights, the password given, and the second (event fields read the clock: is_now, is_past). */
 function presentedKey(deps: CalendarDeps, kind: EcKind, d: PostDoc, user: Caller, password?: string): string {
   return `ec.${kind.type}:${d.id}:${versionOf(d)}:${viewerKey(user)}:${Math.floor(deps.now().getTime() / 1000)}:${JSON.stringify(password ?? null)}`;
 }
 
-/** The `?password=` of a single read. */
-const passwordOf = (ctx: HandlerContext): string | undefined => (typeof ctx.params.password === 'string' ? ctx.params.password : undefined);
-
-async function entity(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc): Promise<Record<string, unknown>> {
-  return presentEntity(kind, doc, await viewOf(deps, ctx.user, [doc], passwordOf(ctx)));
-}
-
 async function present(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc, status = 200): Promise<Reply> {
-  return { status, body: await entity(deps, ctx, kind, doc) };
+  const password = typeof ctx.params.password === 'string' ? ctx.params.password : undefined;
+  return { status, body: presentEntity(kind, doc, await viewOf(deps, ctx.user, [doc], password)) };
 }
 
 function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
@@ -91,10 +94,11 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     const { items, total } = query ? await pageWithTotal(deps.posts.collection, deps.counts, query.filter, { page, perPage, sort: query.sort, pages: deps.pages }) : { items: [] as PostDoc[], total: 0 };
     if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
     const readable = items.filter((d) => canReadRecord(ctx.user, kind.cap, d));
-    const body = await deps.presented.many(readable, (d) => presentedKey(deps, kind, d, ctx.user), stamp, async (missing) => {
-      const view = await viewOf(deps, ctx.user, missing);
-      return (d) => presentEntity(kind, d, view);
-    });
+    const keys = readable.map((d) => presentedKey(deps, kind, d, ctx.user));
+    const kept = readable.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
+    const missing = readable.filter((_, i) => !kept[i]);
+    const view = missing.length ? await viewOf(deps, ctx.user, missing) : null;
+    const body = readable.map((d, i) => kept[i] ?? deps.presented.keep(keys[i], presentEntity(kind, d, view!), stamp));
     return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
   }
 
@@ -118,7 +122,12 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     },
     async handle(ctx) {
       const doc = (await target(ctx, deps))!;
-      if (ctx.user) return { body: await deps.presented.one(doc, presentedKey(deps, kind, doc, ctx.user, passwordOf(ctx)), () => entity(deps, ctx, kind, doc)) };
+      if (ctx.user) {
+        const password = typeof ctx.params.password === 'string' ? ctx.params.password : undefined;
+        const key = presentedKey(deps, kind, doc, ctx.user, password);
+        const stamp = readAt.get(doc) ?? '';
+        return { body: deps.presented.peek<Record<string, unknown>>(key, stamp) ?? deps.presented.keep(key, (await present(deps, ctx, kind, doc)).body as Record<string, unknown>, stamp) };
+      }
       // A guest reads a published entity as every guest does (kept like the lists).
       if (doc.status !== 'publish') return present(deps, ctx, kind, doc);
       return deps.cache.get(`reply:${p}.get:${doc.id}:${JSON.stringify(ctx.params.password ?? null)}`, () => present(deps, ctx, kind, doc));

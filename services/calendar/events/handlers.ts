@@ -1,6 +1,6 @@
 /** vendor/events/v1 events: archive, create, and get/update/delete by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { versionOf, viewerKey } from '../../../libs/rest/presented';
+import { viewerKey } from '../../../libs/rest/presented';
 import { mayWriteAs } from '../access';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -21,18 +21,21 @@ import { checkEventWrite, saveEvent, type EventPlan, type WriteRequest } from '.
 
 /** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
-  return ctx.cached('event', () =>
-    deps.presented.read(async () => {
-      const slug = pathSlug(ctx);
-      if (slug !== null) return deps.posts.collection.findOne({ type: EVENT_TYPE, slug });
-      const id = Number(ctx.params.id);
-      return Number.isInteger(id) && id > 0 ? deps.posts.byId(id) : null;
-    }),
-  );
+  return ctx.cached('event', async () => {
+    const stamp = deps.presented.stamp();
+    const slug = pathSlug(ctx);
+    const id = Number(ctx.params.id);
+    const doc = slug !== null ? await deps.posts.collection.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
+    if (doc) readAt.set(doc, stamp);
+    return doc;
+  });
 }
 
+/** The presented-cache stamp taken right before each event was read (a presentation of it holds for that stamp only). */
+const readAt = new WeakMap<PostDoc, string>();
+
 /** A presented event's key: the event at its version, a single read or an archive item, and what the caller may see of its venues and organizers. */
-const presentedKey = (doc: PostDoc, how: string, user: Caller) => `v1.event:${doc.id}:${versionOf(doc)}:${how}:${viewerKey(user)}`;
+const presentedKey = (doc: PostDoc, how: string, user: Caller) => `v1.event:${doc.id}:${doc.modified_gmt instanceof Date ? doc.modified_gmt.getTime() : String(doc.modified_gmt)}:${how}:${viewerKey(user)}`;
 
 /** By slug, the slug must name an event (any status), else the parameter is invalid, before any permission check. */
 async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise<void> {
@@ -55,8 +58,10 @@ const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ct
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
   const single = ctx.req.method === 'GET';
   const make = async () => presentEvent(doc, deps.site, await loadEventParts(deps, [doc], single, ctx.user), { single });
-  // Only a read is kept: a write's answer shows the record just saved.
-  return { status, body: single ? await deps.presented.one(doc, presentedKey(doc, 'single', ctx.user), make) : await make() };
+  if (!single) return { status, body: await make() };
+  const key = presentedKey(doc, 'single', ctx.user);
+  const stamp = readAt.get(doc) ?? '';
+  return { status, body: deps.presented.peek<Record<string, unknown>>(key, stamp) ?? deps.presented.keep(key, await make(), stamp) };
 }
 
 export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
@@ -69,10 +74,11 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     if ('code' in q) throw q;
     const { items, total } = await pageWithTotal(deps.posts.collection, deps.counts, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort, pages: deps.pages });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
-    const events = await deps.presented.many(items, (e) => presentedKey(e, 'archive', ctx.user), stamp, async (missing) => {
-      const parts = await loadEventParts(deps, missing, false, ctx.user);
-      return (e) => presentEvent(e, site, parts, { blank: !!e.password });
-    });
+    const keys = items.map((e) => presentedKey(e, 'archive', ctx.user));
+    const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
+    const missing = items.filter((_, i) => !kept[i]);
+    const parts = missing.length ? await loadEventParts(deps, missing, false, ctx.user) : null;
+    const events = items.map((e, i) => kept[i] ?? deps.presented.keep(keys[i], presentEvent(e, site, parts!, { blank: !!e.password }), stamp));
     const pages = totalPages(total, q.perPage);
     return {
       body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),

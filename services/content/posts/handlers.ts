@@ -23,7 +23,7 @@ import type { CommentsRepository } from '../../../libs/comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
 import type { ListCache } from './counts';
 import { presentPost, type Context, type LinkTargets, type PresentInput } from './present';
-import { versionOf, viewerKey, type PresentedCache } from '../../../libs/rest/presented';
+import { viewerKey, type PresentedCache } from '../../../libs/rest/presented';
 import type { QueryCache } from '../../../libs/store/query-cache';
 import type { CountCache } from '../../../libs/store/count-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
@@ -55,18 +55,23 @@ const KEPT_BATCH_KEYS = 50;
 
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
+/** The presented-cache stamp taken right before each record was read (a presentation of it holds for that stamp only). */
+const readAt = new WeakMap<PostDoc, string>();
+
 function loadPost(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
   return ctx.cached('post', async () => {
     const id = Number(ctx.params.id);
-    const post = id > 0 ? await deps.presented.read(() => deps.posts.ofType(id, kind.kind)) : null;
+    const stamp = deps.presented.stamp();
+    const post = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
     if (!post) throw invalidId();
+    readAt.set(post, stamp);
     return post;
   });
 }
 
 /** A presented record's key: the record at its version, the context, the caller's rights and the single read's own options. */
 function presentedKey(kind: KindInfo, post: PostDoc, context: Context, user: Caller, extra = ''): string {
-  return `${kind.kind}:${post.id}:${versionOf(post)}:${context}:${viewerKey(user)}:${extra}`;
+  return `${kind.kind}:${post.id}:${post.modified_gmt instanceof Date ? post.modified_gmt.getTime() : String(post.modified_gmt)}:${context}:${viewerKey(user)}:${extra}`;
 }
 
 /** Term slugs, ancestors and generated slugs for a page of records, in a few queries for all of them. */
@@ -153,10 +158,11 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
     const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.counts.count(deps.posts.collection, f), undefined, deps.pages);
     const context = p.context as Context;
-    const body = await deps.presented.many(items, (d) => presentedKey(kind, d, context, ctx.user), stamp, async (missing) => {
-      const input = await presentInput(ctx, deps, kind, missing, context);
-      return (d) => presentPost(d, input);
-    });
+    const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
+    const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
+    const missing = items.filter((_, i) => !kept[i]);
+    const input = missing.length ? await presentInput(ctx, deps, kind, missing, context) : null;
+    const body = items.map((d, i) => kept[i] ?? deps.presented.keep(keys[i], presentPost(d, input!), stamp));
     return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
   }
 
@@ -179,7 +185,10 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const excerptLength = typeof ctx.params.excerpt_length === 'number' && ctx.params.excerpt_length > 0 ? ctx.params.excerpt_length : undefined;
       const context = ctx.params.context as Context;
       const key = presentedKey(kind, post, context, ctx.user, JSON.stringify([password ?? null, excerptLength ?? null]));
-      const body = await deps.presented.one(post, key, async () => presentPost(post, { ...(await presentInput(ctx, deps, kind, [post], context)), password, excerptLength }));
+      const stamp = readAt.get(post) ?? '';
+      const body =
+        deps.presented.peek<Record<string, unknown>>(key, stamp) ??
+        deps.presented.keep(key, presentPost(post, { ...(await presentInput(ctx, deps, kind, [post], context)), password, excerptLength }), stamp);
       return { body, headers: { Link: `<${String(body.link)}>; rel="alternate"; type=text/html` } };
     },
   });
