@@ -48,4 +48,8 @@ process.on('SIGINT', shutdown);
 process.stdin.on('end', shutdown);
 process.stdin.on('close', shutdown);
 process.stdin.resume();
-process.stdout.write(`${JSON.stringify({ url: `mongodb://127.0.0.1:${server.port}/` })}\n`);
+// The driver's default server monitoring streams `hello` replies (moreToCome); this server answers each
+// `hello` once, so the driver would mark it unknown ("Server ended moreToCome unexpectedly"), clear its
+// connection pool and hold every operation until the next heartbeat (500 ms) several times a minute.
+// Polling monitors it the way it can answer.
+process.stdout.write(`${JSON.stringify({ url: `mongodb://127.0.0.1:${server.port}/?serverMonitoringMode=poll` })}\n`);
