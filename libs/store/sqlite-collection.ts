@@ -1,0 +1,223 @@
+/**
+ * A collection of the embedded store: finds, counts and distinct values through the filter compiler, and
+ * inserts, updates and deletes that keep the typed columns and side tables in step with the JSON.
+ */
+import type Database from 'better-sqlite3';
+import { assertPath, normalizeWindow, validateUpdate } from './query';
+import { decodeDoc, encodeDoc } from './sqlite-codec';
+import { arrayValues, getPath, jsonElements, jsonPath, q, sideInsertSql, Sql, toColumn } from './sqlite-compile';
+import type { ColValue, TableInfo } from './sqlite-compile';
+import { applyUpdate } from './sqlite-update';
+import type { Collection, Doc, Filter, FindOptions, Scalar, Update, UpdateResult } from './types';
+
+/** The most side-table values one INSERT statement carries (two parameters each); a power of two. */
+const SIDE_CHUNK = 256;
+
+/** What a collection needs of its store (SqliteStore), so this file does not import the store. */
+export interface CollectionHost {
+  table(name: string): TableInfo;
+  compile(info: TableInfo, filter: Filter, b: Sql): string;
+  orderBy(info: TableInfo, sort: FindOptions['sort'], b: Sql): string;
+  stmt(sql: string, pluck?: boolean): Database.Statement;
+  write<R>(collection: string, fn: () => R): R;
+}
+
+function project<T extends Doc>(doc: T, fields: string[] | undefined): T {
+  if (!fields) return doc;
+  const out: Doc = {};
+  if ('id' in doc) out.id = doc.id;
+  for (const f of fields) if (f in doc) out[f] = doc[f];
+  return out as T;
+}
+
+export class SqliteCollection<T extends Doc> implements Collection<T> {
+  constructor(private readonly store: CollectionHost, readonly name: string) {}
+
+  private get info(): TableInfo {
+    return this.store.table(this.name);
+  }
+
+  private select(filter: Filter, window: FindOptions, columns: string): { sql: string; params: unknown[] } {
+    const options = normalizeWindow(window);
+    const info = this.info;
+    const b = new Sql();
+    const where = this.store.compile(info, filter, b);
+    let sql = `SELECT ${columns} FROM ${info.table} AS t WHERE ${where}${this.store.orderBy(info, options.sort, b)}`;
+    // A limit of 0 means "no limit", as in MongoDB.
+    if (options.limit || options.skip) sql += ` LIMIT ${b.bind(options.limit || -1)} OFFSET ${b.bind(options.skip ?? 0)}`;
+    return { sql, params: b.params };
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const { sql, params } = this.select(filter, options, 't.doc');
+    const rows = this.store.stmt(sql, true).all(...params) as string[];
+    return rows.map((r) => project(decodeDoc<T>(r), options.fields));
+  }
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    const { sql, params } = this.select(filter, { ...options, limit: 1 }, 't.doc');
+    const row = this.store.stmt(sql, true).get(...params) as string | undefined;
+    return row === undefined ? null : project(decodeDoc<T>(row), options.fields);
+  }
+
+  async count(filter: Filter): Promise<number> {
+    const info = this.info;
+    const b = new Sql();
+    const where = this.store.compile(info, filter, b);
+    return this.store.stmt(`SELECT COUNT(*) FROM ${info.table} AS t WHERE ${where}`, true).get(...b.params) as number;
+  }
+
+  async distinct(p: string, filter: Filter): Promise<Scalar[]> {
+    assertPath(p);
+    const info = this.info;
+    const b = new Sql();
+    const where = this.store.compile(info, filter, b);
+    const rows = this.store
+      .stmt(
+        `SELECT DISTINCT j.type AS type, j.value AS value FROM ${info.table} AS t, ${jsonElements(p)} AS j
+         WHERE json_type(t.doc, ${jsonPath(p)}) IS NOT NULL AND ${where}`,
+      )
+      .all(...b.params) as Array<{ type: string; value: unknown }>;
+    return rows.map(({ type, value }) => {
+      if (type === 'true') return true;
+      if (type === 'false') return false;
+      if (type === 'object' || type === 'array') return decodeDoc(value as string) as unknown as Scalar;
+      return value as Scalar;
+    });
+  }
+
+  /**
+   * The statement parameters of each document's row (JSON text, then the declared columns) and of its
+   * side-table values. Worked out before the transaction, so the write lock is held only for the writes.
+   */
+  private rowsOf(info: TableInfo, docs: Doc[]): Array<{ values: unknown[]; sides: ColValue[][] }> {
+    const arrays = [...info.arrays];
+    return docs.map((doc) => {
+      const values: unknown[] = [encodeDoc(doc)];
+      for (const [p, type] of info.columns) values.push(toColumn(type, getPath(doc, p)) ?? null);
+      return { values, sides: arrays.map(([p, arr]) => arrayValues(arr.type, getPath(doc, p))) };
+    });
+  }
+
+  /**
+   * Inserts prepared rows, then their side-table values several pairs per statement (a statement call
+   * per value costs more than the B-tree insert it makes). The pairs go in chunks whose sizes are powers
+   * of two up to SIDE_CHUNK, so a side table needs a handful of statements whatever the row count.
+   */
+  private insertRows(info: TableInfo, rows: Array<{ values: unknown[]; sides: ColValue[][] }>): void {
+    const insert = this.store.stmt(info.insertSql);
+    const pairs: unknown[][] = [...info.arrays].map(() => []);
+    for (const row of rows) {
+      const rid = insert.run(...row.values).lastInsertRowid;
+      for (let i = 0; i < pairs.length; i++) for (const v of row.sides[i]) pairs[i].push(rid, v);
+    }
+    let i = 0;
+    for (const arr of info.arrays.values()) {
+      const list = pairs[i++];
+      for (let at = 0; at < list.length; ) {
+        let count = SIDE_CHUNK;
+        while (count * 2 > list.length - at) count /= 2;
+        this.store.stmt(sideInsertSql(arr.table, count)).run(...list.slice(at, at + count * 2));
+        at += count * 2;
+      }
+    }
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    const info = this.info;
+    const rows = this.rowsOf(info, [doc]);
+    this.store.write(this.name, () => this.insertRows(info, rows));
+  }
+
+  async insertMany(docs: T[]): Promise<void> {
+    if (docs.length === 0) return;
+    const info = this.info;
+    const rows = this.rowsOf(info, docs);
+    this.store.write(this.name, () => this.insertRows(info, rows));
+  }
+
+  private matchRows(filter: Filter, one: boolean): Array<{ rid: number; doc: string }> {
+    const info = this.info;
+    const b = new Sql();
+    const where = this.store.compile(info, filter, b);
+    const stmt = this.store.stmt(`SELECT t.rid AS rid, t.doc AS doc FROM ${info.table} AS t WHERE ${where}${one ? ' LIMIT 1' : ''}`);
+    return stmt.all(...b.params) as Array<{ rid: number; doc: string }>;
+  }
+
+  /** Applies `update` to the matching rows; returns counts and the last updated document. */
+  private applyUpdates(filter: Filter, update: Update, one: boolean): UpdateResult & { doc: T | null } {
+    validateUpdate(update);
+    const info = this.info;
+    return this.store.write(this.name, () => {
+      const rows = this.matchRows(filter, one);
+      let modified = 0;
+      let last: T | null = null;
+      const arrays = [...info.arrays];
+      for (const row of rows) {
+        const after = decodeDoc<T>(row.doc);
+        // The side-table values before the update, read from the document once decoded (they are copies,
+        // so applying the update does not change them).
+        const oldLists = arrays.map(([p, arr]) => arrayValues(arr.type, getPath(after, p)));
+        applyUpdate(after, update);
+        const text = encodeDoc(after);
+        last = after;
+        // Like MongoDB, an update that changes nothing is matched but not modified.
+        if (text === row.doc) continue;
+        modified++;
+        const values: unknown[] = [text];
+        for (const [p, type] of info.columns) values.push(toColumn(type, getPath(after, p)) ?? null);
+        values.push(row.rid);
+        this.store.stmt(info.updateSql).run(...values);
+        for (const [i, [p, arr]] of arrays.entries()) {
+          const oldList = oldLists[i];
+          const newList = arrayValues(arr.type, getPath(after, p));
+          if (oldList.length === newList.length && oldList.every((v, i) => v === newList[i])) continue;
+          this.store.stmt(`DELETE FROM ${q(arr.table)} WHERE doc = ?`).run(row.rid);
+          const ins = this.store.stmt(`INSERT OR IGNORE INTO ${q(arr.table)} (doc, value) VALUES (?, ?)`);
+          for (const v of newList) ins.run(row.rid, v);
+        }
+      }
+      return { matched: rows.length, modified, doc: last };
+    });
+  }
+
+  async updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
+    const { matched, modified } = this.applyUpdates(filter, update, true);
+    return { matched, modified };
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    const { matched, modified } = this.applyUpdates(filter, update, false);
+    return { matched, modified };
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update): Promise<T | null> {
+    return this.applyUpdates(filter, update, true).doc;
+  }
+
+  private remove(filter: Filter, one: boolean): number {
+    const info = this.info;
+    return this.store.write(this.name, () => {
+      const b = new Sql();
+      const where = this.store.compile(info, filter, b);
+      const rids = this.store
+        .stmt(`SELECT t.rid FROM ${info.table} AS t WHERE ${where}${one ? ' LIMIT 1' : ''}`, true)
+        .all(...b.params) as number[];
+      const del = this.store.stmt(`DELETE FROM ${info.table} WHERE rid = ?`);
+      const sides = [...info.arrays.values()].map((a) => this.store.stmt(`DELETE FROM ${q(a.table)} WHERE doc = ?`));
+      for (const rid of rids) {
+        del.run(rid);
+        for (const s of sides) s.run(rid);
+      }
+      return rids.length;
+    });
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return this.remove(filter, true);
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.remove(filter, false);
+  }
+}

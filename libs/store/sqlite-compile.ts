@@ -1,0 +1,271 @@
+/**
+ * From the port's query language to SQL: paths and typed column values, the per-collection table
+ * metadata (columns, side tables, prepared INSERT/UPDATE texts), and the filter and sort compiler.
+ */
+import { assertPath } from './query';
+import type { Cond } from './query';
+import { isDate } from './sqlite-codec';
+import type { FieldType, FindOptions, Scalar } from './types';
+
+export type ColValue = number | string;
+
+// ---------------------------------------------------------------------------------------------------------
+// Paths and typed values
+
+export function getPath(doc: unknown, p: string): unknown {
+  if (!p.includes('.')) return (doc as Record<string, unknown>)[p];
+  let cur: unknown = doc;
+  for (const seg of p.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+/** The column value for a field of `type`, or undefined when `v` is not of that type. */
+export function toColumn(type: FieldType, v: unknown): ColValue | undefined {
+  switch (type) {
+    case 'int':
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+    case 'text':
+      return typeof v === 'string' ? v : undefined;
+    case 'bool':
+      return typeof v === 'boolean' ? (v ? 1 : 0) : undefined;
+    case 'date':
+      return isDate(v) ? v.getTime() : undefined;
+  }
+}
+
+export function arrayValues(type: FieldType, v: unknown): ColValue[] {
+  const list = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+  const out: ColValue[] = [];
+  for (const x of list) {
+    const c = toColumn(type, x);
+    if (c !== undefined && !out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+export const q = (ident: string): string => `"${ident}"`;
+/** JSON path literal; segments are validated by assertPath so they never contain quotes. */
+export const jsonPath = (p: string): string => `'$.${p.split('.').map((s) => `"${s}"`).join('.')}'`;
+const LIKE_ESCAPE = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+const ASCII = /^[\x00-\x7f]*$/;
+
+// ---------------------------------------------------------------------------------------------------------
+// Table metadata
+
+export interface ArrayField {
+  type: FieldType;
+  table: string;
+}
+
+export interface TableInfo {
+  name: string;
+  table: string;
+  fields: Map<string, FieldType>;
+  arrays: Map<string, ArrayField>;
+  insertSql: string;
+  updateSql: string;
+  columns: Array<[path: string, type: FieldType]>;
+}
+
+/** An INSERT of `count` (doc, value) pairs into a side table; existing pairs are left as they are. */
+export function sideInsertSql(table: string, count: number): string {
+  return `INSERT OR IGNORE INTO ${q(table)} (doc, value) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}`;
+}
+
+export function buildTableInfo(name: string, fields: Map<string, FieldType>, arrays: Map<string, ArrayField>): TableInfo {
+  const columns = [...fields.entries()];
+  const cols = columns.map(([p]) => q(p));
+  return {
+    name,
+    table: q(name),
+    fields,
+    arrays,
+    columns,
+    insertSql: `INSERT INTO ${q(name)} (doc${cols.map((c) => `, ${c}`).join('')}) VALUES (?${cols.map(() => ', ?').join('')})`,
+    updateSql: `UPDATE ${q(name)} SET doc = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE rid = ?`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Filter compilation
+
+export class Sql {
+  readonly params: unknown[] = [];
+  bind(v: unknown): string {
+    this.params.push(v);
+    return '?';
+  }
+}
+
+/** A condition that yields 1 where `s` is not 1 (false or NULL), so negation never meets SQL's NULL logic. */
+const not = (s: string): string => `((${s}) IS NOT 1)`;
+const or = (parts: string[]): string => (parts.length === 0 ? '0' : parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`);
+
+/** Tests one json_each row (alias j) against a scalar with MongoDB's type bracketing. */
+function jsonTest(b: Sql, op: string, v: Exclude<Scalar, null>): string {
+  if (typeof v === 'string') return `(j.type = 'text' AND j.value ${op} ${b.bind(v)})`;
+  if (typeof v === 'number') return `(j.type IN ('integer', 'real') AND j.value ${op} ${b.bind(v)})`;
+  if (typeof v === 'boolean') return `(j.type IN ('true', 'false') AND j.value ${op} ${b.bind(v ? 1 : 0)})`;
+  return `(j.type = 'object' AND json_extract(j.value, '$."$date"') ${op} ${b.bind(v.toISOString())})`;
+}
+
+/**
+ * The values a path stands for in MongoDB's matching: the elements of an array, else the value itself
+ * (wrapped in an array so a Date object is one value, not its members; a missing path yields one null).
+ */
+export const jsonElements = (p: string): string => {
+  const jp = jsonPath(p);
+  return `json_each(CASE json_type(t.doc, ${jp}) WHEN 'array' THEN t.doc -> ${jp} ELSE json_array(t.doc -> ${jp}) END)`;
+};
+
+/** "The field, or any element of it when it is an array, passes `test`". */
+const jsonAny = (p: string, test: string): string => `EXISTS (SELECT 1 FROM ${jsonElements(p)} AS j WHERE ${test})`;
+
+/** Null, missing, or an array holding null. */
+const jsonIsNull = (p: string): string => jsonAny(p, `j.type = 'null'`);
+
+const SQL_OP: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/**
+ * Side-table values held by at least this many records are "popular": a filter on one is checked per
+ * record (an EXISTS probe of the side table's primary key) while an index of the main table drives the
+ * query in its order, and a LIMIT stops it early. A rarer value drives the query itself: its few
+ * records are looked up by rowid. (As `t.rid IN (...)`, a popular value made SQLite look up every one of
+ * its records, and sort them, for a page of ten: 12 ms for a category of 3,000 events.)
+ */
+export const POPULAR_MEMBERS = 500;
+
+export class Compiler {
+  constructor(
+    private readonly info: TableInfo,
+    private readonly b: Sql,
+    private readonly icontains: string,
+    /** Whether a side table holds a value for at least POPULAR_MEMBERS records. */
+    private readonly popular: (table: string, value: ColValue) => boolean = () => false,
+  ) {}
+
+  /** Records whose array field holds `value` (one typed value of the side table). */
+  private member(table: string, value: ColValue): string {
+    if (this.popular(table, value)) return `EXISTS (SELECT 1 FROM ${q(table)} AS s WHERE s.doc = t.rid AND s.value = ${this.b.bind(value)})`;
+    return `t.rid IN (SELECT s.doc FROM ${q(table)} AS s WHERE s.value = ${this.b.bind(value)})`;
+  }
+
+  cond(c: Cond): string {
+    if (c.kind === 'and') return c.items.length === 0 ? '1' : `(${c.items.map((x) => this.cond(x)).join(' AND ')})`;
+    if (c.kind === 'or') return or(c.items.map((x) => this.cond(x)));
+    const { path: p, op, value } = c;
+    switch (op) {
+      case 'eq':
+        return this.compare(p, 'eq', value as Scalar);
+      case 'ne':
+        return not(this.compare(p, 'eq', value as Scalar));
+      case 'in':
+        return this.in(p, value as Scalar[]);
+      case 'nin':
+        return not(this.in(p, value as Scalar[]));
+      case 'gt':
+      case 'lt':
+        // Only null is "equal" to null in MongoDB's order, so strict comparisons with null match nothing.
+        return value === null ? '0' : this.compare(p, op, value as Scalar);
+      case 'gte':
+      case 'lte':
+        return this.compare(p, op, value as Scalar);
+      case 'exists':
+        return `(json_type(t.doc, ${jsonPath(p)}) IS ${value ? 'NOT ' : ''}NULL)`;
+      case 'icontains':
+        return this.icontainsSql(p, value as string);
+    }
+  }
+
+  private nullSql(p: string): string {
+    const col = this.info.fields.get(p);
+    // The column is NULL for both null and missing (and wrong types); the index narrows, JSON decides.
+    return col ? `(t.${q(p)} IS NULL AND ${jsonIsNull(p)})` : jsonIsNull(p);
+  }
+
+  private compare(p: string, op: string, v: Scalar): string {
+    if (v === null) return this.nullSql(p);
+    const sqlOp = SQL_OP[op];
+    const colType = this.info.fields.get(p);
+    if (colType) {
+      const c = toColumn(colType, v);
+      if (c !== undefined) return `t.${q(p)} ${sqlOp} ${this.b.bind(c)}`;
+    }
+    const arr = this.info.arrays.get(p);
+    if (arr) {
+      const c = toColumn(arr.type, v);
+      if (c !== undefined && op === 'eq') return this.member(arr.table, c);
+      if (c !== undefined) return `t.rid IN (SELECT s.doc FROM ${q(arr.table)} AS s WHERE s.value ${sqlOp} ${this.b.bind(c)})`;
+    }
+    return jsonAny(p, jsonTest(this.b, sqlOp, v));
+  }
+
+  private in(p: string, values: Scalar[]): string {
+    const parts: string[] = [];
+    const colType = this.info.fields.get(p);
+    const arr = this.info.arrays.get(p);
+    const typed: ColValue[] = [];
+    const rest: Exclude<Scalar, null>[] = [];
+    let hasNull = false;
+    for (const v of values) {
+      if (v === null) {
+        hasNull = true;
+        continue;
+      }
+      const c = colType ? toColumn(colType, v) : arr ? toColumn(arr.type, v) : undefined;
+      if (c !== undefined) typed.push(c);
+      else rest.push(v);
+    }
+    // One typed value is an equality: the planner can then use it as an index prefix (a status IN (...)
+    // before a date range stops SQLite from walking the date index in order, and it sorts instead).
+    if (typed.length === 1) {
+      parts.push(colType ? `t.${q(p)} = ${this.b.bind(typed[0])}` : this.member(arr!.table, typed[0]));
+    } else if (typed.length > 0) {
+      // The list travels as one JSON parameter, so every longer list shares one prepared statement.
+      const list = `(SELECT value FROM json_each(${this.b.bind(JSON.stringify(typed))}))`;
+      parts.push(colType ? `t.${q(p)} IN ${list}` : `t.rid IN (SELECT s.doc FROM ${q(arr!.table)} AS s WHERE s.value IN ${list})`);
+    }
+    if (rest.length > 0) parts.push(jsonAny(p, or(rest.map((v) => jsonTest(this.b, '=', v)))));
+    if (hasNull) parts.push(this.nullSql(p));
+    return or(parts);
+  }
+
+  private textMatch(expr: string, needle: string): string {
+    if (ASCII.test(needle)) {
+      // SQLite's LIKE folds ASCII case natively and is far cheaper than a JS callback per row.
+      return `${expr} LIKE ${this.b.bind(`%${LIKE_ESCAPE(needle)}%`)} ESCAPE '\\'`;
+    }
+    return `${this.icontains}(${expr}, ${this.b.bind(needle.toLowerCase())})`;
+  }
+
+  private icontainsSql(p: string, needle: string): string {
+    if (this.info.fields.get(p) === 'text') return `(${this.textMatch(`t.${q(p)}`, needle)})`;
+    const arr = this.info.arrays.get(p);
+    if (arr && arr.type === 'text') {
+      return `t.rid IN (SELECT s.doc FROM ${q(arr.table)} AS s WHERE ${this.textMatch('s.value', needle)})`;
+    }
+    return jsonAny(p, `(j.type = 'text' AND ${this.textMatch('j.value', needle)})`);
+  }
+
+  orderBy(sort: FindOptions['sort']): string {
+    const keys: string[] = [];
+    for (const [p, dir] of sort ?? []) {
+      assertPath(p);
+      if (dir !== 1 && dir !== -1) throw new Error(`sort direction for ${p} must be 1 or -1`);
+      const d = dir === 1 ? 'ASC' : 'DESC';
+      const arr = this.info.arrays.get(p);
+      if (this.info.fields.has(p)) keys.push(`t.${q(p)} ${d}`);
+      // MongoDB orders an array by its smallest element ascending and its largest descending.
+      else if (arr) keys.push(`(SELECT ${dir === 1 ? 'min' : 'max'}(s.value) FROM ${q(arr.table)} AS s WHERE s.doc = t.rid) ${d}`);
+      else keys.push(`json_extract(t.doc, ${jsonPath(p)}) ${d}`);
+    }
+    // Insertion order breaks ties, so pages never overlap or skip rows; it follows the last key's direction
+    // so an index ending in that key (which SQLite orders by rowid last) satisfies the whole ORDER BY.
+    if (keys.length > 0) keys.push(`t.rid ${sort![sort!.length - 1][1] === 1 ? 'ASC' : 'DESC'}`);
+    return keys.length > 0 ? ` ORDER BY ${keys.join(', ')}` : '';
+  }
+}
