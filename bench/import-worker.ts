@@ -14,7 +14,7 @@ import type { JobHandler } from '../libs/queue/types';
 import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
 import { importJobHandlers } from '../services/aggregator/jobs';
-import type { ImportJob } from '../services/aggregator/insert';
+import type { ImportJob } from '../services/aggregator/insert-job';
 
 /** What this process did, summed over its jobs. */
 const done = { jobs: 0, events: 0, busyMs: 0, eventsMs: 0, cpuMs: 0 };

@@ -17,8 +17,8 @@ import { INVALID, type ImportStatus } from '../../libs/routes/aggregator/import'
 import { logger } from '../../libs/observability/logger';
 import type { Update } from '../../libs/store/types';
 import type { AggregatorDeps } from './deps';
-import type { BatchContext } from './insert';
-import { checkEvents } from './items';
+import type { BatchContext } from './insert-job';
+import { checkEvents } from './item-check';
 import { batchInterval } from './interval';
 import { applyTermCounts, storeEvents, type StoredEvents } from './store-events';
 import { DEFAULT_POST_STATUS, ERROR_COMMENT_TYPE, ImportRecords, RECORD_META, RECORD_STATUS, hashMatches, newBatchHash, type ImportRecordDoc } from './records';

@@ -13,7 +13,7 @@ import { TermsRepository } from '../../libs/terms/repository';
 import type { AggregatorDeps } from './deps';
 import { bindImport } from './handlers';
 import { ImportRecords } from './records';
-import { bindSources, syncSchedule } from './sources';
+import { bindSources, syncSchedule } from './source-handlers';
 
 /**
  * Events per `import.batch` job when nothing else is asked. A job's events go to the store in one

@@ -11,9 +11,12 @@ import { openStore } from '../../libs/store';
 import type { Collection, Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import { eaEvent } from '../../test/support/imports';
-import { runImportJob, type BatchContext, type EventSpec, type EventsResult, type InsertDeps, type LinkedResult } from './insert';
+import { runImportJob } from './insert';
+import type { BatchContext, EventSpec, EventsResult, InsertDeps, LinkedResult } from './insert-job';
 import { emptyActivity } from './activity';
-import { eventIdentity, organizersOf, venueOf, type EaEvent } from './items';
+import { eventIdentity } from './item-identity';
+import { organizersOf, venueOf } from './item-linked';
+import type { EaEvent } from './items';
 
 let store: Store;
 let deps: InsertDeps;

@@ -13,236 +13,23 @@
  * created again instead of storing it twice; a concurrent import racing for the same identity hits
  * the unique `ea_key` index and is retried, then finds the winner's record.
  */
-import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE, eventMetaChanges } from '../../libs/calendar/meta';
+import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges } from '../../libs/calendar/meta';
 import { newCalendarRecord } from '../../libs/calendar/records';
-import { flattenTax, type PostsRepository } from '../../libs/posts/repository';
+import { flattenTax } from '../../libs/posts/repository';
 import { sanitizeTitle } from '../../libs/posts/slug';
 import type { PostDoc } from '../../libs/posts/types';
-import type { MediaLibrary } from '../../libs/media/library';
-import { fetchImage } from '../../libs/media/sideload';
-import type { FetchPolicy } from '../../libs/net/outbound';
-import { RestError } from '../../libs/rest/errors';
 import { mysqlLocal } from '../../libs/rest/dates';
-import type { Site } from '../../libs/rest/site';
-import type { Filter, Store } from '../../libs/store/types';
-import { DuplicateKeyError } from '../../libs/store/types';
-import type { TermDoc, TermsRepository } from '../../libs/terms/repository';
-import { addActivity, emptyActivity, type Activity, type ActivityKind } from './activity';
-import { EVENT_ORIGIN, IMPORT_META, eventMeta, eventTimes, truthy, uniqueIdOf, type EaEvent, type Identity, type LinkedSpec } from './items';
+import { addActivity, emptyActivity } from './activity';
+import { attachImages } from './insert-images';
+import { ORIGIN_META, identityMeta, sameJson, union, type EventsResult, type EventsStep, type ImportJob, type InsertDeps, type LinkedResult } from './insert-job';
+import { storeLinked } from './insert-linked';
+import { eventTimes } from './item-check';
+import { uniqueIdOf } from './item-identity';
+import { eventMeta } from './item-linked';
+import { IMPORT_META, truthy } from './items';
 import { bulkSlugs } from './slugs';
 
-export interface InsertDeps {
-  store: Store;
-  posts: PostsRepository;
-  terms: TermsRepository;
-  site: Site;
-  now: () => Date;
-  /** Where events' image URLs are copied to, and the outbound policy of those fetches. */
-  images?: { library: MediaLibrary; policy: FetchPolicy };
-}
-
-/** What both steps know about the batch. */
-export interface BatchContext {
-  importId: string;
-  recordId: number;
-  /** `<import id>:<hash>`: the batch's identity, stored on what it creates. */
-  batchRef: string;
-  origin: string;
-  /** Status of new records (the record's post_status). */
-  postStatus: string;
-  author: number;
-}
-
-export interface LinkedStep extends BatchContext {
-  step: 'linked';
-  venues: LinkedSpec[];
-  organizers: LinkedSpec[];
-  categories: string[];
-  tags: string[];
-}
-
-export interface LinkedResult {
-  /** Venue and organizer ids by the `ref` the batch's events use. */
-  venues: Record<string, number>;
-  organizers: Record<string, number>;
-  /** Term ids by name as sent. */
-  categories: Record<string, number>;
-  tags: Record<string, number>;
-  activity: Activity;
-}
-
-/** One event of a slice, with its linked records and terms already resolved to ids. */
-export interface EventSpec {
-  index: number;
-  /** The event as sent, less its venue, organizer, categories and tags (the service resolved them to the ids below). */
-  item: EaEvent;
-  identity: Identity & { primary: string };
-  /** Venue id; absent when the item names none (an update then keeps the stored one). */
-  venue?: number;
-  /** Organizer ids; absent when the item names none. */
-  organizers?: number[];
-  categories: number[];
-  tags: number[];
-}
-
-export interface EventsStep extends BatchContext {
-  step: 'events';
-  events: EventSpec[];
-}
-
-export interface EventsResult {
-  /** Created, updated ids in the order of the slice's events. */
-  activity: Activity;
-  /**
-   * How the published-record count of each term changes, as [term id, change] pairs: the service adds
-   * them once the whole batch is stored (counting again would read every record of each term, for every batch).
-   */
-  counts: Array<[number, number]>;
-}
-
-export type ImportJob = LinkedStep | EventsStep;
-
-const ORIGIN_META = (ctx: BatchContext) => ({ [IMPORT_META.eventOrigin]: EVENT_ORIGIN, [IMPORT_META.origin]: ctx.origin, [IMPORT_META.record]: ctx.recordId });
-
-/** Global id and lineage meta of an identity. */
-function identityMeta(identity: Identity): Record<string, unknown> {
-  const globals = identity.keys.filter((k) => k.startsWith('g:')).map((k) => k.slice(2));
-  const m: Record<string, unknown> = {};
-  if (identity.primary?.startsWith('g:')) m[IMPORT_META.globalId] = identity.primary.slice(2);
-  if (globals.length > 1) m[IMPORT_META.lineage] = globals.slice(1);
-  return m;
-}
-
-const union = <T>(a: T[] | undefined, b: T[]): T[] => [...new Set([...(a ?? []), ...b])];
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-// ---------------------------------------------------------------------------------------------------------
-// Linked records and terms
-
-async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<LinkedResult> {
-  const activity = emptyActivity();
-  const now = deps.now();
-  const specs = [...job.venues.map((s) => ({ type: VENUE_TYPE, s })), ...job.organizers.map((s) => ({ type: ORGANIZER_TYPE, s }))];
-  const keys = [...new Set(specs.flatMap((x) => x.s.identity.keys))];
-  const slugs = [...new Set(specs.map((x) => sanitizeTitle(x.s.name)).filter(Boolean))];
-  const or: Filter[] = [];
-  if (keys.length) or.push({ ea_ids: { $in: keys } });
-  if (slugs.length) or.push({ type: { $in: [VENUE_TYPE, ORGANIZER_TYPE] }, slug: { $in: slugs } });
-  // One query for every venue and organizer of the batch, each branch an index lookup (a condition on
-  // type around the identity branch would make the store walk every record of the type instead).
-  const found = (or.length ? await deps.posts.collection.find({ $or: or }, { sort: [['id', 1]] }) : []).filter(
-    (d) => (d.type === VENUE_TYPE || d.type === ORGANIZER_TYPE) && d.status !== 'trash',
-  );
-
-  // Where the first record of each type (in id order) answering to a key, or bearing a title, sits in
-  // `found`: a venue or organizer matches the first record that has one of its keys, else its name.
-  const positions = new Map<string, { byKey: Map<string, number>; byTitle: Map<string, number> }>();
-  for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) positions.set(type, { byKey: new Map(), byTitle: new Map() });
-  found.forEach((d, i) => {
-    const at = positions.get(d.type)!;
-    for (const k of Array.isArray(d.ea_ids) ? (d.ea_ids as string[]) : []) if (!at.byKey.has(k)) at.byKey.set(k, i);
-    const title = d.title.trim().toLowerCase();
-    if (!at.byTitle.has(title)) at.byTitle.set(title, i);
-  });
-
-  const ids: Record<string, Record<string, number>> = { [VENUE_TYPE]: {}, [ORGANIZER_TYPE]: {} };
-  const fresh: Array<{ type: string; s: LinkedSpec }> = [];
-  for (const { type, s } of specs) {
-    const at = positions.get(type)!;
-    let first: number | undefined;
-    for (const k of s.identity.keys) {
-      const p = at.byKey.get(k);
-      if (p !== undefined && (first === undefined || p < first)) first = p;
-    }
-    const pos = first ?? at.byTitle.get(s.name.toLowerCase());
-    const match = pos === undefined ? undefined : found[pos];
-    if (!match) {
-      fresh.push({ type, s });
-      continue;
-    }
-    ids[type][s.ref] = match.id;
-    const kind = type as ActivityKind;
-    addActivity(activity, kind, match.meta?.[IMPORT_META.createdBy] === job.batchRef ? 'created' : 'updated', match.id);
-    const changes: Partial<PostDoc> = {
-      title: s.name,
-      meta: { ...(match.meta ?? {}), ...s.meta, ...identityMeta(s.identity), ...(match.meta?.[IMPORT_META.globalId] ? { [IMPORT_META.globalId]: match.meta[IMPORT_META.globalId] } : {}) },
-      ea_ids: union(match.ea_ids as string[] | undefined, s.identity.keys),
-    };
-    if (s.description !== undefined) changes.content = s.description;
-    if (s.excerpt !== undefined) changes.excerpt = s.excerpt;
-    const differs = Object.entries(changes).some(([k, v]) => !sameJson(v, match[k]));
-    if (differs) await deps.posts.save(match.id, { ...changes, modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now });
-  }
-
-  if (fresh.length) {
-    const first = await deps.store.nextId('posts', fresh.length);
-    const slugsOf: Record<string, string[]> = {};
-    for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) {
-      const ofType = fresh.filter((f) => f.type === type);
-      slugsOf[type] = await bulkSlugs(deps.posts.collection, type, ofType.map((f) => sanitizeTitle(f.s.name)));
-    }
-    const cursor: Record<string, number> = { [VENUE_TYPE]: 0, [ORGANIZER_TYPE]: 0 };
-    const docs = fresh.map(({ type, s }, i) => {
-      const id = first + i;
-      const slug = slugsOf[type][cursor[type]++] || String(id);
-      ids[type][s.ref] = id;
-      addActivity(activity, type as ActivityKind, 'created', id);
-      return newCalendarRecord(deps.site, now, {
-        id,
-        type,
-        status: job.postStatus,
-        slug,
-        title: s.name,
-        content: s.description ?? '',
-        excerpt: s.excerpt ?? '',
-        author: job.author,
-        meta: { ...s.meta, ...identityMeta(s.identity), ...ORIGIN_META(job), [IMPORT_META.createdBy]: job.batchRef },
-        ...(s.identity.keys.length ? { ea_ids: s.identity.keys } : {}),
-        ...(s.identity.primary ? { ea_key: `${type}|${s.identity.primary}` } : {}),
-      });
-    });
-    await deps.posts.collection.insertMany(docs);
-  }
-
-  const categories = await storeTerms(deps, CATEGORY_TAXONOMY, job.categories, job.batchRef, activity);
-  const tags = await storeTerms(deps, TAG_TAXONOMY, job.tags, job.batchRef, activity);
-  return { venues: ids[VENUE_TYPE], organizers: ids[ORGANIZER_TYPE], categories, tags, activity };
-}
-
-/** Term ids by name: found by slug or name (the reference's term_exists), else created (and marked with the batch that did). */
-async function storeTerms(deps: InsertDeps, taxonomy: string, names: string[], batchRef: string, activity: Activity): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  if (names.length === 0) return out;
-  const slugs = names.map((n) => sanitizeTitle(n)).filter(Boolean);
-  const find = () => deps.terms.collection.find({ taxonomy, $or: [{ slug: { $in: slugs } }, { name: { $in: names } }] }, { sort: [['id', 1]] });
-  const match = (found: TermDoc[], name: string) =>
-    found.find((t) => t.slug === sanitizeTitle(name)) ?? found.find((t) => t.name.toLowerCase() === name.toLowerCase());
-  let found = await find();
-  for (const name of names) {
-    let term = match(found, name);
-    if (term?.[IMPORT_META.createdBy] === batchRef) addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
-    if (!term) {
-      try {
-        term = await deps.terms.create({ taxonomy, name });
-        await deps.terms.collection.updateOne({ id: term.id }, { $set: { [IMPORT_META.createdBy]: batchRef } });
-        addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
-      } catch (e) {
-        // Another worker created it first.
-        if (!(e instanceof DuplicateKeyError)) throw e;
-        found = await find();
-        term = match(found, name);
-        if (!term) throw e;
-      }
-      found.push(term);
-    }
-    out[name] = term.id;
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Events
-
+/** The `events` step: a slice's events matched by identity, created in bulk or updated, their images attached. */
 async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsResult> {
   const activity = emptyActivity();
   const now = deps.now();
@@ -367,36 +154,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
   return { activity, counts: [...counts].filter(([, by]) => by !== 0) };
 }
 
-/**
- * Events' `image` URLs, copied into the media library as the reference's importer does
- * (tribe_upload_image), through the outbound guard: a URL fetched before gives its attachment again,
- * one that is refused or fails leaves the event without an image (the import goes on).
- */
-async function attachImages(deps: InsertDeps, images: NonNullable<InsertDeps['images']>, job: EventsStep, written: Map<string, PostDoc>, activity: Activity): Promise<void> {
-  const uploader = { id: job.author, login: '', roles: [], caps: [] };
-  for (const spec of job.events) {
-    const url = (spec.item as { image?: unknown }).image;
-    if (typeof url !== 'string' || !/^https?:\/\//i.test(url.trim())) continue;
-    const doc = spec.identity.keys.map((k) => written.get(k)).find(Boolean);
-    if (!doc) continue;
-    let attachment = await images.library.bySourceUrl(url.trim());
-    if (!attachment) {
-      try {
-        const got = await fetchImage(url.trim(), images.policy, () => images.library.tooBig());
-        attachment = await images.library.add({ bytes: got.bytes, name: got.name, user: uploader, parent: doc.id, sourceUrl: got.url });
-        addActivity(activity, 'attachment', 'created', attachment.id);
-      } catch (e) {
-        if (!(e instanceof RestError)) throw e;
-        continue;
-      }
-    }
-    if (doc.featured_media !== attachment.id) {
-      await deps.posts.save(doc.id, { featured_media: attachment.id });
-      doc.featured_media = attachment.id;
-    }
-  }
-}
-
+/** Runs one step of an import job. */
 export function runImportJob(deps: InsertDeps, job: ImportJob): Promise<LinkedResult | EventsResult> {
   return job.step === 'linked' ? storeLinked(deps, job) : storeEvents(deps, job);
 }

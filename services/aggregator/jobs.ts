@@ -10,7 +10,8 @@ import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import { CommentsRepository } from '../../libs/comments/repository';
-import { runImportJob, type EventsResult, type ImportJob, type LinkedResult } from './insert';
+import { runImportJob } from './insert';
+import type { EventsResult, ImportJob, LinkedResult } from './insert-job';
 import { runSource, type SourceRunResult } from './source-run';
 import { Sources } from './sources';
 

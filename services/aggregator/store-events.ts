@@ -8,8 +8,10 @@
 import { sanitizeTitle } from '../../libs/posts/slug';
 import type { TermsRepository } from '../../libs/terms/repository';
 import { mergeActivity, type Activity } from './activity';
-import type { BatchContext, EventSpec, EventsResult, ImportJob, LinkedResult } from './insert';
-import { eventIdentity, organizersOf, termNames, venueOf, type EaEvent, type LinkedSpec } from './items';
+import type { BatchContext, EventSpec, EventsResult, ImportJob, LinkedResult } from './insert-job';
+import { eventIdentity } from './item-identity';
+import { organizersOf, termNames, venueOf, type LinkedSpec } from './item-linked';
+import type { EaEvent } from './items';
 
 /** Runs one step; `part` names it within the list (`linked`, `events-0`, ...) for idempotent job ids. */
 export type StepRunner = <O extends LinkedResult | EventsResult>(job: ImportJob, part: string) => Promise<O>;

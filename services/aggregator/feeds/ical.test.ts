@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkEvents, eventTimes, type EaEvent } from '../items';
+import { checkEvents, eventTimes } from '../item-check';
+import type { EaEvent } from '../items';
 import { parseICalendar } from './ical';
 import type { FeedResult } from './types';
 

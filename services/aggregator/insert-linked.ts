@@ -1,0 +1,140 @@
+/**
+ * The `linked` step of an import job (insert.ts): a batch's venues and organizers matched against the
+ * store with one query and updated or created in bulk, its categories and tags found or created; the
+ * answer maps each to its id.
+ */
+import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../libs/calendar/meta';
+import { newCalendarRecord } from '../../libs/calendar/records';
+import { sanitizeTitle } from '../../libs/posts/slug';
+import type { PostDoc } from '../../libs/posts/types';
+import { mysqlLocal } from '../../libs/rest/dates';
+import type { Filter } from '../../libs/store/types';
+import { DuplicateKeyError } from '../../libs/store/types';
+import type { TermDoc } from '../../libs/terms/repository';
+import { addActivity, emptyActivity, type Activity, type ActivityKind } from './activity';
+import { ORIGIN_META, identityMeta, sameJson, union, type InsertDeps, type LinkedResult, type LinkedStep } from './insert-job';
+import type { LinkedSpec } from './item-linked';
+import { IMPORT_META } from './items';
+import { bulkSlugs } from './slugs';
+
+/** Matches, updates and creates the batch's venues and organizers, then finds or creates its terms. */
+export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<LinkedResult> {
+  const activity = emptyActivity();
+  const now = deps.now();
+  const specs = [...job.venues.map((s) => ({ type: VENUE_TYPE, s })), ...job.organizers.map((s) => ({ type: ORGANIZER_TYPE, s }))];
+  const keys = [...new Set(specs.flatMap((x) => x.s.identity.keys))];
+  const slugs = [...new Set(specs.map((x) => sanitizeTitle(x.s.name)).filter(Boolean))];
+  const or: Filter[] = [];
+  if (keys.length) or.push({ ea_ids: { $in: keys } });
+  if (slugs.length) or.push({ type: { $in: [VENUE_TYPE, ORGANIZER_TYPE] }, slug: { $in: slugs } });
+  // One query for every venue and organizer of the batch, each branch an index lookup (a condition on
+  // type around the identity branch would make the store walk every record of the type instead).
+  const found = (or.length ? await deps.posts.collection.find({ $or: or }, { sort: [['id', 1]] }) : []).filter(
+    (d) => (d.type === VENUE_TYPE || d.type === ORGANIZER_TYPE) && d.status !== 'trash',
+  );
+
+  // Where the first record of each type (in id order) answering to a key, or bearing a title, sits in
+  // `found`: a venue or organizer matches the first record that has one of its keys, else its name.
+  const positions = new Map<string, { byKey: Map<string, number>; byTitle: Map<string, number> }>();
+  for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) positions.set(type, { byKey: new Map(), byTitle: new Map() });
+  found.forEach((d, i) => {
+    const at = positions.get(d.type)!;
+    for (const k of Array.isArray(d.ea_ids) ? (d.ea_ids as string[]) : []) if (!at.byKey.has(k)) at.byKey.set(k, i);
+    const title = d.title.trim().toLowerCase();
+    if (!at.byTitle.has(title)) at.byTitle.set(title, i);
+  });
+
+  const ids: Record<string, Record<string, number>> = { [VENUE_TYPE]: {}, [ORGANIZER_TYPE]: {} };
+  const fresh: Array<{ type: string; s: LinkedSpec }> = [];
+  for (const { type, s } of specs) {
+    const at = positions.get(type)!;
+    let first: number | undefined;
+    for (const k of s.identity.keys) {
+      const p = at.byKey.get(k);
+      if (p !== undefined && (first === undefined || p < first)) first = p;
+    }
+    const pos = first ?? at.byTitle.get(s.name.toLowerCase());
+    const match = pos === undefined ? undefined : found[pos];
+    if (!match) {
+      fresh.push({ type, s });
+      continue;
+    }
+    ids[type][s.ref] = match.id;
+    const kind = type as ActivityKind;
+    addActivity(activity, kind, match.meta?.[IMPORT_META.createdBy] === job.batchRef ? 'created' : 'updated', match.id);
+    const changes: Partial<PostDoc> = {
+      title: s.name,
+      meta: { ...(match.meta ?? {}), ...s.meta, ...identityMeta(s.identity), ...(match.meta?.[IMPORT_META.globalId] ? { [IMPORT_META.globalId]: match.meta[IMPORT_META.globalId] } : {}) },
+      ea_ids: union(match.ea_ids as string[] | undefined, s.identity.keys),
+    };
+    if (s.description !== undefined) changes.content = s.description;
+    if (s.excerpt !== undefined) changes.excerpt = s.excerpt;
+    const differs = Object.entries(changes).some(([k, v]) => !sameJson(v, match[k]));
+    if (differs) await deps.posts.save(match.id, { ...changes, modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now });
+  }
+
+  if (fresh.length) {
+    const first = await deps.store.nextId('posts', fresh.length);
+    const slugsOf: Record<string, string[]> = {};
+    for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) {
+      const ofType = fresh.filter((f) => f.type === type);
+      slugsOf[type] = await bulkSlugs(deps.posts.collection, type, ofType.map((f) => sanitizeTitle(f.s.name)));
+    }
+    const cursor: Record<string, number> = { [VENUE_TYPE]: 0, [ORGANIZER_TYPE]: 0 };
+    const docs = fresh.map(({ type, s }, i) => {
+      const id = first + i;
+      const slug = slugsOf[type][cursor[type]++] || String(id);
+      ids[type][s.ref] = id;
+      addActivity(activity, type as ActivityKind, 'created', id);
+      return newCalendarRecord(deps.site, now, {
+        id,
+        type,
+        status: job.postStatus,
+        slug,
+        title: s.name,
+        content: s.description ?? '',
+        excerpt: s.excerpt ?? '',
+        author: job.author,
+        meta: { ...s.meta, ...identityMeta(s.identity), ...ORIGIN_META(job), [IMPORT_META.createdBy]: job.batchRef },
+        ...(s.identity.keys.length ? { ea_ids: s.identity.keys } : {}),
+        ...(s.identity.primary ? { ea_key: `${type}|${s.identity.primary}` } : {}),
+      });
+    });
+    await deps.posts.collection.insertMany(docs);
+  }
+
+  const categories = await storeTerms(deps, CATEGORY_TAXONOMY, job.categories, job.batchRef, activity);
+  const tags = await storeTerms(deps, TAG_TAXONOMY, job.tags, job.batchRef, activity);
+  return { venues: ids[VENUE_TYPE], organizers: ids[ORGANIZER_TYPE], categories, tags, activity };
+}
+
+/** Term ids by name: found by slug or name (the reference's term_exists), else created (and marked with the batch that did). */
+async function storeTerms(deps: InsertDeps, taxonomy: string, names: string[], batchRef: string, activity: Activity): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  if (names.length === 0) return out;
+  const slugs = names.map((n) => sanitizeTitle(n)).filter(Boolean);
+  const find = () => deps.terms.collection.find({ taxonomy, $or: [{ slug: { $in: slugs } }, { name: { $in: names } }] }, { sort: [['id', 1]] });
+  const match = (found: TermDoc[], name: string) =>
+    found.find((t) => t.slug === sanitizeTitle(name)) ?? found.find((t) => t.name.toLowerCase() === name.toLowerCase());
+  let found = await find();
+  for (const name of names) {
+    let term = match(found, name);
+    if (term?.[IMPORT_META.createdBy] === batchRef) addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
+    if (!term) {
+      try {
+        term = await deps.terms.create({ taxonomy, name });
+        await deps.terms.collection.updateOne({ id: term.id }, { $set: { [IMPORT_META.createdBy]: batchRef } });
+        addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
+      } catch (e) {
+        // Another worker created it first.
+        if (!(e instanceof DuplicateKeyError)) throw e;
+        found = await find();
+        term = match(found, name);
+        if (!term) throw e;
+      }
+      found.push(term);
+    }
+    out[name] = term.id;
+  }
+  return out;
+}

@@ -1,0 +1,235 @@
+/**
+ * The import sources routes (vendor/event-aggregator/v1/sources): a source and its runs as the API
+ * presents them, and the handlers that list, create, edit, delete and run sources, keeping each
+ * source's queue schedule in step with it.
+ */
+import { CATEGORY_TAXONOMY } from '../../libs/calendar/meta';
+import { can } from '../../libs/auth/user';
+import { mysqlLocal } from '../../libs/rest/dates';
+import { ParamError, RestError, invalidParams } from '../../libs/rest/errors';
+import { pagingHeaders } from '../../libs/rest/paging';
+import type { HandlerContext, ServiceApp } from '../../libs/rest/service';
+import { restUrl, type Site } from '../../libs/rest/site';
+import { SOURCES_NS } from '../../libs/routes/aggregator/sources';
+import type { AggregatorDeps } from './deps';
+import { ERROR_COMMENT_TYPE, RECORD_META, newImportId, type ImportRecordDoc } from './records';
+import { SOURCE_META, Sources, periodOf, scheduleKey, sourceOf } from './sources';
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+// ---------------------------------------------------------------------------------------------------------
+// Presenting
+
+const statusName = (status: string) => status.replace(/^vendor-ea-/, '');
+
+export function presentRun(site: Site, run: ImportRecordDoc): Record<string, unknown> {
+  const m = run.meta ?? {};
+  const errors = (run.comments ?? []).filter((c) => c.type === ERROR_COMMENT_TYPE).map((c) => ({ code: c.code, message: c.message, date_gmt: mysqlLocal(c.date_gmt, 'UTC') }));
+  return {
+    id: run.id,
+    source: run.parent,
+    status: statusName(run.status),
+    percentage_complete: typeof m[RECORD_META.percentage] === 'number' ? m[RECORD_META.percentage] : 0,
+    total_events: typeof m[RECORD_META.totalEvents] === 'number' ? m[RECORD_META.totalEvents] : 0,
+    counts: m[SOURCE_META.counts] ?? {},
+    message: str(m[RECORD_META.message]),
+    errors,
+    started: run.date_gmt ? mysqlLocal(run.date_gmt, site.timezone) : null,
+    modified: mysqlLocal(run.modified_gmt, site.timezone),
+  };
+}
+
+export function presentSource(site: Site, doc: ImportRecordDoc, lastRun: ImportRecordDoc | null): Record<string, unknown> {
+  const s = sourceOf(doc);
+  const self = restUrl(site, `/${SOURCES_NS}/sources/${s.id}`);
+  return {
+    id: s.id,
+    title: s.title,
+    origin: s.origin,
+    source: s.url,
+    has_file: s.file !== '',
+    post_status: s.postStatus,
+    categories: s.categories,
+    timezone: s.timezone,
+    schedule: s.schedule,
+    interval: s.interval,
+    on_removed: s.onRemoved,
+    created: doc.date_gmt ? mysqlLocal(doc.date_gmt, site.timezone) : null,
+    modified: mysqlLocal(doc.modified_gmt, site.timezone),
+    last_run: lastRun ? presentRun(site, lastRun) : null,
+    _links: {
+      self: [{ href: self }],
+      collection: [{ href: restUrl(site, `/${SOURCES_NS}/sources`) }],
+      runs: [{ href: `${self}/runs` }],
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Handlers
+
+const invalidSource = () => new RestError('rest_import_source_invalid_id', 'Invalid import source ID.', 404);
+
+function fieldsFrom(ctx: HandlerContext): { meta: Record<string, unknown>; title?: string } {
+  const p = ctx.params;
+  const meta: Record<string, unknown> = {};
+  const set = (arg: string, key: string) => {
+    if (p[arg] !== undefined) meta[key] = p[arg];
+  };
+  set('origin', RECORD_META.origin);
+  set('source', SOURCE_META.source);
+  set('file', SOURCE_META.file);
+  set('post_status', RECORD_META.postStatus);
+  set('categories', SOURCE_META.categories);
+  set('timezone', SOURCE_META.timezone);
+  set('schedule', SOURCE_META.frequency);
+  set('on_removed', SOURCE_META.onRemoved);
+  set('interval', SOURCE_META.interval);
+  return { meta, ...(typeof p.title === 'string' ? { title: p.title } : {}) };
+}
+
+/** What a source needs whole: a URL for the ical origin, a file for ics, one of them for csv; existing categories. */
+async function checkSource(deps: AggregatorDeps, meta: Record<string, unknown>, limits: SourceLimits): Promise<void> {
+  const origin = str(meta[RECORD_META.origin]);
+  const url = str(meta[SOURCE_META.source]);
+  const file = str(meta[SOURCE_META.file]);
+  const failures: Array<[string, ParamError]> = [];
+  if (origin === 'ical' && !url) failures.push(['source', new ParamError('rest_missing_source', 'An ical source needs the URL of its feed.')]);
+  if (origin === 'ics' && !file) failures.push(['file', new ParamError('rest_missing_file', 'An ics source needs the content of its file.')]);
+  if (origin === 'csv' && !url && !file) failures.push(['file', new ParamError('rest_missing_file', 'A csv source needs a file or the URL of one.')]);
+  const interval = typeof meta[SOURCE_META.interval] === 'number' ? (meta[SOURCE_META.interval] as number) : 0;
+  if (interval > 0 && interval < limits.minIntervalSeconds) failures.push(['interval', new ParamError('rest_invalid_param', `interval must be at least ${limits.minIntervalSeconds} seconds.`)]);
+  const categories = Array.isArray(meta[SOURCE_META.categories]) ? (meta[SOURCE_META.categories] as number[]) : [];
+  if (categories.length) {
+    const found = await deps.terms.collection.find({ id: { $in: categories }, taxonomy: CATEGORY_TAXONOMY }, { fields: ['id'] });
+    if (found.length !== new Set(categories).size) failures.push(['categories', new ParamError('rest_invalid_param', 'categories names an event category that does not exist.')]);
+  }
+  if (failures.length) throw invalidParams(failures);
+}
+
+/** Declares the queue schedule of a source after a change (none for `once`). */
+export async function syncSchedule(deps: AggregatorDeps, doc: ImportRecordDoc, opts: { keepExisting?: boolean } = {}): Promise<void> {
+  const period = periodOf(sourceOf(doc));
+  const queue = deps.queue();
+  if (!period) await queue.unschedule(scheduleKey(doc.id), 'import.source');
+  else await queue.schedule(scheduleKey(doc.id), period, 'import.source', { source: doc.id }, opts);
+}
+
+/** Queues a run of a source now; answers with the pending run. */
+async function runNow(deps: AggregatorDeps, sources: Sources, doc: ImportRecordDoc): Promise<ImportRecordDoc> {
+  const job = `import-source-${doc.id}-now-${newImportId().slice(0, 12)}`;
+  const run = await sources.startRun(doc, job);
+  try {
+    await deps.queue().enqueue('import.source', { source: doc.id }, { jobId: job });
+  } catch (e) {
+    // Not queued (the queue is down): the run never happens, so it is not left pending.
+    await sources.dropRun(doc, run);
+    throw e;
+  }
+  return run;
+}
+
+export interface SourceLimits {
+  minIntervalSeconds: number;
+}
+
+export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceLimits): Sources {
+  const sources = new Sources(deps);
+  const permission = async (ctx: HandlerContext) => can(ctx.user, 'manage_options');
+  const mustExist = async (ctx: HandlerContext) => {
+    const doc = await ctx.cached(`source:${ctx.params.id}`, () => sources.get(Number(ctx.params.id)));
+    if (!doc) throw invalidSource();
+    return doc;
+  };
+  const withLastRun = async (doc: ImportRecordDoc) => {
+    const last = sourceOf(doc).lastRun;
+    return presentSource(deps.site, doc, last ? await sources.runRecord(last) : null);
+  };
+
+  app.bind('imports.sources.list', {
+    permission,
+    async handle(ctx) {
+      const page = Number(ctx.params.page);
+      const perPage = Number(ctx.params.per_page);
+      const { items, total } = await sources.page(page, perPage);
+      const runs = await deps.posts.byIds(items.map((d) => sourceOf(d).lastRun).filter((n) => n > 0));
+      const body = items.map((d) => presentSource(deps.site, d, (runs.get(sourceOf(d).lastRun) as ImportRecordDoc | undefined) ?? null));
+      return { body, headers: pagingHeaders(deps.site, `/${SOURCES_NS}/sources`, ctx.params, page, perPage, total) };
+    },
+  });
+
+  app.bind('imports.sources.create', {
+    permission,
+    async handle(ctx) {
+      const { meta, title } = fieldsFrom(ctx);
+      await checkSource(deps, meta, opts);
+      const name = title || str(meta[SOURCE_META.source]) || `${str(meta[RECORD_META.origin])} file`;
+      const doc = await sources.create(meta, name, ctx.user?.id ?? 0);
+      let run: ImportRecordDoc;
+      try {
+        run = await runNow(deps, sources, doc);
+        await syncSchedule(deps, doc);
+      } catch (e) {
+        // A source whose first run could not be queued is not kept: the client sends it again.
+        await deps.queue().unschedule(scheduleKey(doc.id), 'import.source').catch(() => undefined);
+        await sources.remove(doc);
+        throw e;
+      }
+      const body = presentSource(deps.site, doc, run);
+      return { status: 201, body, headers: { Location: restUrl(deps.site, `/${SOURCES_NS}/sources/${doc.id}`) } };
+    },
+  });
+
+  app.bind('imports.sources.get', {
+    permission,
+    async handle(ctx) {
+      return { body: await withLastRun(await mustExist(ctx)) };
+    },
+  });
+
+  app.bind('imports.sources.update', {
+    permission,
+    async handle(ctx) {
+      const doc = await mustExist(ctx);
+      const { meta, title } = fieldsFrom(ctx);
+      await checkSource(deps, { ...(doc.meta ?? {}), ...meta }, opts);
+      // A changed feed is fetched whole again.
+      if (SOURCE_META.source in meta || SOURCE_META.file in meta) Object.assign(meta, { [SOURCE_META.etag]: '', [SOURCE_META.lastModified]: '' });
+      const saved = await sources.update(doc, meta, title);
+      // Declaring the schedule again restarts its period: only a changed schedule is declared.
+      if (SOURCE_META.frequency in meta || SOURCE_META.interval in meta) await syncSchedule(deps, saved);
+      return { body: await withLastRun(saved) };
+    },
+  });
+
+  app.bind('imports.sources.delete', {
+    permission,
+    async handle(ctx) {
+      const doc = await mustExist(ctx);
+      const before = await withLastRun(doc);
+      await deps.queue().unschedule(scheduleKey(doc.id), 'import.source');
+      await sources.remove(doc);
+      return { body: { deleted: true, previous: before } };
+    },
+  });
+
+  app.bind('imports.sources.runs', {
+    permission,
+    async handle(ctx) {
+      const doc = await mustExist(ctx);
+      const page = Number(ctx.params.page);
+      const perPage = Number(ctx.params.per_page);
+      const { items, total } = await sources.runsOf(doc.id, page, perPage);
+      return { body: items.map((r) => presentRun(deps.site, r)), headers: pagingHeaders(deps.site, `/${SOURCES_NS}/sources/${doc.id}/runs`, ctx.params, page, perPage, total) };
+    },
+  });
+
+  app.bind('imports.sources.run', {
+    permission,
+    async handle(ctx) {
+      const doc = await mustExist(ctx);
+      return { status: 202, body: presentRun(deps.site, await runNow(deps, sources, doc)) };
+    },
+  });
+  return sources;
+}
