@@ -8,7 +8,7 @@ import { sanitizeTitle } from '../../posts/slug';
 import { mediaTypes } from '../../media/mime';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { contextArg, objectSchema } from '../common';
-import { collectionArgs, KINDS, POST_ORDERBY } from './posts';
+import { collectionArgs, KINDS, POST_ORDERBY } from './post-args';
 
 const NS = 'cms/v2';
 export const MEDIA_BASE = '/cms/v2/media';

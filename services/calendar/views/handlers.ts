@@ -11,7 +11,9 @@ import { viewNonces, viewNonceValid } from '../nonces';
 import { loadRelated } from '../related';
 import { readViewContext, viewUrl, type ViewContext } from './context';
 import { eventsBetween, listEvents, LIST_PER_PAGE } from './query';
-import { cardsOf, renderDay, renderList, renderMonth, type ViewState } from './render';
+import { cardsOf } from './cards';
+import { renderDay, renderList, renderMonth } from './render';
+import type { ViewState } from './shell';
 
 export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
   const { site, nonces } = deps;

@@ -2,120 +2,27 @@
  * cms/v2 comments: list, create, get, update, delete (reference: the comments controller). Guests
  * read approved comments of posts they may read; writing needs an account (the reference refuses
  * anonymous REST comments unless a filter allows them); moderators (moderate_comments) see and change
- * everything, others what their rights on the comment's post allow.
+ * everything, others what their rights on the comment's post allow. The reads (list, get) are bound
+ * here, the writes (create, update, delete) in write-handlers.ts, with what both share in common.ts.
  */
 import { can } from '../../../libs/auth/user';
-import type { UsersRepository } from '../../../libs/auth/users';
-import { filterDate, now, toLocal } from '../../../libs/posts/dates';
-import type { PageParents } from '../../../libs/posts/permalink';
-import type { PostsRepository } from '../../../libs/posts/repository';
+import { filterDate } from '../../../libs/posts/dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
-import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { COMMENT_META } from '../../../libs/routes/cms/comments';
 import type { Filter, SortSpec } from '../../../libs/store/types';
-import { canEditAnyPost, canEditComment, canEditCommentCap, canReadComment, canReadPostOf, readablePostsCondition, supportsNotes, type PostAccess } from './access';
-import { presentComment, type CommentPresentInput, type Context } from './present';
-import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
-import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
-import { ownEntry } from '../../../libs/rest/validate';
-
-export interface CommentsDeps {
-  site: Site;
-  comments: CommentsRepository;
-  posts: PostsRepository;
-  users: UsersRepository;
-  registry: RouteRegistry;
-}
-
-
-const BASE = '/cms/v2/comments';
+import { canEditAnyPost, canReadComment, canReadPostOf, readablePostsCondition, supportsNotes, type PostAccess } from './access';
+import { BASE, commentLoader, filled, moderator, raw, type CommentsDeps } from './common';
+import { presentComment, type Context } from './present';
+import type { CommentDoc } from '../../../libs/comments/repository';
+import { bindCommentWrites } from './write-handlers';
 
 const SORT_FIELDS: Record<string, string> = { date: 'date', date_gmt: 'date_gmt', id: 'id', post: 'post', parent: 'parent', type: 'type' };
 
-/** REST bases of the post types whose records have a cms/v2 route. */
-const POST_BASES: Record<string, string> = { post: 'posts', page: 'pages' };
-
-const invalidComment = () => new RestError('rest_comment_invalid_id', 'Invalid comment ID.', 404);
-
-const moderator = (ctx: HandlerContext) => can(ctx.user, 'moderate_comments');
-
-/** A request argument the route does not declare (the reference reads `type`, `id` and `password` from any request). */
-function raw(ctx: HandlerContext, name: string): unknown {
-  return ctx.params[name];
-}
-
-const filled = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== 0 && v !== '0' && !(Array.isArray(v) && v.length === 0);
-
 export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
-  const routes = new Map<string, string | null>();
-  /** The item route of a post's type in this build (rest_get_route_for_post). */
-  const postRoute = (post: PostDoc): string | null => {
-    if (!routes.has(post.type)) {
-      const base = POST_BASES[post.type] ?? post.type;
-      const match = deps.registry.match(`/cms/v2/${base}/1`);
-      routes.set(post.type, match && match.route.namespace === 'cms/v2' ? base : null);
-    }
-    const base = routes.get(post.type);
-    return base ? `/cms/v2/${base}/${post.id}` : null;
-  };
-
-  async function postsById(ids: number[]): Promise<Map<number, PostDoc>> {
-    return deps.posts.byIds(ids.filter((id) => id > 0));
-  }
-
-  /** The comment and its post (404 for a missing comment, or a comment whose post is gone). */
-  function loadComment(ctx: HandlerContext): Promise<{ comment: CommentDoc; post: PostDoc | null }> {
-    return ctx.cached('comment', async () => {
-      const id = Number(ctx.params.id);
-      const comment = Number.isInteger(id) && id > 0 ? await deps.comments.byId(id) : null;
-      if (!comment) throw invalidComment();
-      let post: PostDoc | null = null;
-      if (comment.post) {
-        post = await deps.posts.byId(comment.post);
-        if (!post) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
-      }
-      return { comment, post };
-    });
-  }
-
-  /** Everything presenting these comments needs, in a few queries for all of them. */
-  async function presentInput(ctx: HandlerContext, docs: CommentDoc[], context: Context, access: PostAccess, known?: Map<number, PostDoc>): Promise<CommentPresentInput> {
-    const posts = new Map(known ?? []);
-    const missing = [...new Set(docs.map((d) => d.post))].filter((id) => id > 0 && !posts.has(id));
-    for (const [id, p] of await postsById(missing)) posts.set(id, p);
-    const parents: PageParents = new Map();
-    let wanted = [...new Set([...posts.values()].filter((p) => p.type === 'page' && p.parent > 0).map((p) => p.parent))];
-    while (wanted.length) {
-      const found = await deps.posts.collection.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
-      for (const f of found) parents.set(f.id, { slug: String(f.slug ?? ''), parent: Number(f.parent ?? 0) });
-      wanted = [...new Set(found.map((f) => Number(f.parent ?? 0)).filter((p) => p > 0 && !parents.has(p)))];
-    }
-    const userIds = [...new Set(docs.map((d) => d.author).filter((a) => a > 0))];
-    const emails = new Map<number, string>();
-    if (userIds.length) for (const u of await deps.users.users.find({ id: { $in: userIds } }, { fields: ['email'] })) emails.set(u.id, String(u.email ?? ''));
-    return {
-      site: deps.site,
-      context,
-      user: ctx.user,
-      access,
-      posts,
-      parents,
-      withChildren: await deps.comments.withChildren(docs.map((d) => d.id)),
-      emails,
-      postRoute,
-    };
-  }
-
-  /** One comment; `post` is its post when the caller already loaded it. */
-  async function presentOne(ctx: HandlerContext, comment: CommentDoc, context: Context, post: PostDoc | null, withLinks = true): Promise<Record<string, unknown>> {
-    const access: PostAccess = { context, password: raw(ctx, 'password'), named: true };
-    const known = new Map(post && post.id === comment.post ? [[post.id, post]] : []);
-    return presentComment(comment, await presentInput(ctx, [comment], context, access, known), withLinks);
-  }
+  const loader = commentLoader(deps);
+  const { postsById, loadComment, presentInput, presentOne } = loader;
 
   // ---- list -------------------------------------------------------------------------------------
 
@@ -265,181 +172,5 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     },
   });
 
-  // ---- create -----------------------------------------------------------------------------------
-
-  /** Meta a request sets, refused unless the writer may edit the comment (the keys are protected). */
-  function metaChanges(ctx: HandlerContext, post: PostDoc | null): Record<string, unknown> | null {
-    const meta = ctx.params.meta as Record<string, unknown> | undefined;
-    if (!meta || typeof meta !== 'object') return null;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(meta)) {
-      if (!ownEntry(COMMENT_META, k)) continue;
-      if (!canEditCommentCap(ctx.user, post)) {
-        throw new RestError('rest_cannot_update', `Sorry, you are not allowed to edit the ${k} custom field.`, authStatus(ctx.user), { key: k });
-      }
-      out[k] = v;
-    }
-    return Object.keys(out).length ? out : null;
-  }
-
-  const withMeta = (stored: Record<string, unknown> | undefined, changes: Record<string, unknown> | null): Record<string, unknown> => {
-    const out = { ...(stored ?? {}) };
-    for (const [k, v] of Object.entries(changes ?? {})) {
-      if (v === null) delete out[k];
-      else out[k] = v;
-    }
-    return out;
-  };
-
-  app.bind('cms.comments.create', {
-    async permission(ctx) {
-      const p = ctx.params;
-      const isNote = raw(ctx, 'type') === 'note';
-      // Anonymous comments through the API are off, as the reference ships them.
-      if (!ctx.user) return new RestError('rest_comment_login_required', 'Sorry, you must be logged in to comment.', 401);
-      if (p.author !== undefined && p.author !== null && p.author !== ctx.user.id && !moderator(ctx)) {
-        return new RestError('rest_comment_invalid_author', "Sorry, you are not allowed to edit 'author' for comments.", authStatus(ctx.user));
-      }
-      // Others may only name their own address.
-      if (p.author_ip !== undefined && p.author_ip !== null && !moderator(ctx) && p.author_ip !== clientIp(ctx)) {
-        return new RestError('rest_comment_invalid_author_ip', "Sorry, you are not allowed to edit 'author_ip' for comments.", authStatus(ctx.user));
-      }
-      const postId = typeof p.post === 'number' ? p.post : 0;
-      const post = postId > 0 ? await ctx.cached('post', () => deps.posts.byId(postId)) : null;
-      if (isNote && postId && !(post && canEditAnyPost(ctx.user, post))) {
-        return new RestError('rest_cannot_create_note', 'Sorry, you are not allowed to create notes for this post.', authStatus(ctx.user));
-      }
-      const statusCap = isNote ? !!post && canEditAnyPost(ctx.user, post) : moderator(ctx);
-      if (p.status !== undefined && p.status !== null && !statusCap) {
-        return new RestError('rest_comment_invalid_status', "Sorry, you are not allowed to edit 'status' for comments.", authStatus(ctx.user));
-      }
-      if (!post) return new RestError('rest_comment_invalid_post_id', 'Sorry, you are not allowed to create this comment without a post.', 403);
-      if (isNote && !supportsNotes(post)) return new RestError('rest_comment_not_supported_post_type', 'Sorry, this post type does not support notes.', 403);
-      if (post.status === 'draft' && !isNote) return new RestError('rest_comment_draft_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
-      if (post.status === 'trash') return new RestError('rest_comment_trash_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
-      if (!canReadPostOf(ctx.user, post, { context: p.context, password: raw(ctx, 'password'), named: true })) {
-        return new RestError('rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.', authStatus(ctx.user));
-      }
-      if (post.comment_status !== 'open' && !isNote) return new RestError('rest_comment_closed', 'Sorry, comments are closed for this item.', 403);
-      return true;
-    },
-    async handle(ctx) {
-      const p = ctx.params;
-      if (filled(raw(ctx, 'id'))) throw new RestError('rest_comment_exists', 'Cannot create existing comment.', 400);
-      const rawType = raw(ctx, 'type');
-      if (filled(rawType) && rawType !== 'comment' && rawType !== 'note') throw new RestError('rest_invalid_comment_type', 'Cannot create a comment with that type.', 400);
-      const type = rawType === 'note' ? 'note' : 'comment';
-      const post = (await ctx.cached('post', () => deps.posts.byId(Number(p.post))))!;
-      const prepared = await prepare(ctx, deps.users, deps.site.timezone);
-      if (prepared.content === undefined) prepared.content = '';
-      const meta = metaChanges(ctx, post);
-      const noteStatus = meta?._cms_note_status;
-      // An empty note is allowed when it only resolves or reopens a thread.
-      const emptyNoteOk = type === 'note' && (noteStatus === 'resolved' || noteStatus === 'reopen');
-      if (!emptyNoteOk && !contentAllowed(prepared)) throw new RestError('rest_comment_content_invalid', 'Invalid comment content.', 400);
-      if (!prepared.date_gmt) {
-        const at = now();
-        prepared.date_gmt = at;
-        prepared.date = toLocal(at, deps.site.timezone);
-      }
-      const missingAuthor = !prepared.author && !prepared.author_name && !prepared.author_email && !prepared.author_url;
-      if (missingAuthor) {
-        const me = await deps.users.byId(ctx.user!.id);
-        if (me) Object.assign(prepared, { author: me.id, author_name: me.name, author_email: me.email, author_url: me.url ?? '' });
-      }
-      // The discussion setting "comment author must fill out name and email" is on by default.
-      if (!prepared.author_name || !prepared.author_email) {
-        throw new RestError('rest_comment_author_data_required', 'Creating a comment requires valid author name and email values.', 400);
-      }
-      checkLengths(prepared);
-      const draft: CommentDoc = filterComment(
-        {
-          id: 0,
-          post: post.id,
-          parent: prepared.parent ?? 0,
-          author: prepared.author ?? 0,
-          author_name: prepared.author_name,
-          author_email: prepared.author_email ?? '',
-          author_url: prepared.author_url ?? '',
-          author_ip: prepared.author_ip ?? '',
-          agent: prepared.agent ?? '',
-          date: prepared.date!,
-          date_gmt: prepared.date_gmt,
-          content: prepared.content,
-          approved: '0',
-          type,
-          meta: withMeta({}, meta),
-        },
-        ctx.user,
-        deps.site.home,
-      );
-      // Notes skip the duplicate and flood checks and are approved at once.
-      draft.approved = type === 'note' ? '1' : await allowComment(deps.comments, deps.users, draft, post, ctx.user);
-      if (typeof p.status === 'string') Object.assign(draft, statusChange(draft, p.status) ?? {});
-      for (const k of Object.keys(draft) as Array<keyof CommentDoc>) if (draft[k] === undefined) delete draft[k];
-      draft.id = await deps.comments.nextId();
-      await deps.comments.insert(draft);
-      const context: Context = moderator(ctx) ? 'edit' : 'view';
-      return { status: 201, body: await presentOne(ctx, draft, context, post), headers: { Location: restUrl(deps.site, `${BASE}/${draft.id}`) } };
-    },
-  });
-
-  // ---- update -----------------------------------------------------------------------------------
-
-  app.bind('cms.comments.update', {
-    async permission(ctx) {
-      const { comment, post } = await loadComment(ctx);
-      if (!canEditComment(ctx.user, comment, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.', authStatus(ctx.user));
-      return true;
-    },
-    async handle(ctx) {
-      const { comment, post } = await loadComment(ctx);
-      const p = ctx.params;
-      const rawType = raw(ctx, 'type');
-      if (rawType !== undefined && rawType !== null && rawType !== comment.type) {
-        throw new RestError('rest_comment_invalid_type', 'Sorry, you are not allowed to change the comment type.', 404);
-      }
-      const prepared = await prepare(ctx, deps.users, deps.site.timezone);
-      if (prepared.post) {
-        const target = await deps.posts.byId(prepared.post);
-        if (!target) throw new RestError('rest_comment_invalid_post_id', 'Invalid post ID.', 403);
-      }
-      if (!contentAllowed(prepared)) throw new RestError('rest_comment_content_invalid', 'Invalid comment content.', 400);
-      checkLengths(prepared);
-      const meta = metaChanges(ctx, post);
-      const merged = filterComment({ ...comment, ...prepared }, ctx.user, deps.site.home);
-      if (typeof p.status === 'string') Object.assign(merged, statusChange(comment, p.status) ?? {});
-      if (meta) merged.meta = withMeta(comment.meta, meta);
-      const set: Record<string, unknown> = {};
-      const unset: Record<string, true> = {};
-      for (const [k, v] of Object.entries(merged)) {
-        if (k === 'id') continue;
-        if (v === undefined) unset[k] = true;
-        else set[k] = v;
-      }
-      const saved = (await deps.comments.update(comment.id, { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) }))!;
-      return { body: await presentOne(ctx, saved, 'edit', post) };
-    },
-  });
-
-  // ---- delete -----------------------------------------------------------------------------------
-
-  app.bind('cms.comments.delete', {
-    async permission(ctx) {
-      const { comment, post } = await loadComment(ctx);
-      if (!canEditComment(ctx.user, comment, post)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.', authStatus(ctx.user));
-      return true;
-    },
-    async handle(ctx) {
-      const { comment, post } = await loadComment(ctx);
-      if (ctx.params.force === true) {
-        const previous = await presentOne(ctx, comment, 'edit', post, false);
-        await deps.comments.removeOne(comment);
-        return { body: { deleted: true, previous } };
-      }
-      if (comment.approved === 'trash') throw new RestError('rest_already_trashed', 'The comment has already been trashed.', 410);
-      const trashed = (await deps.comments.update(comment.id, { $set: statusChange(comment, 'trash')! }))!;
-      return { body: await presentOne(ctx, trashed, 'edit', post) };
-    },
-  });
+  bindCommentWrites(app, deps, loader);
 }

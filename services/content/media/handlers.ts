@@ -20,7 +20,7 @@ import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp, UploadPayload } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
-import type { KindInfo, PostKind } from '../../../libs/routes/cms/posts';
+import type { KindInfo, PostKind } from '../../../libs/routes/cms/post-args';
 import type { Filter } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { canEditPost } from '../posts/access';

@@ -5,7 +5,7 @@
 import { can, canDeleteRecord, canEditRecord, type Caller } from '../../../libs/auth/user';
 import type { CapabilityType } from '../../../libs/auth/roles';
 import type { PostDoc } from '../../../libs/posts/types';
-import type { PostKind } from '../../../libs/routes/cms/posts';
+import type { PostKind } from '../../../libs/routes/cms/post-args';
 
 export const capType = (kind: PostKind | string): CapabilityType => (kind === 'page' ? 'page' : 'post');
 

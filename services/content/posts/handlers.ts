@@ -15,7 +15,7 @@ import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
-import { KINDS, type KindInfo } from '../../../libs/routes/cms/posts';
+import { KINDS, type KindInfo } from '../../../libs/routes/cms/post-args';
 import type { Collection } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';

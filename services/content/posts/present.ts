@@ -13,7 +13,7 @@ import { blockVersion, renderContent, renderExcerpt, renderStoredExcerpt, render
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Method } from '../../../libs/rest/registry';
 import { restUrl, type Site } from '../../../libs/rest/site';
-import type { KindInfo } from '../../../libs/routes/cms/posts';
+import type { KindInfo } from '../../../libs/routes/cms/post-args';
 import { inNameOrder } from '../../../libs/terms/order';
 import { canDeletePost, canEditPost, canReadPost, typeCan } from './access';
 

@@ -8,7 +8,7 @@ import { can, type Caller } from '../../../libs/auth/user';
 import { filterDate } from '../../../libs/posts/dates';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
-import type { KindInfo } from '../../../libs/routes/cms/posts';
+import type { KindInfo } from '../../../libs/routes/cms/post-args';
 import { RestError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
 import type { Collection, Filter, SortSpec } from '../../../libs/store/types';

@@ -11,7 +11,7 @@ import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import type { KindInfo } from '../../../libs/routes/cms/posts';
+import type { KindInfo } from '../../../libs/routes/cms/post-args';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { canDeletePost, canEditPost } from './access';
 import type { PostsDeps } from './handlers';

@@ -13,7 +13,7 @@ import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import type { Site } from '../../../libs/rest/site';
-import type { KindInfo } from '../../../libs/routes/cms/posts';
+import type { KindInfo } from '../../../libs/routes/cms/post-args';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { FLOATING_STATUSES, typeCan } from './access';

@@ -15,7 +15,7 @@ import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl } from '../../../libs/rest/site';
 import { POST_SUBTYPES, TERM_SUBTYPES } from '../../../libs/routes/cms/search';
-import type { KindInfo, PostKind } from '../../../libs/routes/cms/posts';
+import type { KindInfo, PostKind } from '../../../libs/routes/cms/post-args';
 import type { Filter } from '../../../libs/store/types';
 import { loadTermAncestors, termLink } from '../../../libs/terms/link';
 import type { TermDoc } from '../../../libs/terms/repository';
