@@ -19,7 +19,13 @@ export const DATA_SET: SeedSizes = { events: 10_000, posts: 10_000, venues: 200,
 /** Every count of the data set times `scale` (at least one of each): BENCH_SCALE and SOAK_SCALE. */
 export function scaledDataSet(scale: number): SeedSizes {
   const n = (count: number) => Math.max(1, Math.round(count * scale));
-  return { events: n(DATA_SET.events), posts: n(DATA_SET.posts), venues: n(DATA_SET.venues), organizers: n(DATA_SET.organizers), categories: n(DATA_SET.categories) };
+  return {
+    events: n(DATA_SET.events),
+    posts: n(DATA_SET.posts),
+    venues: n(DATA_SET.venues),
+    organizers: n(DATA_SET.organizers),
+    categories: n(DATA_SET.categories),
+  };
 }
 
 /** The largest number of ids a seeder names for the rows to rotate over. */

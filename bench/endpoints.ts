@@ -53,5 +53,10 @@ export const ENDPOINTS: BenchEndpoint[] = [
     scaling: true,
     request: (c) => ({ url: pageUrls(`${c.rest}/ec/v1/events?per_page=10`, c.seeded.counts['events ahead']), auth: true }),
   },
-  { name: 'GET ec/v1/events/{id} (authenticated)', target: 2900, scaling: true, request: (c) => ({ url: idUrls(c, 'events', (id) => `ec/v1/events/${id}`), auth: true }) },
+  {
+    name: 'GET ec/v1/events/{id} (authenticated)',
+    target: 2900,
+    scaling: true,
+    request: (c) => ({ url: idUrls(c, 'events', (id) => `ec/v1/events/${id}`), auth: true }),
+  },
 ];

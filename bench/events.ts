@@ -53,8 +53,22 @@ export async function seedEvents(store: Store, sizes: SeedSizes, out: Seeded): P
   const venueIds = Array.from({ length: venues }, (_, i) => firstLinked + i);
   const organizerIds = Array.from({ length: organizers }, (_, i) => firstLinked + venues + i);
   await insertInChunks(store, [
-    ...venueIds.map((id, i) => post(id, VENUE_TYPE, `Bench venue ${i}`, `bench-venue-${i}`, created, { meta: { _VenueAddress: `${i} Main Street`, _VenueCity: 'Springfield', _VenueCountry: 'United States', _VenueZip: String(10000 + i), _VenuePhone: `555-01${i}` } })),
-    ...organizerIds.map((id, i) => post(id, ORGANIZER_TYPE, `Bench organizer ${i}`, `bench-organizer-${i}`, created, { meta: { _OrganizerEmail: `org${i}@bench.test`, _OrganizerPhone: `555-02${i}`, _OrganizerWebsite: `http://org${i}.bench.test` } })),
+    ...venueIds.map((id, i) =>
+      post(id, VENUE_TYPE, `Bench venue ${i}`, `bench-venue-${i}`, created, {
+        meta: {
+          _VenueAddress: `${i} Main Street`,
+          _VenueCity: 'Springfield',
+          _VenueCountry: 'United States',
+          _VenueZip: String(10000 + i),
+          _VenuePhone: `555-01${i}`,
+        },
+      }),
+    ),
+    ...organizerIds.map((id, i) =>
+      post(id, ORGANIZER_TYPE, `Bench organizer ${i}`, `bench-organizer-${i}`, created, {
+        meta: { _OrganizerEmail: `org${i}@bench.test`, _OrganizerPhone: `555-02${i}`, _OrganizerWebsite: `http://org${i}.bench.test` },
+      }),
+    ),
   ]);
 
   // Spread from 30 days ago to two years ahead, each 1–4 hours long.
@@ -95,12 +109,26 @@ export async function seedEvents(store: Store, sizes: SeedSizes, out: Seeded): P
         _EventOrganizerID: [organizerIds[i % organizers]],
         ...(i % 10 === 0 ? { _vendor_featured: true } : {}),
       };
-      docs.push(post(firstEvent + i, EVENT_TYPE, `Bench event ${i}`, `bench-event-${i}`, created, { tax: { [CATEGORY_TAXONOMY]: unique, post_tag: [] }, terms: unique, ...eventMetaChanges(null, meta, ZONE) }));
+      docs.push(
+        post(firstEvent + i, EVENT_TYPE, `Bench event ${i}`, `bench-event-${i}`, created, {
+          tax: { [CATEGORY_TAXONOMY]: unique, post_tag: [] },
+          terms: unique,
+          ...eventMetaChanges(null, meta, ZONE),
+        }),
+      );
     }
     await store.collection('posts').insertMany(docs);
   }
   await store.collection('terms').insertMany(
-    termIds.map((id, i) => ({ id, taxonomy: CATEGORY_TAXONOMY, name: `Bench category ${i}`, slug: `bench-category-${i}`, description: '', parent: 0, count: counts.get(id)! })),
+    termIds.map((id, i) => ({
+      id,
+      taxonomy: CATEGORY_TAXONOMY,
+      name: `Bench category ${i}`,
+      slug: `bench-category-${i}`,
+      description: '',
+      parent: 0,
+      count: counts.get(id)!,
+    })),
   );
   out.counts.events = events;
   out.counts['events ahead'] = ahead[1] - ahead[0];
@@ -137,12 +165,20 @@ export const EVENT_ENDPOINTS: BenchEndpoint[] = [
     target: 1800,
     scaling: true,
     request: (c) => ({
-      url: Array.from({ length: c.seeded.ids.eventCategories.length }, (_, i) => `${c.rest}/vendor/events/v1/events?categories=bench-category-${i}&start_date=${day(30)}&end_date=${day(90)}`),
+      url: Array.from(
+        { length: c.seeded.ids.eventCategories.length },
+        (_, i) => `${c.rest}/vendor/events/v1/events?categories=bench-category-${i}&start_date=${day(30)}&end_date=${day(90)}`,
+      ),
       auth: true,
     }),
   },
   { name: 'GET vendor/events/v1/events/{id}', target: 2900, request: (c) => ({ url: `${c.rest}/vendor/events/v1/events/${c.seeded.ids.events[0]}` }) },
-  { name: 'GET vendor/events/v1/events/{id} (authenticated)', target: 2900, scaling: true, request: (c) => ({ url: idUrls(c, 'events', (id) => `vendor/events/v1/events/${id}`), auth: true }) },
+  {
+    name: 'GET vendor/events/v1/events/{id} (authenticated)',
+    target: 2900,
+    scaling: true,
+    request: (c) => ({ url: idUrls(c, 'events', (id) => `vendor/events/v1/events/${id}`), auth: true }),
+  },
   {
     name: 'POST vendor/events/v1/events (authenticated)',
     target: 690,
@@ -153,7 +189,11 @@ export const EVENT_ENDPOINTS: BenchEndpoint[] = [
       auth: true,
       body: () => {
         created++;
-        return { title: `Bench created ${process.pid}-${created}`, start_date: `${day(10 + (created % 300))} 18:00:00`, end_date: `${day(10 + (created % 300))} 20:00:00` };
+        return {
+          title: `Bench created ${process.pid}-${created}`,
+          start_date: `${day(10 + (created % 300))} 18:00:00`,
+          end_date: `${day(10 + (created % 300))} 20:00:00`,
+        };
       },
     }),
   },

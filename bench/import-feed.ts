@@ -102,13 +102,24 @@ export async function runFeedImportBench(): Promise<FeedImportRow | null> {
   const children: ChildProcess[] = [];
   try {
     const service = spawn(process.execPath, [...entry('services/main'), 'all'], {
-      env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', ADMIN_USER: 'admin', ADMIN_PASSWORD: 'bench-admin-password', ADMIN_APP_PASSWORD: APP_PASSWORD, WORKER_QUEUES: 'batch' },
+      env: {
+        ...baseEnv,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ADMIN_USER: 'admin',
+        ADMIN_PASSWORD: 'bench-admin-password',
+        ADMIN_APP_PASSWORD: APP_PASSWORD,
+        WORKER_QUEUES: 'batch',
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.push(service);
     await waitReady(url, service);
     const heapArgs = WORKER_HEAP_MB ? [`--max-old-space-size=${WORKER_HEAP_MB}`] : [];
-    const worker = spawn(process.execPath, [...heapArgs, ...entry('bench/import-worker')], { env: { ...baseEnv, WORKER_CONCURRENCY: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const worker = spawn(process.execPath, [...heapArgs, ...entry('bench/import-worker')], {
+      env: { ...baseEnv, WORKER_CONCURRENCY: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(worker);
     const io = collect(worker);
     const deadline = Date.now() + 30_000;
@@ -142,7 +153,9 @@ export async function runFeedImportBench(): Promise<FeedImportRow | null> {
     if (worker.exitCode === null) await once(worker, 'exit');
     const report = JSON.parse(io.out().trim().split('\n').pop()!) as WorkerReport;
     const perJob = report.eventsMs > 0 ? Math.round(report.events / (report.eventsMs / 1000)) : 0;
-    console.log(`  worker: ${report.events} events fetched, parsed and stored in ${(report.eventsMs / 1000).toFixed(2)} s of job time (${(report.cpuMs / 1000).toFixed(2)} s of CPU): ${perJob} events/s`);
+    console.log(
+      `  worker: ${report.events} events fetched, parsed and stored in ${(report.eventsMs / 1000).toFixed(2)} s of job time (${(report.cpuMs / 1000).toFixed(2)} s of CPU): ${perJob} events/s`,
+    );
     const row: FeedImportRow = {
       events: run.counts.vendor_events?.created ?? 0,
       'feed MB': Math.round((body.length / 1024 / 1024) * 10) / 10,

@@ -25,7 +25,10 @@ import { collect, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } fr
 const env = process.env;
 const EVENTS = Number(env.BENCH_IMPORT_EVENTS ?? 50000);
 const BATCH = Number(env.BENCH_IMPORT_BATCH ?? 1000);
-const WORKERS = (env.BENCH_IMPORT_WORKERS ?? '1,2').split(',').map(Number).filter((n) => n > 0);
+const WORKERS = (env.BENCH_IMPORT_WORKERS ?? '1,2')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const REDIS = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TARGET_PER_WORKER = 5000;
 const TS = __filename.endsWith('.ts');
@@ -65,8 +68,17 @@ async function writeFeed(file: string, count: number): Promise<void> {
       url: `https://example.com/events/${n}`,
       categories: [`Category ${n % 50}`, ...(n % 2 ? [`Category ${(n + 7) % 50}`] : [])],
       tags: [`tag-${n % 20}`],
-      venue: { venue: `Venue ${n % 200}`, address: `${n % 200} Main Street`, city: 'Springfield', country: 'United States', zip: '62701', global_id: `ea.example.com?type=venue&id=${n % 200}` },
-      organizer: [{ organizer: `Organizer ${n % 200}`, email: `o${n % 200}@example.com`, phone: '555-0100', global_id: `ea.example.com?type=organizer&id=${n % 200}` }],
+      venue: {
+        venue: `Venue ${n % 200}`,
+        address: `${n % 200} Main Street`,
+        city: 'Springfield',
+        country: 'United States',
+        zip: '62701',
+        global_id: `ea.example.com?type=venue&id=${n % 200}`,
+      },
+      organizer: [
+        { organizer: `Organizer ${n % 200}`, email: `o${n % 200}@example.com`, phone: '555-0100', global_id: `ea.example.com?type=organizer&id=${n % 200}` },
+      ],
     };
     await write(`${n ? ',\n' : ''}${JSON.stringify(event)}`);
   }
@@ -166,7 +178,22 @@ async function runOnce(feed: string, workers: number, redisUrl: string | null): 
     if (created.code !== 0) throw new Error(`import create failed: ${created.stderr}`);
     const { import_id: importId, batch_hash: hash } = JSON.parse(created.stdout);
     const fed = await runCommand(
-      ['feed', feed, '--import-id', importId, '--batch-hash', hash, '--url', `${url}/index.php/cms-json`, '--batch-size', String(BATCH), '--interval-override', '0', '--max-body-bytes', baseEnv.MAX_BODY_BYTES!],
+      [
+        'feed',
+        feed,
+        '--import-id',
+        importId,
+        '--batch-hash',
+        hash,
+        '--url',
+        `${url}/index.php/cms-json`,
+        '--batch-size',
+        String(BATCH),
+        '--interval-override',
+        '0',
+        '--max-body-bytes',
+        baseEnv.MAX_BODY_BYTES!,
+      ],
       baseEnv,
     );
     if (fed.code !== 0) throw new Error(`import feed failed: ${fed.stderr.slice(-2000)}`);

@@ -18,7 +18,6 @@ function sentence(i: number, n: number): string {
   return Array.from({ length: n }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
 }
 
-
 /**
  * Published posts (10,000 in the data set) 2.5 hours apart from 2023 (closer when that would pass the
  * present), by the seeded users, in the default category; written a chunk at a time.
@@ -26,7 +25,9 @@ function sentence(i: number, n: number): string {
 export async function seedPosts(store: Store, sizes: SeedSizes, out: Seeded): Promise<void> {
   const total = sizes.posts;
   const categoryId = await store.nextId('terms');
-  await store.collection('terms').insertOne({ id: categoryId, taxonomy: 'category', name: 'Uncategorized', slug: 'uncategorized', description: '', parent: 0, count: total });
+  await store
+    .collection('terms')
+    .insertOne({ id: categoryId, taxonomy: 'category', name: 'Uncategorized', slug: 'uncategorized', description: '', parent: 0, count: total });
   const authors = out.ids.users?.length ? out.ids.users : [1];
   const first = await store.nextId('posts', total);
   const start = Date.UTC(2023, 0, 1);
@@ -71,8 +72,17 @@ export const POST_ENDPOINTS: BenchEndpoint[] = [
     scaling: true,
     request: (c) => ({ url: pageUrls(`${c.rest}/cms/v2/posts?per_page=10`, c.seeded.counts.posts), auth: true }),
   },
-  { name: 'GET cms/v2/posts/{id}', target: 2500, request: (c) => ({ url: `${c.rest}/cms/v2/posts/${c.seeded.ids.posts[Math.floor(c.seeded.ids.posts.length / 2)]}` }) },
-  { name: 'GET cms/v2/posts/{id} (authenticated)', target: 2500, scaling: true, request: (c) => ({ url: idUrls(c, 'posts', (id) => `cms/v2/posts/${id}`), auth: true }) },
+  {
+    name: 'GET cms/v2/posts/{id}',
+    target: 2500,
+    request: (c) => ({ url: `${c.rest}/cms/v2/posts/${c.seeded.ids.posts[Math.floor(c.seeded.ids.posts.length / 2)]}` }),
+  },
+  {
+    name: 'GET cms/v2/posts/{id} (authenticated)',
+    target: 2500,
+    scaling: true,
+    request: (c) => ({ url: idUrls(c, 'posts', (id) => `cms/v2/posts/${id}`), auth: true }),
+  },
   {
     name: 'POST /batch/v1 (25 post creates)',
     // 30× the reference's write rate as for single creates (690/s), in batches of 25.
@@ -83,7 +93,13 @@ export const POST_ENDPOINTS: BenchEndpoint[] = [
       auth: true,
       body: () => {
         batchRun++;
-        return { requests: Array.from({ length: 25 }, (_, i) => ({ method: 'POST', path: '/cms/v2/posts', body: { title: `Bench batch ${batchRun}.${i}`, content: 'Created in a batch.', status: 'publish' } })) };
+        return {
+          requests: Array.from({ length: 25 }, (_, i) => ({
+            method: 'POST',
+            path: '/cms/v2/posts',
+            body: { title: `Bench batch ${batchRun}.${i}`, content: 'Created in a batch.', status: 'publish' },
+          })),
+        };
       },
     }),
   },

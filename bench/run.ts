@@ -107,7 +107,10 @@ async function runRows(eps: BenchEndpoint[], ctx: BenchContext): Promise<RowResu
  * Seeds a fresh store in a temporary folder, starts the all-in-one service on it, gives `use` the
  * context and the service's peak RSS (MiB so far), then stops the service and removes the folder.
  */
-async function withService<T>(sizes: number | SeedSizes, use: (ctx: BenchContext, peakRss: () => number | null) => Promise<T>): Promise<{ result: T; seeded: Seeded; seedSeconds: number }> {
+async function withService<T>(
+  sizes: number | SeedSizes,
+  use: (ctx: BenchContext, peakRss: () => number | null) => Promise<T>,
+): Promise<{ result: T; seeded: Seeded; seedSeconds: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecs-bench-'));
   try {
     const port = 18000 + Math.floor(Math.random() * 1000);
@@ -118,12 +121,21 @@ async function withService<T>(sizes: number | SeedSizes, use: (ctx: BenchContext
     const t0 = Date.now();
     const seeded = await seed(dataDir, sizes);
     const seedSeconds = Number(((Date.now() - t0) / 1000).toFixed(1));
-    console.log(`seeded in ${seedSeconds} s: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+    console.log(
+      `seeded in ${seedSeconds} s: ${Object.entries(seeded.counts)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}`,
+    );
 
     const child = spawn(process.execPath, [resolve(__dirname, '../services/main.js'), 'all'], { env: serviceEnv, stdio: ['ignore', 'inherit', 'inherit'] });
     try {
       await waitReady(url, child);
-      const ctx: BenchContext = { url, rest: `${url}/index.php/cms-json`, auth: `Basic ${Buffer.from(`admin:${ADMIN_APP_PASSWORD}`).toString('base64')}`, seeded };
+      const ctx: BenchContext = {
+        url,
+        rest: `${url}/index.php/cms-json`,
+        auth: `Basic ${Buffer.from(`admin:${ADMIN_APP_PASSWORD}`).toString('base64')}`,
+        seeded,
+      };
       const result = await use(ctx, () => peakRssMiB(child.pid));
       return { result, seeded, seedSeconds };
     } finally {
@@ -184,11 +196,20 @@ async function scaling(sizes: number[]): Promise<void> {
     row.errors = perSize.reduce((sum, r) => sum + r.errors, 0);
     return row;
   });
-  console.log(`\nscaling: events = posts = ${sizes.join(', ')} (venues ${DATA_SET.venues}, organizers ${DATA_SET.organizers}, categories ${DATA_SET.categories}); ${DURATION} s a row at ${CONNECTIONS} connections; spread = max/min - 1`);
+  console.log(
+    `\nscaling: events = posts = ${sizes.join(', ')} (venues ${DATA_SET.venues}, organizers ${DATA_SET.organizers}, categories ${DATA_SET.categories}); ${DURATION} s a row at ${CONNECTIONS} connections; spread = max/min - 1`,
+  );
   console.table(table);
   console.log(`peak RSS of the service: ${runs.map((r) => `${r.events}: ${r.peakRssMiB ?? '?'} MiB`).join(', ')}`);
   console.log(`seeding: ${runs.map((r) => `${r.events}: ${r.seedSeconds} s`).join(', ')}`);
-  const file = writeResults('bench-scaling', { at: new Date().toISOString(), duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, sizes: runs, table });
+  const file = writeResults('bench-scaling', {
+    at: new Date().toISOString(),
+    duration: DURATION,
+    warmup: WARMUP,
+    connections: CONNECTIONS,
+    sizes: runs,
+    table,
+  });
   console.log(`results written to ${file}`);
 }
 

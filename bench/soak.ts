@@ -57,7 +57,10 @@ function collectedMemory(child: ChildProcess): Promise<Memory> {
     }, 30_000);
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString();
-      const line = buffered.split('\n').slice(0, -1).find((l) => l.startsWith(PROBE_MARK));
+      const line = buffered
+        .split('\n')
+        .slice(0, -1)
+        .find((l) => l.startsWith(PROBE_MARK));
       if (!line) return;
       clearTimeout(timer);
       child.stderr!.off('data', onData);
@@ -108,25 +111,73 @@ function mix(seeded: Seeded, viewNonce: string): SoakRequest[] {
   return [
     { name: 'GET / (site index)', method: 'GET', path: '/', expect: 200 },
     { name: 'GET cms/v2/posts?per_page=10', method: 'GET', path: '/cms/v2/posts?per_page=10', expect: 200 },
-    { name: 'POST cms/v2/posts (create)', method: 'POST', path: '/cms/v2/posts', auth: true, expect: 201, body: () => ({ title: `Soak post ${++n}`, content: `<p>Written under load, ${n}.</p>`, status: 'publish' }), seen: keepId(created.posts) },
+    {
+      name: 'POST cms/v2/posts (create)',
+      method: 'POST',
+      path: '/cms/v2/posts',
+      auth: true,
+      expect: 201,
+      body: () => ({ title: `Soak post ${++n}`, content: `<p>Written under load, ${n}.</p>`, status: 'publish' }),
+      seen: keepId(created.posts),
+    },
     { name: 'GET cms/v2/posts/{id}', method: 'GET', path: `/cms/v2/posts/${posts[Math.floor(posts.length / 2)]}`, expect: 200 },
     { name: 'GET vendor/events/v1/events', method: 'GET', path: '/vendor/events/v1/events', expect: 200 },
-    { name: 'POST vendor/events/v1/events (create)', method: 'POST', path: '/vendor/events/v1/events', auth: true, expect: 201, body: () => ({ title: `Soak event ${++n}`, start_date: `${day(n % 300)} 18:00:00`, end_date: `${day(n % 300)} 20:00:00` }), seen: keepId(created.events) },
+    {
+      name: 'POST vendor/events/v1/events (create)',
+      method: 'POST',
+      path: '/vendor/events/v1/events',
+      auth: true,
+      expect: 201,
+      body: () => ({ title: `Soak event ${++n}`, start_date: `${day(n % 300)} 18:00:00`, end_date: `${day(n % 300)} 20:00:00` }),
+      seen: keepId(created.events),
+    },
     { name: 'GET vendor/events/v1/events/{id}', method: 'GET', path: `/vendor/events/v1/events/${events[0]}`, expect: 200 },
     { name: 'GET ec/v1/events?per_page=10', method: 'GET', path: '/ec/v1/events?per_page=10', expect: 200 },
-    { name: 'POST cms/v2/posts/{id} (update)', method: 'POST', path: `/cms/v2/posts/${posts[1]}`, auth: true, expect: 200, body: () => ({ title: `Soak update ${++n}` }) },
+    {
+      name: 'POST cms/v2/posts/{id} (update)',
+      method: 'POST',
+      path: `/cms/v2/posts/${posts[1]}`,
+      auth: true,
+      expect: 200,
+      body: () => ({ title: `Soak update ${++n}` }),
+    },
     { name: 'GET ec/v1/events/{id}', method: 'GET', path: `/ec/v1/events/${events[1]}`, expect: 200 },
     { name: 'GET vendor/events/v1/venues', method: 'GET', path: '/vendor/events/v1/venues', expect: 200 },
     // Deletes of what the soak created (the oldest first), so the store keeps its size as a live site
     // does rather than growing by hundreds of records a second; the created record is taken by the time
     // a connection gets here, which its own create came before.
-    { name: 'DELETE cms/v2/posts/{created} (force)', method: 'DELETE', path: () => `/cms/v2/posts/${created.posts.shift() ?? 0}?force=true`, auth: true, expect: 200 },
+    {
+      name: 'DELETE cms/v2/posts/{created} (force)',
+      method: 'DELETE',
+      path: () => `/cms/v2/posts/${created.posts.shift() ?? 0}?force=true`,
+      auth: true,
+      expect: 200,
+    },
     { name: 'GET vendor/views/v2/html (list view)', method: 'GET', path: `/vendor/views/v2/html?${view}`, expect: 200 },
-    { name: 'POST vendor/events/v1/events/{id} (update)', method: 'POST', path: `/vendor/events/v1/events/${events[2]}`, auth: true, expect: 200, body: () => ({ description: `Updated under load, ${++n}.` }) },
+    {
+      name: 'POST vendor/events/v1/events/{id} (update)',
+      method: 'POST',
+      path: `/vendor/events/v1/events/${events[2]}`,
+      auth: true,
+      expect: 200,
+      body: () => ({ description: `Updated under load, ${++n}.` }),
+    },
     { name: 'GET cms/v2/posts?per_page=10 (authenticated)', method: 'GET', path: '/cms/v2/posts?per_page=10', auth: true, expect: 200 },
     { name: 'GET cms/v2/users/me (authenticated)', method: 'GET', path: '/cms/v2/users/me', auth: true, expect: 200 },
-    { name: 'DELETE vendor/events/v1/events/{created} (force)', method: 'DELETE', path: () => `/vendor/events/v1/events/${created.events.shift() ?? 0}?force=true`, auth: true, expect: 200 },
-    { name: 'GET ec/v1/events?per_page=10 (authenticated)', method: 'GET', path: `/ec/v1/events?per_page=10&page=${1 + (pick(events) % 5)}`, auth: true, expect: 200 },
+    {
+      name: 'DELETE vendor/events/v1/events/{created} (force)',
+      method: 'DELETE',
+      path: () => `/vendor/events/v1/events/${created.events.shift() ?? 0}?force=true`,
+      auth: true,
+      expect: 200,
+    },
+    {
+      name: 'GET ec/v1/events?per_page=10 (authenticated)',
+      method: 'GET',
+      path: `/ec/v1/events?per_page=10&page=${1 + (pick(events) % 5)}`,
+      auth: true,
+      expect: 200,
+    },
   ];
 }
 
@@ -174,7 +225,11 @@ async function main(): Promise<number> {
   const rest = `${url}/index.php/cms-json`;
   console.log(`soak: ${SECONDS} s at ${CONNECTIONS} connections after a ${WARMUP} s warm-up; data set scale ${SCALE}; store in ${dataDir}`);
   const seeded = await seed(dataDir, SCALE);
-  console.log(`seeded: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+  console.log(
+    `seeded: ${Object.entries(seeded.counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}`,
+  );
 
   const child = spawn(process.execPath, ['--expose-gc', '-r', resolve(__dirname, 'soak-probe.js'), resolve(__dirname, '../services/main.js'), 'all'], {
     env: allInOneEnv({ port, dataDir, adminPassword: 'soak-admin-password', appPassword: ADMIN_APP_PASSWORD }),
@@ -182,7 +237,11 @@ async function main(): Promise<number> {
   });
   // The service's own stderr goes on to ours; the probe's lines are read by collectedMemory.
   child.stderr!.on('data', (chunk: Buffer) => {
-    const text = chunk.toString().split('\n').filter((l) => !l.startsWith(PROBE_MARK)).join('\n');
+    const text = chunk
+      .toString()
+      .split('\n')
+      .filter((l) => !l.startsWith(PROBE_MARK))
+      .join('\n');
     if (text.trim()) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
   });
   try {

@@ -242,12 +242,23 @@ async function feed(positional: string[], o: Options): Promise<number> {
       if (answer.status >= 400 && answer.status < 500) {
         log(`batch ${b + 1} was refused (${answer.status} ${answer.body.code ?? ''}): ${answer.body.message ?? ''} ${JSON.stringify(answer.body.data ?? '')}`);
         const message = `Batch ${b + 1} of ${batches.length} was refused: ${answer.body.message ?? answer.status}`;
-        const reported = await post(`${url}/state`, JSON.stringify({ batch_hash: hash, status: 'failed', message, message_slug: 'error:batch-refused', percentage_complete: Math.floor((done / Math.max(total, 1)) * 100) })).catch(() => null);
+        const reported = await post(
+          `${url}/state`,
+          JSON.stringify({
+            batch_hash: hash,
+            status: 'failed',
+            message,
+            message_slug: 'error:batch-refused',
+            percentage_complete: Math.floor((done / Math.max(total, 1)) * 100),
+          }),
+        ).catch(() => null);
         log(reported?.status === 200 ? 'the import is marked failed' : 'the import could not be marked failed');
         return 1;
       }
       if (attempt >= 5) {
-        log(`batch ${b + 1} could not be delivered after ${attempt} attempts (${answer.status} ${answer.body.message ?? ''}); the import stays pending and can be fed again from this batch`);
+        log(
+          `batch ${b + 1} could not be delivered after ${attempt} attempts (${answer.status} ${answer.body.message ?? ''}); the import stays pending and can be fed again from this batch`,
+        );
         return 1;
       }
       log(`batch ${b + 1}: ${answer.status || 'no answer'} (${answer.body.message ?? ''}); sending it again`);
@@ -270,7 +281,9 @@ async function feed(positional: string[], o: Options): Promise<number> {
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`${JSON.stringify({ import_id: importId, events: total, batches: batches.length, ...totals, seconds, events_per_second: Math.round(total / Math.max(seconds, 0.001)) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ import_id: importId, events: total, batches: batches.length, ...totals, seconds, events_per_second: Math.round(total / Math.max(seconds, 0.001)) })}\n`,
+  );
   return 0;
 }
 

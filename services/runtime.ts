@@ -168,7 +168,13 @@ export async function start(role: Role, config: Config): Promise<Running> {
       // With Redis, the all-in-one process also consumes its own queues.
       const queues = servedQueues(config.WORKER_QUEUES, handlers);
       if (queues.length) {
-        const worker = createBullWorker({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers: handlersOf(queues, handlers) });
+        const worker = createBullWorker({
+          redisUrl: config.REDIS_URL,
+          prefix: config.QUEUE_PREFIX,
+          queues,
+          concurrency: config.WORKER_CONCURRENCY,
+          handlers: handlersOf(queues, handlers),
+        });
         await worker.start();
         closers.unshift(() => worker.close(config.SHUTDOWN_TIMEOUT_MS));
       }
@@ -202,10 +208,20 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const handlers = jobHandlers({ rest, store, site, config, queue });
     const queues = servedQueues(config.WORKER_QUEUES, handlers);
     if (!queues.length) throw new Error(`WORKER_QUEUES (${config.WORKER_QUEUES.join(', ')}) names no queue this build has handlers for`);
-    const worker: JobWorker = createBullWorker({ redisUrl: config.REDIS_URL!, prefix: config.QUEUE_PREFIX, queues, concurrency: config.WORKER_CONCURRENCY, handlers: handlersOf(queues, handlers) });
+    const worker: JobWorker = createBullWorker({
+      redisUrl: config.REDIS_URL!,
+      prefix: config.QUEUE_PREFIX,
+      queues,
+      concurrency: config.WORKER_CONCURRENCY,
+      handlers: handlersOf(queues, handlers),
+    });
     await worker.start();
     setQueueDepthSource(() => queue.depths());
-    closers.push(() => worker.close(config.SHUTDOWN_TIMEOUT_MS), () => queue.close(), () => store.close());
+    closers.push(
+      () => worker.close(config.SHUTDOWN_TIMEOUT_MS),
+      () => queue.close(),
+      () => store.close(),
+    );
     server = await listen(
       createServiceHost({
         maxBodyBytes: config.MAX_BODY_BYTES,
@@ -234,7 +250,10 @@ export async function start(role: Role, config: Config): Promise<Running> {
     };
     closers.unshift(async () => queue?.close());
     const services = await buildServices([role], { registry, store, site, config, queue: openServiceQueue, settings });
-    server = await listen(createServiceHost({ service: services[role], secret: config.SERVICE_SECRET, maxBodyBytes: config.MAX_BODY_BYTES, ready: () => store.ping() }), config);
+    server = await listen(
+      createServiceHost({ service: services[role], secret: config.SERVICE_SECRET, maxBodyBytes: config.MAX_BODY_BYTES, ready: () => store.ping() }),
+      config,
+    );
   }
 
   logger.info({ role, port: config.PORT, restRoot: site.restRoot }, 'listening');

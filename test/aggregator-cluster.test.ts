@@ -43,7 +43,10 @@ async function importJobsDone(port: number): Promise<number> {
 }
 
 it('imports a feed with two workers, every event exactly once', async () => {
-  const records = new ImportRecords(new PostsRepository(store), siteFrom({ SITE_URL: cluster.gatewayUrl, SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }));
+  const records = new ImportRecords(
+    new PostsRepository(store),
+    siteFrom({ SITE_URL: cluster.gatewayUrl, SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }),
+  );
   const record = await records.create({ origin: 'ical' });
   let hash = record.meta._vendor_aggregator_next_batch_hash as string;
   const perBatch = DEFAULT_SLICE_SIZE * 2;
@@ -89,7 +92,10 @@ it('imports a feed with two workers, every event exactly once', async () => {
 }, 180000);
 
 it('finishes an import exactly once when its workers are killed mid-batch and a new one takes over', async () => {
-  const records = new ImportRecords(new PostsRepository(store), siteFrom({ SITE_URL: cluster.gatewayUrl, SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }));
+  const records = new ImportRecords(
+    new PostsRepository(store),
+    siteFrom({ SITE_URL: cluster.gatewayUrl, SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }),
+  );
   const record = await records.create({ origin: 'ical' });
   let hash = record.meta._vendor_aggregator_next_batch_hash as string;
   const perBatch = DEFAULT_SLICE_SIZE * 2;

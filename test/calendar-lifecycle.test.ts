@@ -28,8 +28,21 @@ async function commentOn(post: number, approved: string): Promise<number> {
   const id = await comments.nextId();
   const at = new Date();
   const doc: CommentDoc = {
-    id, post, parent: 0, author: 0, author_name: 'Ann', author_email: 'ann@example.org', author_url: '', author_ip: '127.0.0.1',
-    agent: 'test', date: '2026-01-01 10:00:00', date_gmt: at, content: `On ${post}`, approved, type: 'comment', meta: {},
+    id,
+    post,
+    parent: 0,
+    author: 0,
+    author_name: 'Ann',
+    author_email: 'ann@example.org',
+    author_url: '',
+    author_ip: '127.0.0.1',
+    agent: 'test',
+    date: '2026-01-01 10:00:00',
+    date_gmt: at,
+    content: `On ${post}`,
+    approved,
+    type: 'comment',
+    meta: {},
   };
   await comments.collection.insertOne(doc);
   return id;

@@ -65,24 +65,67 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const port = await freePort();
   // The site URL is the test server's own address, so the page's absolute links work in the browser.
-  app = await startTestApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, SITE_TIMEZONE: 'UTC', SITE_NAME: 'Riverside Arts Centre', SITE_DESCRIPTION: 'Concerts, classes and community events by the river' });
+  app = await startTestApp({
+    PORT: String(port),
+    SITE_URL: `http://127.0.0.1:${port}`,
+    SITE_TIMEZONE: 'UTC',
+    SITE_NAME: 'Riverside Arts Centre',
+    SITE_DESCRIPTION: 'Concerts, classes and community events by the river',
+  });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 
-  const hall = (await app.admin('POST', '/vendor/events/v1/venues', { body: { venue: 'Blue Hall', address: '1 River Street', city: 'Springfield', zip: '12345', country: 'United States' } })).body.id;
+  const hall = (
+    await app.admin('POST', '/vendor/events/v1/venues', {
+      body: { venue: 'Blue Hall', address: '1 River Street', city: 'Springfield', zip: '12345', country: 'United States' },
+    })
+  ).body.id;
   const park = (await app.admin('POST', '/vendor/events/v1/venues', { body: { venue: 'Riverside Park', city: 'Springfield' } })).body.id;
-  const club = (await app.admin('POST', '/vendor/events/v1/organizers', { body: { organizer: 'Springfield Film Club', website: 'https://films.example' } })).body.id;
-  await event('Morning Yoga in the Park', `${day(3)} 08:00:00`, `${day(3)} 09:00:00`, { venue: park, description: 'A gentle hour of yoga for every level. Bring a mat and water.' });
+  const club = (await app.admin('POST', '/vendor/events/v1/organizers', { body: { organizer: 'Springfield Film Club', website: 'https://films.example' } }))
+    .body.id;
+  await event('Morning Yoga in the Park', `${day(3)} 08:00:00`, `${day(3)} 09:00:00`, {
+    venue: park,
+    description: 'A gentle hour of yoga for every level. Bring a mat and water.',
+  });
   await event('Lunchtime Lecture: Rivers of the World', `${day(3)} 12:30:00`, `${day(3)} 13:30:00`, { venue: hall, cost: '5' });
-  await event('Pottery Workshop', `${day(3)} 15:00:00`, `${day(3)} 17:00:00`, { venue: hall, cost: '25', description: 'Learn to throw a bowl on the wheel with our resident potter.' });
-  await event('Jazz Night', `${day(3)} 19:30:00`, `${day(3)} 22:00:00`, { venue: hall, cost: '$10', description: '<p>An evening of <b>live jazz</b> with the Blue Hall Quartet.</p>' });
-  await event('Farmers Market', `${day(10)} 00:00:00`, `${day(10)} 23:59:59`, { all_day: true, venue: park, description: 'Fresh produce, bread and flowers from local farms.' });
-  await event('Spring Arts Festival', `${day(14)} 10:00:00`, `${day(17)} 18:00:00`, { venue: park, description: 'Four days of music, theatre and art across the park.' });
+  await event('Pottery Workshop', `${day(3)} 15:00:00`, `${day(3)} 17:00:00`, {
+    venue: hall,
+    cost: '25',
+    description: 'Learn to throw a bowl on the wheel with our resident potter.',
+  });
+  await event('Jazz Night', `${day(3)} 19:30:00`, `${day(3)} 22:00:00`, {
+    venue: hall,
+    cost: '$10',
+    description: '<p>An evening of <b>live jazz</b> with the Blue Hall Quartet.</p>',
+  });
+  await event('Farmers Market', `${day(10)} 00:00:00`, `${day(10)} 23:59:59`, {
+    all_day: true,
+    venue: park,
+    description: 'Fresh produce, bread and flowers from local farms.',
+  });
+  await event('Spring Arts Festival', `${day(14)} 10:00:00`, `${day(17)} 18:00:00`, {
+    venue: park,
+    description: 'Four days of music, theatre and art across the park.',
+  });
   await event('Film Club: Metropolis', `${day(21)} 18:30:00`, `${day(21)} 21:00:00`, { venue: hall, organizer: [club], cost: '8' });
   await event('Open Studio Evening', `${day(25)} 17:00:00`, `${day(25)} 20:00:00`, { venue: hall });
-  await event('Choir Rehearsal', `${month.plus({ months: 1 }).set({ day: 6 }).toFormat('yyyy-LL-dd')} 19:00:00`, `${month.plus({ months: 1 }).set({ day: 6 }).toFormat('yyyy-LL-dd')} 21:00:00`, { venue: hall });
+  await event(
+    'Choir Rehearsal',
+    `${month.plus({ months: 1 }).set({ day: 6 }).toFormat('yyyy-LL-dd')} 19:00:00`,
+    `${month.plus({ months: 1 }).set({ day: 6 }).toFormat('yyyy-LL-dd')} 21:00:00`,
+    { venue: hall },
+  );
   // None of these may appear.
   await event('Secret Draft Party', `${day(12)} 19:00:00`, `${day(12)} 22:00:00`, { status: 'draft', description: 'draft body' });
   await event('Private Board Meeting', `${day(12)} 10:00:00`, `${day(12)} 11:00:00`, { status: 'private' });
@@ -126,7 +169,11 @@ describe('the calendar page', () => {
     expect(new Set(firstRow.map((b) => Math.round(b!.y))).size).toBe(1);
 
     const third = page.locator(`td:has(time[datetime="${day(3)}"])`);
-    expect(await third.locator('.tribe-events-calendar-month__calendar-event-title-link').allInnerTexts()).toEqual(['Morning Yoga in the Park', 'Lunchtime Lecture: Rivers of the World', 'Pottery Workshop']);
+    expect(await third.locator('.tribe-events-calendar-month__calendar-event-title-link').allInnerTexts()).toEqual([
+      'Morning Yoga in the Park',
+      'Lunchtime Lecture: Rivers of the World',
+      'Pottery Workshop',
+    ]);
     expect(await third.locator('.tribe-events-calendar-month__more-events-link').innerText()).toContain('+ 1 More');
     // The multi-day festival is on each of its four days; the all-day market says so.
     expect(await page.locator('.tribe-events-calendar-month__calendar-event-title-link', { hasText: 'Spring Arts Festival' }).count()).toBe(4);
@@ -147,7 +194,17 @@ describe('the calendar page', () => {
       eventStatus: 'https://schema.org/EventScheduled',
       eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
       url: `${app.url}/event/film-club-metropolis/`,
-      location: { '@type': 'Place', name: 'Blue Hall', address: { '@type': 'PostalAddress', streetAddress: '1 River Street', addressLocality: 'Springfield', postalCode: '12345', addressCountry: 'United States' } },
+      location: {
+        '@type': 'Place',
+        name: 'Blue Hall',
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '1 River Street',
+          addressLocality: 'Springfield',
+          postalCode: '12345',
+          addressCountry: 'United States',
+        },
+      },
       organizer: { '@type': 'Organization', name: 'Springfield Film Club', url: 'https://films.example' },
       offers: { '@type': 'Offer', price: '8', url: `${app.url}/event/film-club-metropolis/` },
     });
@@ -220,8 +277,15 @@ describe('the calendar page', () => {
     // One row per day: the 3rd has its four events under one date tag, with times and venues.
     const third = page.locator('.tribe-events-calendar-list__event-row', { has: page.locator(`time[datetime="${day(3)}"]`) });
     expect(await third.count()).toBe(1);
-    expect(await third.locator('.tribe-events-calendar-list__event-title').allInnerTexts()).toEqual(['Morning Yoga in the Park', 'Lunchtime Lecture: Rivers of the World', 'Pottery Workshop', 'Jazz Night']);
-    expect(await third.locator('.tribe-events-calendar-list__event').last().locator('.tribe-events-calendar-list__event-datetime').innerText()).toContain('7:30 pm');
+    expect(await third.locator('.tribe-events-calendar-list__event-title').allInnerTexts()).toEqual([
+      'Morning Yoga in the Park',
+      'Lunchtime Lecture: Rivers of the World',
+      'Pottery Workshop',
+      'Jazz Night',
+    ]);
+    expect(await third.locator('.tribe-events-calendar-list__event').last().locator('.tribe-events-calendar-list__event-datetime').innerText()).toContain(
+      '7:30 pm',
+    );
     expect(await third.locator('.tribe-events-calendar-list__event-venue-title').last().innerText()).toBe('Blue Hall');
     const listHtml = await page.content();
     for (const hidden of HIDDEN) expect(listHtml).not.toContain(hidden);
@@ -235,7 +299,12 @@ describe('the calendar page', () => {
     await page.locator('.tribe-events-c-top-bar__nav-link--next').click();
     await page.waitForFunction((d) => document.querySelector('.tribe-events-header__title time')?.getAttribute('datetime') === d, day(3));
     expect(new URL(page.url()).pathname).toBe(`/events/day/${day(3)}/`);
-    expect(await page.locator('.tribe-events-calendar-day__event-title').allInnerTexts()).toEqual(['Morning Yoga in the Park', 'Lunchtime Lecture: Rivers of the World', 'Pottery Workshop', 'Jazz Night']);
+    expect(await page.locator('.tribe-events-calendar-day__event-title').allInnerTexts()).toEqual([
+      'Morning Yoga in the Park',
+      'Lunchtime Lecture: Rivers of the World',
+      'Pottery Workshop',
+      'Jazz Night',
+    ]);
     await shot(page, 'day-desktop');
 
     // The query form of the reference's front end lands on the same views.
@@ -253,7 +322,9 @@ describe('the calendar page', () => {
     await page.goto(`${app.url}/events/month/${ym}/`);
     await noOverflow();
     // Days without events are left out; days with events stack with their events beside the date.
-    const visibleDays = await page.locator('td.tribe-events-calendar-month__day').evaluateAll((cells: any[]) => cells.filter((c) => getComputedStyle(c).display !== 'none').map((c) => c.querySelector('time').getAttribute('datetime')));
+    const visibleDays = await page
+      .locator('td.tribe-events-calendar-month__day')
+      .evaluateAll((cells: any[]) => cells.filter((c) => getComputedStyle(c).display !== 'none').map((c) => c.querySelector('time').getAttribute('datetime')));
     expect(visibleDays).toEqual([day(3), day(10), day(14), day(15), day(16), day(17), day(21), day(25)]);
     await shot(page, 'month-phone');
     await page.locator('.tribe-events-c-view-selector a', { hasText: 'List' }).click();
@@ -269,7 +340,10 @@ describe('the calendar page', () => {
   it('works without JavaScript: every link is a page', async () => {
     const { context, page } = await newPage(DESKTOP, false);
     await page.goto(`${app.url}/events/month/${ym}/`);
-    await Promise.all([page.waitForURL(`**/events/month/${month.plus({ months: 1 }).toFormat('yyyy-LL')}/`), page.locator('.tribe-events-c-top-bar__nav-link--next').click()]);
+    await Promise.all([
+      page.waitForURL(`**/events/month/${month.plus({ months: 1 }).toFormat('yyyy-LL')}/`),
+      page.locator('.tribe-events-c-top-bar__nav-link--next').click(),
+    ]);
     expect(await title(page)).toBe(nextMonthTitle);
     await Promise.all([page.waitForURL('**/events/list/**'), page.locator('.tribe-events-c-view-selector a', { hasText: 'List' }).click()]);
     expect(await page.locator('.tribe-events-view--list').count()).toBe(1);

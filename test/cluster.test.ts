@@ -30,7 +30,9 @@ describe('cluster mode', () => {
     expect(me.body.username).toBe(ADMIN.login);
     expect(me.headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE');
 
-    const created = await cluster.admin('POST', '/cms/v2/users', { body: { username: 'clusterEd', email: 'ced@example.com', password: 'pw-12345', roles: ['editor'] } });
+    const created = await cluster.admin('POST', '/cms/v2/users', {
+      body: { username: 'clusterEd', email: 'ced@example.com', password: 'pw-12345', roles: ['editor'] },
+    });
     expect(created.status).toBe(201);
     const ap = await cluster.admin('POST', `/cms/v2/users/${created.body.id}/application-passwords`, { body: { name: 'cli' } });
     expect(ap.status).toBe(201);
@@ -50,19 +52,42 @@ describe('cluster mode', () => {
   it('services refuse requests the gateway did not sign', async () => {
     const content = cluster.procs.get('content')!;
     const url = `http://127.0.0.1:${content.port}/_service/dispatch`;
-    const body = JSON.stringify({ endpoint: 'cms.users.me.get', method: 'GET', path: '/cms/v2/users/me', params: { context: 'edit' }, queryKeys: [], bodyKeys: [], query: {}, user: { id: 1, login: 'admin', roles: ['administrator'], caps: ['list_users'] }, requestId: 'forged' });
+    const body = JSON.stringify({
+      endpoint: 'cms.users.me.get',
+      method: 'GET',
+      path: '/cms/v2/users/me',
+      params: { context: 'edit' },
+      queryKeys: [],
+      bodyKeys: [],
+      query: {},
+      user: { id: 1, login: 'admin', roles: ['administrator'], caps: ['list_users'] },
+      requestId: 'forged',
+    });
     const unsigned = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
     expect(unsigned.status).toBe(401);
     const ts = String(Math.floor(Date.now() / 1000));
-    const badSig = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'x-ecs-timestamp': ts, 'x-ecs-signature': sign('not-the-secret-not-the-secret-xx', ts, body) } });
+    const badSig = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', 'x-ecs-timestamp': ts, 'x-ecs-signature': sign('not-the-secret-not-the-secret-xx', ts, body) },
+    });
     expect(badSig.status).toBe(401);
-    const good = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'x-ecs-timestamp': ts, 'x-ecs-signature': sign(cluster.env.SERVICE_SECRET, ts, body) } });
+    const good = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', 'x-ecs-timestamp': ts, 'x-ecs-signature': sign(cluster.env.SERVICE_SECRET, ts, body) },
+    });
     expect(good.status).toBe(200);
   });
 
   it('runs a batch on the worker process through BullMQ', async () => {
     const res = await cluster.admin('POST', '/batch/v1', {
-      body: { requests: [{ method: 'POST', path: '/cms/v2/users', body: { username: 'batchy', email: 'b@example.com', password: 'x' } }, { method: 'DELETE', path: '/cms/v2/nowhere' }] },
+      body: {
+        requests: [
+          { method: 'POST', path: '/cms/v2/users', body: { username: 'batchy', email: 'b@example.com', password: 'x' } },
+          { method: 'DELETE', path: '/cms/v2/nowhere' },
+        ],
+      },
     });
     expect(res.status).toBe(207);
     expect(res.body.responses).toHaveLength(2);

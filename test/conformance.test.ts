@@ -42,5 +42,6 @@ it(`matches the reference in at least ${MIN_PASSED} of the public cases`, async 
   const result = JSON.parse(readFileSync(report, 'utf8')) as { passed: number; total: number; cases: Array<{ id: string; pass: boolean; diffs?: string[] }> };
   const failing = result.cases.filter((c) => !c.pass).map((c) => `${c.id}: ${(c.diffs ?? []).join('; ')}`);
   expect(run.stdout).toMatch(/conformance: \d+\/\d+ cases match/);
-  if (result.passed < MIN_PASSED) throw new Error(`conformance fell to ${result.passed}/${result.total} (at least ${MIN_PASSED} expected); differences:\n${failing.join('\n')}`);
+  if (result.passed < MIN_PASSED)
+    throw new Error(`conformance fell to ${result.passed}/${result.total} (at least ${MIN_PASSED} expected); differences:\n${failing.join('\n')}`);
 }, 120_000);

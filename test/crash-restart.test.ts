@@ -164,7 +164,12 @@ it('keeps every acknowledged create, whole and once, across three SIGKILLs', asy
 
   // One record per title: search every acknowledged title and count the exact matches.
   const posts = await listAll(request, auth, '/cms/v2/posts?search=Crash%20post&context=edit&status=any', (p) => p.title.raw);
-  const events = await listAll(request, auth, '/vendor/events/v1/events?search=Crash%20event&start_date=2032-01-01&end_date=2032-12-31&status=any', (e) => e.title);
+  const events = await listAll(
+    request,
+    auth,
+    '/vendor/events/v1/events?search=Crash%20event&start_date=2032-01-01&end_date=2032-12-31&status=any',
+    (e) => e.title,
+  );
   const counts = new Map<string, number>();
   for (const t of [...posts, ...events]) counts.set(t, (counts.get(t) ?? 0) + 1);
   expect([...counts.values()].filter((c) => c > 1)).toEqual([]);
@@ -172,12 +177,7 @@ it('keeps every acknowledged create, whole and once, across three SIGKILLs', asy
   expect(acked.length).toBeGreaterThanOrEqual(40 + 55 + 70);
 }, 90000);
 
-async function listAll(
-  request: ReturnType<typeof makeRequester>,
-  auth: [string, string],
-  path: string,
-  title: (item: any) => string,
-): Promise<string[]> {
+async function listAll(request: ReturnType<typeof makeRequester>, auth: [string, string], path: string, title: (item: any) => string): Promise<string[]> {
   const out: string[] = [];
   for (let page = 1; ; page++) {
     const res = await request('GET', `${path}&per_page=100&page=${page}`, { auth });

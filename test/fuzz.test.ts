@@ -19,7 +19,18 @@ import type { Store } from '../libs/store/types';
 import { COLLECTIONS } from '../libs/data/collections';
 import { buildRegistry } from '../libs/routes';
 import { basic, startTestApp, type TestApp } from './support/app';
-import { digestDiff, digestStore, generateCases, leakIn, PROTO_MARKER, suspiciousKeys, watchWrites, type Digest, type FuzzCase, type Fixtures } from './support/fuzz';
+import {
+  digestDiff,
+  digestStore,
+  generateCases,
+  leakIn,
+  PROTO_MARKER,
+  suspiciousKeys,
+  watchWrites,
+  type Digest,
+  type FuzzCase,
+  type Fixtures,
+} from './support/fuzz';
 import { createRoleUsers, ROLES, type Who } from './support/roles';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
@@ -78,7 +89,13 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
     const comment = await make('/cms/v2/comments', { post: Number(post), content: 'A comment' });
     const venue = await make('/ec/v1/venues', { title: 'Fuzz venue', city: 'Oslo' });
     const organizer = await make('/ec/v1/organizers', { title: 'Fuzz organizer' });
-    const event = await make('/ec/v1/events', { title: 'Fuzz event', start_date: '2031-11-05 19:00:00', end_date: '2031-11-05 21:00:00', venues: [Number(venue)], organizers: [Number(organizer)] });
+    const event = await make('/ec/v1/events', {
+      title: 'Fuzz event',
+      start_date: '2031-11-05 19:00:00',
+      end_date: '2031-11-05 21:00:00',
+      venues: [Number(venue)],
+      organizers: [Number(organizer)],
+    });
     const slugOf = async (path: string) => (await app.admin('GET', path)).body.slug as string;
     const ap = await app.admin('POST', '/cms/v2/users/me/application-passwords', { body: { name: 'fuzz fixture' } });
     const me = await app.admin('GET', '/cms/v2/users/me');
@@ -121,7 +138,12 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
   it('answers every bad request without a 5xx, internals, a hang, or a change when refused', async () => {
     const started = Date.now();
     const registry = buildRegistry();
-    const cases = generateCases(registry, fixtures, { seed: SEED, principals: ['guest', ...ROLES], perArg: Number(process.env.FUZZ_PER_ARG ?? 3), hugePerEndpoint: 2 });
+    const cases = generateCases(registry, fixtures, {
+      seed: SEED,
+      principals: ['guest', ...ROLES],
+      perArg: Number(process.env.FUZZ_PER_ARG ?? 3),
+      hugePerEndpoint: 2,
+    });
     const findings: Finding[] = [];
     const statuses: Record<number, number> = {};
     const who: Record<string, number> = {};
@@ -157,7 +179,12 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
         }
         if (!(status === 501 && REFERENCE_501.has(code))) findings.push({ kind: `status ${status}`, label, detail: text.slice(0, 300) });
       }
-      if (text.includes(PROTO_MARKER) && !text.includes('__proto__')) findings.push({ kind: 'value read through a prototype', label, detail: text.slice(Math.max(0, text.indexOf(PROTO_MARKER) - 100), text.indexOf(PROTO_MARKER) + 40) });
+      if (text.includes(PROTO_MARKER) && !text.includes('__proto__'))
+        findings.push({
+          kind: 'value read through a prototype',
+          label,
+          detail: text.slice(Math.max(0, text.indexOf(PROTO_MARKER) - 100), text.indexOf(PROTO_MARKER) + 40),
+        });
       const leak = leakIn(text);
       if (leak) findings.push({ kind: 'leak', label, detail: leak });
       if (ms > SLOW_MS) findings.push({ kind: 'slow', label, detail: `${ms} ms` });
@@ -206,7 +233,11 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
       const after = await digest();
       const diff = digestDiff(baseline, after);
       if (status >= 400 && status < 500 && diff.length) {
-        findings.push({ kind: `change by a refused request (${status})`, label: `${c.who} ${c.method} ${c.path} ${c.label}`, detail: diff.slice(0, 10).join(' ') });
+        findings.push({
+          kind: `change by a refused request (${status})`,
+          label: `${c.who} ${c.method} ${c.path} ${c.label}`,
+          detail: diff.slice(0, 10).join(' '),
+        });
       }
       baseline = after;
     }
@@ -224,9 +255,14 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
     );
     const byKind = new Map<string, Finding[]>();
     for (const f of findings) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f]);
-    const report = [...byKind].map(([kind, list]) => `${kind}: ${list.length}\n${list.slice(0, 15).map((f) => `  ${f.label}\n    ${f.detail.replace(/\s+/g, ' ').slice(0, 300)}`).join('\n')}`);
+    const report = [...byKind].map(
+      ([kind, list]) =>
+        `${kind}: ${list.length}\n${list
+          .slice(0, 15)
+          .map((f) => `  ${f.label}\n    ${f.detail.replace(/\s+/g, ' ').slice(0, 300)}`)
+          .join('\n')}`,
+    );
     expect(report.join('\n')).toBe('');
     expect(sent).toBeGreaterThan(3000);
   }, 600_000);
 });
-

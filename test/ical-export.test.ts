@@ -21,7 +21,10 @@ let venueId: number;
 let organizerId: number;
 
 const vevents = (text: string) => Object.values(nodeIcal.sync.parseICS(text)).filter((c: any) => c.type === 'VEVENT') as any[];
-const uids = (text: string) => vevents(text).map((e) => e.uid as string).sort();
+const uids = (text: string) =>
+  vevents(text)
+    .map((e) => e.uid as string)
+    .sort();
 const uidOf = (key: string) => `event-${ids[key]}@example.test`;
 const iso = (utc: string) => `${utc.replace(' ', 'T')}.000Z`;
 const unfold = (text: string) => text.replace(/\r\n[ \t]/g, '');
@@ -40,10 +43,17 @@ beforeAll(async () => {
   store = await openStore({ dataDir: app.config.DATA_DIR });
   const cat = await app.admin('POST', `${V1}/categories`, { body: { name: 'Concerts', slug: 'concerts' } });
   const other = await app.admin('POST', `${V1}/categories`, { body: { name: 'Talks', slug: 'talks' } });
-  venueId = (await app.admin('POST', `${V1}/venues`, { body: { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', zip: '62701', country: 'United States' } })).body.id;
+  venueId = (
+    await app.admin('POST', `${V1}/venues`, { body: { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', zip: '62701', country: 'United States' } })
+  ).body.id;
   organizerId = (await app.admin('POST', `${V1}/organizers`, { body: { organizer: 'Smith, Jane', email: 'jane@example.test' } })).body.id;
 
-  await event('ny', { start_date: '2030-07-01 10:00:00', end_date: '2030-07-01 12:30:00', timezone: 'America/New_York', description: 'Summer, in New York; with \\ specials\nand a second line' });
+  await event('ny', {
+    start_date: '2030-07-01 10:00:00',
+    end_date: '2030-07-01 12:30:00',
+    timezone: 'America/New_York',
+    description: 'Summer, in New York; with \\ specials\nand a second line',
+  });
   await event('berlin', { start_date: '2030-01-15 19:00:00', end_date: '2030-01-15 21:00:00', timezone: 'Europe/Berlin', categories: [other.body.id] });
   await event('day', { start_date: '2030-05-01 00:00:00', end_date: '2030-05-01 23:59:59', all_day: true });
   await event('days', { start_date: '2030-05-10', end_date: '2030-05-12', all_day: true });
@@ -74,7 +84,15 @@ describe('GET vendor/events/v1/events/ical', () => {
     expect(res.headers.get('etag')).toMatch(/^W\/".+"$/);
     expect(Date.parse(res.headers.get('last-modified')!)).not.toBeNaN();
     const text = unfold(res.text);
-    for (const line of ['VERSION:2.0', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', 'X-WR-CALNAME:Calendar Site', 'X-WR-TIMEZONE:America/New_York', 'REFRESH-INTERVAL;VALUE=DURATION:PT1H', 'X-PUBLISHED-TTL:PT1H']) {
+    for (const line of [
+      'VERSION:2.0',
+      'CALSCALE:GREGORIAN',
+      'METHOD:PUBLISH',
+      'X-WR-CALNAME:Calendar Site',
+      'X-WR-TIMEZONE:America/New_York',
+      'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+      'X-PUBLISHED-TTL:PT1H',
+    ]) {
       expect(text.split('\r\n')).toContain(line);
     }
   });
@@ -92,7 +110,12 @@ describe('GET vendor/events/v1/events/ical', () => {
     expect(text).toContain('DTSTART;TZID=America/New_York:20300701T100000');
     expect(text).toContain('DTSTART;TZID=Europe/Berlin:20300115T190000');
     expect(text).toContain('DTSTART;TZID=Asia/Tokyo:20300601T090000');
-    expect(text.match(/BEGIN:VTIMEZONE\r\nTZID:[^\r]+/g)!.map((l) => l.split('TZID:')[1]).sort()).toEqual(['America/New_York', 'Asia/Tokyo', 'Europe/Berlin']);
+    expect(
+      text
+        .match(/BEGIN:VTIMEZONE\r\nTZID:[^\r]+/g)!
+        .map((l) => l.split('TZID:')[1])
+        .sort(),
+    ).toEqual(['America/New_York', 'Asia/Tokyo', 'Europe/Berlin']);
     // All-day events are dates; the end is the day after the last day.
     expect(byUid[uidOf('day')].start.dateOnly).toBe(true);
     expect(text).toContain('DTSTART;VALUE=DATE:20300501\r\nDTEND;VALUE=DATE:20300502');

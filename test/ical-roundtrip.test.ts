@@ -15,10 +15,20 @@ beforeAll(async () => {
   [source, target] = await Promise.all([startTestApp({ SITE_TIMEZONE: 'America/New_York' }), startTestApp({ SITE_TIMEZONE: 'UTC' })]);
   const cat = (await source.admin('POST', `${V1}/categories`, { body: { name: 'Concerts' } })).body.id;
   const talks = (await source.admin('POST', `${V1}/categories`, { body: { name: 'Talks' } })).body.id;
-  const venue = (await source.admin('POST', `${V1}/venues`, { body: { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', country: 'United States' } })).body.id;
+  const venue = (
+    await source.admin('POST', `${V1}/venues`, { body: { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', country: 'United States' } })
+  ).body.id;
   const organizer = (await source.admin('POST', `${V1}/organizers`, { body: { organizer: 'Jane Smith', email: 'jane@example.test' } })).body.id;
   const events = [
-    { title: 'Summer concert', start_date: '2030-07-01 19:00:00', end_date: '2030-07-01 21:30:00', timezone: 'America/New_York', venue, organizer: [organizer], categories: [cat] },
+    {
+      title: 'Summer concert',
+      start_date: '2030-07-01 19:00:00',
+      end_date: '2030-07-01 21:30:00',
+      timezone: 'America/New_York',
+      venue,
+      organizer: [organizer],
+      categories: [cat],
+    },
     { title: 'Winter talk', start_date: '2030-01-15 19:00:00', end_date: '2030-01-15 21:00:00', timezone: 'Europe/Berlin', categories: [talks, cat] },
     { title: 'Market day', start_date: '2030-05-01', end_date: '2030-05-01', all_day: true },
     { title: 'Three-day fair', start_date: '2030-05-10', end_date: '2030-05-12', all_day: true, venue },

@@ -22,7 +22,16 @@ let feedEtag = '"v1"';
 let feedHits = 0;
 
 function vevent(uid: string, summary: string, start: string, end: string, extra = ''): string {
-  return ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20260101T000000Z', `DTSTART;TZID=Europe/Paris:${start}`, `DTEND;TZID=Europe/Paris:${end}`, `SUMMARY:${summary}`, extra, 'END:VEVENT']
+  return [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART;TZID=Europe/Paris:${start}`,
+    `DTEND;TZID=Europe/Paris:${end}`,
+    `SUMMARY:${summary}`,
+    extra,
+    'END:VEVENT',
+  ]
     .filter(Boolean)
     .join('\r\n');
 }
@@ -32,7 +41,13 @@ function calendar(...events: string[]): string {
 }
 
 const year = new Date().getUTCFullYear() + 1;
-const CONCERT = vevent('concert-1@tests', 'Concert', `${year}0310T200000`, `${year}0310T220000`, 'LOCATION:Salle Pleyel\\, 252 Rue du Faubourg Saint-Honoré\\, Paris');
+const CONCERT = vevent(
+  'concert-1@tests',
+  'Concert',
+  `${year}0310T200000`,
+  `${year}0310T220000`,
+  'LOCATION:Salle Pleyel\\, 252 Rue du Faubourg Saint-Honoré\\, Paris',
+);
 const TALK = vevent('talk-1@tests', 'Talk', `${year}0311T090000`, `${year}0311T100000`, 'CATEGORIES:Science,Talks');
 
 async function waitForRun(sourceId: number): Promise<any> {
@@ -54,7 +69,10 @@ async function runAgain(sourceId: number): Promise<any> {
 }
 
 async function eventsTitled(title: string, status = 'publish'): Promise<any[]> {
-  const res = await app.admin('GET', `/vendor/events/v1/events?search=${encodeURIComponent(title)}&start_date=${year}-01-01&end_date=${year}-12-31&status=${status}&per_page=50`);
+  const res = await app.admin(
+    'GET',
+    `/vendor/events/v1/events?search=${encodeURIComponent(title)}&start_date=${year}-01-01&end_date=${year}-12-31&status=${status}&per_page=50`,
+  );
   return (res.body.events ?? []).filter((e: any) => e.title === title);
 }
 
@@ -83,10 +101,20 @@ describe('an iCalendar feed by URL', () => {
 
   it('is created by an administrator and imported at once by a worker', async () => {
     feedBody = calendar(CONCERT, TALK);
-    const created = await app.admin('POST', `${NS}/sources`, { body: { origin: 'ical', source: feedUrl, title: 'City feed', schedule: 'daily', on_removed: 'trash' } });
+    const created = await app.admin('POST', `${NS}/sources`, {
+      body: { origin: 'ical', source: feedUrl, title: 'City feed', schedule: 'daily', on_removed: 'trash' },
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toMatch(new RegExp(`${NS}/sources/${created.body.id}$`));
-    expect(created.body).toMatchObject({ title: 'City feed', origin: 'ical', source: feedUrl, schedule: 'daily', on_removed: 'trash', post_status: 'publish', has_file: false });
+    expect(created.body).toMatchObject({
+      title: 'City feed',
+      origin: 'ical',
+      source: feedUrl,
+      schedule: 'daily',
+      on_removed: 'trash',
+      post_status: 'publish',
+      has_file: false,
+    });
     id = created.body.id;
     const run = await waitForRun(id);
     expect(run).toMatchObject({ status: 'success', percentage_complete: 100, total_events: 2 });
@@ -145,7 +173,9 @@ describe('an iCalendar feed by URL', () => {
 });
 
 it('imports an uploaded ICS file and a CSV file', async () => {
-  const ics = await app.admin('POST', `${NS}/sources`, { body: { origin: 'ics', file: calendar(vevent('file-1@tests', 'Uploaded talk', `${year}0401T100000`, `${year}0401T110000`)), post_status: 'draft' } });
+  const ics = await app.admin('POST', `${NS}/sources`, {
+    body: { origin: 'ics', file: calendar(vevent('file-1@tests', 'Uploaded talk', `${year}0401T100000`, `${year}0401T110000`)), post_status: 'draft' },
+  });
   expect(ics.status).toBe(201);
   expect((await waitForRun(ics.body.id)).status).toBe('success');
   expect(await eventsTitled('Uploaded talk', 'draft')).toHaveLength(1);

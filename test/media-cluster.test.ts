@@ -10,7 +10,9 @@ let cluster: Cluster;
 let png: Buffer;
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 250, g: 200, b: 0 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 250, g: 200, b: 0 } } })
+    .png()
+    .toBuffer();
   cluster = await startCluster();
 }, 180000);
 
@@ -19,7 +21,11 @@ afterAll(async () => {
 }, 60000);
 
 it('uploads by raw body and by multipart through the gateway and serves the files from GridFS', async () => {
-  const rawUpload = await cluster.admin('POST', '/cms/v2/media', { raw: png, contentType: 'image/png', headers: { 'Content-Disposition': 'attachment; filename=yellow.png' } });
+  const rawUpload = await cluster.admin('POST', '/cms/v2/media', {
+    raw: png,
+    contentType: 'image/png',
+    headers: { 'Content-Disposition': 'attachment; filename=yellow.png' },
+  });
   expect(rawUpload.status).toBe(201);
   expect(rawUpload.body.media_details).toMatchObject({ width: 640, height: 480, filesize: png.length });
   expect(rawUpload.body.source_url.startsWith(`${cluster.gatewayUrl}/cms-content/uploads/`)).toBe(true);

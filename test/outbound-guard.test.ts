@@ -48,7 +48,9 @@ function endless(req: http.IncomingMessage, res: http.ServerResponse, type: stri
 }
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+    .png()
+    .toBuffer();
   trap = http.createServer((req, res) => {
     trapHits.push(req.url ?? '');
     res.end('trapped');
@@ -143,7 +145,11 @@ const CALLERS: Caller[] = [
       return { res, fetched: res.status === 201 };
     },
   },
-  calendarCaller('vendor/events/v1/events image', '/vendor/events/v1/events', () => ({ title: `E ${unique()}`, start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00' })),
+  calendarCaller('vendor/events/v1/events image', '/vendor/events/v1/events', () => ({
+    title: `E ${unique()}`,
+    start_date: '2031-05-01 10:00:00',
+    end_date: '2031-05-01 11:00:00',
+  })),
   calendarCaller('vendor/events/v1/venues image', '/vendor/events/v1/venues', () => ({ venue: `V ${unique()}` })),
   calendarCaller('vendor/events/v1/organizers image', '/vendor/events/v1/organizers', () => ({ organizer: `O ${unique()}` })),
   calendarCaller('ec/v1/events image', '/ec/v1/events', () => ({ title: `E ${unique()}`, start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 11:00:00' })),

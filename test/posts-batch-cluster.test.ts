@@ -47,11 +47,19 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60000);
 
-const batchPosts = () => mongo.db(cluster.env.MONGO_DB).collection('posts').countDocuments({ type: 'post', batch_key: { $exists: true } });
+const batchPosts = () =>
+  mongo
+    .db(cluster.env.MONGO_DB)
+    .collection('posts')
+    .countDocuments({ type: 'post', batch_key: { $exists: true } });
 
 describe('batch of post creates on a worker that dies', () => {
   it('leaves exactly 25 posts after the worker is killed mid-batch and another takes over', async () => {
-    const requests = Array.from({ length: 25 }, (_, i) => ({ method: 'POST', path: '/cms/v2/posts', body: { title: `Cluster batch ${i}`, content: 'Made on a worker.', status: 'publish' } }));
+    const requests = Array.from({ length: 25 }, (_, i) => ({
+      method: 'POST',
+      path: '/cms/v2/posts',
+      body: { title: `Cluster batch ${i}`, content: 'Made on a worker.', status: 'publish' },
+    }));
 
     // Only a worker that reaches the content service through the slow pass-through runs the batch.
     await cluster.kill('worker', 'SIGTERM');

@@ -59,7 +59,13 @@ describe.each([
     eventLinks: [] as string[],
   };
 
-  async function made(who: 'administrator' | 'editor' | 'author', method: string, path: string, body?: Record<string, unknown>, raw?: { raw: Uint8Array; headers: Record<string, string>; contentType: string }): Promise<any> {
+  async function made(
+    who: 'administrator' | 'editor' | 'author',
+    method: string,
+    path: string,
+    body?: Record<string, unknown>,
+    raw?: { raw: Uint8Array; headers: Record<string, string>; contentType: string },
+  ): Promise<any> {
     const res = await users.as(who, method, path, raw ?? { body });
     if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${res.text}`);
     return res.body;
@@ -94,23 +100,59 @@ describe.each([
     fx.eventCategory = (await made('administrator', 'POST', '/vendor/events/v1/categories', { name: 'Counted events' })).id;
 
     for (const base of ['posts', 'pages'] as const) for (const status of HIDDEN_STATUSES) fx[base][status] = await cmsRecord(base, status);
-    fx.publishedPost = (await made('editor', 'POST', '/cms/v2/posts', { title: 'Open post', content: 'Open body', status: 'publish', categories: [fx.category], tags: [fx.tag] })).id;
+    fx.publishedPost = (
+      await made('editor', 'POST', '/cms/v2/posts', { title: 'Open post', content: 'Open body', status: 'publish', categories: [fx.category], tags: [fx.tag] })
+    ).id;
     fx.publishedPage = (await made('editor', 'POST', '/cms/v2/pages', { title: 'Open page', content: 'Open page body', status: 'publish' })).id;
     const pw = secret('protected');
-    fx.protectedPost = { id: (await made('editor', 'POST', '/cms/v2/posts', { title: 'Locked post', content: `Locked ${pw}`, excerpt: `Locked excerpt ${pw}`, status: 'publish', password: 'sesame', categories: [fx.category] })).id, word: pw };
+    fx.protectedPost = {
+      id: (
+        await made('editor', 'POST', '/cms/v2/posts', {
+          title: 'Locked post',
+          content: `Locked ${pw}`,
+          excerpt: `Locked excerpt ${pw}`,
+          status: 'publish',
+          password: 'sesame',
+          categories: [fx.category],
+        })
+      ).id,
+      word: pw,
+    };
 
     // Comments: one on a private post (hidden with it), one on the published post.
-    fx.privateComment = (await made('administrator', 'POST', '/cms/v2/comments', { post: fx.posts.private.id, content: `A remark on ${secret('comment')}` })).id;
+    fx.privateComment = (
+      await made('administrator', 'POST', '/cms/v2/comments', { post: fx.posts.private.id, content: `A remark on ${secret('comment')}` })
+    ).id;
     await made('administrator', 'POST', '/cms/v2/comments', { post: fx.publishedPost, content: 'An open remark' });
-    await made('administrator', 'POST', '/cms/v2/comments', { post: fx.protectedPost.id, content: `A remark behind the password ${secret('protectedcomment')}` });
+    await made('administrator', 'POST', '/cms/v2/comments', {
+      post: fx.protectedPost.id,
+      content: `A remark behind the password ${secret('protectedcomment')}`,
+    });
 
     // An attachment of a draft: readable only with its parent.
     const media = secret('media');
     const { default: sharp } = await import('sharp');
-    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 1, g: 2, b: 3 } } }).jpeg().toBuffer();
-    fx.draftMedia = (await made('editor', 'POST', `/cms/v2/media?post=${fx.posts.draft.id}&title=${media}&caption=${media}`, undefined, { raw: jpeg, contentType: 'image/jpeg', headers: { 'Content-Disposition': `attachment; filename="${media}.jpg"` } })).id;
-    fx.featuredPost = (await made('editor', 'POST', '/cms/v2/posts', { title: 'Open post with a picture', content: 'Pictured', status: 'publish', featured_media: fx.draftMedia })).id;
-    fx.childPage = (await made('editor', 'POST', '/cms/v2/pages', { title: 'Open child page', content: 'Child', status: 'publish', parent: fx.pages.draft.id })).id;
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+      .jpeg()
+      .toBuffer();
+    fx.draftMedia = (
+      await made('editor', 'POST', `/cms/v2/media?post=${fx.posts.draft.id}&title=${media}&caption=${media}`, undefined, {
+        raw: jpeg,
+        contentType: 'image/jpeg',
+        headers: { 'Content-Disposition': `attachment; filename="${media}.jpg"` },
+      })
+    ).id;
+    fx.featuredPost = (
+      await made('editor', 'POST', '/cms/v2/posts', {
+        title: 'Open post with a picture',
+        content: 'Pictured',
+        status: 'publish',
+        featured_media: fx.draftMedia,
+      })
+    ).id;
+    fx.childPage = (
+      await made('editor', 'POST', '/cms/v2/pages', { title: 'Open child page', content: 'Child', status: 'publish', parent: fx.pages.draft.id })
+    ).id;
 
     // An author whose only post is a draft: not a public author.
     fx.draftOnlyAuthor = users.ids.author;
@@ -118,15 +160,38 @@ describe.each([
 
     // Calendar: hidden venue and organizer linked to a published event, hidden events of each status.
     fx.draftVenue = { word: secret('venue'), id: 0 };
-    fx.draftVenue.id = (await made('editor', 'POST', '/vendor/events/v1/venues', { venue: `Venue ${fx.draftVenue.word}`, address: `${fx.draftVenue.word} street`, status: 'draft' })).id;
+    fx.draftVenue.id = (
+      await made('editor', 'POST', '/vendor/events/v1/venues', {
+        venue: `Venue ${fx.draftVenue.word}`,
+        address: `${fx.draftVenue.word} street`,
+        status: 'draft',
+      })
+    ).id;
     fx.privateOrganizer = { word: secret('organizer'), id: 0 };
-    fx.privateOrganizer.id = (await made('editor', 'POST', '/vendor/events/v1/organizers', { organizer: `Organizer ${fx.privateOrganizer.word}`, email: `${fx.privateOrganizer.word}@example.com`, status: 'private' })).id;
+    fx.privateOrganizer.id = (
+      await made('editor', 'POST', '/vendor/events/v1/organizers', {
+        organizer: `Organizer ${fx.privateOrganizer.word}`,
+        email: `${fx.privateOrganizer.word}@example.com`,
+        status: 'private',
+      })
+    ).id;
     const event = (title: string, status: string, extra: Record<string, unknown> = {}) =>
-      made('editor', 'POST', '/vendor/events/v1/events', { title, description: `About ${title}`, start_date: `${EVENT_DAY} 10:00:00`, end_date: `${EVENT_DAY} 12:00:00`, status, categories: [fx.eventCategory], ...extra });
+      made('editor', 'POST', '/vendor/events/v1/events', {
+        title,
+        description: `About ${title}`,
+        start_date: `${EVENT_DAY} 10:00:00`,
+        end_date: `${EVENT_DAY} 12:00:00`,
+        status,
+        categories: [fx.eventCategory],
+        ...extra,
+      });
     fx.publishedEvent = (await event('Open event', 'publish', { venue: fx.draftVenue.id, organizer: [fx.privateOrganizer.id] })).id;
     for (const status of HIDDEN_STATUSES) {
       const word = secret(`event${status}`);
-      const e = await event(`Hidden ${word}`, status === 'trash' ? 'publish' : status, { slug: `${word}-slug`, ...(status === 'future' ? { date: '2031-01-01 10:00:00' } : {}) });
+      const e = await event(`Hidden ${word}`, status === 'trash' ? 'publish' : status, {
+        slug: `${word}-slug`,
+        ...(status === 'future' ? { date: '2031-01-01 10:00:00' } : {}),
+      });
       if (status === 'trash') await made('editor', 'DELETE', `/vendor/events/v1/events/${e.id}`);
       fx.events[status] = { id: e.id, word, slug: `${word}-slug` };
       fx.eventLinks.push((await app.admin('GET', `/vendor/events/v1/events/${e.id}`)).body.url ?? `http://example.test/?p=${e.id}`);
@@ -146,14 +211,22 @@ describe.each([
   const wrong: string[] = [];
   const leaks = (text: string) => secrets.filter((w) => text.includes(w));
   /** A read by a guest or subscriber: the answer's status, and no hidden word in it (headers included). */
-  async function read(who: Reader, path: string, area: string, expectStatus?: number | number[], expectCode?: string, allow: string[] = []): Promise<ApiResponse> {
+  async function read(
+    who: Reader,
+    path: string,
+    area: string,
+    expectStatus?: number | number[],
+    expectCode?: string,
+    allow: string[] = [],
+  ): Promise<ApiResponse> {
     const res = await users.as(who, 'GET', path);
     const headers = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
     // A word the request itself names may come back in echoed URLs (rest_url, Link): that is no leak.
     const found = leaks(res.text + headers).filter((w) => !allow.includes(w) && !path.includes(w));
     if (found.length) wrong.push(`${who} GET ${path}: leaks ${found.join(', ')}`);
     const statuses = expectStatus === undefined ? [] : Array.isArray(expectStatus) ? expectStatus : [expectStatus];
-    if (statuses.length && !statuses.includes(res.status)) wrong.push(`${who} GET ${path}: expected ${statuses.join('/')} got ${res.status} ${res.body?.code ?? ''}`);
+    if (statuses.length && !statuses.includes(res.status))
+      wrong.push(`${who} GET ${path}: expected ${statuses.join('/')} got ${res.status} ${res.body?.code ?? ''}`);
     else if (expectCode && res.body?.code !== expectCode) wrong.push(`${who} GET ${path}: expected ${expectCode} got ${res.body?.code}`);
     tally.add(area, false);
     return res;
@@ -170,17 +243,31 @@ describe.each([
       for (const base of ['posts', 'pages'] as const) {
         const hidden = Object.values(fx[base]);
         const published = total(await app.admin('GET', `/cms/v2/${base}?status=publish&per_page=1`));
-        for (const q of ['', '?per_page=100', '?_embed', '?_fields=id,title,content,excerpt,slug,link', '?status=publish', '?context=embed', '?orderby=title&order=asc', '?_embed=author,replies,wp:term']) {
+        for (const q of [
+          '',
+          '?per_page=100',
+          '?_embed',
+          '?_fields=id,title,content,excerpt,slug,link',
+          '?status=publish',
+          '?context=embed',
+          '?orderby=title&order=asc',
+          '?_embed=author,replies,wp:term',
+        ]) {
           const res = await read(who, `/cms/v2/${base}${q}`, `${base} lists`, 200);
           if (total(res) !== published) wrong.push(`${who} ${base}${q}: X-WP-Total ${total(res)}, published ${published}`);
         }
-        await read(who, `/cms/v2/${base}?include=${hidden.map((h) => h.id).join(',')}`, `${base} lists`, 200).then((r) => r.body.length && wrong.push(`${who} ${base} include: ${r.body.length} records`));
+        await read(who, `/cms/v2/${base}?include=${hidden.map((h) => h.id).join(',')}`, `${base} lists`, 200).then(
+          (r) => r.body.length && wrong.push(`${who} ${base} include: ${r.body.length} records`),
+        );
         for (const h of hidden) {
-          await read(who, `/cms/v2/${base}?search=${h.word}`, `${base} search`, 200).then((r) => total(r) && wrong.push(`${who} ${base} search ${h.word}: total ${total(r)}`));
+          await read(who, `/cms/v2/${base}?search=${h.word}`, `${base} search`, 200).then(
+            (r) => total(r) && wrong.push(`${who} ${base} search ${h.word}: total ${total(r)}`),
+          );
           await read(who, `/cms/v2/${base}?slug=${h.slug}`, `${base} slug`, 200).then((r) => r.body.length && wrong.push(`${who} ${base} slug ${h.slug}`));
           await read(who, `/cms/v2/${base}?search=${h.word}&orderby=relevance`, `${base} search`, 200);
         }
-        for (const status of [...HIDDEN_STATUSES, 'any', 'publish,draft']) await read(who, `/cms/v2/${base}?status=${status}`, `${base} status filter`, 400, 'rest_invalid_param');
+        for (const status of [...HIDDEN_STATUSES, 'any', 'publish,draft'])
+          await read(who, `/cms/v2/${base}?status=${status}`, `${base} status filter`, 400, 'rest_invalid_param');
         await read(who, `/cms/v2/${base}?context=edit`, `${base} lists`, refusal(who), 'rest_forbidden_context');
       }
       // A guest cannot find protected records by words of their content; a signed-in reader may find
@@ -195,13 +282,15 @@ describe.each([
     for (const who of READERS) {
       for (const base of ['posts', 'pages'] as const) {
         for (const [status, h] of Object.entries(fx[base])) {
-          for (const q of ['', '?_embed', '?_fields=id,title', '?context=embed']) await read(who, `/cms/v2/${base}/${h.id}${q}`, `${base} single (${status})`, refusal(who), 'rest_forbidden');
+          for (const q of ['', '?_embed', '?_fields=id,title', '?context=embed'])
+            await read(who, `/cms/v2/${base}/${h.id}${q}`, `${base} single (${status})`, refusal(who), 'rest_forbidden');
           // The reference compares a given password before reading rights: these records have none, so any is wrong.
           await read(who, `/cms/v2/${base}/${h.id}?password=sesame`, `${base} single (${status})`, 403, 'rest_post_incorrect_password');
           await read(who, `/cms/v2/${base}/${h.id}/revisions`, `${base} revisions`, refusal(who), 'rest_cannot_read');
           await read(who, `/cms/v2/${base}/${h.id}/autosaves`, `${base} autosaves`, refusal(who), 'rest_cannot_read');
           const rev = (await app.admin('GET', `/cms/v2/${base}/${h.id}/revisions`)).body;
-          if (Array.isArray(rev) && rev[0]) await read(who, `/cms/v2/${base}/${h.id}/revisions/${rev[0].id}`, `${base} revisions`, refusal(who), 'rest_cannot_read');
+          if (Array.isArray(rev) && rev[0])
+            await read(who, `/cms/v2/${base}/${h.id}/revisions/${rev[0].id}`, `${base} revisions`, refusal(who), 'rest_cannot_read');
         }
         const open = base === 'posts' ? fx.publishedPost : fx.publishedPage;
         await read(who, `/cms/v2/${base}/${open}/revisions`, `${base} revisions`, refusal(who), 'rest_cannot_read');
@@ -213,14 +302,20 @@ describe.each([
   it('password-protected posts: content and excerpt blanked without the password, shown with it', async () => {
     const { id, word } = fx.protectedPost;
     for (const who of READERS) {
-      for (const path of [`/cms/v2/posts/${id}`, `/cms/v2/posts?include=${id}`, `/cms/v2/posts/${id}?_fields=content,excerpt`, `/cms/v2/posts?include=${id}&_embed`]) {
+      for (const path of [
+        `/cms/v2/posts/${id}`,
+        `/cms/v2/posts?include=${id}`,
+        `/cms/v2/posts/${id}?_fields=content,excerpt`,
+        `/cms/v2/posts?include=${id}&_embed`,
+      ]) {
         const res = await read(who, path, 'password-protected', 200);
         const item = Array.isArray(res.body) ? res.body[0] : res.body;
         if (item?.content?.rendered !== '' || item?.content?.protected !== true) wrong.push(`${who} ${path}: content ${JSON.stringify(item?.content)}`);
         if (item?.excerpt?.rendered !== '' || item?.excerpt?.protected !== true) wrong.push(`${who} ${path}: excerpt ${JSON.stringify(item?.excerpt)}`);
       }
       const open = await read(who, `/cms/v2/posts/${id}?password=sesame`, 'password-protected', 200, undefined, [word]);
-      if (!String(open.body.content?.rendered).includes(word) || open.body.content?.protected !== true) wrong.push(`${who}: the right password does not show the content`);
+      if (!String(open.body.content?.rendered).includes(word) || open.body.content?.protected !== true)
+        wrong.push(`${who}: the right password does not show the content`);
       await read(who, `/cms/v2/posts/${id}?password=wrong`, 'password-protected', 403, 'rest_post_incorrect_password');
       // The content is not reachable by embedding either.
       await read(who, `/cms/v2/search?search=Locked&_embed`, 'password-protected', 200);
@@ -254,8 +349,12 @@ describe.each([
       const list = await read(who, '/cms/v2/users?per_page=100', 'users', 200);
       if (list.body.some((u: { id: number }) => u.id === fx.draftOnlyAuthor)) wrong.push(`${who}: an author with only drafts is listed`);
       await read(who, `/cms/v2/users/${fx.draftOnlyAuthor}`, 'users', refusal(who), 'rest_user_cannot_view');
-      await read(who, '/cms/v2/users?slug=rd-author', 'users', 200).then((r) => r.body.length && wrong.push(`${who}: an author with only drafts is found by slug`));
-      await read(who, '/cms/v2/users?search=rd-author', 'users', 200).then((r) => r.body.length && wrong.push(`${who}: an author with only drafts is found by search`));
+      await read(who, '/cms/v2/users?slug=rd-author', 'users', 200).then(
+        (r) => r.body.length && wrong.push(`${who}: an author with only drafts is found by slug`),
+      );
+      await read(who, '/cms/v2/users?search=rd-author', 'users', 200).then(
+        (r) => r.body.length && wrong.push(`${who}: an author with only drafts is found by search`),
+      );
       // Embedded records answer as their own reads: a draft parent, a draft's attachment.
       await read(who, `/cms/v2/pages/${fx.childPage}?_embed`, 'embedded', 200);
       await read(who, `/cms/v2/pages?include=${fx.childPage}&_embed=up`, 'embedded', 200);
@@ -265,7 +364,9 @@ describe.each([
       await read(who, `/cms/v2/comments/${fx.privateComment}`, 'comments', refusal(who));
       await read(who, `/cms/v2/categories?post=${fx.posts.draft.id}`, 'terms of a hidden post', refusal(who), 'rest_forbidden_context');
       await read(who, `/cms/v2/tags?post=${fx.posts.private.id}`, 'terms of a hidden post', refusal(who), 'rest_forbidden_context');
-      await read(who, `/cms/v2/posts?categories=${fx.category}&per_page=100`, 'posts lists', 200).then((r) => total(r) !== 2 && wrong.push(`${who}: posts in the category: ${total(r)}`));
+      await read(who, `/cms/v2/posts?categories=${fx.category}&per_page=100`, 'posts lists', 200).then(
+        (r) => total(r) !== 2 && wrong.push(`${who}: posts in the category: ${total(r)}`),
+      );
     }
     finish();
   });
@@ -274,7 +375,8 @@ describe.each([
     for (const who of READERS) {
       for (const base of ['posts', 'pages'] as const) {
         for (const h of Object.values(fx[base])) await read(who, `/oembed/1.0/embed?url=${encodeURIComponent(h.link)}`, 'oEmbed', 404, 'oembed_invalid_url');
-        for (const h of Object.values(fx[base])) await read(who, `/oembed/1.0/embed?url=${encodeURIComponent(`http://example.test/?p=${h.id}`)}`, 'oEmbed', 404, 'oembed_invalid_url');
+        for (const h of Object.values(fx[base]))
+          await read(who, `/oembed/1.0/embed?url=${encodeURIComponent(`http://example.test/?p=${h.id}`)}`, 'oEmbed', 404, 'oembed_invalid_url');
       }
       await read(who, `/oembed/1.0/embed?url=${encodeURIComponent(`http://example.test/?p=${fx.protectedPost.id}`)}`, 'oEmbed', [200, 404]);
       for (const link of fx.eventLinks) await read(who, `/oembed/1.0/embed?url=${encodeURIComponent(link)}`, 'oEmbed', 404, 'oembed_invalid_url');
@@ -306,13 +408,24 @@ describe.each([
       const published = total(await app.admin('GET', `/vendor/events/v1/events?${window}&status=publish`), 'x-tec-total');
       for (const q of [window, `${window}&per_page=50`, `${window}&status=publish`, `${window}&categories=${fx.eventCategory}`, `${window}&_embed`]) {
         const res = await read(who, `/vendor/events/v1/events?${q}`, 'events v1 archive', 200, undefined, []);
-        if (total(res, 'x-tec-total') !== published || res.body.total !== published) wrong.push(`${who} events?${q}: total ${res.headers.get('x-tec-total')}/${res.body.total}, published ${published}`);
+        if (total(res, 'x-tec-total') !== published || res.body.total !== published)
+          wrong.push(`${who} events?${q}: total ${res.headers.get('x-tec-total')}/${res.body.total}, published ${published}`);
       }
-      await read(who, `/vendor/events/v1/events?include=${Object.values(fx.events).map((e) => e.id).join(',')}`, 'events v1 archive', 200).then((r) => r.body.events?.length && wrong.push(`${who} events include: ${r.body.events.length}`));
+      await read(
+        who,
+        `/vendor/events/v1/events?include=${Object.values(fx.events)
+          .map((e) => e.id)
+          .join(',')}`,
+        'events v1 archive',
+        200,
+      ).then((r) => r.body.events?.length && wrong.push(`${who} events include: ${r.body.events.length}`));
       for (const e of Object.values(fx.events)) {
-        await read(who, `/vendor/events/v1/events?${window}&search=${e.word}`, 'events v1 archive', 200).then((r) => r.body.total && wrong.push(`${who} events search ${e.word}: ${r.body.total}`));
+        await read(who, `/vendor/events/v1/events?${window}&search=${e.word}`, 'events v1 archive', 200).then(
+          (r) => r.body.total && wrong.push(`${who} events search ${e.word}: ${r.body.total}`),
+        );
       }
-      for (const status of ['draft', 'publish,draft', 'private', 'any']) await read(who, `/vendor/events/v1/events?status=${status}`, 'events v1 archive', 400, 'rest_invalid_param');
+      for (const status of ['draft', 'publish,draft', 'private', 'any'])
+        await read(who, `/vendor/events/v1/events?status=${status}`, 'events v1 archive', 400, 'rest_invalid_param');
       for (const [status, e] of Object.entries(fx.events)) {
         const code = status === 'trash' ? 'event-no-longer-available' : 'event-not-accessible';
         await read(who, `/vendor/events/v1/events/${e.id}`, 'events v1 single', 403, code);
@@ -322,11 +435,21 @@ describe.each([
       await read(who, `/vendor/events/v1/events/${fx.publishedEvent}`, 'events v1 single', 200);
       await read(who, `/vendor/events/v1/venues/${fx.draftVenue.id}`, 'venues v1', 403, 'venue-not-accessible');
       for (const [status, e] of Object.entries(fx.events)) {
-        for (const plural of ['categories', 'tags']) await read(who, `/vendor/events/v1/${plural}?event=${e.id}&hide_empty=false`, `terms of an event (${status})`, refusal(who), 'rest_forbidden_context');
+        for (const plural of ['categories', 'tags'])
+          await read(
+            who,
+            `/vendor/events/v1/${plural}?event=${e.id}&hide_empty=false`,
+            `terms of an event (${status})`,
+            refusal(who),
+            'rest_forbidden_context',
+          );
         await read(who, `/cms/v2/vendor_events_cat?post=${e.id}`, `terms of an event (${status})`, refusal(who), 'rest_forbidden_context');
       }
       await read(who, `/vendor/events/v1/organizers/${fx.privateOrganizer.id}`, 'organizers v1', 403, 'organizer-not-accessible');
-      for (const [kind, word] of [['venues', fx.draftVenue.word], ['organizers', fx.privateOrganizer.word]] as const) {
+      for (const [kind, word] of [
+        ['venues', fx.draftVenue.word],
+        ['organizers', fx.privateOrganizer.word],
+      ] as const) {
         for (const q of ['', `?search=${word}`, `?event=${fx.publishedEvent}`, '?has_events=true', '?only_with_upcoming=true']) {
           const res = await read(who, `/vendor/events/v1/${kind}${q}`, `${kind} v1`, [200]);
           if (res.body.total) wrong.push(`${who} ${kind}${q}: total ${res.body.total}`);
@@ -335,13 +458,18 @@ describe.each([
       }
       // Password-protected: the single read asks for the password, the archive blanks the fields.
       await read(who, `/vendor/events/v1/events/${fx.protectedEvent.id}`, 'events v1 password', 403, 'event-password-protected');
-      const ok = await read(who, `/vendor/events/v1/events/${fx.protectedEvent.id}?password=sesame`, 'events v1 password', 200, undefined, [fx.protectedEvent.word]);
+      const ok = await read(who, `/vendor/events/v1/events/${fx.protectedEvent.id}?password=sesame`, 'events v1 password', 200, undefined, [
+        fx.protectedEvent.word,
+      ]);
       if (!String(ok.body.description).includes(fx.protectedEvent.word)) wrong.push(`${who}: the right password does not show the event`);
       await read(who, `/vendor/events/v1/events?include=${fx.protectedEvent.id}`, 'events v1 password', 200).then((r) => {
         const e = r.body.events?.[0];
-        if (!e || e.description !== '' || e.excerpt !== '') wrong.push(`${who}: protected event in the archive ${JSON.stringify(e && { description: e.description, excerpt: e.excerpt })}`);
+        if (!e || e.description !== '' || e.excerpt !== '')
+          wrong.push(`${who}: protected event in the archive ${JSON.stringify(e && { description: e.description, excerpt: e.excerpt })}`);
       });
-      await read(who, `/vendor/events/v1/events?${window}&search=${fx.protectedEvent.word}`, 'events v1 password', 200).then((r) => who === 'guest' && r.body.total && wrong.push(`guest finds the protected event by its content`));
+      await read(who, `/vendor/events/v1/events?${window}&search=${fx.protectedEvent.word}`, 'events v1 password', 200).then(
+        (r) => who === 'guest' && r.body.total && wrong.push(`guest finds the protected event by its content`),
+      );
     }
     finish();
   });
@@ -355,9 +483,12 @@ describe.each([
         if (total(res) !== published) wrong.push(`${who} ec/v1 events?${q}: X-WP-Total ${total(res)}, published ${published}`);
       }
       for (const e of [...Object.values(fx.events), ...(who === 'guest' ? [fx.protectedEvent] : [])]) {
-        await read(who, `/ec/v1/events?search=${e.word}`, 'events ec/v1 list', 200).then((r) => (r.body.length || total(r)) && wrong.push(`${who} ec/v1 search ${e.word}`));
+        await read(who, `/ec/v1/events?search=${e.word}`, 'events ec/v1 list', 200).then(
+          (r) => (r.body.length || total(r)) && wrong.push(`${who} ec/v1 search ${e.word}`),
+        );
       }
-      for (const [status, e] of Object.entries(fx.events)) await read(who, `/ec/v1/events/${e.id}`, `events ec/v1 single (${status})`, refusal(who), 'rest_forbidden');
+      for (const [status, e] of Object.entries(fx.events))
+        await read(who, `/ec/v1/events/${e.id}`, `events ec/v1 single (${status})`, refusal(who), 'rest_forbidden');
       await read(who, `/ec/v1/events/${fx.publishedEvent}`, 'events ec/v1 single', 200);
       await read(who, `/ec/v1/events/${fx.publishedEvent}?_embed`, 'events ec/v1 single', 200);
       await read(who, `/ec/v1/venues/${fx.draftVenue.id}`, 'venues ec/v1', refusal(who), 'rest_forbidden');
@@ -365,7 +496,8 @@ describe.each([
       for (const kind of ['venues', 'organizers']) {
         for (const q of ['', '?per_page=100', '?status=draft,private', `?event=${fx.publishedEvent}`, '?has_events=true']) {
           const res = await read(who, `/ec/v1/${kind}${q}`, `${kind} ec/v1`, [200, 400]);
-          if (res.status === 200 && total(res) !== res.body.length) wrong.push(`${who} ec/v1 ${kind}${q}: X-WP-Total ${total(res)} for ${res.body.length} shown`);
+          if (res.status === 200 && total(res) !== res.body.length)
+            wrong.push(`${who} ec/v1 ${kind}${q}: X-WP-Total ${total(res)} for ${res.body.length} shown`);
         }
       }
       const locked = await read(who, `/ec/v1/events/${fx.protectedEvent.id}`, 'events ec/v1 password', 200);
@@ -377,7 +509,12 @@ describe.each([
   it('the calendar views HTML lists only published events and hides their hidden venues and organizers', async () => {
     for (const who of READERS) {
       const nonce = (await users.as(who, 'GET', '/vendor/events/v1/events')).headers.get('x-view-nonce') ?? '';
-      for (const u of ['/events/month/2027-06/', `/events/list/?tribe-bar-date=2027-06-01`, `/events/day/${EVENT_DAY}/`, `/events/list/?tribe-bar-date=2027-06-01&tribe-bar-search=Hidden`]) {
+      for (const u of [
+        '/events/month/2027-06/',
+        `/events/list/?tribe-bar-date=2027-06-01`,
+        `/events/day/${EVENT_DAY}/`,
+        `/events/list/?tribe-bar-date=2027-06-01&tribe-bar-search=Hidden`,
+      ]) {
         const res = await read(who, `/vendor/views/v2/html?${new URLSearchParams({ u, tvn1: nonce })}`, 'views HTML', 200);
         if (!u.includes('search') && !res.text.includes('Open event')) wrong.push(`${who} ${u}: the published event is missing (the check would be void)`);
       }

@@ -96,7 +96,10 @@ function expectUnavailable(r: { res: ApiResponse; ms: number }): void {
 }
 
 it('answers 503 while Redis is down, keeps serving reads, and loses or repeats no job across the restart', async () => {
-  const records = new ImportRecords(new PostsRepository(store), siteFrom({ SITE_URL: cluster.gatewayUrl, SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }));
+  const records = new ImportRecords(
+    new PostsRepository(store),
+    siteFrom({ SITE_URL: cluster.gatewayUrl, SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' }),
+  );
   const record = await records.create({ origin: 'ical' });
   const importBody = {
     batch_hash: record.meta._vendor_aggregator_next_batch_hash as string,

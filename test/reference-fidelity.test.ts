@@ -135,8 +135,20 @@ describe('the discovery Link header', () => {
 
 describe('paging headers follow the namespace', () => {
   beforeAll(async () => {
-    await event({ title: 'Paged one', categories: ['paging-cat'], tags: ['paging-tag'], venue: { venue: 'Paging Hall' }, organizer: [{ organizer: 'Paging Org' }] });
-    await event({ title: 'Paged two', categories: ['paging-cat-2'], tags: ['paging-tag-2'], venue: { venue: 'Paging Hall 2' }, organizer: [{ organizer: 'Paging Org 2' }] });
+    await event({
+      title: 'Paged one',
+      categories: ['paging-cat'],
+      tags: ['paging-tag'],
+      venue: { venue: 'Paging Hall' },
+      organizer: [{ organizer: 'Paging Org' }],
+    });
+    await event({
+      title: 'Paged two',
+      categories: ['paging-cat-2'],
+      tags: ['paging-tag-2'],
+      venue: { venue: 'Paging Hall 2' },
+      organizer: [{ organizer: 'Paging Org 2' }],
+    });
     await app.admin('POST', '/cms/v2/posts', { body: { title: 'P1', status: 'publish' } });
     await app.admin('POST', '/cms/v2/posts', { body: { title: 'P2', status: 'publish' } });
   });
@@ -169,8 +181,10 @@ describe('a guest search never matches password-protected records', () => {
   const word = 'zanzibarquartz';
   let ids: Record<string, number>;
   beforeAll(async () => {
-    const post = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'Locked post', content: `secret ${word}`, status: 'publish', password: 'pw' } })).body;
-    const page = (await app.admin('POST', '/cms/v2/pages', { body: { title: 'Locked page', content: `secret ${word}`, status: 'publish', password: 'pw' } })).body;
+    const post = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'Locked post', content: `secret ${word}`, status: 'publish', password: 'pw' } }))
+      .body;
+    const page = (await app.admin('POST', '/cms/v2/pages', { body: { title: 'Locked page', content: `secret ${word}`, status: 'publish', password: 'pw' } }))
+      .body;
     const open = (await app.admin('POST', '/cms/v2/posts', { body: { title: `Open ${word}`, status: 'publish' } })).body;
     const ev = await event({ title: 'Locked event', description: `secret ${word}` });
     await app.admin('POST', `/vendor/events/v1/events/${ev.id}`, { body: { password: 'pw' } });
@@ -200,7 +214,7 @@ describe('a guest search never matches password-protected records', () => {
 
   it('vendor/events/v1 and ec/v1', async () => {
     expect(await found('guest', '/vendor/events/v1/events', 'events')).toEqual([]);
-    expect((await found('administrator', '/vendor/events/v1/events', 'events'))).toEqual([ids.event]);
+    expect(await found('administrator', '/vendor/events/v1/events', 'events')).toEqual([ids.event]);
     expect(await found('guest', '/ec/v1/events')).toEqual([]);
     expect(await found('subscriber', '/ec/v1/events')).toEqual([ids.event]);
     expect(await found('guest', '/ec/v1/venues')).toEqual([]);

@@ -129,7 +129,10 @@ describe('first start and account traffic of the all-in-one process', () => {
     const userPassword = `User-${randomBytes(9).toString('hex')}`;
     const changed = `Changed-${randomBytes(9).toString('hex')}`;
     secrets.push(userPassword, changed);
-    const user = await keep('user create', as('POST', '/cms/v2/users', { username: 'carol', email: 'carol@example.test', password: userPassword, roles: ['editor'] }));
+    const user = await keep(
+      'user create',
+      as('POST', '/cms/v2/users', { username: 'carol', email: 'carol@example.test', password: userPassword, roles: ['editor'] }),
+    );
     expect(user.status).toBe(201);
     await keep('user update', as('POST', `/cms/v2/users/${user.body.id}`, { password: changed, name: 'Carol' }));
     await keep('user edit', as('GET', `/cms/v2/users/${user.body.id}?context=edit`));
@@ -144,7 +147,13 @@ describe('first start and account traffic of the all-in-one process', () => {
     await keep('bad basic', request('GET', '/cms/v2/users/me', { auth: ['admin', wrong[0]] }));
     await keep('unknown user', request('GET', '/', { auth: ['ghost', wrong[1]] }));
     await keep('account password over basic', request('GET', '/cms/v2/users/me', { auth: ['admin', account] }));
-    await keep('bad form', request('POST', '/cms-admin/authorize-application.php', { raw: new URLSearchParams({ app_name: 'x', log: 'admin', pwd: wrong[2] }).toString(), contentType: 'application/x-www-form-urlencoded' }));
+    await keep(
+      'bad form',
+      request('POST', '/cms-admin/authorize-application.php', {
+        raw: new URLSearchParams({ app_name: 'x', log: 'admin', pwd: wrong[2] }).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      }),
+    );
     await keep('headers only', request('GET', '/cms/v2/users/me', { headers: { Authorization: basic('carol', changed) } }));
 
     for (const { what, res } of answers) {
@@ -171,8 +180,20 @@ describe('first start and account traffic of the all-in-one process', () => {
     // The requests were logged (the level is trace), so an empty output cannot pass.
     expect(output).toMatch(/"path":"\/index\.php\/cms-json\/cms\/v2\/users"/);
     expect(leaks(output, [...secrets, ...hashes])).toEqual([]);
-    expect(leaks(output, hashes.map((h) => h.split('$').pop()!))).toEqual([]);
-    for (const { what, res } of answers) expect([what, leaks(res.text, hashes.map((h) => h.split('$').pop()!))]).toEqual([what, []]);
+    expect(
+      leaks(
+        output,
+        hashes.map((h) => h.split('$').pop()!),
+      ),
+    ).toEqual([]);
+    for (const { what, res } of answers)
+      expect([
+        what,
+        leaks(
+          res.text,
+          hashes.map((h) => h.split('$').pop()!),
+        ),
+      ]).toEqual([what, []]);
   });
 });
 

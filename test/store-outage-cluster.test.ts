@@ -35,7 +35,9 @@ async function timed(p: Promise<ApiResponse>): Promise<{ res: ApiResponse; ms: n
 it('answers 503 with Retry-After while the store is down and recovers when it is back', async () => {
   const made = await cluster.admin('POST', '/cms/v2/posts', { body: { title: 'Before the outage', status: 'publish' } });
   expect(made.status).toBe(201);
-  const event = await cluster.admin('POST', '/vendor/events/v1/events', { body: { title: 'Outage event', start_date: '2033-05-01 10:00:00', end_date: '2033-05-01 11:00:00' } });
+  const event = await cluster.admin('POST', '/vendor/events/v1/events', {
+    body: { title: 'Outage event', start_date: '2033-05-01 10:00:00', end_date: '2033-05-01 11:00:00' },
+  });
   expect(event.status).toBe(201);
 
   await proxy.down();

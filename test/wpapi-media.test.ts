@@ -18,7 +18,9 @@ afterAll(async () => {
 describe('wpapi media against cms/v2', () => {
   it('uploads, reads, updates, lists and deletes media', async () => {
     const cms = await wpapiClient(app);
-    const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 10, g: 120, b: 10 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 10, g: 120, b: 10 } } })
+      .jpeg()
+      .toBuffer();
 
     const created = await cms.media().file(jpeg, 'from-wpapi.jpg').create({ title: 'From wpapi', alt_text: 'Green' });
     expect(created).toMatchObject({ title: { raw: 'From wpapi' }, alt_text: 'Green', media_type: 'image', mime_type: 'image/jpeg' });

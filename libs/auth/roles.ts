@@ -17,25 +17,13 @@ function typeCaps(type: CapabilityType, verbs: string[]): string[] {
 
 const CONTRIBUTOR_VERBS = ['edit_{}', 'delete_{}'];
 const AUTHOR_VERBS = [...CONTRIBUTOR_VERBS, 'edit_published_{}', 'publish_{}', 'delete_published_{}'];
-const EDITOR_VERBS = [
-  ...AUTHOR_VERBS,
-  'edit_others_{}',
-  'delete_others_{}',
-  'read_private_{}',
-  'edit_private_{}',
-  'delete_private_{}',
-];
+const EDITOR_VERBS = [...AUTHOR_VERBS, 'edit_others_{}', 'delete_others_{}', 'read_private_{}', 'edit_private_{}', 'delete_private_{}'];
 
 const calendarTypes: CapabilityType[] = ['vendor_event', 'vendor_venue', 'vendor_organizer'];
 
 const subscriber = ['read'];
 const contributor = [...subscriber, ...typeCaps('post', CONTRIBUTOR_VERBS), ...calendarTypes.flatMap((t) => typeCaps(t, CONTRIBUTOR_VERBS))];
-const author = [
-  ...subscriber,
-  'upload_files',
-  ...typeCaps('post', AUTHOR_VERBS),
-  ...calendarTypes.flatMap((t) => typeCaps(t, AUTHOR_VERBS)),
-];
+const author = [...subscriber, 'upload_files', ...typeCaps('post', AUTHOR_VERBS), ...calendarTypes.flatMap((t) => typeCaps(t, AUTHOR_VERBS))];
 const editor = [
   ...subscriber,
   'upload_files',

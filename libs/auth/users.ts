@@ -39,7 +39,15 @@ export interface UserDoc extends Record<string, unknown> {
 }
 
 export function slugifyLogin(login: string): string {
-  return login.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9_.@-]+/g, '-').replace(/[@.]/g, '').replace(/^-+|-+$/g, '') || 'user';
+  return (
+    login
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^a-z0-9_.@-]+/g, '-')
+      .replace(/[@.]/g, '')
+      .replace(/^-+|-+$/g, '') || 'user'
+  );
 }
 
 export class UsersRepository extends Repository<UserDoc> {
@@ -99,7 +107,15 @@ export class UsersRepository extends Repository<UserDoc> {
    * stored and is shown only this once.
    */
   async addAppPassword(userId: number, name: string, appId = '', clear = generateAppPassword()): Promise<{ record: AppPasswordDoc; password: string }> {
-    const record: AppPasswordDoc = { uuid: randomUUID(), app_id: appId, name, hash: hashAppPassword(clear), created: new Date(), last_used: null, last_ip: null };
+    const record: AppPasswordDoc = {
+      uuid: randomUUID(),
+      app_id: appId,
+      name,
+      hash: hashAppPassword(clear),
+      created: new Date(),
+      last_used: null,
+      last_ip: null,
+    };
     await this.users.updateOne({ id: userId }, { $push: { app_passwords: record } });
     return { record, password: clear };
   }

@@ -18,7 +18,10 @@ describe('event cost', () => {
   it('prints a list of costs as a range from Free', () => {
     const text = costText(['0$', '20$', '30$']);
     expect(text).toBe('0$, 20$, 30$');
-    expect(both({ cost: text })).toEqual({ cost: 'Free – 30$', details: { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'] } });
+    expect(both({ cost: text })).toEqual({
+      cost: 'Free – 30$',
+      details: { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'] },
+    });
   });
 
   it('sorts values and reads decimal commas and ranges', () => {

@@ -41,7 +41,10 @@ export function normaliseAmount(text: string): string | null {
 
 /** Splits the stored cost text into the costs it lists ("0$, 20$, 30$" or one "€6.50 - €8.50"). */
 function costParts(text: string): string[] {
-  return text.split(/;|,\s+/).map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(/;|,\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** The symbol written around the first number of the text, and on which side. */
@@ -57,14 +60,22 @@ export function costDetails(meta: CostMeta): CostDetails {
   const text = str(meta.cost).trim();
   // Keyed by value, so `20` and `20.00` count once; the first spelling is kept.
   const values = new Map<number, string>();
-  for (const part of costParts(text)) for (const raw of part.match(NUMBER) ?? []) {
-    const t = normaliseAmount(raw);
-    if (t !== null && !values.has(Number(t))) values.set(Number(t), t);
-  }
+  for (const part of costParts(text))
+    for (const raw of part.match(NUMBER) ?? []) {
+      const t = normaliseAmount(raw);
+      if (t !== null && !values.has(Number(t))) values.set(Number(t), t);
+    }
   const parsed = symbolOf(costParts(text)[0] ?? '');
   const symbol = str(meta.currencySymbol) || parsed.symbol;
   const storedPosition = str(meta.currencyPosition);
-  const position: CostDetails['currency_position'] = storedPosition === 'suffix' || storedPosition === 'postfix' ? 'postfix' : storedPosition === 'prefix' ? 'prefix' : symbol ? parsed.position || 'prefix' : '';
+  const position: CostDetails['currency_position'] =
+    storedPosition === 'suffix' || storedPosition === 'postfix'
+      ? 'postfix'
+      : storedPosition === 'prefix'
+        ? 'prefix'
+        : symbol
+          ? parsed.position || 'prefix'
+          : '';
   return {
     currency_symbol: symbol,
     currency_code: str(meta.currencyCode),
@@ -107,6 +118,11 @@ export function formatCost(meta: CostMeta, details: CostDetails = costDetails(me
 
 /** Cost input (a string, a number or a list of them) as the one string stored in `_EventCost`. */
 export function costText(input: unknown): string {
-  if (Array.isArray(input)) return input.map(str).map((s) => s.trim()).filter(Boolean).join(', ');
+  if (Array.isArray(input))
+    return input
+      .map(str)
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join(', ');
   return str(input).trim();
 }

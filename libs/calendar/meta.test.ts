@@ -18,17 +18,47 @@ describe('event meta', () => {
 
   it('derives every indexed field from meta, in one place', () => {
     const index = eventIndex(
-      { _EventStartDate: '2031-01-10 09:00:00', _EventEndDate: '2031-01-10 12:00:00', _EventTimezone: 'Europe/Paris', _vendor_featured: '1', _EventHideFromUpcoming: 'yes', _EventVenueID: ['7', 7, 0], _EventOrganizerID: 9 },
+      {
+        _EventStartDate: '2031-01-10 09:00:00',
+        _EventEndDate: '2031-01-10 12:00:00',
+        _EventTimezone: 'Europe/Paris',
+        _vendor_featured: '1',
+        _EventHideFromUpcoming: 'yes',
+        _EventVenueID: ['7', 7, 0],
+        _EventOrganizerID: 9,
+      },
       'UTC',
     );
-    expect(index).toEqual({ event_start: new Date('2031-01-10T08:00:00Z'), event_end: new Date('2031-01-10T11:00:00Z'), featured: true, hide_from_listings: true, venues: [7], organizers: [9] });
+    expect(index).toEqual({
+      event_start: new Date('2031-01-10T08:00:00Z'),
+      event_end: new Date('2031-01-10T11:00:00Z'),
+      featured: true,
+      hide_from_listings: true,
+      venues: [7],
+      organizers: [9],
+    });
     expect(eventIndex({}, 'UTC')).toEqual({ event_start: null, event_end: null, featured: false, hide_from_listings: false, venues: [], organizers: [] });
   });
 
   it('recomputes UTC strings when a write changes the zone or the dates, and removes undefined keys', () => {
-    const current = { meta: { ...timesToMeta({ start: DateTime.fromISO('2031-07-01T10:00:00', { zone: 'UTC' }), end: DateTime.fromISO('2031-07-01T11:00:00', { zone: 'UTC' }), timezone: 'UTC', allDay: false }), _EventCost: '5' } };
+    const current = {
+      meta: {
+        ...timesToMeta({
+          start: DateTime.fromISO('2031-07-01T10:00:00', { zone: 'UTC' }),
+          end: DateTime.fromISO('2031-07-01T11:00:00', { zone: 'UTC' }),
+          timezone: 'UTC',
+          allDay: false,
+        }),
+        _EventCost: '5',
+      },
+    };
     const changed = eventMetaChanges(current, { [EVENT_META.timezone]: 'Europe/Paris', _EventCost: undefined, _EventVenueID: ['3'] }, 'UTC');
-    expect(changed.meta).toMatchObject({ _EventStartDate: '2031-07-01 10:00:00', _EventStartDateUTC: '2031-07-01 08:00:00', _EventTimezoneAbbr: 'CEST', _EventVenueID: [3] });
+    expect(changed.meta).toMatchObject({
+      _EventStartDate: '2031-07-01 10:00:00',
+      _EventStartDateUTC: '2031-07-01 08:00:00',
+      _EventTimezoneAbbr: 'CEST',
+      _EventVenueID: [3],
+    });
     expect(changed.meta).not.toHaveProperty('_EventCost');
     expect(changed).toMatchObject({ event_start: new Date('2031-07-01T08:00:00Z'), venues: [3] });
   });

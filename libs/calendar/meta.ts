@@ -211,12 +211,17 @@ export function eventMetaChanges(
   }
   // The local strings are the truth: a UTC string written without its local one moves the local one.
   const stored = typeof meta[EVENT_META.timezone] === 'string' ? zoneOf(meta[EVENT_META.timezone] as string) : null;
-  for (const [local, utc] of [[EVENT_META.start, EVENT_META.startUtc], [EVENT_META.end, EVENT_META.endUtc]] as const) {
+  for (const [local, utc] of [
+    [EVENT_META.start, EVENT_META.startUtc],
+    [EVENT_META.end, EVENT_META.endUtc],
+  ] as const) {
     if (!(utc in changes) || local in changes) continue;
     const at = mysqlIn(changes[utc], 'UTC');
     if (at) meta[local] = at.setZone(stored ?? zoneOf(fallbackZone) ?? 'UTC').toFormat(MYSQL_FORMAT);
   }
-  const touchesTimes = [EVENT_META.start, EVENT_META.end, EVENT_META.startUtc, EVENT_META.endUtc, EVENT_META.timezone, EVENT_META.allDay].some((k) => k in changes);
+  const touchesTimes = [EVENT_META.start, EVENT_META.end, EVENT_META.startUtc, EVENT_META.endUtc, EVENT_META.timezone, EVENT_META.allDay].some(
+    (k) => k in changes,
+  );
   // The times read once: the index is derived from the same normalised times the meta strings are written from.
   let times: EventTimes | null | undefined;
   if (touchesTimes) {
@@ -237,7 +242,11 @@ const isEventKey = (key: string) => key.startsWith('_Event') || key === EVENT_ME
  * writer's does, so the UTC strings, zone abbreviation and duration follow the local dates and the
  * index fields follow the meta; other keys are stored as given. Returns the fields to store.
  */
-export function writtenMeta(current: Pick<PostDoc, 'meta'> | null, changes: Record<string, unknown>, fallbackZone: string): Pick<PostDoc, 'meta'> & Partial<EventIndex> {
+export function writtenMeta(
+  current: Pick<PostDoc, 'meta'> | null,
+  changes: Record<string, unknown>,
+  fallbackZone: string,
+): Pick<PostDoc, 'meta'> & Partial<EventIndex> {
   const normalised: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(changes)) normalised[k] = v === null ? undefined : v;
   if (Object.keys(normalised).some(isEventKey)) return eventMetaChanges(current, normalised, fallbackZone);

@@ -53,7 +53,20 @@ describe('strtotime', () => {
   });
 
   it('refuses prose, garbage and impossible dates', () => {
-    for (const bad of ['before my birthday', 'foo', 'kinda_thinking_about_it', '', '   ', '2031-02-30', '2031-13-01', '25:00', 'tomorrow tomorrowish', null, {}, []]) {
+    for (const bad of [
+      'before my birthday',
+      'foo',
+      'kinda_thinking_about_it',
+      '',
+      '   ',
+      '2031-02-30',
+      '2031-13-01',
+      '25:00',
+      'tomorrow tomorrowish',
+      null,
+      {},
+      [],
+    ]) {
       expect(at(bad)).toBeNull();
       expect(isDateText(bad)).toBe(false);
     }

@@ -16,25 +16,83 @@ import { DateTime } from 'luxon';
 import { zoneOf } from './timezone';
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
-  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11,
-  dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
 const WEEKDAYS: Record<string, number> = {
-  mon: 1, monday: 1, tue: 2, tues: 2, tuesday: 2, wed: 3, wednesday: 3, thu: 4, thur: 4, thurs: 4, thursday: 4,
-  fri: 5, friday: 5, sat: 6, saturday: 6, sun: 7, sunday: 7,
+  mon: 1,
+  monday: 1,
+  tue: 2,
+  tues: 2,
+  tuesday: 2,
+  wed: 3,
+  wednesday: 3,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  thursday: 4,
+  fri: 5,
+  friday: 5,
+  sat: 6,
+  saturday: 6,
+  sun: 7,
+  sunday: 7,
 };
 const UNITS: Record<string, 'seconds' | 'minutes' | 'hours' | 'days' | 'weeks' | 'months' | 'years'> = {
-  sec: 'seconds', secs: 'seconds', second: 'seconds', seconds: 'seconds',
-  min: 'minutes', mins: 'minutes', minute: 'minutes', minutes: 'minutes',
-  hour: 'hours', hours: 'hours', day: 'days', days: 'days', week: 'weeks', weeks: 'weeks',
-  fortnight: 'weeks', fortnights: 'weeks', month: 'months', months: 'months', year: 'years', years: 'years',
+  sec: 'seconds',
+  secs: 'seconds',
+  second: 'seconds',
+  seconds: 'seconds',
+  min: 'minutes',
+  mins: 'minutes',
+  minute: 'minutes',
+  minutes: 'minutes',
+  hour: 'hours',
+  hours: 'hours',
+  day: 'days',
+  days: 'days',
+  week: 'weeks',
+  weeks: 'weeks',
+  fortnight: 'weeks',
+  fortnights: 'weeks',
+  month: 'months',
+  months: 'months',
+  year: 'years',
+  years: 'years',
 };
 const RELATIVE_WORDS: Record<string, number> = { next: 1, last: -1, previous: -1, this: 0 };
 
-const MONTH_RE = Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|');
-const WEEKDAY_RE = Object.keys(WEEKDAYS).sort((a, b) => b.length - a.length).join('|');
-const UNIT_RE = Object.keys(UNITS).sort((a, b) => b.length - a.length).join('|');
+const MONTH_RE = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+const WEEKDAY_RE = Object.keys(WEEKDAYS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+const UNIT_RE = Object.keys(UNITS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
 
 interface State {
   date?: { y: number; m: number; d: number };
@@ -96,10 +154,7 @@ const RULES: Rule[] = [
   [/^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})\b/, (m, st) => setDate(st, fullYear(m[3]), +m[1], +m[2])],
   [/^(\d{1,2})[-.](\d{1,2})[-.](\d{4})\b/, (m, st) => setDate(st, +m[3], +m[2], +m[1])],
   // May 1st, 2031 / May 1 / May 2031
-  [
-    new RegExp(`^(${MONTH_RE})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`),
-    (m, st) => setDate(st, m[3] ? +m[3] : NaN, MONTHS[m[1]], +m[2]),
-  ],
+  [new RegExp(`^(${MONTH_RE})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?\\b`), (m, st) => setDate(st, m[3] ? +m[3] : NaN, MONTHS[m[1]], +m[2])],
   [new RegExp(`^(${MONTH_RE})\\.?,?\\s+(\\d{4})\\b`), (m, st) => setDate(st, +m[2], MONTHS[m[1]], 1)],
   // 1 May 2031 / 1st of May
   [
@@ -167,7 +222,10 @@ function tokenize(text: string): State | 'invalid' | 'unknown' {
 }
 
 function build(st: State, zone: string, now: DateTime): DateTime | null {
-  const z = st.offset !== undefined ? `UTC${st.offset >= 0 ? '+' : '-'}${Math.floor(Math.abs(st.offset) / 60)}:${String(Math.abs(st.offset) % 60).padStart(2, '0')}` : zone;
+  const z =
+    st.offset !== undefined
+      ? `UTC${st.offset >= 0 ? '+' : '-'}${Math.floor(Math.abs(st.offset) / 60)}:${String(Math.abs(st.offset) % 60).padStart(2, '0')}`
+      : zone;
   let dt = now.setZone(z);
   if (st.date) {
     const y = Number.isNaN(st.date.y) ? dt.year : st.date.y;
@@ -205,9 +263,9 @@ function viaChrono(text: string, zone: string, now: DateTime): DateTime | null {
       month: c.get('month') ?? ref.month,
       day: c.get('day') ?? ref.day,
       // A date without a time starts at midnight, as in the reference.
-      hour: timeKnown || !dateKnown ? c.get('hour') ?? 0 : 0,
-      minute: timeKnown || !dateKnown ? c.get('minute') ?? 0 : 0,
-      second: timeKnown || !dateKnown ? c.get('second') ?? 0 : 0,
+      hour: timeKnown || !dateKnown ? (c.get('hour') ?? 0) : 0,
+      minute: timeKnown || !dateKnown ? (c.get('minute') ?? 0) : 0,
+      second: timeKnown || !dateKnown ? (c.get('second') ?? 0) : 0,
     },
     { zone: c.get('timezoneOffset') !== null && c.isCertain('timezoneOffset') ? `UTC${offsetText(c.get('timezoneOffset')!)}` : zone },
   );

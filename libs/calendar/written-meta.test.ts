@@ -2,7 +2,11 @@ import { eventMetaChanges, writtenMeta } from './meta';
 
 describe('meta written through cms/v2', () => {
   it('derives the UTC strings, zone, abbreviation, duration and index fields from the local dates', () => {
-    const out = writtenMeta(null, { _EventStartDate: '2031-07-01 10:00:00', _EventEndDate: '2031-07-01 12:30:00', _EventTimezone: 'Europe/Paris', _EventVenueID: [4, 4, 0], footnotes: '' }, 'UTC');
+    const out = writtenMeta(
+      null,
+      { _EventStartDate: '2031-07-01 10:00:00', _EventEndDate: '2031-07-01 12:30:00', _EventTimezone: 'Europe/Paris', _EventVenueID: [4, 4, 0], footnotes: '' },
+      'UTC',
+    );
     expect(out.meta).toMatchObject({
       _EventStartDateUTC: '2031-07-01 08:00:00',
       _EventEndDateUTC: '2031-07-01 10:30:00',

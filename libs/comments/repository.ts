@@ -72,7 +72,10 @@ export class CommentsRepository extends Repository<CommentDoc> {
   async restoreForPost(postId: number): Promise<void> {
     for (const state of await this.collection.distinct('post_trash_status', { post: postId, approved: POST_TRASHED })) {
       if (typeof state !== 'string') continue;
-      await this.collection.updateMany({ post: postId, approved: POST_TRASHED, post_trash_status: state }, { $set: { approved: state }, $unset: { post_trash_status: true } });
+      await this.collection.updateMany(
+        { post: postId, approved: POST_TRASHED, post_trash_status: state },
+        { $set: { approved: state }, $unset: { post_trash_status: true } },
+      );
     }
   }
 

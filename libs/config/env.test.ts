@@ -17,7 +17,9 @@ function problemsOf(env: NodeJS.ProcessEnv): string {
 }
 
 describe('example secrets are refused at start-up', () => {
-  const cases = (Object.keys(EXAMPLE_SECRETS) as Array<keyof typeof EXAMPLE_SECRETS>).flatMap((name) => EXAMPLE_SECRETS[name].map((value): [string, string] => [name, value]));
+  const cases = (Object.keys(EXAMPLE_SECRETS) as Array<keyof typeof EXAMPLE_SECRETS>).flatMap((name) =>
+    EXAMPLE_SECRETS[name].map((value): [string, string] => [name, value]),
+  );
 
   test.each(cases)('%s=%p', (name, value) => {
     const message = problemsOf({ [name]: value });
@@ -41,7 +43,9 @@ describe('example secrets are refused at start-up', () => {
   });
 
   test('a value that only resembles an example passes', () => {
-    expect(problemsOf({ ADMIN_APP_PASSWORD: 'example0example0example1', ADMIN_PASSWORD: 'replace-me-with-a-long-password!', SERVICE_SECRET: OWN_SECRET })).toBe('');
+    expect(problemsOf({ ADMIN_APP_PASSWORD: 'example0example0example1', ADMIN_PASSWORD: 'replace-me-with-a-long-password!', SERVICE_SECRET: OWN_SECRET })).toBe(
+      '',
+    );
   });
 
   test('the test harness credentials and those of the conformance instructions start', () => {

@@ -76,10 +76,16 @@ function refuseExample(name: keyof typeof EXAMPLE_SECRETS, value: string): void 
 }
 
 export const ENV = {
-  PORT: { description: 'TCP port the process listens on (gateway, services, the all-in-one process; workers serve /healthz, /readyz and /metrics on it); 0 picks a free port.', roles: ['*'], parse: int(8080, 0, 65535) },
+  PORT: {
+    description:
+      'TCP port the process listens on (gateway, services, the all-in-one process; workers serve /healthz, /readyz and /metrics on it); 0 picks a free port.',
+    roles: ['*'],
+    parse: int(8080, 0, 65535),
+  },
   HOST: { description: 'Address to listen on.', roles: ['*'], parse: str('0.0.0.0') },
   SITE_URL: {
-    description: 'Public base URL of the site ({base_url}); the REST root is SITE_URL/index.php/cms-json. Default http://127.0.0.1:PORT (the loopback address a local client reaches).',
+    description:
+      'Public base URL of the site ({base_url}); the REST root is SITE_URL/index.php/cms-json. Default http://127.0.0.1:PORT (the loopback address a local client reaches).',
     roles: ['*'],
     parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => url(raw) ?? `http://127.0.0.1:${env.PORT || 8080}`,
   },
@@ -101,7 +107,12 @@ export const ENV = {
   DATA_DIR: { description: 'Folder of the embedded SQLite store (used when MONGO_URL is not set).', roles: ['*'], parse: str('./data') },
   MONGO_URL: { description: 'MongoDB connection string; when set, MongoDB is the store. Required in cluster mode.', roles: ['*'], parse: url, secret: true },
   MONGO_DB: { description: 'MongoDB database name.', roles: ['*'], parse: str('calendar') },
-  REDIS_URL: { description: 'Redis URL for BullMQ queues; when not set, the all-in-one process runs queued work inline. Required in cluster mode.', roles: ['*'], parse: url, secret: true },
+  REDIS_URL: {
+    description: 'Redis URL for BullMQ queues; when not set, the all-in-one process runs queued work inline. Required in cluster mode.',
+    roles: ['*'],
+    parse: url,
+    secret: true,
+  },
   QUEUE_PREFIX: { description: 'Key prefix of the BullMQ queues in Redis.', roles: ['*'], parse: str('ecs') },
   CONTENT_SERVICE_URL: { description: 'Gateway (cluster mode): base URL of the content service.', roles: ['gateway', 'worker'], parse: url },
   CALENDAR_SERVICE_URL: { description: 'Gateway (cluster mode): base URL of the calendar service.', roles: ['gateway', 'worker'], parse: url },
@@ -144,7 +155,12 @@ export const ENV = {
     secret: true,
   },
   MAX_BODY_BYTES: { description: 'Largest request body accepted; larger ones get 413.', roles: ['*'], parse: int(2 * 1024 * 1024, 1024, 512 * 1024 * 1024) },
-  AUTH_FAILURE_LIMIT: { description: 'Failed logins allowed for one login from one client address within AUTH_FAILURE_WINDOW_SECONDS before 429 (an address gets five times as many over all logins).', roles: ['all', 'gateway'], parse: int(10, 1, 100000) },
+  AUTH_FAILURE_LIMIT: {
+    description:
+      'Failed logins allowed for one login from one client address within AUTH_FAILURE_WINDOW_SECONDS before 429 (an address gets five times as many over all logins).',
+    roles: ['all', 'gateway'],
+    parse: int(10, 1, 100000),
+  },
   AUTH_FAILURE_WINDOW_SECONDS: { description: 'Window of the failed-login throttle.', roles: ['all', 'gateway'], parse: int(300, 1, 86400) },
   TRUST_PROXY_HOPS: {
     description:
@@ -159,8 +175,14 @@ export const ENV = {
     parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => {
       const list: string[] = [];
       const bad: string[] = [];
-      for (const [name, value] of [['OUTBOUND_ALLOW_HOSTS', raw], ['OEMBED_ALLOW_HOSTS', env.OEMBED_ALLOW_HOSTS]] as const) {
-        for (const item of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const [name, value] of [
+        ['OUTBOUND_ALLOW_HOSTS', raw],
+        ['OEMBED_ALLOW_HOSTS', env.OEMBED_ALLOW_HOSTS],
+      ] as const) {
+        for (const item of (value ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
           const entry = allowEntry(item);
           if (entry === null) bad.push(name === 'OUTBOUND_ALLOW_HOSTS' ? `"${item}"` : `"${item}" (in OEMBED_ALLOW_HOSTS)`);
           else if (!list.includes(entry)) list.push(entry);
@@ -186,14 +208,21 @@ export const ENV = {
     parse: (raw: string | undefined) => {
       const all = ['batch', 'oembed', 'import'];
       if (raw === undefined || raw.trim() === '') return all;
-      const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      const list = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = list.filter((q) => !all.includes(q));
       if (bad.length) throw new ConfigError(`unknown queue(s) ${bad.join(', ')}; known: ${all.join(', ')}`);
       return list;
     },
   },
   WORKER_CONCURRENCY: { description: 'Jobs a worker runs at once per queue.', roles: ['worker', 'all'], parse: int(4, 1, 256) },
-  BATCH_TIMEOUT_MS: { description: 'How long the gateway waits for a queued batch before answering 504.', roles: ['all', 'gateway'], parse: int(60000, 1000, 3600000) },
+  BATCH_TIMEOUT_MS: {
+    description: 'How long the gateway waits for a queued batch before answering 504.',
+    roles: ['all', 'gateway'],
+    parse: int(60000, 1000, 3600000),
+  },
   SHUTDOWN_TIMEOUT_MS: { description: 'Grace period for in-flight requests and jobs on SIGTERM.', roles: ['*'], parse: int(10000, 0, 600000) },
   LOG_LEVEL: { description: 'pino log level.', roles: ['*'], parse: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info') },
 } satisfies Record<string, VarSpec<unknown>>;

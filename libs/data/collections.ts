@@ -90,12 +90,7 @@ export const TERMS: CollectionSpec = {
 export const USERS: CollectionSpec = {
   name: 'users',
   fields: { id: 'int', login: 'text', email: 'text', slug: 'text', name: 'text' },
-  indexes: [
-    { keys: ['id'], unique: true },
-    { keys: ['login'], unique: true },
-    { keys: ['email'], unique: true },
-    { keys: ['slug'] },
-  ],
+  indexes: [{ keys: ['id'], unique: true }, { keys: ['login'], unique: true }, { keys: ['email'], unique: true }, { keys: ['slug'] }],
 };
 
 /** Comments on post-like records (cms/v2 comments). */

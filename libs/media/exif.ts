@@ -63,7 +63,11 @@ export function readExif(block: Buffer | undefined): ExifTags {
       const name = NAMES[tag];
       if (!name || !size || at + size > t.length) continue;
       let value: string | number | undefined;
-      if (type === 2) value = t.toString('latin1', at, at + size).replace(/\0[\s\S]*$/, '').trim();
+      if (type === 2)
+        value = t
+          .toString('latin1', at, at + size)
+          .replace(/\0[\s\S]*$/, '')
+          .trim();
       else if (type === 3) value = u16(at);
       else if (type === 4) value = u32(at);
       else if (type === 5 || type === 10) {

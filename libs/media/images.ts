@@ -161,7 +161,9 @@ export async function processImage(bytes: Buffer, name: string, dir: string, mim
     for (const [size, spec] of Object.entries(sizes)) {
       const dims = resizeDimensions(width, height, spec);
       if (!dims) continue;
-      const resized = await encode(sharp(base, { failOn: 'none' }).resize(dims.width, dims.height, { fit: spec.crop ? 'cover' : 'fill', position: 'centre' })).toBuffer();
+      const resized = await encode(
+        sharp(base, { failOn: 'none' }).resize(dims.width, dims.height, { fit: spec.crop ? 'cover' : 'fill', position: 'centre' }),
+      ).toBuffer();
       const file = `${attachedStem}-${dims.width}x${dims.height}${extOf(name)}`;
       // Sizes of the same dimensions share one file, as the reference's do.
       if (!files.some((f) => f.name === file)) files.push({ name: file, bytes: resized, mime });
@@ -174,7 +176,8 @@ export async function processImage(bytes: Buffer, name: string, dir: string, mim
 /** wp_read_image_metadata(): its keys from the EXIF tags (IPTC is not read), numbers as the reference prints them. */
 export function imageMeta(orientation: number, exif: Buffer | undefined): ImageMetaData {
   const x = readExif(exif);
-  const num = (v: number | undefined, digits?: number) => (v === undefined ? '0' : String(digits === undefined ? v : Math.round(v * 10 ** digits) / 10 ** digits));
+  const num = (v: number | undefined, digits?: number) =>
+    v === undefined ? '0' : String(digits === undefined ? v : Math.round(v * 10 ** digits) / 10 ** digits);
   const description = (x.ImageDescription ?? '').trim();
   // A short description is the reference's title; a longer one its caption.
   const title = description.length <= 80 ? description : '';

@@ -19,18 +19,24 @@ async function readAll(s: NodeJS.ReadableStream | null): Promise<Buffer | null> 
 const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 251));
 
 describe.each([
-  ['folder', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ecs-files-'));
-    return { storage: new FsStorage(dir) as FileStorage, close: async () => rmSync(dir, { recursive: true, force: true }) };
-  }],
-  ['GridFS', async () => {
-    const url = process.env.TEST_MONGO_URL;
-    if (!url) throw new Error('TEST_MONGO_URL is not set; run the tests through jest so its globalSetup starts MongoDB');
-    const store: Store = await openStore({ mongoUrl: url, mongoDb: `files_${process.pid}`, dataDir: ':memory:' });
-    const storage = storageFor(store, ':memory:');
-    expect(storage.kind).toBe('gridfs');
-    return { storage, close: () => store.close() };
-  }],
+  [
+    'folder',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ecs-files-'));
+      return { storage: new FsStorage(dir) as FileStorage, close: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    'GridFS',
+    async () => {
+      const url = process.env.TEST_MONGO_URL;
+      if (!url) throw new Error('TEST_MONGO_URL is not set; run the tests through jest so its globalSetup starts MongoDB');
+      const store: Store = await openStore({ mongoUrl: url, mongoDb: `files_${process.pid}`, dataDir: ':memory:' });
+      const storage = storageFor(store, ':memory:');
+      expect(storage.kind).toBe('gridfs');
+      return { storage, close: () => store.close() };
+    },
+  ],
 ])('%s storage', (_name, open) => {
   let storage: FileStorage;
   let close: () => Promise<void>;

@@ -86,13 +86,39 @@ const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'me
 
 const NON_PUBLIC = new BlockList();
 for (const [address, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(address, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NON_PUBLIC.addSubnet(address, prefix, 'ipv4');
 for (const [address, prefix] of [
   // ::/96 holds ::, ::1 and the IPv4-compatible forms; ::ffff:0:0:0/96 the IPv4-translated ones.
-  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NON_PUBLIC.addSubnet(address, prefix, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  NON_PUBLIC.addSubnet(address, prefix, 'ipv6');
 
 /** Whether an IP address is on the public internet (IPv4-mapped IPv6 addresses are judged as IPv4). */
 export function isPublicAddress(address: string): boolean {
@@ -101,7 +127,11 @@ export function isPublicAddress(address: string): boolean {
   return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-const bare = (hostname: string) => hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+const bare = (hostname: string) =>
+  hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
@@ -201,7 +231,11 @@ function refusal(err: unknown): RefusedError | null {
 }
 
 /** GETs a URL under the policy, following redirects itself so that each hop is checked. */
-export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accept: string; truncate: boolean; userAgent?: string; headers?: Record<string, string> }): Promise<Fetched> {
+export async function guardedGet(
+  raw: string,
+  policy: FetchPolicy,
+  opts: { accept: string; truncate: boolean; userAgent?: string; headers?: Record<string, string> },
+): Promise<Fetched> {
   const signal = AbortSignal.timeout(policy.timeoutMs);
   let url = checkUrl(raw, policy);
   for (let hop = 0; ; hop++) {
@@ -231,7 +265,8 @@ export async function guardedGet(raw: string, policy: FetchPolicy, opts: { accep
     }
     const { bytes, truncated } = await readLimited(res.data, policy.maxBytes, opts.truncate);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined && value !== null) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined && value !== null) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
     return { url: url.href, status: res.status, contentType: headers['content-type'] ?? '', body: bytes.toString('utf8'), bytes, truncated, headers };
   }
 }

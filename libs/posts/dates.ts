@@ -35,7 +35,10 @@ const HAS_OFFSET = /(Z|[+-]\d{2}(:\d{2})?)$/i;
  * offset the value is local time (or UTC when `isUtc`). Null when it does not parse.
  */
 export function parseDateInput(value: string, zone: string, isUtc = false): PostDate | null {
-  const iso = value.trim().replace(/^(\d{4}-\d{2}-\d{2})[ t]/, '$1T').replace(/z$/, 'Z');
+  const iso = value
+    .trim()
+    .replace(/^(\d{4}-\d{2}-\d{2})[ t]/, '$1T')
+    .replace(/z$/, 'Z');
   const readZone = HAS_OFFSET.test(iso) || isUtc ? 'utc' : zone;
   const dt = DateTime.fromISO(iso, { zone: readZone });
   if (!dt.isValid) return null;

@@ -13,9 +13,31 @@ const site = siteFrom({ SITE_URL: 'http://example.test/blog', SITE_NAME: 'T', SI
 
 function post(over: Partial<PostDoc>): PostDoc {
   return {
-    id: 0, type: 'post', status: 'publish', slug: '', title: '', content: '', excerpt: '', author: 1, parent: 0, menu_order: 0, password: '',
-    date: '2024-01-01 00:00:00', date_gmt: new Date('2024-01-01T00:00:00Z'), modified: '2024-01-01 00:00:00', modified_gmt: new Date('2024-01-01T00:00:00Z'),
-    comment_status: 'open', ping_status: 'open', template: '', format: '', sticky: false, featured_media: 0, guid: '', tax: {}, terms: [], meta: {},
+    id: 0,
+    type: 'post',
+    status: 'publish',
+    slug: '',
+    title: '',
+    content: '',
+    excerpt: '',
+    author: 1,
+    parent: 0,
+    menu_order: 0,
+    password: '',
+    date: '2024-01-01 00:00:00',
+    date_gmt: new Date('2024-01-01T00:00:00Z'),
+    modified: '2024-01-01 00:00:00',
+    modified_gmt: new Date('2024-01-01T00:00:00Z'),
+    comment_status: 'open',
+    ping_status: 'open',
+    template: '',
+    format: '',
+    sticky: false,
+    featured_media: 0,
+    guid: '',
+    tax: {},
+    terms: [],
+    meta: {},
     ...over,
   };
 }
@@ -44,7 +66,15 @@ describe('parsePermalink', () => {
   });
 
   it('refuses other hosts, other paths, other schemes, the home page and garbage', () => {
-    for (const url of ['http://other.test/blog/hello/', 'http://example.test:8080/blog/hello/', 'http://example.test/elsewhere/hello/', 'ftp://example.test/blog/hello/', 'http://example.test/blog/', 'not a url', 'http://example.test/blog/%E0%A4%A/']) {
+    for (const url of [
+      'http://other.test/blog/hello/',
+      'http://example.test:8080/blog/hello/',
+      'http://example.test/elsewhere/hello/',
+      'ftp://example.test/blog/hello/',
+      'http://example.test/blog/',
+      'not a url',
+      'http://example.test/blog/%E0%A4%A/',
+    ]) {
       expect(parsePermalink(site, url)).toBeNull();
     }
   });

@@ -275,7 +275,12 @@ export const TAXONOMIES: TaxonomyObject[] = [
     restBase: CATEGORY_TAXONOMY,
     restNamespace: 'cms/v2',
     objectType: [EVENT_TYPE],
-    caps: { manage_terms: 'publish_vendor_events', edit_terms: 'publish_vendor_events', delete_terms: 'publish_vendor_events', assign_terms: 'edit_vendor_events' },
+    caps: {
+      manage_terms: 'publish_vendor_events',
+      edit_terms: 'publish_vendor_events',
+      delete_terms: 'publish_vendor_events',
+      assign_terms: 'edit_vendor_events',
+    },
     archiveBase: 'events/category',
   },
 ];
@@ -348,7 +353,9 @@ export const STATUSES: StatusObject[] = [
   status('request-confirmed', 'Confirmed', { internal: true, showInAdminAllList: false }),
   status('request-failed', 'Failed', { internal: true, showInAdminAllList: false }),
   status('request-completed', 'Completed', { internal: true, showInAdminAllList: false }),
-  ...['success', 'failed', 'schedule', 'pending', 'draft'].map((s) => status(`vendor-ea-${s}`, `vendor-ea-${s}`, { internal: true, showInAdminAllList: false })),
+  ...['success', 'failed', 'schedule', 'pending', 'draft'].map((s) =>
+    status(`vendor-ea-${s}`, `vendor-ea-${s}`, { internal: true, showInAdminAllList: false }),
+  ),
   status('vendor-ignored', 'Ignored', { internal: true, showInAdminAllList: false }),
 ];
 

@@ -96,7 +96,10 @@ export function wpautop(input: string, br = true): string {
   text = replaceInTags(text, '\n', ' <!-- wpnl --> ');
   if (text.includes('<option')) text = text.replace(/\s*<option/g, '<option').replace(/<\/option>\s*/g, '</option>');
   if (text.includes('</object>')) {
-    text = text.replace(/(<object[^>]*>)\s*/g, '$1').replace(/\s*<\/object>/g, '</object>').replace(/\s*(<\/?(?:param|embed)[^>]*>)\s*/g, '$1');
+    text = text
+      .replace(/(<object[^>]*>)\s*/g, '$1')
+      .replace(/\s*<\/object>/g, '</object>')
+      .replace(/\s*(<\/?(?:param|embed)[^>]*>)\s*/g, '$1');
   }
   if (text.includes('<source') || text.includes('<track')) {
     text = text
@@ -211,7 +214,9 @@ export const EXCERPT_MORE = ' [&hellip;]';
 
 /** `wp_trim_words`. */
 export function trimWords(text: string, words: number, more = EXCERPT_MORE): string {
-  const list = stripAllTags(text).split(/[\n\r\t ]+/).filter(Boolean);
+  const list = stripAllTags(text)
+    .split(/[\n\r\t ]+/)
+    .filter(Boolean);
   if (list.length > words) return list.slice(0, words).join(' ') + more;
   return list.join(' ');
 }

@@ -60,7 +60,11 @@ export class PostsRepository extends Repository<PostDoc> {
   /** Restores a trashed record to `status` (default: its status before the trash) and its slug. */
   async untrash(doc: PostDoc, status?: string): Promise<PostDoc> {
     const info = doc.trash;
-    return (await this.save(doc.id, { status: status ?? info?.status ?? 'draft', slug: info?.desired_slug ?? doc.slug.replace(/__trashed$/, ''), trash: undefined }))!;
+    return (await this.save(doc.id, {
+      status: status ?? info?.status ?? 'draft',
+      slug: info?.desired_slug ?? doc.slug.replace(/__trashed$/, ''),
+      trash: undefined,
+    }))!;
   }
 
   count(filter: Filter): Promise<number> {

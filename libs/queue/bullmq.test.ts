@@ -3,15 +3,17 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
+import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTERVAL_MS, PRODUCER_WAIT_MS, createBullQueue, createBullWorker } from './bullmq';
 import {
-  WORKER_LOCK_DURATION_MS,
-  WORKER_MAX_STALLED_COUNT,
-  WORKER_STALLED_INTERVAL_MS,
-  PRODUCER_WAIT_MS,
-  createBullQueue,
-  createBullWorker,
-} from './bullmq';
-import { JobFailedError, QueueTimeoutError, QueueUnavailableError, type JobContext, type JobHandlers, type JobQueue, type JobWorker, type QueueName } from './types';
+  JobFailedError,
+  QueueTimeoutError,
+  QueueUnavailableError,
+  type JobContext,
+  type JobHandlers,
+  type JobQueue,
+  type JobWorker,
+  type QueueName,
+} from './types';
 
 const redisUrl = process.env.TEST_REDIS_URL as string;
 // Unique per run and per test below, so tests share no keys with each other or with anything else in Redis.
@@ -28,7 +30,10 @@ function newPrefix(): string {
 function open(handlers: JobHandlers, queues: QueueName[] = ['batch'], prefix = newPrefix()) {
   const queue = createBullQueue({ redisUrl, prefix });
   const worker = createBullWorker({ redisUrl, prefix, queues, concurrency: 2, handlers });
-  toClose.push(() => worker.close(30000), () => queue.close());
+  toClose.push(
+    () => worker.close(30000),
+    () => queue.close(),
+  );
   return { prefix, queue, worker };
 }
 

@@ -89,7 +89,13 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([p.then(() => true, () => true), timeout]);
+    return await Promise.race([
+      p.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -278,7 +284,12 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
           // bounded, and a connection that is not up has nothing to flush.
           if (connection.status !== 'ready') connection.disconnect();
           const listeners: QueueEvents[] = [];
-          const pending = [...events.values()].map((p) => p.then((l) => void listeners.push(l), () => undefined));
+          const pending = [...events.values()].map((p) =>
+            p.then(
+              (l) => void listeners.push(l),
+              () => undefined,
+            ),
+          );
           await settlesWithin(Promise.all(pending), CLOSE_STEP_MS);
           await settlesWithin(Promise.allSettled(listeners.map((l) => l.close())), CLOSE_STEP_MS);
           await settlesWithin(Promise.allSettled([...queues.values()].map((q) => q.close())), CLOSE_STEP_MS);
@@ -342,7 +353,9 @@ export function createBullWorker(opts: BullWorkerOptions): JobWorker {
           maxStalledCount: WORKER_MAX_STALLED_COUNT,
         });
         worker.on('error', (err) => log.warn({ err, queue: q }, 'worker error'));
-        worker.on('failed', (job, err) => log.warn({ queue: q, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job attempt failed'));
+        worker.on('failed', (job, err) =>
+          log.warn({ queue: q, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job attempt failed'),
+        );
         return worker;
       });
       try {

@@ -5,11 +5,14 @@ function named(name: string, extra: Record<string, unknown> = {}): Error {
 }
 
 describe('backing services that are down', () => {
-  test.each(['MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoPoolClearedError', 'QueueUnavailableError'])('%s is a 503 with retry_after', (name) => {
-    const err = unavailableFor(named(name))!;
-    expect(err.toJSON()).toMatchObject({ code: 'rest_service_unavailable', data: { status: 503, retry_after: RETRY_AFTER_SECONDS } });
-    expect(asRestError(named(name)).status).toBe(503);
-  });
+  test.each(['MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoPoolClearedError', 'QueueUnavailableError'])(
+    '%s is a 503 with retry_after',
+    (name) => {
+      const err = unavailableFor(named(name))!;
+      expect(err.toJSON()).toMatchObject({ code: 'rest_service_unavailable', data: { status: 503, retry_after: RETRY_AFTER_SECONDS } });
+      expect(asRestError(named(name)).status).toBe(503);
+    },
+  );
 
   test('SQLITE_BUSY is a 503; any other error stays a 500 and a RestError stays itself', () => {
     expect(unavailableFor(named('SqliteError', { code: 'SQLITE_BUSY' }))?.status).toBe(503);

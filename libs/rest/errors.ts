@@ -58,8 +58,7 @@ export const errors = {
   noRoute: () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404),
   invalidJson: (message: JsonErrorMessage = 'Syntax error') =>
     new RestError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: JSON_ERROR_CODES[message] ?? 4, json_error_message: message }),
-  missingParams: (names: string[]) =>
-    new RestError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params: names }),
+  missingParams: (names: string[]) => new RestError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params: names }),
   forbidden: (user: unknown, message = 'Sorry, you are not allowed to do that.') => new RestError('rest_forbidden', message, authStatus(user)),
   bodyTooLarge: (limit: number) =>
     new RestError('rest_request_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413, { max_bytes: limit }),
@@ -107,7 +106,11 @@ export function retryAfterHeader(status: number, body: unknown): Record<string, 
 
 /** A validation failure of one argument: becomes an entry of `rest_invalid_param`. */
 export class ParamError {
-  constructor(public readonly code: string, public readonly message: string, public readonly data: unknown = null) {}
+  constructor(
+    public readonly code: string,
+    public readonly message: string,
+    public readonly data: unknown = null,
+  ) {}
 }
 
 /** Builds the `rest_invalid_param` error from per-argument failures, in the order found. */

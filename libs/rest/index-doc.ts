@@ -7,9 +7,31 @@ import type { ArgDecl, CompiledRoute, RouteRegistry } from './registry';
 import { gmtOffset, restUrl, type Site } from './site';
 
 const PUBLISHED_KEYWORDS = [
-  'title', 'description', 'default', 'type', 'format', 'enum', 'items', 'properties', 'additionalProperties', 'patternProperties',
-  'minProperties', 'maxProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength',
-  'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'anyOf', 'oneOf',
+  'title',
+  'description',
+  'default',
+  'type',
+  'format',
+  'enum',
+  'items',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
 ] as const;
 
 export function publishArg(decl: ArgDecl): Record<string, unknown> {

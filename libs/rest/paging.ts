@@ -36,7 +36,15 @@ export function pageLinks(site: Site, path: string, query: Record<string, unknow
   return links.join(', ');
 }
 
-export function pagingHeaders(site: Site, path: string, query: Record<string, unknown>, page: number, perPage: number, total: number, prefix = 'X-WP'): Record<string, string> {
+export function pagingHeaders(
+  site: Site,
+  path: string,
+  query: Record<string, unknown>,
+  page: number,
+  perPage: number,
+  total: number,
+  prefix = 'X-WP',
+): Record<string, string> {
   const pages = totalPages(total, perPage);
   const headers: Record<string, string> = { [`${prefix}-Total`]: String(total), [`${prefix}-TotalPages`]: String(pages) };
   const link = pageLinks(site, path, query, page, pages);

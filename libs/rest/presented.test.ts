@@ -11,7 +11,14 @@ describe('toJson', () => {
   });
   afterAll(() => store.close());
 
-  const record = (id: number) => ({ id, title: { rendered: `Record ${id} "quoted" \u2028` }, when: new Date(Date.UTC(2030, 0, id)), gone: undefined, tags: [1, undefined, 3], _links: { self: [{ href: `http://x/${id}` }] } });
+  const record = (id: number) => ({
+    id,
+    title: { rendered: `Record ${id} "quoted" \u2028` },
+    when: new Date(Date.UTC(2030, 0, id)),
+    gone: undefined,
+    tags: [1, undefined, 3],
+    _links: { self: [{ href: `http://x/${id}` }] },
+  });
 
   it('writes exactly what JSON.stringify writes, with kept records anywhere within two levels', () => {
     const stamp = cache.stamp();

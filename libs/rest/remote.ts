@@ -20,7 +20,10 @@ export function encodeUpload(u: UploadPayload): WireUpload {
 
 export function decodeUpload(w: WireUpload): UploadPayload {
   const out: UploadPayload = { ...w, raw: typeof w.raw === 'string' ? Buffer.from(w.raw, 'base64') : undefined, files: undefined };
-  if (w.files) out.files = Object.fromEntries(Object.entries(w.files).map(([k, f]) => [k, { name: String(f.name), type: String(f.type), data: Buffer.from(String(f.data), 'base64') }]));
+  if (w.files)
+    out.files = Object.fromEntries(
+      Object.entries(w.files).map(([k, f]) => [k, { name: String(f.name), type: String(f.type), data: Buffer.from(String(f.data), 'base64') }]),
+    );
   return out;
 }
 

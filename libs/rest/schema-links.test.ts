@@ -20,8 +20,14 @@ it('posts: publish, unfiltered HTML, sticky, author and both taxonomies, aimed a
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.schema).sort()).toEqual(['$schema', 'links', 'properties', 'title', 'type']);
     expect(rels(res.body.schema)).toEqual([
-      'action-publish', 'action-unfiltered-html', 'action-sticky', 'action-assign-author',
-      'action-assign-categories', 'action-create-categories', 'action-assign-tags', 'action-create-tags',
+      'action-publish',
+      'action-unfiltered-html',
+      'action-sticky',
+      'action-assign-author',
+      'action-assign-categories',
+      'action-create-categories',
+      'action-assign-tags',
+      'action-create-tags',
     ]);
   }
   const [publish, html, , , assignCats] = (await app.request('OPTIONS', '/cms/v2/posts')).body.schema.links;
@@ -32,7 +38,10 @@ it('posts: publish, unfiltered HTML, sticky, author and both taxonomies, aimed a
     targetSchema: { type: 'object', properties: { status: { type: 'string', enum: ['publish', 'future'] } } },
   });
   expect(html.targetSchema).toEqual({ type: 'object', properties: { content: { raw: { type: 'string' } } } });
-  expect(assignCats).toMatchObject({ title: 'The current user can assign terms in the category taxonomy.', targetSchema: { properties: { categories: { type: 'array', items: { type: 'integer' } } } } });
+  expect(assignCats).toMatchObject({
+    title: 'The current user can assign terms in the category taxonomy.',
+    targetSchema: { properties: { categories: { type: 'array', items: { type: 'integer' } } } },
+  });
 });
 
 it('pages: no sticky and no taxonomies', async () => {

@@ -26,12 +26,23 @@ function setup() {
   });
   const app = new ServiceApp('content', registry);
   const seen: Record<string, unknown>[] = [];
-  app.bind('t.list', { handle: async (ctx) => (seen.push(ctx.params), { body: [{ id: 1, name: 'a', _links: { author: [{ embeddable: true, href: `${site.restRoot}test/v1/things/7` }, { href: 'https://elsewhere.test/x' }] } }] }) });
+  app.bind('t.list', {
+    handle: async (ctx) => (
+      seen.push(ctx.params),
+      {
+        body: [
+          { id: 1, name: 'a', _links: { author: [{ embeddable: true, href: `${site.restRoot}test/v1/things/7` }, { href: 'https://elsewhere.test/x' }] } },
+        ],
+      }
+    ),
+  });
   app.bind('t.create', {
     permission: async (ctx) => (ctx.user ? true : new RestError('nope', 'no', 401)),
     handle: async (ctx) => (seen.push(ctx.params), { status: 201, body: { name: ctx.params.name } }),
   });
-  app.bind('t.get', { handle: async (ctx) => (seen.push(ctx.params), { body: { id: ctx.params.id, nested: { a: 1, b: 2 }, context: ctx.params.context ?? null } }) });
+  app.bind('t.get', {
+    handle: async (ctx) => (seen.push(ctx.params), { body: { id: ctx.params.id, nested: { a: 1, b: 2 }, context: ctx.params.context ?? null } }),
+  });
   app.bind('t.delete', { permission: async () => false, handle: async () => ({ body: null }) });
   app.verify();
   const server = new RestServer(registry, site, { content: app.dispatch });
@@ -50,7 +61,16 @@ describe('RestServer pipeline', () => {
 
   it('takes the body over the query over URL captures', async () => {
     const { server, seen } = setup();
-    await server.handle(base({ method: 'POST', path: '/test/v1/things', query: { name: 'q' }, body: { name: 'b' }, bodyType: 'json', user: { id: 1, login: 'x', roles: [], caps: [] } }));
+    await server.handle(
+      base({
+        method: 'POST',
+        path: '/test/v1/things',
+        query: { name: 'q' },
+        body: { name: 'b' },
+        bodyType: 'json',
+        user: { id: 1, login: 'x', roles: [], caps: [] },
+      }),
+    );
     expect(seen[0].name).toBe('b');
     await server.handle(base({ path: '/test/v1/things/5', query: { id: '9' } }));
     expect(seen[1].id).toBe(9);
@@ -98,7 +118,9 @@ describe('RouteRegistry', () => {
     r.add({ namespace: 'a/v1', pattern: '/a/v1/x', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] });
     expect(r.all().map((x) => x.pattern)).toEqual(['/a/v1', '/a/v1/x']);
     expect(() => r.add({ namespace: 'a/v1', pattern: '/a/v1/x', endpoints: [] })).toThrow(/declared twice/);
-    expect(() => r.add({ namespace: 'a/v1', pattern: '/a/v1/y', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] })).toThrow(/declared twice/);
+    expect(() => r.add({ namespace: 'a/v1', pattern: '/a/v1/y', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] })).toThrow(
+      /declared twice/,
+    );
   });
 
   it('turns (?P<name>) groups into parameters and only tries routes of a matching namespace', () => {
@@ -122,7 +144,11 @@ describe('unexpected failures', () => {
     const registry = new RouteRegistry();
     registry.add({ namespace: 'x/v1', pattern: '/x/v1/boom', endpoints: [{ id: 'boom', service: 'content', methods: ['GET'], args: {} }] });
     const app = new ServiceApp('content', registry);
-    app.bind('boom', { handle: async () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /var/data'); } });
+    app.bind('boom', {
+      handle: async () => {
+        throw new Error('SQLITE_CORRUPT: database disk image is malformed at /var/data');
+      },
+    });
     const server = new RestServer(registry, site, { content: app.dispatch });
     const out = await server.handle(base({ path: '/x/v1/boom' }));
     expect(out.status).toBe(500);
@@ -133,7 +159,11 @@ describe('unexpected failures', () => {
   it('answer 503 when the owning service cannot be reached', async () => {
     const registry = new RouteRegistry();
     registry.add({ namespace: 'x/v1', pattern: '/x/v1/far', endpoints: [{ id: 'far', service: 'calendar', methods: ['GET'], args: {} }] });
-    const server = new RestServer(registry, site, { calendar: async () => { throw new Error('connect ECONNREFUSED 10.0.0.7:8080'); } });
+    const server = new RestServer(registry, site, {
+      calendar: async () => {
+        throw new Error('connect ECONNREFUSED 10.0.0.7:8080');
+      },
+    });
     const out = await server.handle(base({ path: '/x/v1/far' }));
     expect(out.status).toBe(503);
     expect(JSON.stringify(out.body)).not.toMatch(/ECONNREFUSED/);

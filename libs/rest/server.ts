@@ -182,7 +182,12 @@ export class RestServer {
     return { params: merged, queryKeys: Object.keys(query), bodyKeys: Object.keys(body) };
   }
 
-  private async failOnRoute(err: RestError, route: CompiledRoute, input: RestInput & { requestId: string }, urlParams: Record<string, string>): Promise<RestOutput> {
+  private async failOnRoute(
+    err: RestError,
+    route: CompiledRoute,
+    input: RestInput & { requestId: string },
+    urlParams: Record<string, string>,
+  ): Promise<RestOutput> {
     const out = fail(err, route.pattern);
     const allow = await this.probeAllow(route, input, urlParams);
     if (allow.length) out.headers.Allow = allow.join(', ');
@@ -224,7 +229,18 @@ export class RestServer {
     }
     for (const g of route.groups) if (/^\d+$/.test(String(params[g]))) params[g] = Number(params[g]);
     try {
-      const res = await svc({ endpoint: first.id, method: first.methods[0], path: input.path, params, queryKeys: Object.keys(query), bodyKeys: Object.keys(body), query: input.query, user: input.user, requestId: input.requestId, probe: true });
+      const res = await svc({
+        endpoint: first.id,
+        method: first.methods[0],
+        path: input.path,
+        params,
+        queryKeys: Object.keys(query),
+        bodyKeys: Object.keys(body),
+        query: input.query,
+        user: input.user,
+        requestId: input.requestId,
+        probe: true,
+      });
       return [...new Set(res.allow)];
     } catch {
       return [];
@@ -233,7 +249,15 @@ export class RestServer {
 
   /** `_embed`: follows embeddable links with internal GETs in embed context, cached per href. */
   private async embed(body: unknown, embedParam: unknown, input: RestInput & { requestId: string }): Promise<unknown> {
-    const wanted = embedParam === '' || embedParam === '1' || embedParam === 'true' || embedParam === true ? null : new Set(String(embedParam).split(',').map((s) => s.trim()).filter(Boolean));
+    const wanted =
+      embedParam === '' || embedParam === '1' || embedParam === 'true' || embedParam === true
+        ? null
+        : new Set(
+            String(embedParam)
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          );
     const cache = new Map<string, Promise<unknown>>();
     const one = async (item: unknown): Promise<unknown> => {
       if (!isObj(item) || !isObj(item._links)) return item;

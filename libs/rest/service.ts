@@ -153,7 +153,10 @@ export class ServiceApp {
 
   /** Every endpoint the registry gives this service must have a handler. */
   verify(): this {
-    const missing = this.registry.endpointsOf(this.name).filter((e) => !this.handlers.has(e.id)).map((e) => e.id);
+    const missing = this.registry
+      .endpointsOf(this.name)
+      .filter((e) => !this.handlers.has(e.id))
+      .map((e) => e.id);
     if (missing.length) throw new Error(`${this.name}: no handler for ${missing.join(', ')}`);
     return this;
   }

@@ -61,7 +61,10 @@ describe('keywords and the reference wording', () => {
 
   it('bounds', () => {
     const perPage: ArgDecl = { type: 'integer', minimum: 1, maximum: 100 };
-    expect(errorOf(0, perPage, 'per_page')).toMatchObject({ code: 'rest_out_of_bounds', message: 'per_page must be between 1 (inclusive) and 100 (inclusive)' });
+    expect(errorOf(0, perPage, 'per_page')).toMatchObject({
+      code: 'rest_out_of_bounds',
+      message: 'per_page must be between 1 (inclusive) and 100 (inclusive)',
+    });
     expect(errorOf('101', perPage, 'per_page').message).toBe('per_page must be between 1 (inclusive) and 100 (inclusive)');
     expect(errorOf(0, { type: 'integer', minimum: 1 }, 'page').message).toBe('page must be greater than or equal to 1');
     expect(errorOf(1, { type: 'integer', minimum: 1, exclusiveMinimum: true }).message).toBe('x must be greater than 1');
@@ -82,8 +85,13 @@ describe('keywords and the reference wording', () => {
       items: { type: 'object', properties: { method: { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'] }, path: { type: 'string', required: true } } },
     };
     expect(errorOf([{ method: 'GET', path: '/x' }], req, 'requests').message).toBe('requests[0][method] is not one of POST, PUT, PATCH, and DELETE.');
-    expect(errorOf([{ method: 'POST' }], req, 'requests')).toMatchObject({ code: 'rest_property_required', message: 'path is a required property of requests[0].' });
-    expect(errorOf({ a: 1, b: 2 }, { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }).message).toBe('b is not a valid property of Object.');
+    expect(errorOf([{ method: 'POST' }], req, 'requests')).toMatchObject({
+      code: 'rest_property_required',
+      message: 'path is a required property of requests[0].',
+    });
+    expect(errorOf({ a: 1, b: 2 }, { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }).message).toBe(
+      'b is not a valid property of Object.',
+    );
   });
 
   it('formats', () => {
@@ -95,7 +103,13 @@ describe('keywords and the reference wording', () => {
   });
 
   it('anyOf picks the matching branch', () => {
-    const appId: ArgDecl = { type: 'string', anyOf: [{ type: 'string', format: 'uuid' }, { type: 'string', enum: [''] }] };
+    const appId: ArgDecl = {
+      type: 'string',
+      anyOf: [
+        { type: 'string', format: 'uuid' },
+        { type: 'string', enum: [''] },
+      ],
+    };
     expect(check('', appId)).toEqual({ value: '' });
     expect(errorOf('xyz', appId).code).toBe('rest_no_matching_schema');
   });
@@ -147,7 +161,7 @@ describe('prototype keys in object values', () => {
 });
 
 describe('ownEntry', () => {
-  it('finds only a table\'s own entries', () => {
+  it("finds only a table's own entries", () => {
     const table = { a: 1 };
     expect(ownEntry(table, 'a')).toBe(1);
     for (const k of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect([k, ownEntry(table, k)]).toEqual([k, undefined]);

@@ -56,7 +56,22 @@ for (const f of ['uri', 'text-field', 'textarea-field', 'tel', 'date']) ajv.addF
 /** Translates a reference-dialect schema into a standard JSON Schema for AJV. */
 function toJsonSchema(schema: ArgSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const copy = ['type', 'enum', 'format', 'minimum', 'maximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'] as const;
+  const copy = [
+    'type',
+    'enum',
+    'format',
+    'minimum',
+    'maximum',
+    'multipleOf',
+    'minLength',
+    'maxLength',
+    'pattern',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'minProperties',
+    'maxProperties',
+  ] as const;
   for (const k of copy) if (schema[k] !== undefined) out[k] = schema[k];
   if (schema.exclusiveMinimum && schema.minimum !== undefined) {
     delete out.minimum;
@@ -231,7 +246,14 @@ export function listJoin(items: unknown[]): string {
 
 function pathName(base: string, instancePath: string): string {
   if (!instancePath) return base;
-  return base + instancePath.split('/').slice(1).map((seg) => `[${seg.replace(/~1/g, '/').replace(/~0/g, '~')}]`).join('');
+  return (
+    base +
+    instancePath
+      .split('/')
+      .slice(1)
+      .map((seg) => `[${seg.replace(/~1/g, '/').replace(/~0/g, '~')}]`)
+      .join('')
+  );
 }
 
 function boundsMessage(name: string, s: ArgSchema): string {

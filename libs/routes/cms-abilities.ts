@@ -20,7 +20,10 @@ export const ABILITY_ENDPOINTS = {
 } as const;
 
 /** The reference's sanitize_key: lower case, only a-z, 0-9, `_` and `-`. */
-export const sanitizeKey = (value: unknown): string => String(value ?? '').toLowerCase().replace(/[^a-z0-9_-]/g, '');
+export const sanitizeKey = (value: unknown): string =>
+  String(value ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '');
 
 const nameArg = (): ArgDecl => ({ description: 'Unique identifier for the ability.', type: 'string', pattern: '^[a-zA-Z0-9\\-\\/]+$' });
 
@@ -109,7 +112,11 @@ export function registerAbilitiesRoutes(registry: RouteRegistry): void {
         methods: ALL_METHODS,
         args: {
           name: nameArg(),
-          input: { description: 'Input parameters for the ability execution.', type: ['integer', 'number', 'boolean', 'string', 'array', 'object', 'null'], default: null },
+          input: {
+            description: 'Input parameters for the ability execution.',
+            type: ['integer', 'number', 'boolean', 'string', 'array', 'object', 'null'],
+            default: null,
+          },
         },
       },
     ],

@@ -32,7 +32,11 @@ export function siteHealthTestSchema(): Record<string, unknown> {
       },
       readonly: true,
     },
-    description: { type: 'string', description: 'A more descriptive explanation of what the test looks for, and why it is important for the user.', readonly: true },
+    description: {
+      type: 'string',
+      description: 'A more descriptive explanation of what the test looks for, and why it is important for the user.',
+      readonly: true,
+    },
     actions: { type: 'string', description: 'HTML containing an action to direct the user to where they can resolve the issue.', readonly: true },
   });
 }

@@ -45,7 +45,16 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'ec/v2/onboarding': [registerOnboardingRoutes],
   'ec/v1': [registerEcRoutes],
   // cms/v2 in the reference's registration order: post types' routes (posts, pages, media), types, statuses, taxonomies, terms of each taxonomy, users, comments, search, settings.
-  'cms/v2': [registerPostRoutes, registerMediaRoutes, registerDiscoveryRoutes, registerTermRoutes, registerUserRoutes, registerCommentRoutes, registerSearchRoutes, registerSettingsRoutes],
+  'cms/v2': [
+    registerPostRoutes,
+    registerMediaRoutes,
+    registerDiscoveryRoutes,
+    registerTermRoutes,
+    registerUserRoutes,
+    registerCommentRoutes,
+    registerSearchRoutes,
+    registerSettingsRoutes,
+  ],
   'cms-site-health/v1': [registerSiteHealthRoutes],
   'cms-block-editor/v1': [registerBlockEditorRoutes],
   'cms-abilities/v1': [registerAbilitiesRoutes],

@@ -27,7 +27,30 @@ export const absint = (value: unknown): number => Math.abs(phpInt(value));
 /** wp_oembed_ensure_format: json unless xml was asked for. */
 export const ensureFormat = (value: unknown): 'json' | 'xml' => (value === 'xml' ? 'xml' : 'json');
 
-const ALLOWED_PROTOCOLS = new Set(['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn']);
+const ALLOWED_PROTOCOLS = new Set([
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'news',
+  'irc',
+  'irc6',
+  'ircs',
+  'gopher',
+  'nntp',
+  'feed',
+  'telnet',
+  'mms',
+  'rtsp',
+  'sms',
+  'svn',
+  'tel',
+  'fax',
+  'xmpp',
+  'webcal',
+  'urn',
+]);
 
 /**
  * sanitize_url (esc_url_raw): trims, drops characters a URL cannot hold, adds `http://` to a bare host
@@ -35,7 +58,10 @@ const ALLOWED_PROTOCOLS = new Set(['http', 'https', 'ftp', 'ftps', 'mailto', 'ne
  */
 export function sanitizeUrl(value: unknown): string {
   if (typeof value !== 'string') return '';
-  let url = value.trim().replace(/ /g, '%20').replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi, '');
+  let url = value
+    .trim()
+    .replace(/ /g, '%20')
+    .replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi, '');
   if (url === '') return '';
   if (!url.includes(':') && !['/', '#', '?'].includes(url[0]) && !/^[a-z0-9-]+?\.php/i.test(url)) url = `http://${url}`;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url);

@@ -50,7 +50,8 @@ export const SETTINGS: SettingDef[] = [
       type: 'string',
       title: 'Timezone',
       description: 'A city in the same timezone as you.',
-      validate: (v) => (v === '' || isZoneName(String(v)) ? true : new ParamError('rest_invalid_timezone', 'timezone is not a time zone of the zone database.')),
+      validate: (v) =>
+        v === '' || isZoneName(String(v)) ? true : new ParamError('rest_invalid_timezone', 'timezone is not a time zone of the zone database.'),
     },
   },
   { name: 'date_format', option: 'date_format', schema: { type: 'string', title: 'Date Format', description: 'A date format for all date strings.' } },
@@ -61,14 +62,35 @@ export const SETTINGS: SettingDef[] = [
     schema: { type: 'integer', title: 'Week Starts On', description: 'A day number of the week that the week should start on.', minimum: 0, maximum: 6 },
   },
   { name: 'default_category', option: 'default_category', schema: { type: 'integer', title: '', description: 'Default post category.', minimum: 1 } },
-  { name: 'posts_per_page', option: 'posts_per_page', schema: { type: 'integer', title: 'Maximum posts per page', description: 'Blog pages show at most.', minimum: 1 } },
-  { name: 'show_on_front', option: 'show_on_front', schema: { type: 'string', title: 'Show on front', description: 'What to show on the front page', enum: ['posts', 'page'] } },
-  { name: 'page_on_front', option: 'page_on_front', schema: { type: 'integer', title: 'Page on front', description: 'The ID of the page that should be displayed on the front page', minimum: 0 } },
-  { name: 'page_for_posts', option: 'page_for_posts', schema: { type: 'integer', title: '', description: 'The ID of the page that should display the latest posts', minimum: 0 } },
+  {
+    name: 'posts_per_page',
+    option: 'posts_per_page',
+    schema: { type: 'integer', title: 'Maximum posts per page', description: 'Blog pages show at most.', minimum: 1 },
+  },
+  {
+    name: 'show_on_front',
+    option: 'show_on_front',
+    schema: { type: 'string', title: 'Show on front', description: 'What to show on the front page', enum: ['posts', 'page'] },
+  },
+  {
+    name: 'page_on_front',
+    option: 'page_on_front',
+    schema: { type: 'integer', title: 'Page on front', description: 'The ID of the page that should be displayed on the front page', minimum: 0 },
+  },
+  {
+    name: 'page_for_posts',
+    option: 'page_for_posts',
+    schema: { type: 'integer', title: '', description: 'The ID of the page that should display the latest posts', minimum: 0 },
+  },
   {
     name: 'default_ping_status',
     option: 'default_ping_status',
-    schema: { type: 'string', title: '', description: 'Allow link notifications from other blogs (pingbacks and trackbacks) on new articles.', enum: ['open', 'closed'] },
+    schema: {
+      type: 'string',
+      title: '',
+      description: 'Allow link notifications from other blogs (pingbacks and trackbacks) on new articles.',
+      enum: ['open', 'closed'],
+    },
   },
   {
     name: 'default_comment_status',

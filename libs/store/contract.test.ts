@@ -86,12 +86,7 @@ const ITEMS: CollectionSpec = {
     'meta.start': 'date',
   },
   arrays: { terms: 'int', tags: 'text', dates: 'date' },
-  indexes: [
-    { keys: ['id'], unique: true },
-    { keys: ['slug'], unique: true, sparse: true },
-    { keys: ['status', 'date'] },
-    { keys: ['meta.start'] },
-  ],
+  indexes: [{ keys: ['id'], unique: true }, { keys: ['slug'], unique: true, sparse: true }, { keys: ['status', 'date'] }, { keys: ['meta.start'] }],
 };
 
 const OPTIONS: CollectionSpec = { name: 'options', fields: { id: 'text' }, indexes: [{ keys: ['id'], unique: true }] };
@@ -413,7 +408,19 @@ describe.each([
       expect(inOrder(await items.find({}, { sort: [['rank', 1]] }))).toEqual([2, 3, 1, 5, 4]);
       expect(inOrder(await items.find({}, { sort: [['date', -1]] }))).toEqual([4, 2, 1, 3, 5]);
       expect(inOrder(await items.find({}, { sort: [['date', 1]] }))).toEqual([5, 3, 1, 2, 4]);
-      expect(inOrder(await items.find({}, { sort: [['status', 1], ['rank', -1]] }))).toEqual([2, 4, 5, 1, 3]);
+      expect(
+        inOrder(
+          await items.find(
+            {},
+            {
+              sort: [
+                ['status', 1],
+                ['rank', -1],
+              ],
+            },
+          ),
+        ),
+      ).toEqual([2, 4, 5, 1, 3]);
       expect(inOrder(await items.find({}, { sort: [['meta.n', 1]] }))).toEqual([3, 4, 5, 1, 2]);
       expect(inOrder(await items.find({}, { sort: [['meta.start', -1]] }))).toEqual([2, 1, 5, 4, 3]);
       expect(inOrder(await items.find({ status: 'publish' }, { sort: [['slug', -1]] }))).toEqual([3, 5, 1]);
@@ -610,7 +617,12 @@ describe.each([
     });
 
     it('inserts all or none', async () => {
-      const batch = [{ id: 100, terms: [77] }, { id: 101, terms: [77] }, { id: 1, terms: [77] }, { id: 102, terms: [77] }];
+      const batch = [
+        { id: 100, terms: [77] },
+        { id: 101, terms: [77] },
+        { id: 1, terms: [77] },
+        { id: 102, terms: [77] },
+      ];
       await expectDuplicate(items.insertMany(batch), 'id');
       if (h.server.uniqueEnforced) {
         expect(await items.count({ id: { $gte: 100 } })).toBe(0);
@@ -765,10 +777,7 @@ describe('MongoDB duplicate-key errors', () => {
     expect(single).toMatchObject({ collection: 'items', keys: ['slug'] });
     const bulk = mapError({ code: 11000, writeErrors: [{ code: 11000, err: { keyPattern: { id: 1 } } }] }, 'items');
     expect(bulk).toMatchObject({ keys: ['id'] });
-    const fromMessage = mapError(
-      { code: 11000, message: 'E11000 duplicate key error collection: db.items index: status_1_date_-1 dup key: { }' },
-      'items',
-    );
+    const fromMessage = mapError({ code: 11000, message: 'E11000 duplicate key error collection: db.items index: status_1_date_-1 dup key: { }' }, 'items');
     expect(fromMessage).toMatchObject({ keys: ['status', 'date'] });
     const other = new Error('network');
     expect(mapError(other, 'items')).toBe(other);

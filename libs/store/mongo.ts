@@ -256,7 +256,10 @@ export class MongoStore implements Store {
     return null;
   }
 
-  constructor(readonly client: MongoClient, readonly db: Db) {}
+  constructor(
+    readonly client: MongoClient,
+    readonly db: Db,
+  ) {}
 
   static async connect(opts: MongoStoreOptions): Promise<MongoStore> {
     // undefined values are dropped, as JSON.stringify drops them in the SQLite store.

@@ -6,7 +6,9 @@ describe('QueryCache', () => {
   beforeEach(async () => {
     store = new SqliteStore({ dataDir: ':memory:' });
     await store.ensure([{ name: 'items', fields: { id: 'int', at: 'date', tag: 'text' }, indexes: [] }]);
-    await store.collection('items').insertMany([1, 2, 3].map((id) => ({ id, at: new Date(Date.UTC(2030, 0, id)), tag: id === 2 ? '2030-01-01T00:00:00.000Z' : 'x' })));
+    await store
+      .collection('items')
+      .insertMany([1, 2, 3].map((id) => ({ id, at: new Date(Date.UTC(2030, 0, id)), tag: id === 2 ? '2030-01-01T00:00:00.000Z' : 'x' })));
   });
   afterEach(() => store.close());
 

@@ -17,10 +17,7 @@ export function assertPath(path: string): string {
 
 export type FieldOp = 'eq' | 'ne' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'icontains';
 
-export type Cond =
-  | { kind: 'and'; items: Cond[] }
-  | { kind: 'or'; items: Cond[] }
-  | { kind: 'field'; path: string; op: FieldOp; value: unknown };
+export type Cond = { kind: 'and'; items: Cond[] } | { kind: 'or'; items: Cond[] } | { kind: 'field'; path: string; op: FieldOp; value: unknown };
 
 const FIELD_OPS: Record<string, FieldOp> = {
   $eq: 'eq',

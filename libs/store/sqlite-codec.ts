@@ -6,8 +6,10 @@ import type { Doc } from './types';
 
 /** True for a valid Date from any realm (jest's vm, worker threads), not only this module's. */
 export function isDate(v: unknown): v is Date {
-  return (v instanceof Date || (typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object Date]')) &&
-    !Number.isNaN((v as Date).getTime());
+  return (
+    (v instanceof Date || (typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object Date]')) &&
+    !Number.isNaN((v as Date).getTime())
+  );
 }
 
 function dateReplacer(this: unknown, key: string, value: unknown): unknown {

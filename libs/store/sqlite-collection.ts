@@ -31,7 +31,10 @@ function project<T extends Doc>(doc: T, fields: string[] | undefined): T {
 }
 
 export class SqliteCollection<T extends Doc> implements Collection<T> {
-  constructor(private readonly store: CollectionHost, readonly name: string) {}
+  constructor(
+    private readonly store: CollectionHost,
+    readonly name: string,
+  ) {}
 
   private get info(): TableInfo {
     return this.store.table(this.name);
@@ -114,7 +117,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     let i = 0;
     for (const arr of info.arrays.values()) {
       const list = pairs[i++];
-      for (let at = 0; at < list.length; ) {
+      for (let at = 0; at < list.length;) {
         let count = SIDE_CHUNK;
         while (count * 2 > list.length - at) count /= 2;
         this.store.stmt(sideInsertSql(arr.table, count)).run(...list.slice(at, at + count * 2));
@@ -200,9 +203,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.write(this.name, () => {
       const b = new Sql();
       const where = this.store.compile(info, filter, b);
-      const rids = this.store
-        .stmt(`SELECT t.rid FROM ${info.table} AS t WHERE ${where}${one ? ' LIMIT 1' : ''}`, true)
-        .all(...b.params) as number[];
+      const rids = this.store.stmt(`SELECT t.rid FROM ${info.table} AS t WHERE ${where}${one ? ' LIMIT 1' : ''}`, true).all(...b.params) as number[];
       const del = this.store.stmt(`DELETE FROM ${info.table} WHERE rid = ?`);
       const sides = [...info.arrays.values()].map((a) => this.store.stmt(`DELETE FROM ${q(a.table)} WHERE doc = ?`));
       for (const rid of rids) {

@@ -49,7 +49,11 @@ export function arrayValues(type: FieldType, v: unknown): ColValue[] {
 
 export const q = (ident: string): string => `"${ident}"`;
 /** JSON path literal; segments are validated by assertPath so they never contain quotes. */
-export const jsonPath = (p: string): string => `'$.${p.split('.').map((s) => `"${s}"`).join('.')}'`;
+export const jsonPath = (p: string): string =>
+  `'$.${p
+    .split('.')
+    .map((s) => `"${s}"`)
+    .join('.')}'`;
 const LIKE_ESCAPE = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 const ASCII = /^[\x00-\x7f]*$/;
 

@@ -14,12 +14,7 @@ const SPEC: CollectionSpec = {
   name: 'items',
   fields: { id: 'int', slug: 'text', status: 'text', title: 'text', sticky: 'bool', date: 'date', rank: 'int' },
   arrays: { terms: 'int' },
-  indexes: [
-    { keys: ['id'], unique: true },
-    { keys: ['slug'], unique: true, sparse: true },
-    { keys: ['status', 'date'] },
-    { keys: ['date'] },
-  ],
+  indexes: [{ keys: ['id'], unique: true }, { keys: ['slug'], unique: true, sparse: true }, { keys: ['status', 'date'] }, { keys: ['date'] }],
 };
 
 const dirs: string[] = [];
@@ -141,11 +136,20 @@ describe('SQLite store', () => {
     // terms 5: 100 records (rare); terms 100: 667 (popular, at least POPULAR_MEMBERS).
     expect(plan({ terms: 5 })).toMatch(/SEARCH s USING COVERING INDEX ix:items:terms:value \(value=\?\)/);
     const popular = plan({ status: 'publish', terms: 100 }, { sort: [['date', -1]], limit: 10 });
-    expect(popular).toMatch(/SEARCH t USING INDEX ix:items:status\+date[\s\S]*SEARCH s (EXISTS )?USING (PRIMARY KEY \(doc=\? AND value=\?\)|COVERING INDEX ix:items:terms:value \(value=\? AND doc=\?\))/);
+    expect(popular).toMatch(
+      /SEARCH t USING INDEX ix:items:status\+date[\s\S]*SEARCH s (EXISTS )?USING (PRIMARY KEY \(doc=\? AND value=\?\)|COVERING INDEX ix:items:terms:value \(value=\? AND doc=\?\))/,
+    );
     expect(popular).not.toMatch(/TEMP B-TREE/);
-    const cases: Array<[number, Filter]> = [[5, { terms: 5 }], [100, { terms: 100 }], [100, { terms: { $in: [100] } }]];
+    const cases: Array<[number, Filter]> = [
+      [5, { terms: 5 }],
+      [100, { terms: 100 }],
+      [100, { terms: { $in: [100] } }],
+    ];
     for (const [value, filter] of cases) {
-      const expected = all.filter((d) => (d.terms as number[]).includes(value) && d.status === 'publish').map((d) => d.id as number).sort((a, b) => b - a);
+      const expected = all
+        .filter((d) => (d.terms as number[]).includes(value) && d.status === 'publish')
+        .map((d) => d.id as number)
+        .sort((a, b) => b - a);
       const found = await items.find({ ...filter, status: 'publish' }, { sort: [['date', -1]] });
       expect(found.map((d) => d.id)).toEqual(expected);
       expect(await items.count({ ...filter, status: 'publish' })).toBe(expected.length);
@@ -213,7 +217,10 @@ describe('SQLite store', () => {
     await store.ensure([SPEC]);
     const items = store.collection('items');
     // 0 to 4 terms each (one listed twice), and one document with 700 terms: many chunks of every size.
-    const batch = docs(601).map((d, i) => ({ ...d, terms: i === 600 ? Array.from({ length: 700 }, (_, k) => 1000 + k) : [...Array.from({ length: i % 5 }, (_, k) => k), ...(i % 5 ? [0] : [])] }));
+    const batch = docs(601).map((d, i) => ({
+      ...d,
+      terms: i === 600 ? Array.from({ length: 700 }, (_, k) => 1000 + k) : [...Array.from({ length: i % 5 }, (_, k) => k), ...(i % 5 ? [0] : [])],
+    }));
     await items.insertMany(batch);
     const expected = batch.reduce((n, d) => n + new Set(d.terms as number[]).size, 0);
     expect(store.db.prepare(`SELECT COUNT(*) FROM "items:terms"`).pluck().get()).toBe(expected);
@@ -275,7 +282,10 @@ describe('SQLite store in a short-lived process', () => {
         await store.close();
         process.stdout.write('closed');
       })();`;
-    const out = execFileSync(process.execPath, ['-r', path.join(__dirname, '../../scripts/ts-register.js'), '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    const out = execFileSync(process.execPath, ['-r', path.join(__dirname, '../../scripts/ts-register.js'), '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(out).toBe('closed');
   });
 });

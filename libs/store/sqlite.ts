@@ -120,9 +120,7 @@ export class SqliteStore implements Store {
       kind: 'field' | 'array';
       type: FieldType;
     }>;
-    const existing = new Set(
-      (this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]),
-    );
+    const existing = new Set(this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
     const byName = new Map<string, { fields: Map<string, FieldType>; arrays: Map<string, ArrayField> }>();
     for (const name of existing) {
       if (name === COUNTERS || name === '_fields' || name.includes(':') || name.startsWith('sqlite_')) continue;
@@ -203,15 +201,15 @@ export class SqliteStore implements Store {
     const info = this.db.transaction((): TableInfo => {
       this.db.exec(`CREATE TABLE IF NOT EXISTS ${q(name)} (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
       const known = new Map(
-        (this.db.prepare('SELECT path, kind, type FROM _fields WHERE collection = ?').all(name) as Array<{
-          path: string;
-          kind: string;
-          type: string;
-        }>).map((r) => [r.path, r]),
+        (
+          this.db.prepare('SELECT path, kind, type FROM _fields WHERE collection = ?').all(name) as Array<{
+            path: string;
+            kind: string;
+            type: string;
+          }>
+        ).map((r) => [r.path, r]),
       );
-      const columns = new Set(
-        (this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(name) as string[]),
-      );
+      const columns = new Set(this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(name) as string[]);
       const fresh: Array<[string, 'field' | 'array', FieldType]> = [];
       for (const [p, kind, type] of declared) {
         const k = known.get(p);
@@ -257,9 +255,7 @@ export class SqliteStore implements Store {
   private backfill(info: TableInfo, fresh: Array<[string, 'field' | 'array', FieldType]>): void {
     const cols = fresh.filter(([, k]) => k === 'field');
     const arrays = fresh.filter(([, k]) => k === 'array');
-    const set = cols.length
-      ? this.db.prepare(`UPDATE ${info.table} SET ${cols.map(([p]) => `${q(p)} = ?`).join(', ')} WHERE rid = ?`)
-      : null;
+    const set = cols.length ? this.db.prepare(`UPDATE ${info.table} SET ${cols.map(([p]) => `${q(p)} = ?`).join(', ')} WHERE rid = ?`) : null;
     const sides = arrays.map(([p, , type]) => ({
       p,
       type,
@@ -267,7 +263,7 @@ export class SqliteStore implements Store {
     }));
     // In pages by rowid: better-sqlite3 allows no writes while a read cursor is open.
     const page = this.db.prepare(`SELECT rid, doc FROM ${info.table} WHERE rid > ? ORDER BY rid LIMIT 1000`);
-    for (let last = -Infinity; ; ) {
+    for (let last = -Infinity; ;) {
       const rows = page.all(last) as Array<{ rid: number; doc: string }>;
       if (rows.length === 0) break;
       for (const row of rows) {
@@ -297,9 +293,7 @@ export class SqliteStore implements Store {
     // MongoDB's sparse index leaves out documents that have none of the keys.
     const where = ix.sparse ? ` WHERE ${keys.map((k) => `${q(k)} IS NOT NULL`).join(' OR ')}` : '';
     try {
-      this.db.exec(
-        `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${q(name)} ON ${info.table} (${keys.map(q).join(', ')})${where}`,
-      );
+      this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${q(name)} ON ${info.table} (${keys.map(q).join(', ')})${where}`);
     } catch (e) {
       if (isUniqueViolation(e)) throw duplicateKey(e, info.name);
       throw e;
@@ -312,9 +306,9 @@ export class SqliteStore implements Store {
     const b = new Sql();
     const where = this.compile(info, filter, b);
     const order = this.orderBy(info, options.sort, b);
-    const rows = this.db
-      .prepare(`EXPLAIN QUERY PLAN SELECT t.doc FROM ${info.table} AS t WHERE ${where}${order}`)
-      .all(...b.params) as Array<{ detail: string }>;
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN SELECT t.doc FROM ${info.table} AS t WHERE ${where}${order}`).all(...b.params) as Array<{
+      detail: string;
+    }>;
     return rows.map((r) => r.detail);
   }
 

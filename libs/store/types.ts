@@ -115,7 +115,10 @@ export interface Store {
 
 /** Raised by an adapter when a unique index rejects a write. */
 export class DuplicateKeyError extends Error {
-  constructor(public readonly collection: string, public readonly keys: string[]) {
+  constructor(
+    public readonly collection: string,
+    public readonly keys: string[],
+  ) {
     super(`duplicate key in ${collection} (${keys.join(', ')})`);
     this.name = 'DuplicateKeyError';
   }

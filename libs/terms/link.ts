@@ -14,7 +14,7 @@ export function termLink(site: Site, term: Pick<TermDoc, 'taxonomy' | 'slug' | '
   const path: string[] = [];
   if (tax?.hierarchical && parents) {
     const seen = new Set<number>();
-    for (let at = term.parent; at > 0 && !seen.has(at); ) {
+    for (let at = term.parent; at > 0 && !seen.has(at);) {
       seen.add(at);
       const p = parents.get(at);
       if (!p) break;

@@ -78,8 +78,15 @@ export function sanitizeTermName(raw: string): string {
   let s = raw.replace(/<[^>]*?(?=<|>|$)>?/g, (m) => (m.endsWith('>') ? m : m.replace('<', '&lt;')));
   s = s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
   s = s.replace(/[\r\n\t ]+/g, ' ').trim();
-  if (/%[a-f0-9]{2}/i.test(s)) s = s.replace(/%[a-f0-9]{2}/gi, '').replace(/ +/g, ' ').trim();
-  return s.replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  if (/%[a-f0-9]{2}/i.test(s))
+    s = s
+      .replace(/%[a-f0-9]{2}/gi, '')
+      .replace(/ +/g, ' ')
+      .trim();
+  return s
+    .replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 export class TermsRepository extends Repository<TermDoc> {
@@ -109,7 +116,7 @@ export class TermsRepository extends Repository<TermDoc> {
     const takenBy = async (slug: string) => (await this.collection.find({ taxonomy, slug }, { fields: ['slug'] })).some((r) => r.id !== selfId);
     if (!(await takenBy(base))) return base;
     let slug = base;
-    for (let at = parent; at > 0; ) {
+    for (let at = parent; at > 0;) {
       const p = await this.ofTaxonomy(at, taxonomy);
       if (!p) break;
       slug = `${slug}-${p.slug}`;
@@ -186,7 +193,7 @@ export class TermsRepository extends Repository<TermDoc> {
   /** Whether making `parent` the parent of term `id` puts the term among its own ancestors. */
   private async wouldLoop(tax: TaxonomyInfo, id: number, parent: number): Promise<boolean> {
     const seen = new Set<number>();
-    for (let at = parent; at > 0 && !seen.has(at); ) {
+    for (let at = parent; at > 0 && !seen.has(at);) {
       if (at === id) return true;
       seen.add(at);
       const p = await this.ofTaxonomy(at, tax.name);
@@ -249,7 +256,9 @@ export class TermsRepository extends Repository<TermDoc> {
   /** Ids of the terms that are ancestors of a non-empty term (one query per level of the tree). */
   private async withNonEmptyDescendants(tax: TaxonomyInfo): Promise<Set<number>> {
     const out = new Set<number>();
-    let frontier = [...new Set((await this.collection.find({ taxonomy: tax.name, count: { $gt: 0 } }, { fields: ['parent'] })).map((t) => Number(t.parent)))].filter((p) => p > 0);
+    let frontier = [
+      ...new Set((await this.collection.find({ taxonomy: tax.name, count: { $gt: 0 } }, { fields: ['parent'] })).map((t) => Number(t.parent))),
+    ].filter((p) => p > 0);
     while (frontier.length) {
       for (const id of frontier) out.add(id);
       const rows = await this.collection.find({ id: { $in: frontier } }, { fields: ['parent'] });

@@ -31,7 +31,15 @@ const SCHEMA_TITLES: Record<string, string> = { [TAG_TAXONOMY]: 'tag' };
 export const TAXONOMIES: Record<string, TaxonomyInfo> = Object.fromEntries(
   REGISTERED.filter((t) => t.showInRest).map((t: TaxonomyObject) => [
     t.name,
-    { name: t.name, base: t.restBase, title: SCHEMA_TITLES[t.name] ?? t.name, hierarchical: t.hierarchical, objectTypes: t.objectType, caps: t.caps, archive: t.archiveBase },
+    {
+      name: t.name,
+      base: t.restBase,
+      title: SCHEMA_TITLES[t.name] ?? t.name,
+      hierarchical: t.hierarchical,
+      objectTypes: t.objectType,
+      caps: t.caps,
+      archive: t.archiveBase,
+    },
   ]),
 );
 

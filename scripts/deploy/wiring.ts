@@ -165,8 +165,7 @@ export function probeProblems(objects: K8sObject[]): string[] {
   for (const d of appDeployments(objects)) {
     const c = d.container;
     const listen = Number(envValue(objects, d, 'PORT'));
-    const portOf = (p: number | string | undefined) =>
-      typeof p === 'number' ? p : (c.ports ?? []).find((cp) => cp.name === p)?.containerPort ?? Number.NaN;
+    const portOf = (p: number | string | undefined) => (typeof p === 'number' ? p : ((c.ports ?? []).find((cp) => cp.name === p)?.containerPort ?? Number.NaN));
     if (!(c.ports ?? []).some((p) => p.containerPort === listen)) problems.push(`${d.name}: no container port ${listen} (PORT)`);
     for (const [probeName, probe, path] of [
       ['startupProbe', c.startupProbe, '/healthz'],
@@ -215,8 +214,9 @@ export function serviceUrlProblems(objects: K8sObject[]): string[] {
         continue;
       }
       const c = targets[0].container;
-      const target = typeof sp.targetPort === 'string' ? c.ports?.find((p) => p.name === sp.targetPort)?.containerPort : sp.targetPort ?? sp.port;
-      if (target !== Number(envValue(objects, targets[0], 'PORT'))) problems.push(`Service ${service.metadata?.name} targets ${String(sp.targetPort)}, not the ${svc} PORT`);
+      const target = typeof sp.targetPort === 'string' ? c.ports?.find((p) => p.name === sp.targetPort)?.containerPort : (sp.targetPort ?? sp.port);
+      if (target !== Number(envValue(objects, targets[0], 'PORT')))
+        problems.push(`Service ${service.metadata?.name} targets ${String(sp.targetPort)}, not the ${svc} PORT`);
     }
   }
   return problems;
@@ -241,7 +241,9 @@ export function networkPolicyProblems(objects: K8sObject[]): string[] {
         (p.spec?.ingress ?? []).some((rule) => {
           if (!rule.from || rule.from.length === 0) return true;
           // A peer with a namespaceSelector or ipBlock only admits pods by namespace or address (metricsFrom).
-          return rule.from.some((peer) => peer.podSelector !== undefined && peer.namespaceSelector === undefined && !peer.ipBlock && selects(peer.podSelector, source.podLabels));
+          return rule.from.some(
+            (peer) => peer.podSelector !== undefined && peer.namespaceSelector === undefined && !peer.ipBlock && selects(peer.podSelector, source.podLabels),
+          );
         }),
       );
       const allowed = source.role === 'gateway' || source.role === 'worker';

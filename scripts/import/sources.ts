@@ -31,7 +31,8 @@ const opt = (o: Options, name: string): string | undefined => (typeof o[name] ==
 function credentials(ctx: SourceCommandContext): string {
   const user = opt(ctx.options, 'user') ?? ctx.env.IMPORT_USER;
   const password = opt(ctx.options, 'app-password') ?? ctx.env.IMPORT_APP_PASSWORD;
-  if (!user || !password) throw new SourceUsageError('give an administrator\'s login and application password: --user and --app-password, or IMPORT_USER and IMPORT_APP_PASSWORD');
+  if (!user || !password)
+    throw new SourceUsageError("give an administrator's login and application password: --user and --app-password, or IMPORT_USER and IMPORT_APP_PASSWORD");
   return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }
 
@@ -45,14 +46,24 @@ export function sourceBody(o: Options, readFile: (path: string) => string = (p) 
   if (url) body.source = url;
   if (file) body.file = readFile(file);
   if (!url && !file) throw new SourceUsageError('give the feed with --source <URL> or --file <path>');
-  for (const [flag, field] of [['title', 'title'], ['schedule', 'schedule'], ['on-removed', 'on_removed'], ['post-status', 'post_status'], ['timezone', 'timezone']] as const) {
+  for (const [flag, field] of [
+    ['title', 'title'],
+    ['schedule', 'schedule'],
+    ['on-removed', 'on_removed'],
+    ['post-status', 'post_status'],
+    ['timezone', 'timezone'],
+  ] as const) {
     const v = opt(o, flag);
     if (v !== undefined) body[field] = v;
   }
   const interval = opt(o, 'interval');
   if (interval !== undefined) body.interval = Number(interval);
   const categories = opt(o, 'categories');
-  if (categories !== undefined) body.categories = categories.split(',').map((c) => Number(c.trim())).filter((n) => Number.isFinite(n));
+  if (categories !== undefined)
+    body.categories = categories
+      .split(',')
+      .map((c) => Number(c.trim()))
+      .filter((n) => Number.isFinite(n));
   return body;
 }
 

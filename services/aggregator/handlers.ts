@@ -121,7 +121,8 @@ async function setState(deps: AggregatorDeps, ctx: HandlerContext): Promise<Repl
   };
   // With pending the import goes on and keeps expecting the same batch; otherwise it is over.
   if (status !== 'pending') update.$unset = { [`meta.${RECORD_META.nextBatchHash}`]: true, [`meta.${RECORD_META.batchAttempt}`]: true };
-  if (status === 'failed') update.$push = { comments: { type: ERROR_COMMENT_TYPE, code: String(p.message_slug), message: String(p.message), date_gmt: deps.now() } };
+  if (status === 'failed')
+    update.$push = { comments: { type: ERROR_COMMENT_TYPE, code: String(p.message_slug), message: String(p.message), date_gmt: deps.now() } };
   if (!(await deps.records.advance(record, String(p.batch_hash), update))) throw staleHash();
   return { status: 200, body: { status: 'success' } };
 }

@@ -17,7 +17,9 @@ const hits: string[] = [];
 let n = 0;
 
 beforeAll(async () => {
-  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 5, g: 5, b: 90 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 5, g: 5, b: 90 } } })
+    .png()
+    .toBuffer();
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
     res.writeHead(200, { 'Content-Type': 'image/png' });

@@ -39,7 +39,10 @@ it('stores a batch of several slices once, through the import queue', async () =
   expect(res.body.next_batch_hash).toBe(after.meta[RECORD_META.nextBatchHash]);
 
   // The last batch finishes the import.
-  const last = await batch('redis1', batchBody([eaEvent(30001)], { batch_hash: res.body.next_batch_hash, status: { data: { total: count + 1, done: count }, batch: { total: 2, done: 1 } } }));
+  const last = await batch(
+    'redis1',
+    batchBody([eaEvent(30001)], { batch_hash: res.body.next_batch_hash, status: { data: { total: count + 1, done: count }, batch: { total: 2, done: 1 } } }),
+  );
   expect(last.status).toBe(200);
   expect(last.body).not.toHaveProperty('next_batch_hash');
   expect((await db.reload(record)).status).toBe('vendor-ea-success');

@@ -17,7 +17,14 @@ let n = 0;
 const importId = () => `imp${Date.now()}${++n}`;
 const batch = (id: string, body: Record<string, unknown>) => app.request('POST', `/vendor/event-aggregator/v1/import/${id}/batch`, { body });
 const state = (id: string, body: Record<string, unknown>) => app.request('POST', `/vendor/event-aggregator/v1/import/${id}/state`, { body });
-const stateBody = (o: Record<string, unknown> = {}) => ({ batch_hash: '2389', status: 'success', message: 'Some message', message_slug: 'message-slug', percentage_complete: 50, ...o });
+const stateBody = (o: Record<string, unknown> = {}) => ({
+  batch_hash: '2389',
+  status: 'success',
+  message: 'Some message',
+  message_slug: 'message-slug',
+  percentage_complete: 50,
+  ...o,
+});
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -148,16 +155,27 @@ describe('batch validation (ValidationCest)', () => {
     ['an unreadable start date', [eaEvent(undefined, { start_date: 'not a date at all' })], 'events[0].start_date is not a valid date.'],
     ['an impossible hour', [eaEvent(undefined, { start_hour: '13', start_meridian: 'pm' })], 'events[0].start_date is not a valid date.'],
     ['a 29th of February outside a leap year', [eaEvent(undefined, { start_date: '2031-02-29' })], 'events[0].start_date is not a valid date.'],
-    ['a 29th of February in a century that is not a leap year', [eaEvent(undefined, { start_date: '2100-02-29', end_date: '2100-03-01' })], 'events[0].start_date is not a valid date.'],
+    [
+      'a 29th of February in a century that is not a leap year',
+      [eaEvent(undefined, { start_date: '2100-02-29', end_date: '2100-03-01' })],
+      'events[0].start_date is not a valid date.',
+    ],
     ['a 31st of April', [eaEvent(undefined, { end_date: '2031-04-31' })], 'events[0].end_date is not a valid date.'],
     ['a thirteenth month', [eaEvent(undefined, { end_date: '2031-13-01 10:00:00' })], 'events[0].end_date is not a valid date.'],
     ['a venue that is not an object', [eaEvent(undefined, { venue: 'Town hall' })], 'events[0].venue is not of type object.'],
-    ['an organizer field of the wrong type', [eaEvent(undefined, { organizer: [{ organizer: ['x'] }] })], 'events[0].organizer[0].organizer is not of type string.'],
+    [
+      'an organizer field of the wrong type',
+      [eaEvent(undefined, { organizer: [{ organizer: ['x'] }] })],
+      'events[0].organizer[0].organizer is not of type string.',
+    ],
   ])('refuses %s, storing none of the batch', async (_label, events, message) => {
     const id = importId();
     const record = await db.record(id, '2389');
     const before = (await db.ofType(EVENT_TYPE)).length;
-    const res = await batch(id, batchBody([eaEvent(), ...(events as unknown[])].slice(typeof events === 'string' ? 1 : 0), typeof events === 'string' ? { events } : {}));
+    const res = await batch(
+      id,
+      batchBody([eaEvent(), ...(events as unknown[])].slice(typeof events === 'string' ? 1 : 0), typeof events === 'string' ? { events } : {}),
+    );
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('rest_invalid_param');
     expect(res.body.data.details.events.message).toBe(message.replace('events[0]', typeof events === 'string' ? 'events[0]' : 'events[1]'));
@@ -172,7 +190,10 @@ describe('batch processing (ProcessingCest)', () => {
     const record = await db.record(id, '2389');
     const events = Array.from({ length: count }, () => eaEvent());
     const before = new Set((await db.ofType(EVENT_TYPE)).map((e) => e.id));
-    const res = await batch(id, batchBody(events, { status: { data: { total: 9, done: batchPart.done * 3 }, batch: { total: batchPart.total, done: batchPart.done } } }));
+    const res = await batch(
+      id,
+      batchBody(events, { status: { data: { total: 9, done: batchPart.done * 3 }, batch: { total: batchPart.total, done: batchPart.done } } }),
+    );
     const created = (await db.ofType(EVENT_TYPE)).filter((e) => !before.has(e.id));
     return { id, record, events, res, created, after: await db.reload(record) };
   }
@@ -198,7 +219,9 @@ describe('batch processing (ProcessingCest)', () => {
   it('accepts the 29th of February in leap years, 2000 included', async () => {
     const id = importId();
     await db.record(id, '2389');
-    const events = ['2032-02-29', '2000-02-29'].map((day) => eaEvent(undefined, { start_date: day, end_date: day, start_date_utc: undefined, end_date_utc: undefined }));
+    const events = ['2032-02-29', '2000-02-29'].map((day) =>
+      eaEvent(undefined, { start_date: day, end_date: day, start_date_utc: undefined, end_date_utc: undefined }),
+    );
     const res = await batch(id, batchBody(events));
     expect(res.status).toBe(200);
     const stored = await Promise.all((res.body.activity.vendor_events.created as number[]).map((eventId) => db.posts.collection.findOne({ id: eventId })));
@@ -233,7 +256,14 @@ describe('batch processing (ProcessingCest)', () => {
     let hash = 'first-hash';
     const ids: number[] = [];
     for (let b = 0; b < 3; b++) {
-      const res = await batch(id, batchBody([eaEvent(), eaEvent()], { batch_hash: hash, status: { data: { total: 6, done: b * 2 }, batch: { total: 3, done: b } }, percentage_complete: Math.round(((b + 1) / 3) * 100) }));
+      const res = await batch(
+        id,
+        batchBody([eaEvent(), eaEvent()], {
+          batch_hash: hash,
+          status: { data: { total: 6, done: b * 2 }, batch: { total: 3, done: b } },
+          percentage_complete: Math.round(((b + 1) / 3) * 100),
+        }),
+      );
       expect(res.status).toBe(200);
       ids.push(...res.body.activity.vendor_events.created);
       // The hash just used is spent.
@@ -251,7 +281,18 @@ describe('batch processing (ProcessingCest)', () => {
   it('stores events as the calendar API does: meta, index fields, venue, organizers, terms', async () => {
     const id = importId();
     await db.record(id, '2389');
-    const item = eaEvent(9001, { start_date: '2031-05-01', end_date: '2031-05-01', start_hour: '6', start_minute: '30', start_meridian: 'pm', end_hour: '9', end_minute: '00', end_meridian: 'pm', timezone: 'America/New_York', cost: '20$' });
+    const item = eaEvent(9001, {
+      start_date: '2031-05-01',
+      end_date: '2031-05-01',
+      start_hour: '6',
+      start_minute: '30',
+      start_meridian: 'pm',
+      end_hour: '9',
+      end_minute: '00',
+      end_meridian: 'pm',
+      timezone: 'America/New_York',
+      cost: '20$',
+    });
     const res = await batch(id, batchBody([item]));
     expect(res.status).toBe(200);
     const [eventId] = res.body.activity.vendor_events.created;
@@ -376,7 +417,11 @@ describe('interval (IntervalCest)', () => {
   });
 
   it('answers with the configured interval, clamped', async () => {
-    for (const [value, expected] of [[30, 30], [601, 600], ['nan', 10]] as const) {
+    for (const [value, expected] of [
+      [30, 30],
+      [601, 600],
+      ['nan', 10],
+    ] as const) {
       await setBatchInterval(db.store, value);
       const id = importId();
       await db.record(id, '2389');

@@ -39,7 +39,13 @@ export function aggregatorDeps(o: { store: Store; site: Site; queue: () => JobQu
   };
 }
 
-export async function createAggregatorService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue: () => JobQueue }): Promise<ServiceApp> {
+export async function createAggregatorService(opts: {
+  registry: RouteRegistry;
+  store: Store;
+  site: Site;
+  config: Config;
+  queue: () => JobQueue;
+}): Promise<ServiceApp> {
   const app = new ServiceApp('aggregator', opts.registry);
   const deps = aggregatorDeps(opts);
   bindImport(app, deps);

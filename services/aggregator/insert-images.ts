@@ -13,7 +13,13 @@ import type { EventsStep, InsertDeps } from './insert-job';
  * (tribe_upload_image), through the outbound guard: a URL fetched before gives its attachment again,
  * one that is refused or fails leaves the event without an image (the import goes on).
  */
-export async function attachImages(deps: InsertDeps, images: NonNullable<InsertDeps['images']>, job: EventsStep, written: Map<string, PostDoc>, activity: Activity): Promise<void> {
+export async function attachImages(
+  deps: InsertDeps,
+  images: NonNullable<InsertDeps['images']>,
+  job: EventsStep,
+  written: Map<string, PostDoc>,
+  activity: Activity,
+): Promise<void> {
   const uploader = { id: job.author, login: '', roles: [], caps: [] };
   for (const spec of job.events) {
     const url = (spec.item as { image?: unknown }).image;

@@ -86,7 +86,11 @@ export interface EventsResult {
 export type ImportJob = LinkedStep | EventsStep;
 
 /** The origin meta of every record a batch creates. */
-export const ORIGIN_META = (ctx: BatchContext) => ({ [IMPORT_META.eventOrigin]: EVENT_ORIGIN, [IMPORT_META.origin]: ctx.origin, [IMPORT_META.record]: ctx.recordId });
+export const ORIGIN_META = (ctx: BatchContext) => ({
+  [IMPORT_META.eventOrigin]: EVENT_ORIGIN,
+  [IMPORT_META.origin]: ctx.origin,
+  [IMPORT_META.record]: ctx.recordId,
+});
 
 /** Global id and lineage meta of an identity. */
 export function identityMeta(identity: Identity): Record<string, unknown> {

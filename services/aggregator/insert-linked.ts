@@ -64,7 +64,12 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
     addActivity(activity, kind, match.meta?.[IMPORT_META.createdBy] === job.batchRef ? 'created' : 'updated', match.id);
     const changes: Partial<PostDoc> = {
       title: s.name,
-      meta: { ...(match.meta ?? {}), ...s.meta, ...identityMeta(s.identity), ...(match.meta?.[IMPORT_META.globalId] ? { [IMPORT_META.globalId]: match.meta[IMPORT_META.globalId] } : {}) },
+      meta: {
+        ...(match.meta ?? {}),
+        ...s.meta,
+        ...identityMeta(s.identity),
+        ...(match.meta?.[IMPORT_META.globalId] ? { [IMPORT_META.globalId]: match.meta[IMPORT_META.globalId] } : {}),
+      },
       ea_ids: union(match.ea_ids as string[] | undefined, s.identity.keys),
     };
     if (s.description !== undefined) changes.content = s.description;
@@ -78,7 +83,11 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
     const slugsOf: Record<string, string[]> = {};
     for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) {
       const ofType = fresh.filter((f) => f.type === type);
-      slugsOf[type] = await bulkSlugs(deps.posts.collection, type, ofType.map((f) => sanitizeTitle(f.s.name)));
+      slugsOf[type] = await bulkSlugs(
+        deps.posts.collection,
+        type,
+        ofType.map((f) => sanitizeTitle(f.s.name)),
+      );
     }
     const cursor: Record<string, number> = { [VENUE_TYPE]: 0, [ORGANIZER_TYPE]: 0 };
     const docs = fresh.map(({ type, s }, i) => {

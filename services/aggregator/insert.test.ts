@@ -53,7 +53,14 @@ function specs(items: EaEvent[], linked: LinkedResult): EventSpec[] {
 async function linkedFor(items: EaEvent[], batchRef = 'imp:abc'): Promise<LinkedResult> {
   const venues = new Map(items.map((i) => venueOf(i, 'ical')!).map((v) => [v.ref, v]));
   const organizers = new Map(items.flatMap((i) => organizersOf(i, 'ical')).map((o) => [o.ref, o]));
-  return (await runImportJob(deps, { step: 'linked', ...ctx(batchRef), venues: [...venues.values()], organizers: [...organizers.values()], categories: ['Music'], tags: [] })) as LinkedResult;
+  return (await runImportJob(deps, {
+    step: 'linked',
+    ...ctx(batchRef),
+    venues: [...venues.values()],
+    organizers: [...organizers.values()],
+    categories: ['Music'],
+    tags: [],
+  })) as LinkedResult;
 }
 
 it('reports the same activity and stores nothing twice when a job runs again', async () => {

@@ -21,7 +21,17 @@ import type { PostDoc } from '../../libs/posts/types';
 import { mysqlLocal } from '../../libs/rest/dates';
 import { addActivity, emptyActivity } from './activity';
 import { attachImages } from './insert-images';
-import { ORIGIN_META, identityMeta, sameJson, union, type EventsResult, type EventsStep, type ImportJob, type InsertDeps, type LinkedResult } from './insert-job';
+import {
+  ORIGIN_META,
+  identityMeta,
+  sameJson,
+  union,
+  type EventsResult,
+  type EventsStep,
+  type ImportJob,
+  type InsertDeps,
+  type LinkedResult,
+} from './insert-job';
 import { storeLinked } from './insert-linked';
 import { eventTimes } from './item-check';
 import { uniqueIdOf } from './item-identity';
@@ -110,7 +120,11 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
 
   if (creates.length) {
     const first = await deps.store.nextId('posts', creates.length);
-    const slugs = await bulkSlugs(deps.posts.collection, EVENT_TYPE, creates.map((d) => d.slug));
+    const slugs = await bulkSlugs(
+      deps.posts.collection,
+      EVENT_TYPE,
+      creates.map((d) => d.slug),
+    );
     creates.forEach((d, i) => {
       d.id = first + i;
       d.slug = slugs[i] || String(d.id);

@@ -180,7 +180,10 @@ function localMoment(date: unknown, hour: unknown, minute: unknown, meridian: un
   if (c === 'bad') return 'bad';
   const t = c ?? { hour: w.hour, minute: w.minute };
   // A remembering zone: every event of a feed builds its times in one of a few zones (timezone.ts).
-  const dt = DateTime.fromObject({ year: w.year, month: w.month, day: w.day, hour: t.hour, minute: t.minute, second: c ? 0 : w.second }, { zone: zoneFor(zone) });
+  const dt = DateTime.fromObject(
+    { year: w.year, month: w.month, day: w.day, hour: t.hour, minute: t.minute, second: c ? 0 : w.second },
+    { zone: zoneFor(zone) },
+  );
   return dt.isValid ? dt : 'bad';
 }
 
@@ -232,7 +235,8 @@ export function checkEvents(raw: unknown, siteZone: string): { events: EaEvent[]
     const at = `events[${i}]`;
     const e = raw[i];
     if (!isObject(e)) return { error: new ParamError('rest_invalid_type', `${at} is not of type object.`, { param: at }) };
-    if (typeof e.title !== 'string') return { error: new ParamError('rest_property_required', `title is a required property of ${at}.`, { param: `${at}.title` }) };
+    if (typeof e.title !== 'string')
+      return { error: new ParamError('rest_property_required', `title is a required property of ${at}.`, { param: `${at}.title` }) };
     const bad = checkFields(at, e, EVENT_FIELDS);
     if (bad) return { error: bad };
     if (e.venue !== undefined && e.venue !== null && !(Array.isArray(e.venue) && e.venue.length === 0)) {

@@ -102,7 +102,8 @@ export function eventMeta(item: EaEvent): Record<string, unknown> {
   if (typeof item.currency_position === 'string') m[EVENT_META.currencyPosition] = item.currency_position || undefined;
   if (item.show_map !== undefined && item.show_map !== null) m[EVENT_META.showMap] = truthy(item.show_map);
   if (item.show_map_link !== undefined && item.show_map_link !== null) m[EVENT_META.showMapLink] = truthy(item.show_map_link);
-  if (item.hide_from_listings !== undefined && item.hide_from_listings !== null) m[EVENT_META.hideFromListings] = truthy(item.hide_from_listings) ? 'yes' : undefined;
+  if (item.hide_from_listings !== undefined && item.hide_from_listings !== null)
+    m[EVENT_META.hideFromListings] = truthy(item.hide_from_listings) ? 'yes' : undefined;
   const featured = item.featured ?? item.feature_event;
   if (featured !== undefined && featured !== null) m[EVENT_META.featured] = truthy(featured) ? true : undefined;
   return m;

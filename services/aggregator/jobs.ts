@@ -34,10 +34,18 @@ export function importJobHandlers(o: {
 } {
   const posts = new PostsRepository(o.store);
   const images = o.config
-    ? { library: new MediaLibrary(o.site, posts, storageFor(o.store, o.config.DATA_DIR), o.config.MAX_BODY_BYTES), policy: imageFetchPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.MAX_BODY_BYTES) }
+    ? {
+        library: new MediaLibrary(o.site, posts, storageFor(o.store, o.config.DATA_DIR), o.config.MAX_BODY_BYTES),
+        policy: imageFetchPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.MAX_BODY_BYTES),
+      }
     : undefined;
   const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: () => new Date(), images };
-  const feeds = { ...deps, comments: new CommentsRepository(o.store), sources: new Sources(deps), policy: feedFetchPolicy(o.config?.OUTBOUND_ALLOW_HOSTS ?? [], o.config?.IMPORT_FEED_MAX_BYTES ?? DEFAULT_FEED_MAX_BYTES) };
+  const feeds = {
+    ...deps,
+    comments: new CommentsRepository(o.store),
+    sources: new Sources(deps),
+    policy: feedFetchPolicy(o.config?.OUTBOUND_ALLOW_HOSTS ?? [], o.config?.IMPORT_FEED_MAX_BYTES ?? DEFAULT_FEED_MAX_BYTES),
+  };
   return {
     // Job data arrives as parsed JSON; the service that enqueued it built it as an ImportJob.
     'import.batch': (data) => runImportJob(deps, data as ImportJob),

@@ -24,7 +24,9 @@ const statusName = (status: string) => status.replace(/^vendor-ea-/, '');
 
 export function presentRun(site: Site, run: ImportRecordDoc): Record<string, unknown> {
   const m = run.meta ?? {};
-  const errors = (run.comments ?? []).filter((c) => c.type === ERROR_COMMENT_TYPE).map((c) => ({ code: c.code, message: c.message, date_gmt: mysqlLocal(c.date_gmt, 'UTC') }));
+  const errors = (run.comments ?? [])
+    .filter((c) => c.type === ERROR_COMMENT_TYPE)
+    .map((c) => ({ code: c.code, message: c.message, date_gmt: mysqlLocal(c.date_gmt, 'UTC') }));
   return {
     id: run.id,
     source: run.parent,
@@ -98,11 +100,13 @@ async function checkSource(deps: AggregatorDeps, meta: Record<string, unknown>, 
   if (origin === 'ics' && !file) failures.push(['file', new ParamError('rest_missing_file', 'An ics source needs the content of its file.')]);
   if (origin === 'csv' && !url && !file) failures.push(['file', new ParamError('rest_missing_file', 'A csv source needs a file or the URL of one.')]);
   const interval = typeof meta[SOURCE_META.interval] === 'number' ? (meta[SOURCE_META.interval] as number) : 0;
-  if (interval > 0 && interval < limits.minIntervalSeconds) failures.push(['interval', new ParamError('rest_invalid_param', `interval must be at least ${limits.minIntervalSeconds} seconds.`)]);
+  if (interval > 0 && interval < limits.minIntervalSeconds)
+    failures.push(['interval', new ParamError('rest_invalid_param', `interval must be at least ${limits.minIntervalSeconds} seconds.`)]);
   const categories = Array.isArray(meta[SOURCE_META.categories]) ? (meta[SOURCE_META.categories] as number[]) : [];
   if (categories.length) {
     const found = await deps.terms.collection.find({ id: { $in: categories }, taxonomy: CATEGORY_TAXONOMY }, { fields: ['id'] });
-    if (found.length !== new Set(categories).size) failures.push(['categories', new ParamError('rest_invalid_param', 'categories names an event category that does not exist.')]);
+    if (found.length !== new Set(categories).size)
+      failures.push(['categories', new ParamError('rest_invalid_param', 'categories names an event category that does not exist.')]);
   }
   if (failures.length) throw invalidParams(failures);
 }
@@ -171,7 +175,10 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
         await syncSchedule(deps, doc);
       } catch (e) {
         // A source whose first run could not be queued is not kept: the client sends it again.
-        await deps.queue().unschedule(scheduleKey(doc.id), 'import.source').catch(() => undefined);
+        await deps
+          .queue()
+          .unschedule(scheduleKey(doc.id), 'import.source')
+          .catch(() => undefined);
         await sources.remove(doc);
         throw e;
       }
@@ -220,7 +227,10 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
       const page = Number(ctx.params.page);
       const perPage = Number(ctx.params.per_page);
       const { items, total } = await sources.runsOf(doc.id, page, perPage);
-      return { body: items.map((r) => presentRun(deps.site, r)), headers: pagingHeaders(deps.site, `/${SOURCES_NS}/sources/${doc.id}/runs`, ctx.params, page, perPage, total) };
+      return {
+        body: items.map((r) => presentRun(deps.site, r)),
+        headers: pagingHeaders(deps.site, `/${SOURCES_NS}/sources/${doc.id}/runs`, ctx.params, page, perPage, total),
+      };
     },
   });
 

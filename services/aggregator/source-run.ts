@@ -55,7 +55,10 @@ const ACCEPT: Record<Source['origin'], string> = {
 
 /** A feed the run cannot use: the run fails with this code and message, and is not retried. */
 class FeedProblem extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -107,7 +110,9 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
     } catch (e) {
       throw new FeedProblem('feed_unreadable', `The feed could not be read: ${(e as Error).message}`);
     }
-    const problems = parsed.errors.map((e) => errorComment('feed_item_invalid', `${e.uid ? `${e.uid}: ` : e.line ? `line ${e.line}: ` : ''}${e.message}`, deps.now()));
+    const problems = parsed.errors.map((e) =>
+      errorComment('feed_item_invalid', `${e.uid ? `${e.uid}: ` : e.line ? `line ${e.line}: ` : ''}${e.message}`, deps.now()),
+    );
     // What the feed holds, broken items included: they are not taken for events that left it.
     const feedHolds: FeedContents = { keys: new Set(), uids: new Set(), broken: new Set(parsed.errors.map((e) => e.uid ?? '').filter(Boolean)) };
     const events: EaEvent[] = [];
@@ -128,7 +133,14 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
     for (let start = 0, k = 0; start < events.length; start += chunk, k++) {
       const part = events.slice(start, start + chunk);
       const stored = await storeEvents({
-        base: { importId: run.import_id, recordId: sourceDoc.id, batchRef: `${run.import_id}:${k}`, origin: s.origin, postStatus: s.postStatus, author: s.author },
+        base: {
+          importId: run.import_id,
+          recordId: sourceDoc.id,
+          batchRef: `${run.import_id}:${k}`,
+          origin: s.origin,
+          postStatus: s.postStatus,
+          author: s.author,
+        },
         events: part,
         sliceSize: chunk,
         run: (step) => runImportJob(deps, step) as never,
@@ -153,10 +165,15 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
     return { run: run.id, status: 'success', events: events.length };
   } catch (e) {
     const problem = e instanceof FeedProblem ? e : null;
-    await setRun({ [RECORD_META.message]: problem ? problem.message : `The import stopped (attempt ${job.attempt}); the queue tries it again until its attempts run out.` }, {
-      status: RECORD_STATUS.failed,
-      comments: [errorComment(problem?.code ?? 'import_failed', problem ? problem.message : String((e as Error).message ?? e), deps.now())],
-    });
+    await setRun(
+      {
+        [RECORD_META.message]: problem ? problem.message : `The import stopped (attempt ${job.attempt}); the queue tries it again until its attempts run out.`,
+      },
+      {
+        status: RECORD_STATUS.failed,
+        comments: [errorComment(problem?.code ?? 'import_failed', problem ? problem.message : String((e as Error).message ?? e), deps.now())],
+      },
+    );
     if (problem) {
       log.info({ source: sourceDoc.id, run: run.id, code: problem.code }, problem.message);
       return { run: run.id, status: 'failed' };

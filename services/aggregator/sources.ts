@@ -85,7 +85,8 @@ export function countsOf(activity: Activity): RunCounts {
   const out: RunCounts = {};
   for (const kind of ACTIVITY_KINDS) {
     const a = activity[kind];
-    if (a.created.length || a.updated.length || a.skipped.length) out[kind] = { created: a.created.length, updated: a.updated.length, skipped: a.skipped.length };
+    if (a.created.length || a.updated.length || a.skipped.length)
+      out[kind] = { created: a.created.length, updated: a.updated.length, skipped: a.skipped.length };
   }
   return out;
 }
@@ -113,7 +114,10 @@ export class Sources {
   }
 
   async page(page: number, perPage: number): Promise<{ items: ImportRecordDoc[]; total: number }> {
-    return (await this.deps.posts.list({ type: RECORD_TYPE, status: RECORD_STATUS.schedule }, { page, perPage, sort: [['id', -1]] })) as { items: ImportRecordDoc[]; total: number };
+    return (await this.deps.posts.list({ type: RECORD_TYPE, status: RECORD_STATUS.schedule }, { page, perPage, sort: [['id', -1]] })) as {
+      items: ImportRecordDoc[];
+      total: number;
+    };
   }
 
   /** Sources that run on a schedule. */
@@ -123,7 +127,10 @@ export class Sources {
   }
 
   async runsOf(source: number, page: number, perPage: number): Promise<{ items: ImportRecordDoc[]; total: number }> {
-    return (await this.deps.posts.list({ type: RECORD_TYPE, parent: source }, { page, perPage, sort: [['id', -1]] })) as { items: ImportRecordDoc[]; total: number };
+    return (await this.deps.posts.list({ type: RECORD_TYPE, parent: source }, { page, perPage, sort: [['id', -1]] })) as {
+      items: ImportRecordDoc[];
+      total: number;
+    };
   }
 
   async create(meta: Record<string, unknown>, title: string, author: number): Promise<ImportRecordDoc> {
@@ -153,7 +160,11 @@ export class Sources {
 
   /** A new pending run of a source, for a queue job (or the run that job already made). */
   async startRun(source: ImportRecordDoc, job: string): Promise<ImportRecordDoc> {
-    const existing = (await this.deps.posts.collection.findOne({ type: RECORD_TYPE, parent: source.id, [`meta.${SOURCE_META.job}`]: job })) as ImportRecordDoc | null;
+    const existing = (await this.deps.posts.collection.findOne({
+      type: RECORD_TYPE,
+      parent: source.id,
+      [`meta.${SOURCE_META.job}`]: job,
+    })) as ImportRecordDoc | null;
     if (existing) return existing;
     const id = await this.deps.posts.nextId();
     const origin = str(source.meta?.[RECORD_META.origin]);

@@ -87,7 +87,14 @@ export async function storeEvents(o: {
   const needsLinked = venues.size + organizers.size + categories.size + tags.size > 0;
   const linked: LinkedResult = needsLinked
     ? await o.run<LinkedResult>(
-        { step: 'linked', ...base, venues: [...venues.values()], organizers: [...organizers.values()], categories: [...categories.values()], tags: [...tags.values()] },
+        {
+          step: 'linked',
+          ...base,
+          venues: [...venues.values()],
+          organizers: [...organizers.values()],
+          categories: [...categories.values()],
+          tags: [...tags.values()],
+        },
         'linked',
       )
     : { venues: {}, organizers: {}, categories: {}, tags: {}, activity: mergeActivity() };

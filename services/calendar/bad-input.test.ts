@@ -10,9 +10,81 @@ let eventId: number;
 let venueId: number;
 let categoryId: number;
 
-const WEIRD: unknown[] = [null, true, false, 0, -1, 1.5, 1e300, '', ' ', 'x'.repeat(5000), '%', '_', '0', '-5', '9999999999999999999999', 'NaN', [], [[]], [{}], [null], {}, { id: 'abc' }, { id: -3 }, { venue: 5 }, { organizer: [] }, '2031-02-30', '@', '+', 'next', '<script>'];
-const WRITE_FIELDS = ['title', 'start_date', 'end_date', 'author', 'date', 'date_utc', 'description', 'slug', 'excerpt', 'status', 'timezone', 'all_day', 'image', 'cost', 'website', 'show_map', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer'];
-const LIST_ARGS = ['page', 'per_page', 'start_date', 'end_date', 'starts_before', 'ends_after', 'strict_dates', 'search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent'];
+const WEIRD: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  1e300,
+  '',
+  ' ',
+  'x'.repeat(5000),
+  '%',
+  '_',
+  '0',
+  '-5',
+  '9999999999999999999999',
+  'NaN',
+  [],
+  [[]],
+  [{}],
+  [null],
+  {},
+  { id: 'abc' },
+  { id: -3 },
+  { venue: 5 },
+  { organizer: [] },
+  '2031-02-30',
+  '@',
+  '+',
+  'next',
+  '<script>',
+];
+const WRITE_FIELDS = [
+  'title',
+  'start_date',
+  'end_date',
+  'author',
+  'date',
+  'date_utc',
+  'description',
+  'slug',
+  'excerpt',
+  'status',
+  'timezone',
+  'all_day',
+  'image',
+  'cost',
+  'website',
+  'show_map',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+];
+const LIST_ARGS = [
+  'page',
+  'per_page',
+  'start_date',
+  'end_date',
+  'starts_before',
+  'ends_after',
+  'strict_dates',
+  'search',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'featured',
+  'status',
+  'include',
+  'post_parent',
+];
 
 function expectClientError(res: { status: number; body: any; text: string }, what: string): void {
   if (res.status >= 500) throw new Error(`${what} answered ${res.status}: ${res.text.slice(0, 300)}`);
@@ -28,7 +100,11 @@ beforeAll(async () => {
   store = await openStore({ dataDir: app.config.DATA_DIR });
   venueId = (await app.admin('POST', `${V1}/venues`, { body: { venue: 'Fuzz venue' } })).body.id;
   categoryId = (await app.admin('POST', `${V1}/categories`, { body: { name: 'Fuzz cat' } })).body.id;
-  eventId = (await app.admin('POST', `${V1}/events`, { body: { title: 'Fuzz', start_date: 'tomorrow 10am', end_date: 'tomorrow 11am', venue: venueId, categories: [categoryId] } })).body.id;
+  eventId = (
+    await app.admin('POST', `${V1}/events`, {
+      body: { title: 'Fuzz', start_date: 'tomorrow 10am', end_date: 'tomorrow 11am', venue: venueId, categories: [categoryId] },
+    })
+  ).body.id;
 });
 afterAll(async () => {
   await store.close();
@@ -55,7 +131,9 @@ it('a refused write changes nothing', async () => {
   const res = await app.admin('POST', `${V1}/events/${eventId}`, { body: { title: 'Changed', venue: 2389999, organizer: [{ organizer: '' }] } });
   expect(res.status).toBe(400);
   expect(await store.collection('posts').findOne({ id: eventId })).toEqual(before);
-  const inline = await app.admin('POST', `${V1}/events/${eventId}`, { body: { title: 'Changed', venue: { venue: 'Never made' }, organizer: [{ id: venueId }] } });
+  const inline = await app.admin('POST', `${V1}/events/${eventId}`, {
+    body: { title: 'Changed', venue: { venue: 'Never made' }, organizer: [{ id: venueId }] },
+  });
   expect(inline.body.code).toBe('invalid-linked-post-id');
   expect(await store.collection('posts').count({ title: 'Never made' })).toBe(0);
 });
@@ -74,13 +152,23 @@ it('archives and term lists: odd query values are refused, never a 500', async (
 it('linked records and terms: odd bodies are refused, never a 500', async () => {
   for (const value of WEIRD) {
     expectClientError(await app.admin('POST', `${V1}/venues`, { body: { venue: value, website: value } }), `venue ${JSON.stringify(value).slice(0, 40)}`);
-    expectClientError(await app.admin('POST', `${V1}/organizers`, { body: { organizer: 'O', email: value, image: value } }), `organizer ${JSON.stringify(value).slice(0, 40)}`);
-    expectClientError(await app.admin('POST', `${V1}/categories/${categoryId}`, { body: { parent: value, slug: value } }), `category ${JSON.stringify(value).slice(0, 40)}`);
+    expectClientError(
+      await app.admin('POST', `${V1}/organizers`, { body: { organizer: 'O', email: value, image: value } }),
+      `organizer ${JSON.stringify(value).slice(0, 40)}`,
+    );
+    expectClientError(
+      await app.admin('POST', `${V1}/categories/${categoryId}`, { body: { parent: value, slug: value } }),
+      `category ${JSON.stringify(value).slice(0, 40)}`,
+    );
   }
   expectClientError(await app.admin('POST', `${V1}/events`, { raw: '{"title": ', contentType: 'application/json' }), 'invalid JSON');
   for (const slug of ['%E0%A4%A', '%25', '%00', 'a'.repeat(3000), '..', '%2F']) {
     for (const base of ['events', 'venues', 'organizers']) {
-      for (const method of ['GET', 'POST', 'DELETE']) expectClientError(await app.admin(method, `${V1}/${base}/by-slug/${slug}`, { body: method === 'POST' ? { title: 'x' } : undefined }), `${method} ${base}/by-slug/${slug.slice(0, 20)}`);
+      for (const method of ['GET', 'POST', 'DELETE'])
+        expectClientError(
+          await app.admin(method, `${V1}/${base}/by-slug/${slug}`, { body: method === 'POST' ? { title: 'x' } : undefined }),
+          `${method} ${base}/by-slug/${slug.slice(0, 20)}`,
+        );
     }
   }
 });

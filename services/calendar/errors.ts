@@ -9,7 +9,8 @@ export const calendarErrors = {
   eventNoLongerAvailable: () => new RestError('event-no-longer-available', 'This event is no longer available', 403),
   eventNotAccessible: () => new RestError('event-not-accessible', 'The requested event is not accessible', 403),
   eventPasswordProtected: () => new RestError('event-password-protected', 'The requested event is not accessible without a password', 403),
-  archivePageNotFound: (what: 'event' | LinkedKind) => new RestError(`${what}-archive-page-not-found`, `The requested ${what} archive page does not exist`, 404),
+  archivePageNotFound: (what: 'event' | LinkedKind) =>
+    new RestError(`${what}-archive-page-not-found`, `The requested ${what} archive page does not exist`, 404),
   inTrash: (what: 'event' | LinkedKind) => new RestError(`${what}-is-in-trash`, `The ${what} is already trashed`, 410),
   notAccessible: (what: LinkedKind) => new RestError(`${what}-not-accessible`, `The requested ${what} is not accessible`, 403),
   couldNotCreate: (what: LinkedKind, why: string) => new RestError(`could-not-create-${what}`, `The ${what} could not be created: ${why}`, 400),

@@ -37,7 +37,16 @@ export function guarded(h: GuardedHandler): Handler {
  * The v1 archive body: the items under their name, `rest_url` echoing the effective arguments,
  * `next_rest_url`/`previous_rest_url` when those pages exist (page 1 without `page`), total and pages.
  */
-export function archiveEnvelope(site: Site, path: string, key: string, items: unknown[], echo: Record<string, unknown>, page: number, pages: number, total: number): Record<string, unknown> {
+export function archiveEnvelope(
+  site: Site,
+  path: string,
+  key: string,
+  items: unknown[],
+  echo: Record<string, unknown>,
+  page: number,
+  pages: number,
+  total: number,
+): Record<string, unknown> {
   const at = (p: number | null) => {
     const q: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(echo)) if (k !== 'page') q[k] = v;
@@ -77,5 +86,9 @@ export function pathSlug(ctx: HandlerContext): string | null {
 
 /** A query as a cache key: the same parameters in any order give the same key. */
 export function queryKey(query: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(query).sort().map((k) => [k, query[k]]));
+  return JSON.stringify(
+    Object.keys(query)
+      .sort()
+      .map((k) => [k, query[k]]),
+  );
 }

@@ -28,7 +28,13 @@ import { ReadCache, watchWrites } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
 
-export async function createCalendarService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; settings?: SiteSettings }): Promise<ServiceApp> {
+export async function createCalendarService(opts: {
+  registry: RouteRegistry;
+  store: Store;
+  site: Site;
+  config: Config;
+  settings?: SiteSettings;
+}): Promise<ServiceApp> {
   const cache = new ReadCache();
   // Every write the calendar makes through its repositories drops what the read cache keeps.
   const store = watchWrites(opts.store, () => cache.invalidate());

@@ -54,7 +54,9 @@ describe('events', () => {
     const id = await adminEvent();
     expect(await matrix((who) => users.as(who, 'PUT', `${V1}/events/${id}`, { body: { title: 'Changed' } }))).toEqual([401, 403, 403, 403, 200, 200]);
     const ids = await Promise.all(WHO.map(() => adminEvent()));
-    expect(await Promise.all(WHO.map((who, i) => users.as(who, 'DELETE', `${V1}/events/${ids[i]}?force=true`).then((r) => r.status)))).toEqual([401, 403, 403, 403, 200, 200]);
+    expect(await Promise.all(WHO.map((who, i) => users.as(who, 'DELETE', `${V1}/events/${ids[i]}?force=true`).then((r) => r.status)))).toEqual([
+      401, 403, 403, 403, 200, 200,
+    ]);
   });
 
   it('own events: a contributor edits and deletes its drafts but not its published events; an author both', async () => {
@@ -88,7 +90,10 @@ describe('events', () => {
 });
 
 describe('venues and organizers', () => {
-  for (const [plural, key] of [['venues', 'venue'], ['organizers', 'organizer']] as const) {
+  for (const [plural, key] of [
+    ['venues', 'venue'],
+    ['organizers', 'organizer'],
+  ] as const) {
     it(`${plural}: create from contributor up; an administrator's record is edited and deleted by editors only`, async () => {
       expect(await matrix((who) => users.as(who, 'POST', `${V1}/${plural}`, { body: { [key]: `New ${who}` } }))).toEqual([401, 403, 201, 201, 201, 201]);
       const id = (await app.admin('POST', `${V1}/${plural}`, { body: { [key]: `Admin's ${key}` } })).body.id;
@@ -96,14 +101,19 @@ describe('venues and organizers', () => {
       expect(await matrix((who) => users.as(who, 'DELETE', `${V1}/${plural}/2389999`))).toEqual([400, 400, 400, 400, 400, 400]);
       const ids: number[] = [];
       for (const who of WHO) ids.push((await app.admin('POST', `${V1}/${plural}`, { body: { [key]: `To delete for ${who}` } })).body.id);
-      expect(await Promise.all(WHO.map((who, i) => users.as(who, 'DELETE', `${V1}/${plural}/${ids[i]}`).then((r) => r.status)))).toEqual([401, 403, 403, 403, 200, 200]);
+      expect(await Promise.all(WHO.map((who, i) => users.as(who, 'DELETE', `${V1}/${plural}/${ids[i]}`).then((r) => r.status)))).toEqual([
+        401, 403, 403, 403, 200, 200,
+      ]);
     });
   }
 });
 
 describe('categories and tags', () => {
   // Event categories are managed with publish_vendor_events (authors too), tags with manage_categories.
-  for (const [plural, author] of [['categories', true], ['tags', false]] as const) {
+  for (const [plural, author] of [
+    ['categories', true],
+    ['tags', false],
+  ] as const) {
     it(`${plural}: created and updated by whoever edits events and manages the taxonomy's terms`, async () => {
       const ok = (status: number) => [401, 403, 403, author ? status : 403, status, status];
       expect(await matrix((who) => users.as(who, 'POST', `${V1}/${plural}`, { body: { name: `Term by ${who}` } }))).toEqual(ok(201));
@@ -116,7 +126,7 @@ describe('categories and tags', () => {
 });
 
 describe('linked records in an event', () => {
-  it("an event shows a venue or organizer only to callers who may read it (as their own single reads decide)", async () => {
+  it('an event shows a venue or organizer only to callers who may read it (as their own single reads decide)', async () => {
     const venue = (await app.admin('POST', `${V1}/venues`, { body: { venue: 'Secret venue', address: '1 Hidden street', status: 'draft' } })).body.id;
     const organizer = (await app.admin('POST', `${V1}/organizers`, { body: { organizer: 'Secret organizer', status: 'private' } })).body.id;
     const id = await adminEvent({ venue, organizer: [organizer] });
@@ -126,7 +136,14 @@ describe('linked records in an event', () => {
       return [Array.isArray(e.venue) ? e.venue.length : e.venue.id === venue ? 1 : 0, e.organizer.length];
     };
     for (const path of [`${V1}/events/${id}`, `${V1}/events?include=${id}`]) {
-      expect(await Promise.all(WHO.map((who) => shown(who, path)))).toEqual([[0, 0], [0, 0], [0, 0], [0, 0], [1, 1], [1, 1]]);
+      expect(await Promise.all(WHO.map((who) => shown(who, path)))).toEqual([
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [1, 1],
+        [1, 1],
+      ]);
     }
     // The same callers are refused the venue itself.
     expect(await matrix((who) => users.as(who, 'GET', `${V1}/venues/${venue}`))).toEqual([403, 403, 403, 403, 200, 200]);
@@ -138,7 +155,9 @@ describe('writing as someone else', () => {
     const adminId = (await app.admin('GET', '/cms/v2/users/me')).body.id;
     const asAdmin = (who: Who) => (who === 'administrator' ? users.ids.editor : adminId);
     expect(await matrix((who) => users.as(who, 'POST', `${V1}/events`, { body: event({ author: asAdmin(who) }) }))).toEqual([401, 403, 403, 403, 201, 201]);
-    expect(await matrix((who) => users.as(who, 'POST', `${V1}/venues`, { body: { venue: `Venue as another for ${who}`, author: asAdmin(who) } }))).toEqual([401, 403, 403, 403, 201, 201]);
+    expect(await matrix((who) => users.as(who, 'POST', `${V1}/venues`, { body: { venue: `Venue as another for ${who}`, author: asAdmin(who) } }))).toEqual([
+      401, 403, 403, 403, 201, 201,
+    ]);
     // Writing as oneself stays allowed.
     expect((await users.as('contributor', 'POST', `${V1}/events`, { body: event({ author: users.ids.contributor }) })).status).toBe(201);
     // A contributor cannot hand its draft away either; the event keeps its author.

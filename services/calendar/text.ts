@@ -4,7 +4,8 @@
  * of a description for JSON-LD.
  */
 
-const BLOCK = '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|math|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary|script)';
+const BLOCK =
+  '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|math|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary|script)';
 const STARTS_BLOCK = new RegExp(`^<${BLOCK}[\\s/>]`, 'i');
 const ENDS_BLOCK = new RegExp(`</${BLOCK}>$`, 'i');
 

@@ -64,7 +64,10 @@ async function firstRunAdmin(deps: ContentDeps, config: Pick<Config, 'DATA_DIR' 
   process.stderr.write(`\n${line}\n\n`);
 }
 
-export async function bootstrapAdmin(deps: ContentDeps, config: Pick<Config, 'ADMIN_USER' | 'ADMIN_PASSWORD' | 'ADMIN_EMAIL' | 'ADMIN_APP_PASSWORD' | 'DATA_DIR' | 'SITE_URL'>): Promise<void> {
+export async function bootstrapAdmin(
+  deps: ContentDeps,
+  config: Pick<Config, 'ADMIN_USER' | 'ADMIN_PASSWORD' | 'ADMIN_EMAIL' | 'ADMIN_APP_PASSWORD' | 'DATA_DIR' | 'SITE_URL'>,
+): Promise<void> {
   const login = config.ADMIN_USER;
   if (!login || !config.ADMIN_PASSWORD) return firstRunAdmin(deps, config);
   const email = (config.ADMIN_EMAIL ?? `${login}@localhost.localdomain`).toLowerCase();

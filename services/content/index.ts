@@ -28,7 +28,14 @@ import { bindSiteHealth } from './site-health/handlers';
 import { bindTerms } from './terms/handlers';
 import { bindUsers } from './users/handlers';
 
-export async function createContentService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue?: () => JobQueue; settings?: SiteSettings }): Promise<ServiceApp> {
+export async function createContentService(opts: {
+  registry: RouteRegistry;
+  store: Store;
+  site: Site;
+  config: Config;
+  queue?: () => JobQueue;
+  settings?: SiteSettings;
+}): Promise<ServiceApp> {
   const deps: ContentDeps = {
     store: opts.store,
     site: opts.site,

@@ -16,7 +16,6 @@ import { clientIp } from './client-ip';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const AUTHORIZE_PATH = `${ADMIN_PATH}/authorize-application.php`;
 
-
 /** The reference's checks on success_url / reject_url; returns the problem or null. */
 export function redirectProblem(raw: string): string | null {
   let u: URL;
@@ -93,7 +92,11 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
       const bad = problems(p);
       if (bad.length) {
         ctx.status = 400;
-        ctx.body = page(site, 'Authorize Application', `<p>The Authorize Application request is not allowed.</p><ul>${bad.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>`);
+        ctx.body = page(
+          site,
+          'Authorize Application',
+          `<p>The Authorize Application request is not allowed.</p><ul>${bad.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>`,
+        );
         return true;
       }
       ctx.body = form(site, p);
@@ -110,7 +113,11 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
     const bad = problems(p);
     if (bad.length) {
       ctx.status = 400;
-      ctx.body = page(site, 'Authorize Application', `<p>The Authorize Application request is not allowed.</p><ul>${bad.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>`);
+      ctx.body = page(
+        site,
+        'Authorize Application',
+        `<p>The Authorize Application request is not allowed.</p><ul>${bad.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>`,
+      );
       return true;
     }
     if (fields.action === 'reject') {

@@ -35,7 +35,11 @@ export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeo
       return { status: 207, headers: {}, body: result };
     } catch (e) {
       if (e instanceof QueueTimeoutError) {
-        return { status: 504, headers: {}, body: new RestError('rest_batch_timeout', 'The batch did not finish in time; its requests may still complete.', 504).toJSON() };
+        return {
+          status: 504,
+          headers: {},
+          body: new RestError('rest_batch_timeout', 'The batch did not finish in time; its requests may still complete.', 504).toJSON(),
+        };
       }
       const down = unavailableFor(e);
       if (down) {

@@ -14,7 +14,20 @@ describe('site index', () => {
     const res = await app.request('GET', '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=UTF-8');
-    for (const k of ['name', 'description', 'url', 'home', 'gmt_offset', 'timezone_string', 'page_for_posts', 'page_on_front', 'show_on_front', 'namespaces', 'authentication', 'routes']) {
+    for (const k of [
+      'name',
+      'description',
+      'url',
+      'home',
+      'gmt_offset',
+      'timezone_string',
+      'page_for_posts',
+      'page_on_front',
+      'show_on_front',
+      'namespaces',
+      'authentication',
+      'routes',
+    ]) {
       expect(res.body).toHaveProperty(k);
     }
     expect(res.body.namespaces).toEqual(expect.arrayContaining(['cms/v2', 'cms-site-health/v1', 'cms-block-editor/v1', 'cms-abilities/v1']));
@@ -22,7 +35,14 @@ describe('site index', () => {
     const users = res.body.routes['/cms/v2/users'];
     expect(users.namespace).toBe('cms/v2');
     expect(users.methods).toEqual(['GET', 'POST']);
-    expect(users.endpoints[0].args.per_page).toEqual({ description: expect.any(String), type: 'integer', default: 10, minimum: 1, maximum: 100, required: false });
+    expect(users.endpoints[0].args.per_page).toEqual({
+      description: expect.any(String),
+      type: 'integer',
+      default: 10,
+      minimum: 1,
+      maximum: 100,
+      required: false,
+    });
     expect(users.endpoints[1].args.username.required).toBe(true);
     expect(users._links.self[0].href).toBe('http://example.test/index.php/cms-json/cms/v2/users');
     expect(res.body.routes['/cms/v2/users/(?P<id>[\\d]+)']._links).toBeUndefined();
@@ -97,7 +117,11 @@ describe('request pipeline errors', () => {
   it('rest_invalid_json for a broken JSON body, before anything else', async () => {
     const res = await app.request('POST', '/cms/v2/users', { raw: '{"invalid": JSON}' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'rest_invalid_json', message: 'Invalid JSON body passed.', data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' } });
+    expect(res.body).toEqual({
+      code: 'rest_invalid_json',
+      message: 'Invalid JSON body passed.',
+      data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' },
+    });
     const empty = await app.request('POST', '/batch/v1', { raw: '', contentType: 'application/json' });
     expect(empty.status).toBe(400);
     expect(empty.body.code).toBe('rest_missing_callback_param');
@@ -261,7 +285,9 @@ describe('failed-login throttle per address and per (address, login)', () => {
     const blocked = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from('198.51.100.1') });
     expect([blocked.status, blocked.body.code]).toEqual([429, 'too_many_failed_logins']);
     // Another spelling of the same user is the same (address, login).
-    expect((await t.request('GET', '/cms/v2/users/me', { auth: ['admin@localhost.localdomain', ADMIN.appPassword], headers: from('198.51.100.1') })).status).toBe(429);
+    expect(
+      (await t.request('GET', '/cms/v2/users/me', { auth: ['admin@localhost.localdomain', ADMIN.appPassword], headers: from('198.51.100.1') })).status,
+    ).toBe(429);
     const elsewhere = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from('198.51.100.2') });
     expect([elsewhere.status, elsewhere.body.slug]).toEqual([200, ADMIN.login]);
     // The same for the account-password form of authorize-application.
@@ -306,7 +332,10 @@ describe('the client address', () => {
     try {
       // The client writes a different address each time; the proxy appends the real one (198.51.100.7).
       for (let i = 0; i < 3; i++) await t.request('GET', '/', { auth: ['admin', 'wrong'], headers: { 'X-Forwarded-For': `203.0.113.${i}, 198.51.100.7` } });
-      const blocked = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: { 'X-Forwarded-For': '203.0.113.99, 198.51.100.7' } });
+      const blocked = await t.request('GET', '/cms/v2/users/me', {
+        auth: [ADMIN.login, ADMIN.appPassword],
+        headers: { 'X-Forwarded-For': '203.0.113.99, 198.51.100.7' },
+      });
       expect(blocked.status).toBe(429);
       const other = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: { 'X-Forwarded-For': '198.51.100.8' } });
       expect(other.status).toBe(200);

@@ -55,8 +55,14 @@ beforeAll(async () => {
   await app.admin('POST', '/cms/v2/posts', { body: { title: 'Second', status: 'publish' } });
   postLink = post.body.link;
   await app.admin('POST', '/vendor/events/v1/events', { body: { title: 'An event', start_date: '2031-05-01 18:00:00', end_date: '2031-05-01 20:00:00' } });
-  const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: { r: 10, g: 20, b: 30 } } }).png().toBuffer();
-  const media = await app.admin('POST', '/cms/v2/media', { raw: png, contentType: 'image/png', headers: { 'Content-Disposition': 'attachment; filename="head.png"' } });
+  const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: { r: 10, g: 20, b: 30 } } })
+    .png()
+    .toBuffer();
+  const media = await app.admin('POST', '/cms/v2/media', {
+    raw: png,
+    contentType: 'image/png',
+    headers: { 'Content-Disposition': 'attachment; filename="head.png"' },
+  });
   uploadPath = new URL(media.body.source_url).pathname;
 });
 afterAll(async () => {

@@ -235,7 +235,19 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       observeRequest(ctx.method, route, ctx.status, seconds);
       if (logger.isLevelEnabled('info')) {
         const code = ctx.state.errorCode as string | undefined;
-        logger.info({ requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, ...(code ? { code } : {}), ms: Math.round(seconds * 1e4) / 10, user: (ctx.state.userId as number | undefined) ?? null }, 'request');
+        logger.info(
+          {
+            requestId,
+            method: ctx.method,
+            path: ctx.path,
+            route,
+            status: ctx.status,
+            ...(code ? { code } : {}),
+            ms: Math.round(seconds * 1e4) / 10,
+            user: (ctx.state.userId as number | undefined) ?? null,
+          },
+          'request',
+        );
       }
     }
   });
@@ -273,7 +285,12 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     // refused before anything else runs (wp_check_jsonp_callback), with the envelope's bare form.
     if (query._jsonp !== undefined) {
       if (typeof query._jsonp !== 'string' || /[^\w.]/.test(query._jsonp)) {
-        writeRest(ctx, site, { status: 400, headers: {}, body: { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' } }, { loggedIn: false, pretty });
+        writeRest(
+          ctx,
+          site,
+          { status: 400, headers: {}, body: { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' } },
+          { loggedIn: false, pretty },
+        );
         return;
       }
       ctx.state.jsonp = query._jsonp;
@@ -301,7 +318,12 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     }
 
     // The index differs only for context=help (it adds each route's schema); any other context is view's.
-    const indexContext = routePath === '/' && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && typeof query.context === 'string') ? (query.context === 'help' ? 'help' : 'view') : undefined;
+    const indexContext =
+      routePath === '/' && !pretty && (ctx.method === 'GET' || head) && Object.keys(query).every((k) => k === 'context' && typeof query.context === 'string')
+        ? query.context === 'help'
+          ? 'help'
+          : 'view'
+        : undefined;
     const cachedIndex = indexContext === undefined ? undefined : indexCache.get(indexContext);
     if (cachedIndex && cachedIndex.revision === site.revision) {
       ctx.state.route = '/';
@@ -369,7 +391,6 @@ function safeDecode(s: string): string {
     return s;
   }
 }
-
 
 function homePage(site: Site): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(site.name)}</title><link rel="https://api.w.org/" href="${escapeHtml(site.restRoot)}"></head><body><h1>${escapeHtml(site.name)}</h1><p>${escapeHtml(site.description)}</p><p>REST API: <a href="${escapeHtml(site.restRoot)}">${escapeHtml(site.restRoot)}</a></p></body></html>`;

@@ -11,7 +11,10 @@ describe('JSON bodies', () => {
   });
 
   it('refuses invalid UTF-8 bytes (JSON_ERROR_UTF8)', () => {
-    expect(json(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]))).toEqual({ bodyType: 'none', jsonError: 'Malformed UTF-8 characters, possibly incorrectly encoded' });
+    expect(json(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]))).toEqual({
+      bodyType: 'none',
+      jsonError: 'Malformed UTF-8 characters, possibly incorrectly encoded',
+    });
     // A surrogate encoded as UTF-8 bytes is not UTF-8 either.
     expect(json(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22])).jsonError).toBe('Malformed UTF-8 characters, possibly incorrectly encoded');
   });

@@ -51,7 +51,10 @@ describe('request log lines', () => {
     expect(await logged('GET', '/cms/v2/posts/987654')).toMatchObject({ route: '/cms/v2/posts/(?P<id>[\\d]+)', status: 404, code: 'rest_post_invalid_id' });
     expect(await logged('POST', '/cms/v2/posts', { body: { title: 'x' } })).toMatchObject({ route: '/cms/v2/posts', status: 401, code: 'rest_cannot_create' });
     expect(await logged('GET', '/nothing/here')).toMatchObject({ route: 'other', status: 404, code: 'rest_no_route' });
-    expect(await logged('POST', '/cms/v2/posts', { raw: '{bad', contentType: 'application/json', auth: [ADMIN.login, ADMIN.appPassword] })).toMatchObject({ status: 400, code: 'rest_invalid_json' });
+    expect(await logged('POST', '/cms/v2/posts', { raw: '{bad', contentType: 'application/json', auth: [ADMIN.login, ADMIN.appPassword] })).toMatchObject({
+      status: 400,
+      code: 'rest_invalid_json',
+    });
   });
 
   it('a failed sign-in, a throttled caller and a body too large are labelled with their route', async () => {

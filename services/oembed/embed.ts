@@ -46,7 +46,9 @@ export function embedSecret(): string {
  * and attributes alike.
  */
 export function embedTitle(doc: Pick<PostDoc, 'title' | 'password'>): string {
-  const title = renderTitle(stripAllTags(doc.title ?? '')).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const title = renderTitle(stripAllTags(doc.title ?? ''))
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
   return doc.password ? `Protected: ${title}` : title;
 }
 

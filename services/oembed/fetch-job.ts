@@ -25,7 +25,12 @@ export interface FetchResult {
 export function readLookup(data: unknown): LookupParams {
   const d = (data ?? {}) as Record<string, unknown>;
   const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-  if (typeof d.url !== 'string' || !int(d.maxwidth) || (d.maxheight !== undefined && d.maxheight !== null && !int(d.maxheight)) || typeof d.discover !== 'boolean') {
+  if (
+    typeof d.url !== 'string' ||
+    !int(d.maxwidth) ||
+    (d.maxheight !== undefined && d.maxheight !== null && !int(d.maxheight)) ||
+    typeof d.discover !== 'boolean'
+  ) {
     throw new UnrecoverableError('oembed.fetch: malformed job data');
   }
   return { url: d.url, maxwidth: d.maxwidth as number, ...(typeof d.maxheight === 'number' ? { maxheight: d.maxheight } : {}), discover: d.discover };

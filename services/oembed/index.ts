@@ -17,7 +17,13 @@ export interface OembedDeps extends EmbedDeps {
   queue: () => JobQueue;
 }
 
-export async function createOembedService(opts: { registry: RouteRegistry; store: Store; site: Site; config: Config; queue: () => JobQueue }): Promise<ServiceApp> {
+export async function createOembedService(opts: {
+  registry: RouteRegistry;
+  store: Store;
+  site: Site;
+  config: Config;
+  queue: () => JobQueue;
+}): Promise<ServiceApp> {
   const deps: OembedDeps = {
     site: opts.site,
     posts: new PostsRepository(opts.store),

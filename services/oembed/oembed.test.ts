@@ -46,12 +46,20 @@ describe('oembed/1.0 embed', () => {
     const html: string = res.body.html;
     const secret = /data-secret="([A-Za-z0-9]{10})"/.exec(html)![1];
     expect(html).toContain(`<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${post.link}">Hello &#8220;World&#8221;</a></blockquote>`);
-    expect(html).toContain(`<iframe sandbox="allow-scripts" security="restricted" src="${post.link}embed/#?secret=${secret}" width="600" height="338" title="&#8220;Hello &#8220;World&#8221;&#8221; &#8212; Calendar &amp; Co"`);
+    expect(html).toContain(
+      `<iframe sandbox="allow-scripts" security="restricted" src="${post.link}embed/#?secret=${secret}" width="600" height="338" title="&#8220;Hello &#8220;World&#8221;&#8221; &#8212; Calendar &amp; Co"`,
+    );
     expect(html).toMatch(/<\/iframe><script>.*<\/script>$/);
   });
 
   it('sizes the frame from maxwidth: W = clamp(maxwidth, 200, 600), H = max(ceil(W*9/16), 200)', async () => {
-    for (const [maxwidth, w, h] of [['400', 400, 225], ['100', 200, 200], ['2000', 600, 338], ['-400', 400, 225], ['abc', 200, 200]] as const) {
+    for (const [maxwidth, w, h] of [
+      ['400', 400, 225],
+      ['100', 200, 200],
+      ['2000', 600, 338],
+      ['-400', 400, 225],
+      ['abc', 200, 200],
+    ] as const) {
       const res = await app.request('GET', `/oembed/1.0/embed?url=${encodeURIComponent(post.link)}&maxwidth=${maxwidth}`);
       expect([maxwidth, res.body.width, res.body.height]).toEqual([maxwidth, w, h]);
     }
@@ -77,7 +85,9 @@ describe('oembed/1.0 embed', () => {
     expect(byLink.body.html).toContain('src="http://example.test/about/team/embed/#?secret=');
     const byId = await app.request('GET', `/oembed/1.0/embed?url=${encodeURIComponent(`http://example.test/?p=${post.id}`)}`);
     expect(byId.body.title).toBe('Hello &#8220;World&#8221;');
-    const event = (await app.admin('POST', '/vendor/events/v1/events', { body: { title: 'Gig', start_date: '2030-01-01 20:00:00', end_date: '2030-01-01 22:00:00' } })).body;
+    const event = (
+      await app.admin('POST', '/vendor/events/v1/events', { body: { title: 'Gig', start_date: '2030-01-01 20:00:00', end_date: '2030-01-01 22:00:00' } })
+    ).body;
     const ev = await app.request('GET', `/oembed/1.0/embed?url=${encodeURIComponent(event.url)}&maxwidth=300`);
     expect(ev.status).toBe(200);
     expect(ev.body).toMatchObject({ title: 'Gig', width: 300, height: 200 });
@@ -86,7 +96,15 @@ describe('oembed/1.0 embed', () => {
   it('gives 404 oembed_invalid_url "Not Found" for foreign, unknown and unpublished URLs', async () => {
     const draft = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'Draft', status: 'draft', slug: 'a-draft' } })).body;
     const priv = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'Private', status: 'private' } })).body;
-    for (const url of ['https://www.youtube.com/watch?v=x', 'http://example.test/nothing-here/', draft.link, priv.link, 'http://example.test/a-draft/', 'not a url', '']) {
+    for (const url of [
+      'https://www.youtube.com/watch?v=x',
+      'http://example.test/nothing-here/',
+      draft.link,
+      priv.link,
+      'http://example.test/a-draft/',
+      'not a url',
+      '',
+    ]) {
       const res = await app.request('GET', `/oembed/1.0/embed?url=${encodeURIComponent(url)}`);
       expect([url, res.status, res.body]).toEqual([url, 404, { code: 'oembed_invalid_url', message: 'Not Found', data: { status: 404 } }]);
     }
@@ -144,8 +162,13 @@ function proxySuite(label: string, env: () => Record<string, string | undefined>
       const res = await users.as('editor', 'GET', proxy({ url: `${provider.base}/video`, maxwidth: '500', maxheight: '300' }));
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ version: '1.0', type: 'video', title: 'A "clip" & more', provider_name: 'Tube', maxwidth: '500', maxheight: '300' });
-      expect(res.body.html).toMatch(/^<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="https:\/\/player\.example\/v\/1#\?secret=[A-Za-z0-9]{10}" data-secret="[A-Za-z0-9]{10}" width="480" height="270" frameborder="0"><\/iframe>$/);
-      expect(provider.hits).toEqual(['/video', `/oembed?kind=video&url=${encodeURIComponent(`${provider.base}/video`)}&format=json&maxwidth=500&maxheight=300&dnt=1`]);
+      expect(res.body.html).toMatch(
+        /^<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="https:\/\/player\.example\/v\/1#\?secret=[A-Za-z0-9]{10}" data-secret="[A-Za-z0-9]{10}" width="480" height="270" frameborder="0"><\/iframe>$/,
+      );
+      expect(provider.hits).toEqual([
+        '/video',
+        `/oembed?kind=video&url=${encodeURIComponent(`${provider.base}/video`)}&format=json&maxwidth=500&maxheight=300&dnt=1`,
+      ]);
 
       const again = await users.as('contributor', 'GET', proxy({ url: `${provider.base}/video`, maxwidth: '500', maxheight: '300', format: 'xml' }));
       expect(again.status).toBe(200);
@@ -162,14 +185,21 @@ function proxySuite(label: string, env: () => Record<string, string | undefined>
 
     it('writes photo html itself and gives untrusted markup without a single safe iframe html false', async () => {
       const photo = await users.as('editor', 'GET', proxy({ url: `${provider.base}/photo` }));
-      expect(photo.body.html).toBe(`<a href="${provider.base}/photo"><img src="https://img.example/p.jpg" alt="A &quot;clip&quot; &amp; more" width="300" height="200" /></a>`);
+      expect(photo.body.html).toBe(
+        `<a href="${provider.base}/photo"><img src="https://img.example/p.jpg" alt="A &quot;clip&quot; &amp; more" width="300" height="200" /></a>`,
+      );
       const evil = await users.as('editor', 'GET', proxy({ url: `${provider.base}/evil` }));
       expect(evil.status).toBe(200);
       expect(evil.body.html).toBe(false);
     });
 
     it('gives 404 oembed_invalid_url when there is no provider, discovery is off, or the provider fails', async () => {
-      const queries: Array<Record<string, string>> = [{ url: `${provider.base}/plain` }, { url: `${provider.base}/video`, discover: 'false' }, { url: `${provider.base}/broken` }, { url: `${provider.base}/missing` }];
+      const queries: Array<Record<string, string>> = [
+        { url: `${provider.base}/plain` },
+        { url: `${provider.base}/video`, discover: 'false' },
+        { url: `${provider.base}/broken` },
+        { url: `${provider.base}/missing` },
+      ];
       for (const query of queries) {
         const res = await users.as('editor', 'GET', proxy(query));
         expect([query, res.status, res.body.code, res.body.message]).toEqual([query, 404, 'oembed_invalid_url', 'Not Found']);

@@ -37,7 +37,11 @@ function checkStatus(status: number, what: string): void {
 
 /** The JSON oEmbed endpoint a page announces, or null. */
 export async function discoverEndpoint(pageUrl: string, policy: FetchPolicy): Promise<string | null> {
-  const page = await guardedGet(pageUrl, policy, { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', truncate: true, userAgent: 'EventsCalendarContentService/oEmbed' });
+  const page = await guardedGet(pageUrl, policy, {
+    accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+    truncate: true,
+    userAgent: 'EventsCalendarContentService/oEmbed',
+  });
   checkStatus(page.status, 'the page');
   for (const t of tokenize(page.body)) {
     if (t.kind !== 'open' || t.name !== 'link') continue;
@@ -73,7 +77,8 @@ export async function fetchFromProvider(endpoint: string, p: LookupParams, polic
   } catch {
     throw new RefusedError('the provider answered with something other than JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new RefusedError('the provider answered with something other than an object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new RefusedError('the provider answered with something other than an object');
   return parsed as Record<string, unknown>;
 }
 

@@ -7,7 +7,12 @@ const S = 'AbCdE12345';
 
 describe('sanitizeEmbedHtml', () => {
   it('keeps a single iframe, rebuilt, sandboxed and tied to its secret', () => {
-    expect(sanitizeEmbedHtml('<iframe width="560" height="315" src="https://player.example/embed/1?a=1&amp;b=2" frameborder="0" allowfullscreen onload="alert(1)"></iframe>', S)).toBe(
+    expect(
+      sanitizeEmbedHtml(
+        '<iframe width="560" height="315" src="https://player.example/embed/1?a=1&amp;b=2" frameborder="0" allowfullscreen onload="alert(1)"></iframe>',
+        S,
+      ),
+    ).toBe(
       `<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="https://player.example/embed/1?a=1&amp;b=2#?secret=${S}" data-secret="${S}" width="560" height="315" frameborder="0"></iframe>`,
     );
   });
@@ -59,7 +64,10 @@ describe('the html of a provider answer', () => {
   });
 
   it('keeps scalar fields only and replaces html', () => {
-    const out = proxyAnswer({ type: 'rich', version: '1.0', width: 500, nested: { a: 1 }, list: [1], 'bad key': 'x', html: '<b>no frame</b>' }, 'https://site.example/p');
+    const out = proxyAnswer(
+      { type: 'rich', version: '1.0', width: 500, nested: { a: 1 }, list: [1], 'bad key': 'x', html: '<b>no frame</b>' },
+      'https://site.example/p',
+    );
     expect(out).toEqual({ type: 'rich', version: '1.0', width: 500, html: false });
   });
 });

@@ -79,7 +79,7 @@ export function sanitizeEmbedHtml(html: string, secret: string = embedSecret()):
   const tokens = tokenize(html);
   let blockquote: string | null = null;
   let iframe: Record<string, string> | null = null;
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const t = tokens[i];
     if (t.kind !== 'open') {
       i++;

@@ -79,7 +79,9 @@ describe('Helm chart charts/events-calendar', () => {
       expect(k.StatefulSet).toBeUndefined();
       const pdb = objects.find((o) => o.kind === 'PodDisruptionBudget');
       expect(pdb?.metadata.name).toBe('events-calendar-gateway');
-      const workers = appDeployments(objects).filter((d) => d.role === 'worker').map((d) => d.name);
+      const workers = appDeployments(objects)
+        .filter((d) => d.role === 'worker')
+        .map((d) => d.name);
       expect(workers.sort()).toEqual(['events-calendar-worker-batch', 'events-calendar-worker-import', 'events-calendar-worker-oembed']);
       const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => o.metadata.name);
       expect(hpas.sort()).toEqual(workers.sort());
@@ -142,7 +144,9 @@ describe('Helm chart charts/events-calendar', () => {
 
     test('the validation notices an invalid or misspelt field', () => {
       // Two Deployments, one mistake each (the compiler reports one mistake per object).
-      const objects = structuredClone(external).filter((o) => o.kind === 'Deployment').slice(0, 2);
+      const objects = structuredClone(external)
+        .filter((o) => o.kind === 'Deployment')
+        .slice(0, 2);
       const containerOf = (o: K8sObject) =>
         (o as unknown as { spec: { template: { spec: { containers: Array<Record<string, unknown>> } } } }).spec.template.spec.containers[0];
       containerOf(objects[0]).readinesProbe = containerOf(objects[0]).readinessProbe;
@@ -165,7 +169,23 @@ describe('Helm chart charts/events-calendar', () => {
       ['a short service secret', { serviceSecret: 'too-short' }, /serviceSecret/],
       ['a boolean as a string', { ingress: { enabled: 'true' } }, /ingress\.enabled/],
       ['a bad service type', { gateway: { service: { type: 'Public' } } }, /gateway\.service\.type/],
-      ['a bad worker group name', { workers: { Bad_Name: { enabled: false, queues: ['batch'], concurrency: 1, replicaCount: 1, resources: {}, autoscaling: { enabled: false, minReplicas: 1, maxReplicas: 1, targetCPUUtilizationPercentage: 50 }, pdb: { enabled: false } } } }, /Bad_Name|workers/],
+      [
+        'a bad worker group name',
+        {
+          workers: {
+            Bad_Name: {
+              enabled: false,
+              queues: ['batch'],
+              concurrency: 1,
+              replicaCount: 1,
+              resources: {},
+              autoscaling: { enabled: false, minReplicas: 1, maxReplicas: 1, targetCPUUtilizationPercentage: 50 },
+              pdb: { enabled: false },
+            },
+          },
+        },
+        /Bad_Name|workers/,
+      ],
       ['a non-MongoDB URL', { mongo: { url: 'postgres://db' } }, /mongo\.url/],
     ])('%s', (_label, values, message) => {
       const r = helmTemplate({ values });
@@ -247,10 +267,14 @@ describe('Helm chart charts/events-calendar', () => {
     });
 
     const key = { SERVICE_SECRET: 'serviceSecret', ADMIN_PASSWORD: 'admin.password', ADMIN_APP_PASSWORD: 'admin.appPassword' } as const;
-    const setAt = (dotted: string, value: string): Record<string, unknown> => dotted.split('.').reduceRight<unknown>((v, k) => ({ [k]: v }), value) as Record<string, unknown>;
+    const setAt = (dotted: string, value: string): Record<string, unknown> =>
+      dotted.split('.').reduceRight<unknown>((v, k) => ({ [k]: v }), value) as Record<string, unknown>;
     test.each(
       (Object.keys(EXAMPLE_SECRETS) as Array<keyof typeof EXAMPLE_SECRETS>).flatMap((name) =>
-        EXAMPLE_SECRETS[name].map((value): [string, string] => [key[name], name === 'ADMIN_APP_PASSWORD' ? value.toUpperCase().replace(/(.{4})(?!$)/g, '$1 ') : value]),
+        EXAMPLE_SECRETS[name].map((value): [string, string] => [
+          key[name],
+          name === 'ADMIN_APP_PASSWORD' ? value.toUpperCase().replace(/(.{4})(?!$)/g, '$1 ') : value,
+        ]),
       ),
     )('%s set to the documented example %p is refused', (dotted, value) => {
       const r = helmTemplate({ valuesFiles: [EXTERNAL], values: setAt(dotted, value) });

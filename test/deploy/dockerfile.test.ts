@@ -54,7 +54,8 @@ describe('Dockerfile', () => {
     expect(Number(version![1])).toBe(20);
     expect(Number(version![2])).toBeGreaterThanOrEqual(Number(wantMinor));
     expect(Number(version![1])).toBeGreaterThanOrEqual(Number(wantMajor));
-    for (const s of all) expect([s.name, s.from]).toEqual([s.name, s.name === 'prod-deps' || s.name === 'build' ? 'toolchain' : 'node:${NODE_VERSION}-bookworm-slim']);
+    for (const s of all)
+      expect([s.name, s.from]).toEqual([s.name, s.name === 'prod-deps' || s.name === 'build' ? 'toolchain' : 'node:${NODE_VERSION}-bookworm-slim']);
   });
 
   test('the toolchain stage has what node-gyp needs to build better-sqlite3', () => {
@@ -63,13 +64,17 @@ describe('Dockerfile', () => {
   });
 
   test('production dependencies are installed (and the native module loaded) in a stage with the toolchain', () => {
-    const run = stage('prod-deps').lines.filter((l) => l.startsWith('RUN')).join('\n');
+    const run = stage('prod-deps')
+      .lines.filter((l) => l.startsWith('RUN'))
+      .join('\n');
     expect(run).toMatch(/npm ci --omit=dev/);
     expect(run).toContain("require('better-sqlite3')");
   });
 
   test('the build stage compiles the TypeScript with dev dependencies', () => {
-    const run = stage('build').lines.filter((l) => l.startsWith('RUN')).join('\n');
+    const run = stage('build')
+      .lines.filter((l) => l.startsWith('RUN'))
+      .join('\n');
     expect(run).toMatch(/npm ci\b(?!.*--omit=dev)/);
     expect(run).toContain('npm run build');
   });

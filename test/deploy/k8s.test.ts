@@ -43,16 +43,15 @@ function buildExample(secrets: string | undefined) {
   }
 }
 
-const userSecretsEnv = Object.entries(USER_SECRETS).map(([k, v]) => `${k}=${v}\n`).join('');
+const userSecretsEnv = Object.entries(USER_SECRETS)
+  .map(([k, v]) => `${k}=${v}\n`)
+  .join('');
 /** The overlays as a user builds them: the example one with a secrets.env of the user's. */
-const renderOverlay = (overlay: string) =>
-  overlay === 'example' ? buildExample(userSecretsEnv) : kustomize(path.join(K8S_DIR, 'overlays', overlay));
+const renderOverlay = (overlay: string) => (overlay === 'example' ? buildExample(userSecretsEnv) : kustomize(path.join(K8S_DIR, 'overlays', overlay)));
 
 /** kind/name, with kustomize's content-hash suffix of generated ConfigMaps and Secrets removed. */
 function ids(objects: K8sObject[]): string[] {
-  return objects
-    .map((o) => `${o.kind}/${['ConfigMap', 'Secret'].includes(o.kind) ? o.metadata.name.replace(/-[a-z0-9]{10}$/, '') : o.metadata.name}`)
-    .sort();
+  return objects.map((o) => `${o.kind}/${['ConfigMap', 'Secret'].includes(o.kind) ? o.metadata.name.replace(/-[a-z0-9]{10}$/, '') : o.metadata.name}`).sort();
 }
 
 describe('k8s/ raw manifests', () => {
@@ -72,7 +71,9 @@ describe('k8s/ raw manifests', () => {
     const strip = (o: K8sObject) => o.spec ?? null;
     for (const o of chart) {
       if (o.kind === 'ConfigMap') {
-        const cm = base.find((b) => b.kind === 'ConfigMap' && b.metadata.name.startsWith(`${o.metadata.name}-`) && b.metadata.name.length === o.metadata.name.length + 11);
+        const cm = base.find(
+          (b) => b.kind === 'ConfigMap' && b.metadata.name.startsWith(`${o.metadata.name}-`) && b.metadata.name.length === o.metadata.name.length + 11,
+        );
         expect([o.metadata.name, (cm as { data?: unknown } | undefined)?.data]).toEqual([o.metadata.name, (o as { data?: unknown }).data]);
       } else if (o.kind !== 'Deployment') {
         const twin = base.find((b) => b.kind === o.kind && b.metadata.name === o.metadata.name);
@@ -111,7 +112,10 @@ describe('k8s/ raw manifests', () => {
 
   test('the repository holds only the template of secrets.env, and git ignores secrets.env', () => {
     expect(fs.existsSync(path.join(EXAMPLE_DIR, 'secrets.env.example'))).toBe(true);
-    const ignored = fs.readFileSync(path.join(EXAMPLE_DIR, '.gitignore'), 'utf8').split('\n').map((l) => l.trim());
+    const ignored = fs
+      .readFileSync(path.join(EXAMPLE_DIR, '.gitignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     expect(ignored).toContain('secrets.env');
   });
 
@@ -138,7 +142,12 @@ describe('k8s/ raw manifests', () => {
   test('the example overlay sets the image, the public URL, the Ingress host and the secret settings', () => {
     const objects = objectsOrThrow(buildExample(userSecretsEnv), 'kubectl kustomize');
     for (const d of appDeployments(objects)) expect(d.container.image).toBe('registry.example.com/events/events-calendar:0.1.0');
-    expect(envValueProblems(objects, { SITE_URL: () => 'https://events.example.com', WORKER_CONCURRENCY: (d) => (d.name.endsWith('-import') ? '2' : d.name.endsWith('-oembed') ? '8' : '4') })).toEqual([]);
+    expect(
+      envValueProblems(objects, {
+        SITE_URL: () => 'https://events.example.com',
+        WORKER_CONCURRENCY: (d) => (d.name.endsWith('-import') ? '2' : d.name.endsWith('-oembed') ? '8' : '4'),
+      }),
+    ).toEqual([]);
     const ingress = objects.find((o) => o.kind === 'Ingress') as unknown as { spec: { rules: Array<{ host: string }>; tls: unknown[] } };
     expect(ingress.spec.rules[0].host).toBe('events.example.com');
     expect(ingress.spec.tls).toHaveLength(1);
@@ -151,6 +160,8 @@ describe('k8s/ raw manifests', () => {
     const objects = objectsOrThrow(kustomize(path.join(K8S_DIR, 'overlays', 'trial')), 'kubectl kustomize');
     expect(objects.some((o) => o.kind === 'StatefulSet' && o.metadata.name === 'events-calendar-mongodb')).toBe(true);
     expect(objects.some((o) => o.kind === 'Service' && o.metadata.name === 'events-calendar-redis')).toBe(true);
-    expect(envValueProblems(objects, { MONGO_URL: () => 'mongodb://events-calendar-mongodb:27017', REDIS_URL: () => 'redis://events-calendar-redis:6379' })).toEqual([]);
+    expect(
+      envValueProblems(objects, { MONGO_URL: () => 'mongodb://events-calendar-mongodb:27017', REDIS_URL: () => 'redis://events-calendar-redis:6379' }),
+    ).toEqual([]);
   });
 });

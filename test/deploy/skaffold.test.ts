@@ -37,7 +37,10 @@ describe('skaffold.yaml', () => {
   });
 
   test('the schema refuses misspelt or mistyped fields', () => {
-    const broken = structuredClone(config) as unknown as { deploy: { helm: { releases: Array<Record<string, unknown>> } }; portForward: Array<Record<string, unknown>> };
+    const broken = structuredClone(config) as unknown as {
+      deploy: { helm: { releases: Array<Record<string, unknown>> } };
+      portForward: Array<Record<string, unknown>>;
+    };
     broken.deploy.helm.releases[0].chartpath = 'charts/x';
     broken.portForward[0].localPort = 'eighty';
     const errors = skaffoldSchemaErrors(broken);

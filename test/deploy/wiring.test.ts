@@ -27,9 +27,7 @@ import {
 
 /** How a variable is set from values: a values path and a distinctive value, or derived by the chart. */
 type Setting =
-  | { path: string; value: unknown; expect?: string }
-  | { derived: 'service-url' }
-  | { perWorkerGroup: (group: string) => { value: unknown; expect: string } };
+  { path: string; value: unknown; expect?: string } | { derived: 'service-url' } | { perWorkerGroup: (group: string) => { value: unknown; expect: string } };
 
 // A queue layout that still consumes every queue: the batch group also takes oembed.
 const WORKER_QUEUES: Record<string, string[]> = { batch: ['batch', 'oembed'], import: ['import'], oembed: ['oembed'] };
@@ -64,7 +62,9 @@ const SETTINGS: Record<EnvName, Setting> = {
   TRUST_PROXY_HOPS: { path: 'config.trustProxyHops', value: 2 },
   OUTBOUND_ALLOW_HOSTS: { path: 'config.outboundAllowHosts', value: ['intranet.example.org', '10.0.0.5:8443'], expect: 'intranet.example.org,10.0.0.5:8443' },
   WORKER_QUEUES: { perWorkerGroup: (g) => ({ value: WORKER_QUEUES[g], expect: WORKER_QUEUES[g].join(',') }) },
-  WORKER_CONCURRENCY: { perWorkerGroup: (g) => ({ value: 10 + Object.keys(WORKER_QUEUES).indexOf(g), expect: String(10 + Object.keys(WORKER_QUEUES).indexOf(g)) }) },
+  WORKER_CONCURRENCY: {
+    perWorkerGroup: (g) => ({ value: 10 + Object.keys(WORKER_QUEUES).indexOf(g), expect: String(10 + Object.keys(WORKER_QUEUES).indexOf(g)) }),
+  },
   BATCH_TIMEOUT_MS: { path: 'config.batchTimeoutMs', value: 45000 },
   SHUTDOWN_TIMEOUT_MS: { path: 'config.shutdownTimeoutMs', value: 20000 },
   LOG_LEVEL: { path: 'config.logLevel', value: 'debug' },
@@ -200,7 +200,13 @@ describe('chart wiring against libs/config/env.ts', () => {
     const objects = objectsOrThrow(
       helmTemplate({
         valuesFiles: [EXTERNAL],
-        values: { ingress: { enabled: true, hosts: [{ host: 'cal.example.net', paths: [{ path: '/', pathType: 'Prefix' }] }], tls: [{ secretName: 't', hosts: ['cal.example.net'] }] } },
+        values: {
+          ingress: {
+            enabled: true,
+            hosts: [{ host: 'cal.example.net', paths: [{ path: '/', pathType: 'Prefix' }] }],
+            tls: [{ secretName: 't', hosts: ['cal.example.net'] }],
+          },
+        },
       }),
       'helm template',
     );

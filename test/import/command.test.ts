@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 /** Runs the command with the service's store; `env` replaces the service's SITE_URL (undefined: unset). */
-async function command(args: string[], env: Record<string, string | undefined> = { SITE_URL: app.url }): Promise<{ code: number; stdout: string; stderr: string }> {
+async function command(
+  args: string[],
+  env: Record<string, string | undefined> = { SITE_URL: app.url },
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['-r', join(ROOT, 'scripts/ts-register.js'), join(ROOT, 'scripts/import.ts'), ...args], {
       cwd: ROOT,
@@ -54,7 +57,20 @@ it('creates an import and feeds a file to the end', async () => {
   const file = join(dir, 'feed.json');
   const events = Array.from({ length: 53 }, (_, i) => eaEvent(60000 + i));
   writeFileSync(file, JSON.stringify(events, null, 1));
-  const fed = await command(['feed', file, '--import-id', importId, '--batch-hash', hash, '--url', app.restRoot, '--batch-size', '10', '--interval-override', '0']);
+  const fed = await command([
+    'feed',
+    file,
+    '--import-id',
+    importId,
+    '--batch-hash',
+    hash,
+    '--url',
+    app.restRoot,
+    '--batch-size',
+    '10',
+    '--interval-override',
+    '0',
+  ]);
   expect(fed.stderr).toContain('feeding 53 events in 6 batches');
   expect(fed.code).toBe(0);
   const summary = JSON.parse(fed.stdout);
@@ -73,7 +89,20 @@ it('ends the import as failed when the service refuses a batch', async () => {
   const events: unknown[] = Array.from({ length: 12 }, (_, i) => eaEvent(61000 + i));
   events[8] = { ...(events[8] as object), start_date: 'the day after never' };
   writeFileSync(file, JSON.stringify(events));
-  const fed = await command(['feed', file, '--import-id', created.import_id, '--batch-hash', created.batch_hash, '--url', app.restRoot, '--batch-size', '5', '--interval-override', '0']);
+  const fed = await command([
+    'feed',
+    file,
+    '--import-id',
+    created.import_id,
+    '--batch-hash',
+    created.batch_hash,
+    '--url',
+    app.restRoot,
+    '--batch-size',
+    '5',
+    '--interval-override',
+    '0',
+  ]);
   expect(fed.code).toBe(1);
   expect(fed.stderr).toContain('batch 2 was refused (400 rest_invalid_param)');
   expect(fed.stderr).toContain('the import is marked failed');
@@ -137,14 +166,27 @@ it('explains its usage', async () => {
   expect(res.stderr).toContain('usage: import.js create');
 });
 
-describe('source: the service\'s own import sources', () => {
+describe("source: the service's own import sources", () => {
   const admin = ['--user', 'admin', '--app-password', 'abcd EFGH ijkl MNOP qrst UVWX'];
 
   it('adds an ICS file source, shows its run, lists and removes it', async () => {
     const file = join(dir, 'feed.ics');
     writeFileSync(
       file,
-      ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//t//EN', 'BEGIN:VEVENT', 'UID:cli-1@tests', 'DTSTAMP:20260101T000000Z', 'DTSTART:20320101T100000Z', 'DTEND:20320101T110000Z', 'SUMMARY:From the command line', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'),
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//t//t//EN',
+        'BEGIN:VEVENT',
+        'UID:cli-1@tests',
+        'DTSTAMP:20260101T000000Z',
+        'DTSTART:20320101T100000Z',
+        'DTEND:20320101T110000Z',
+        'SUMMARY:From the command line',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
     );
     const added = await command(['source', 'add', '--origin', 'ics', '--file', file, '--title', 'CLI file', '--url', app.restRoot, ...admin]);
     expect(added.stderr).toBe('');
@@ -173,7 +215,19 @@ describe('source: the service\'s own import sources', () => {
     const noFeed = await command(['source', 'add', '--origin', 'ical', '--url', app.restRoot, ...admin]);
     expect(noFeed.code).toBe(2);
     expect(noFeed.stderr).toContain('--source <URL> or --file <path>');
-    const refused = await command(['source', 'add', '--origin', 'ical', '--source', 'https://example.org/f.ics', '--schedule', 'minutely', '--url', app.restRoot, ...admin]);
+    const refused = await command([
+      'source',
+      'add',
+      '--origin',
+      'ical',
+      '--source',
+      'https://example.org/f.ics',
+      '--schedule',
+      'minutely',
+      '--url',
+      app.restRoot,
+      ...admin,
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('rest_invalid_param');
     const bad = await command(['source', 'show', '999999', '--url', app.restRoot, ...admin]);

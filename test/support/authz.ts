@@ -103,7 +103,9 @@ export class Tally {
     return this.rows.reduce((n, r) => n + r.cells, 0);
   }
   print(title: string): void {
-    const lines = this.rows.map((r) => `  ${r.area.padEnd(32)} ${String(r.cells).padStart(4)} cells${r.refused ? `, ${String(r.refused).padStart(4)} refused (store unchanged)` : ''}`);
+    const lines = this.rows.map(
+      (r) => `  ${r.area.padEnd(32)} ${String(r.cells).padStart(4)} cells${r.refused ? `, ${String(r.refused).padStart(4)} refused (store unchanged)` : ''}`,
+    );
     process.stdout.write(`\n${title}: ${this.cells} cells\n${lines.join('\n')}\n`);
   }
 }

@@ -294,7 +294,9 @@ export function generateCases(registry: RouteRegistry, fx: Fixtures, opts: Gener
     }
   }
   // Batches: bad values inside sub-requests of batchable write endpoints, and malformed batches.
-  const batchable = registry.all().flatMap((route) => route.endpoints.filter((ep) => ep.allowBatch && ep.methods.some((m) => m !== 'GET')).map((ep) => ({ route, ep })));
+  const batchable = registry
+    .all()
+    .flatMap((route) => route.endpoints.filter((ep) => ep.allowBatch && ep.methods.some((m) => m !== 'GET')).map((ep) => ({ route, ep })));
   const jsonValues = BAD_VALUES.filter((v) => !v.huge && 'json' in v);
   for (const { route, ep } of batchable) {
     const path = samplePath(registry, route, fx);
@@ -302,15 +304,39 @@ export function generateCases(registry: RouteRegistry, fx: Fixtures, opts: Gener
     for (let i = 0; i < 4; i++) {
       const name = names.length ? pick(rand, names) : 'x';
       const bad = pick(rand, jsonValues);
-      const method = pick(rand, ep.methods.filter((m) => m !== 'GET'));
+      const method = pick(
+        rand,
+        ep.methods.filter((m) => m !== 'GET'),
+      );
       const validation = pick(rand, ['normal', 'require-all-validate']);
-      const requests = [{ method, path, body: { [name]: bad.json } }, { method: 'POST', path: `${path}?${qsOf(name, bad) ?? ''}`, body: {} }];
-      cases.push({ who: pick(rand, opts.principals), method: 'POST', path: '/batch/v1', query: '', body: Buffer.from(JSON.stringify({ validation, requests })), contentType: 'application/json', label: `batch.v1 ${ep.id} ${name}=${bad.label}`, write: true });
+      const requests = [
+        { method, path, body: { [name]: bad.json } },
+        { method: 'POST', path: `${path}?${qsOf(name, bad) ?? ''}`, body: {} },
+      ];
+      cases.push({
+        who: pick(rand, opts.principals),
+        method: 'POST',
+        path: '/batch/v1',
+        query: '',
+        body: Buffer.from(JSON.stringify({ validation, requests })),
+        contentType: 'application/json',
+        label: `batch.v1 ${ep.id} ${name}=${bad.label}`,
+        write: true,
+      });
     }
   }
   for (const batch of BAD_BATCHES) {
     for (const who of opts.principals) {
-      cases.push({ who, method: 'POST', path: '/batch/v1', query: '', body: Buffer.from(batch.body), contentType: 'application/json', label: `batch.v1 ${batch.label}`, write: true });
+      cases.push({
+        who,
+        method: 'POST',
+        path: '/batch/v1',
+        query: '',
+        body: Buffer.from(batch.body),
+        contentType: 'application/json',
+        label: `batch.v1 ${batch.label}`,
+        write: true,
+      });
     }
   }
   return cases;
@@ -320,13 +346,25 @@ const BAD_BATCHES: Array<{ label: string; body: string }> = [
   { label: 'path-operator', body: '{"requests":[{"path":{"$gt":""}}]}' },
   { label: 'path-relative', body: '{"requests":[{"path":"cms/v2/posts"},{"path":"//evil.test/x"},{"path":"/../../etc/passwd"}]}' },
   { label: 'path-bad-escape', body: '{"requests":[{"path":"/cms/v2/posts/%FF%FE"},{"path":"/cms/v2/posts/1%00"}]}' },
-  { label: 'method-junk', body: '{"requests":[{"method":"TRACE","path":"/cms/v2/posts"},{"method":["POST"],"path":"/cms/v2/posts"},{"method":{"$ne":1},"path":"/cms/v2/tags"}]}' },
+  {
+    label: 'method-junk',
+    body: '{"requests":[{"method":"TRACE","path":"/cms/v2/posts"},{"method":["POST"],"path":"/cms/v2/posts"},{"method":{"$ne":1},"path":"/cms/v2/tags"}]}',
+  },
   { label: 'nested-batch', body: '{"requests":[{"path":"/batch/v1","body":{"requests":[{"path":"/cms/v2/posts"}]}}]}' },
   { label: 'too-many', body: JSON.stringify({ requests: Array.from({ length: 30 }, () => ({ path: '/cms/v2/tags', body: { name: 'x' } })) }) },
-  { label: 'body-not-object', body: '{"requests":[{"path":"/cms/v2/posts","body":[1,2]},{"path":"/cms/v2/tags","body":"name=x"},{"path":"/cms/v2/tags","body":null}]}' },
-  { label: 'headers-junk', body: '{"requests":[{"path":"/cms/v2/tags","headers":{"__proto__":["x"],"X-HTTP-Method-Override":{"a":1}},"body":{"name":{"__proto__":{"raw":"PROTO-SHADOW-VALUE"}}}}]}' },
+  {
+    label: 'body-not-object',
+    body: '{"requests":[{"path":"/cms/v2/posts","body":[1,2]},{"path":"/cms/v2/tags","body":"name=x"},{"path":"/cms/v2/tags","body":null}]}',
+  },
+  {
+    label: 'headers-junk',
+    body: '{"requests":[{"path":"/cms/v2/tags","headers":{"__proto__":["x"],"X-HTTP-Method-Override":{"a":1}},"body":{"name":{"__proto__":{"raw":"PROTO-SHADOW-VALUE"}}}}]}',
+  },
   { label: 'method-override-delete', body: '{"requests":[{"path":"/cms/v2/tags/1?_method=DELETE&force=maybe","body":{}}]}' },
-  { label: 'require-all-one-bad', body: '{"validation":"require-all-validate","requests":[{"path":"/cms/v2/tags","body":{"name":"fine"}},{"path":"/cms/v2/tags","body":{"name":{"$gt":""}}}]}' },
+  {
+    label: 'require-all-one-bad',
+    body: '{"validation":"require-all-validate","requests":[{"path":"/cms/v2/tags","body":{"name":"fine"}},{"path":"/cms/v2/tags","body":{"name":{"$gt":""}}}]}',
+  },
   { label: 'requests-object', body: '{"requests":{"0":{"path":"/cms/v2/tags","body":{"name":"a"}},"$gt":""}}' },
   { label: 'requests-empty', body: '{"requests":[]}' },
 ];
@@ -406,7 +444,11 @@ const BAD_BODIES: Array<{ label: string; body: Buffer; contentType?: string }> =
   { label: 'json-array', body: Buffer.from('[1,2,{"$gt":""}]'), contentType: 'application/json' },
   { label: 'json-string', body: Buffer.from('"x"'), contentType: 'application/json' },
   { label: 'json-inf', body: Buffer.from('1e309'), contentType: 'application/json' },
-  { label: 'json-proto', body: Buffer.from('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}'), contentType: 'application/json' },
+  {
+    label: 'json-proto',
+    body: Buffer.from('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}'),
+    contentType: 'application/json',
+  },
   { label: 'json-invalid-utf8', body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x22, 0xfe, 0x22, 0x7d]), contentType: 'application/json' },
   { label: 'json-deep', body: Buffer.from('{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH)), contentType: 'application/json' },
   { label: 'json-deep-array', body: Buffer.from('['.repeat(DEPTH) + ']'.repeat(DEPTH)), contentType: 'application/json' },
@@ -414,8 +456,16 @@ const BAD_BODIES: Array<{ label: string; body: Buffer; contentType?: string }> =
   { label: 'json-charset-junk', body: Buffer.from('{"title":"x"}'), contentType: 'application/json; charset=ebcdic' },
   { label: 'multipart-junk', body: Buffer.from(MULTIPART_JUNK, 'latin1'), contentType: 'multipart/form-data; boundary=xyz' },
   { label: 'multipart-no-boundary', body: Buffer.from('junk'), contentType: 'multipart/form-data' },
-  { label: 'multipart-truncated', body: Buffer.from('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb'), contentType: 'multipart/form-data; boundary=xyz' },
-  { label: 'form-proto', body: Buffer.from('__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a[$gt]='), contentType: 'application/x-www-form-urlencoded' },
+  {
+    label: 'multipart-truncated',
+    body: Buffer.from('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb'),
+    contentType: 'multipart/form-data; boundary=xyz',
+  },
+  {
+    label: 'form-proto',
+    body: Buffer.from('__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a[$gt]='),
+    contentType: 'application/x-www-form-urlencoded',
+  },
   { label: 'form-invalid-utf8', body: Buffer.from('title=%FF%FE&content=%ED%A0%80'), contentType: 'application/x-www-form-urlencoded' },
   { label: 'xml', body: Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>'), contentType: 'application/xml' },
 ];
@@ -467,7 +517,12 @@ export async function digestStore(store: Store, dataDir?: string): Promise<Diges
   const all = await Promise.all(specs.map((spec) => store.collection(spec.name).find({})));
   for (const [i, spec] of specs.entries()) {
     for (const doc of all[i]) {
-      out.set(`${spec.name}:${String(doc.id)}`, createHash('sha1').update(JSON.stringify(stable(spec.name, doc))).digest('base64'));
+      out.set(
+        `${spec.name}:${String(doc.id)}`,
+        createHash('sha1')
+          .update(JSON.stringify(stable(spec.name, doc)))
+          .digest('base64'),
+      );
     }
   }
   if (dataDir) {
@@ -543,9 +598,11 @@ export async function suspiciousKeys(store: Store): Promise<string[]> {
           v.forEach((x, i) => stack.push([x, `${at}[${i}]`]));
           continue;
         }
-        if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) found.push(`${spec.name}:${String(doc.id)} ${at}: odd prototype`);
+        if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
+          found.push(`${spec.name}:${String(doc.id)} ${at}: odd prototype`);
         for (const k of Object.keys(v)) {
-          if (k.startsWith('$') || k.includes('.') || k === '__proto__' || k === 'constructor' || k === 'prototype') found.push(`${spec.name}:${String(doc.id)} ${at}.${k}`);
+          if (k.startsWith('$') || k.includes('.') || k === '__proto__' || k === 'constructor' || k === 'prototype')
+            found.push(`${spec.name}:${String(doc.id)} ${at}.${k}`);
           stack.push([(v as Record<string, unknown>)[k], `${at}.${k}`]);
         }
       }
@@ -557,8 +614,9 @@ export async function suspiciousKeys(store: Store): Promise<string[]> {
 /** What differs between two digests: keys added, removed or changed. */
 export function digestDiff(before: Digest, after: Digest): string[] {
   const diff: string[] = [];
-  for (const [k, v] of after) if (!before.has(k)) diff.push(`+${k}`);
-  else if (before.get(k) !== v) diff.push(`~${k}`);
+  for (const [k, v] of after)
+    if (!before.has(k)) diff.push(`+${k}`);
+    else if (before.get(k) !== v) diff.push(`~${k}`);
   for (const k of before.keys()) if (!after.has(k)) diff.push(`-${k}`);
   return diff;
 }

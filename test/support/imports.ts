@@ -38,8 +38,22 @@ export function eaEvent(n = ++seq, overrides: Record<string, unknown> = {}): Rec
     categories: ['Music', `Series ${n % 3}`],
     tags: ['imported'],
     organizer: [
-      { uid: `org-a-${n % 4}`, organizer: `Organizer A${n % 4}`, phone: '555-0100', website: 'https://a.example.com', email: 'a@example.com', global_id: `ea.example.com?type=organizer&id=a${n % 4}` },
-      { uid: 'org-b', organizer: 'Organizer B', phone: '555-0200', website: 'https://b.example.com', email: 'b@example.com', global_id: 'ea.example.com?type=organizer&id=b' },
+      {
+        uid: `org-a-${n % 4}`,
+        organizer: `Organizer A${n % 4}`,
+        phone: '555-0100',
+        website: 'https://a.example.com',
+        email: 'a@example.com',
+        global_id: `ea.example.com?type=organizer&id=a${n % 4}`,
+      },
+      {
+        uid: 'org-b',
+        organizer: 'Organizer B',
+        phone: '555-0200',
+        website: 'https://b.example.com',
+        email: 'b@example.com',
+        global_id: 'ea.example.com?type=organizer&id=b',
+      },
     ],
     venue: {
       uid: `venue-${n % 5}`,

@@ -20,7 +20,9 @@ export async function startProvider(): Promise<Provider> {
     hits.push(url.pathname + url.search);
     const page = (endpoint: string) => {
       res.setHeader('Content-Type', 'text/html');
-      res.end(`<!doctype html><html><head><title>x</title><link rel="alternate" type="application/json+oembed" href="${base}${endpoint}&amp;format=json"></head><body>hi</body></html>`);
+      res.end(
+        `<!doctype html><html><head><title>x</title><link rel="alternate" type="application/json+oembed" href="${base}${endpoint}&amp;format=json"></head><body>hi</body></html>`,
+      );
     };
     const json = (body: unknown, status = 200) => {
       res.statusCode = status;
@@ -40,10 +42,23 @@ export async function startProvider(): Promise<Provider> {
         res.setHeader('Content-Type', 'text/html');
         return res.end('<html><head></head><body>no oEmbed here</body></html>');
       case '/oembed': {
-        const common = { version: '1.0', provider_name: 'Tube', title: 'A "clip" & more', author_name: 'Someone', maxwidth: url.searchParams.get('maxwidth'), maxheight: url.searchParams.get('maxheight') };
+        const common = {
+          version: '1.0',
+          provider_name: 'Tube',
+          title: 'A "clip" & more',
+          author_name: 'Someone',
+          maxwidth: url.searchParams.get('maxwidth'),
+          maxheight: url.searchParams.get('maxheight'),
+        };
         switch (url.searchParams.get('kind')) {
           case 'video':
-            return json({ ...common, type: 'video', width: 480, height: 270, html: '<iframe width="480" height="270" src="https://player.example/v/1" frameborder="0" onload="steal()"></iframe><script>steal()</script>' });
+            return json({
+              ...common,
+              type: 'video',
+              width: 480,
+              height: 270,
+              html: '<iframe width="480" height="270" src="https://player.example/v/1" frameborder="0" onload="steal()"></iframe><script>steal()</script>',
+            });
           case 'photo':
             return json({ ...common, type: 'photo', url: 'https://img.example/p.jpg', width: 300, height: 200 });
           case 'evil':

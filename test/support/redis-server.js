@@ -72,11 +72,9 @@ async function tryContainer() {
 
 async function spawnRedis() {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()],
-    { stdio: 'ignore' },
-  );
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()], {
+    stdio: 'ignore',
+  });
   let exited = false;
   let spawnError;
   child.on('error', (err) => {

@@ -18,7 +18,9 @@ export async function createRoleUsers(app: Pick<TestApp, 'admin' | 'request'>, p
   const creds = {} as Record<RoleName, [string, string]>;
   for (const role of ROLES) {
     const login = `${prefix}-${role}`;
-    const user = await app.admin('POST', '/cms/v2/users', { body: { username: login, email: `${login}@example.com`, password: 'pw-123456', roles: [role], name: `The ${role}` } });
+    const user = await app.admin('POST', '/cms/v2/users', {
+      body: { username: login, email: `${login}@example.com`, password: 'pw-123456', roles: [role], name: `The ${role}` },
+    });
     if (user.status !== 201) throw new Error(`creating ${role}: ${user.status} ${JSON.stringify(user.body)}`);
     const ap = await app.admin('POST', `/cms/v2/users/${user.body.id}/application-passwords`, { body: { name: 'tests' } });
     ids[role] = user.body.id;

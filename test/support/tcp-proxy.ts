@@ -38,10 +38,15 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opts
         chain = chain.then(() => void client.write(chunk));
         return;
       }
-      chain = chain.then(() => new Promise<void>((r) => setTimeout(() => {
-        if (!client.destroyed) client.write(chunk);
-        r();
-      }, proxy.delayMs)));
+      chain = chain.then(
+        () =>
+          new Promise<void>((r) =>
+            setTimeout(() => {
+              if (!client.destroyed) client.write(chunk);
+              r();
+            }, proxy.delayMs),
+          ),
+      );
     });
   };
 

@@ -30,7 +30,17 @@ function timed(id: number, zone: string, start: string, end: string, extra: Part
 }
 
 function allDay(id: number, first: string, last: string): ICalEvent {
-  return { id, title: `Day ${id}`, url: `http://example.test/event/d${id}/`, all_day: true, start_date: `${first} 00:00:00`, end_date: `${last} 23:59:59`, utc_start_date: '', utc_end_date: '', timezone: 'Europe/Berlin' };
+  return {
+    id,
+    title: `Day ${id}`,
+    url: `http://example.test/event/d${id}/`,
+    all_day: true,
+    start_date: `${first} 00:00:00`,
+    end_date: `${last} 23:59:59`,
+    utc_start_date: '',
+    utc_end_date: '',
+    timezone: 'Europe/Berlin',
+  };
 }
 
 const veventsOf = (text: string) => Object.values(nodeIcal.sync.parseICS(text)).filter((c: any) => c.type === 'VEVENT') as any[];
@@ -57,7 +67,15 @@ describe('eventsToICalendar', () => {
     expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);
     expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     const lines = unfold(text).split('\r\n');
-    for (const line of ['VERSION:2.0', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', 'X-WR-TIMEZONE:America/New_York', 'REFRESH-INTERVAL;VALUE=DURATION:PT1H', 'X-PUBLISHED-TTL:PT1H', 'X-WR-CALNAME:Site\\, with\\; specials\\\\']) {
+    for (const line of [
+      'VERSION:2.0',
+      'CALSCALE:GREGORIAN',
+      'METHOD:PUBLISH',
+      'X-WR-TIMEZONE:America/New_York',
+      'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+      'X-PUBLISHED-TTL:PT1H',
+      'X-WR-CALNAME:Site\\, with\\; specials\\\\',
+    ]) {
       expect(lines.filter((l) => l === line)).toHaveLength(1);
     }
     expect(lines.some((l) => l.startsWith('PRODID:-//'))).toBe(true);
@@ -153,7 +171,16 @@ describe('event content', () => {
     title: 'Rock, Paper; Back\\slash &amp; more',
     description: '<p>First line, with; specials\\</p>\n<p>Second<br />\nthird &lt;b&gt; &#8211; done</p>',
     categories: [{ name: 'Music' }, { name: 'Outdoor' }],
-    venue: { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', stateprovince: 'IL', zip: '62701', country: 'United States', geo_lat: 39.8, geo_lng: -89.65 },
+    venue: {
+      venue: 'Town Hall',
+      address: '1 Main St',
+      city: 'Springfield',
+      stateprovince: 'IL',
+      zip: '62701',
+      country: 'United States',
+      geo_lat: 39.8,
+      geo_lng: -89.65,
+    },
     organizer: [{ organizer: 'No Mail Org' }, { organizer: 'Smith, Jane', email: 'jane@example.test' }],
     image: { url: 'http://example.test/cms-content/uploads/poster.png', extension: 'png' },
   });
@@ -188,7 +215,12 @@ describe('event content', () => {
   it('leaves out what the event does not have', () => {
     const undated = unfold(eventsToICalendar([{ ...rich, date_utc: '0000-00-00 00:00:00', modified_utc: '' }], site));
     expect(undated).not.toMatch(/^(CREATED|LAST-MODIFIED)[:;]/m);
-    const bare = unfold(eventsToICalendar([timed(21, 'Europe/Berlin', '2027-09-01 18:00:00', '2027-09-01 20:00:00', { organizer: [{ organizer: 'Only a name' }], venue: [] })], site));
+    const bare = unfold(
+      eventsToICalendar(
+        [timed(21, 'Europe/Berlin', '2027-09-01 18:00:00', '2027-09-01 20:00:00', { organizer: [{ organizer: 'Only a name' }], venue: [] })],
+        site,
+      ),
+    );
     for (const name of ['DESCRIPTION', 'LOCATION', 'GEO', 'ORGANIZER', 'CATEGORIES', 'ATTACH']) expect(bare).not.toMatch(new RegExp(`^${name}[:;]`, 'm'));
   });
 

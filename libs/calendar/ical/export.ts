@@ -166,7 +166,15 @@ function location(v: ICalVenue): string {
     .join(', ');
 }
 
-const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif', svg: 'image/svg+xml' };
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  svg: 'image/svg+xml',
+};
 
 /** Builds the VEVENT of an event; returns it with the zone and years its times need a VTIMEZONE for. */
 export function eventComponent(event: ICalEvent, site: ICalSite, stamp: ICAL.Time): { vevent: ICAL.Component; zone: ExportZone | null; years: number[] } {
@@ -191,7 +199,10 @@ export function eventComponent(event: ICalEvent, site: ICalSite, stamp: ICAL.Tim
     if (end) ev.addPropertyWithValue('dtend', end);
   } else {
     zone = exportZone(event.timezone ?? '', site.timezone);
-    for (const [name, local, utc] of [['dtstart', event.start_date, event.utc_start_date], ['dtend', event.end_date, event.utc_end_date]] as const) {
+    for (const [name, local, utc] of [
+      ['dtstart', event.start_date, event.utc_start_date],
+      ['dtend', event.end_date, event.utc_end_date],
+    ] as const) {
       const t = zone ? dateTime(local, false) : dateTime(utc, true);
       if (!t) continue;
       const prop = ev.addPropertyWithValue(name, t);

@@ -24,19 +24,34 @@ const IMPORT_POST_STATUSES = ['publish', 'draft', 'pending', 'private'] as const
 
 const fields: Record<string, ArgDecl> = {
   title: { description: 'A name for the source.', type: 'string', maxLength: 200 },
-  origin: { description: 'ical: an iCalendar feed URL; ics: an uploaded iCalendar file; csv: a CSV file (uploaded, or by URL) with the reference importer\'s columns.', type: 'string', enum: [...SOURCE_ORIGINS] },
-  source: { description: 'The URL of the feed (origins ical and csv), http or https.', type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048 },
+  origin: {
+    description: "ical: an iCalendar feed URL; ics: an uploaded iCalendar file; csv: a CSV file (uploaded, or by URL) with the reference importer's columns.",
+    type: 'string',
+    enum: [...SOURCE_ORIGINS],
+  },
+  source: {
+    description: 'The URL of the feed (origins ical and csv), http or https.',
+    type: 'string',
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+    maxLength: 2048,
+  },
   file: { description: 'The content of the file (origins ics and csv), as text.', type: 'string' },
   post_status: { description: 'Status of the events the source creates.', type: 'string', enum: [...IMPORT_POST_STATUSES] },
   categories: { description: 'Event category ids every imported event gets.', type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 50 },
   timezone: {
-    description: 'Time zone of times the feed gives without one (default: the site\'s).',
+    description: "Time zone of times the feed gives without one (default: the site's).",
     type: 'string',
     validate: (v) => (v === '' || isZoneName(String(v)) ? true : 'timezone is not a time zone of the zone database.'),
   },
   schedule: { description: 'How often the source runs after its first run.', type: 'string', enum: [...SOURCE_SCHEDULES] },
   on_removed: { description: 'What happens to an imported event that is no longer in the feed.', type: 'string', enum: [...REMOVED_POLICIES] },
-  interval: { description: 'Seconds between runs, instead of the schedule\'s period (at least IMPORT_MIN_INTERVAL_SECONDS); 0: the schedule\'s.', type: 'integer', minimum: 0, maximum: 31_536_000 },
+  interval: {
+    description: "Seconds between runs, instead of the schedule's period (at least IMPORT_MIN_INTERVAL_SECONDS); 0: the schedule's.",
+    type: 'integer',
+    minimum: 0,
+    maximum: 31_536_000,
+  },
 };
 
 const withDefaults: Record<string, ArgDecl> = {

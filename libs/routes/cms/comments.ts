@@ -19,7 +19,9 @@ export const COMMENT_META: Record<string, ArgSchema> = {
 
 /** The reference's sanitize_key: lower case, only a-z, 0-9, `_` and `-`. */
 export function sanitizeKey(value: unknown): string {
-  return String(value ?? '').toLowerCase().replace(/[^a-z0-9_-]/g, '');
+  return String(value ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '');
 }
 
 /** The reference's sanitize_text_field: no tags, no line breaks or tabs, no runs of spaces, trimmed. */
@@ -75,8 +77,17 @@ export function commentCollectionArgs(): Record<string, ArgDecl> {
     search: searchArg(),
     after: { description: 'Limit response to comments published after a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
     author: { description: 'Limit result set to comments assigned to specific user IDs. Requires authorization.', type: 'array', items: { type: 'integer' } },
-    author_exclude: { description: 'Ensure result set excludes comments assigned to specific user IDs. Requires authorization.', type: 'array', items: { type: 'integer' } },
-    author_email: { default: null, description: 'Limit result set to that from a specific author email. Requires authorization.', format: 'email', type: 'string' },
+    author_exclude: {
+      description: 'Ensure result set excludes comments assigned to specific user IDs. Requires authorization.',
+      type: 'array',
+      items: { type: 'integer' },
+    },
+    author_email: {
+      default: null,
+      description: 'Limit result set to that from a specific author email. Requires authorization.',
+      format: 'email',
+      type: 'string',
+    },
     before: { description: 'Limit response to comments published before a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
     exclude: idListArg('Ensure result set excludes specific IDs.'),
     include: idListArg('Limit result set to specific IDs.'),
@@ -86,8 +97,18 @@ export function commentCollectionArgs(): Record<string, ArgDecl> {
     parent: { default: [], description: 'Limit result set to comments of specific parent IDs.', type: 'array', items: { type: 'integer' } },
     parent_exclude: { default: [], description: 'Ensure result set excludes specific parent IDs.', type: 'array', items: { type: 'integer' } },
     post: { default: [], description: 'Limit result set to comments assigned to specific post IDs.', type: 'array', items: { type: 'integer' } },
-    status: { default: 'approve', description: 'Limit result set to comments assigned a specific status. Requires authorization.', type: 'string', sanitize: sanitizeKey },
-    type: { default: 'comment', description: 'Limit result set to comments assigned a specific type. Requires authorization.', type: 'string', sanitize: sanitizeKey },
+    status: {
+      default: 'approve',
+      description: 'Limit result set to comments assigned a specific status. Requires authorization.',
+      type: 'string',
+      sanitize: sanitizeKey,
+    },
+    type: {
+      default: 'comment',
+      description: 'Limit result set to comments assigned a specific type. Requires authorization.',
+      type: 'string',
+      sanitize: sanitizeKey,
+    },
     password: { description: 'The password for the post if it is password protected.', type: 'string' },
   };
 }
@@ -96,7 +117,10 @@ export function commentCollectionArgs(): Record<string, ArgDecl> {
 export function commentSchema(): Record<string, unknown> {
   const all = ['view', 'edit', 'embed'];
   const avatar = Object.fromEntries(
-    [24, 48, 96].map((s) => [String(s), { description: `Avatar URL with image size of ${s} pixels.`, type: 'string', format: 'uri', context: ['embed', 'view', 'edit'] }]),
+    [24, 48, 96].map((s) => [
+      String(s),
+      { description: `Avatar URL with image size of ${s} pixels.`, type: 'string', format: 'uri', context: ['embed', 'view', 'edit'] },
+    ]),
   );
   return objectSchema('comment', {
     id: { description: 'Unique identifier for the comment.', type: 'integer', context: all, readonly: true },

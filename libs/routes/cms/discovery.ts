@@ -4,7 +4,13 @@ import { contextArg, objectSchema } from '../common';
 
 const NS = 'cms/v2';
 
-const ro = (description: string, type: ArgSchema['type'], context: string[], extra: Partial<ArgSchema> = {}): ArgSchema => ({ description, type, context, readonly: true, ...extra });
+const ro = (description: string, type: ArgSchema['type'], context: string[], extra: Partial<ArgSchema> = {}): ArgSchema => ({
+  description,
+  type,
+  context,
+  readonly: true,
+  ...extra,
+});
 const ALL = ['view', 'edit', 'embed'];
 
 export function typeSchema(): Record<string, unknown> {
@@ -17,7 +23,11 @@ export function typeSchema(): Record<string, unknown> {
     name: ro('The title for the post type.', 'string', ALL),
     slug: ro('An alphanumeric identifier for the post type.', 'string', ALL),
     supports: ro('All features, supported by the post type.', 'object', ['edit']),
-    has_archive: ro('If the value is a string, the value will be used as the archive slug. If the value is false the post type has no archive.', ['string', 'boolean'], ['view', 'edit']),
+    has_archive: ro(
+      'If the value is a string, the value will be used as the archive slug. If the value is false the post type has no archive.',
+      ['string', 'boolean'],
+      ['view', 'edit'],
+    ),
     taxonomies: ro('Taxonomies associated with post type.', 'array', ['view', 'edit'], { items: { type: 'string' } }),
     rest_base: ro('REST base route for the post type.', 'string', ALL),
     rest_namespace: ro("REST route's namespace for the post type.", 'string', ALL),
@@ -29,7 +39,9 @@ export function typeSchema(): Record<string, unknown> {
     }),
     icon: ro('The icon for the post type.', ['string', 'null'], ALL),
     template: ro('The block template associated with the post type.', ['array'], ALL),
-    template_lock: ro('The template_lock associated with the post type, or false if none.', ['string', 'boolean'], ALL, { enum: ['all', 'insert', 'contentOnly', false] }),
+    template_lock: ro('The template_lock associated with the post type, or false if none.', ['string', 'boolean'], ALL, {
+      enum: ['all', 'insert', 'contentOnly', false],
+    }),
   });
 }
 

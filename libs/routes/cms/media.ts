@@ -55,7 +55,15 @@ export function mediaWriteArgs(create: boolean): Record<string, ArgDecl> {
     ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'] },
     meta: metaArg(),
     template: { description: 'The theme file to use to display the post.', type: 'string' },
-    alt_text: { description: 'Alternative text to display when attachment is not displayed.', type: 'string', sanitize: (v) => String(v).replace(/<[^>]*>/g, '').replace(/[\r\n\t ]+/g, ' ').trim() },
+    alt_text: {
+      description: 'Alternative text to display when attachment is not displayed.',
+      type: 'string',
+      sanitize: (v) =>
+        String(v)
+          .replace(/<[^>]*>/g, '')
+          .replace(/[\r\n\t ]+/g, ' ')
+          .trim(),
+    },
     caption: textObject('The attachment caption.'),
     description: textObject('The attachment description.'),
     post: { description: 'The ID for the associated post of the attachment.', type: 'integer' },
@@ -69,7 +77,13 @@ export function mediaWriteArgs(create: boolean): Record<string, ArgDecl> {
 }
 
 export function mediaSchema(): Record<string, unknown> {
-  const ro = (description: string, type: unknown, context: string[], extra: Record<string, unknown> = {}) => ({ description, type, context, readonly: true, ...extra });
+  const ro = (description: string, type: unknown, context: string[], extra: Record<string, unknown> = {}) => ({
+    description,
+    type,
+    context,
+    readonly: true,
+    ...extra,
+  });
   const all = ['view', 'edit', 'embed'];
   const ve = ['view', 'edit'];
   const rendered = (d: string, ctx = all) => ({ description: d, type: 'string', context: ctx, readonly: true });
@@ -81,7 +95,10 @@ export function mediaSchema(): Record<string, unknown> {
       type: 'object',
       context: ve,
       readonly: true,
-      properties: { raw: rendered('GUID for the post, as it exists in the database.', ['edit']), rendered: rendered('GUID for the post, transformed for display.', ve) },
+      properties: {
+        raw: rendered('GUID for the post, as it exists in the database.', ['edit']),
+        rendered: rendered('GUID for the post, transformed for display.', ve),
+      },
     },
     id: ro('Unique identifier for the post.', 'integer', all),
     link: ro('URL to the post.', 'string', all, { format: 'uri' }),
@@ -96,7 +113,10 @@ export function mediaSchema(): Record<string, unknown> {
       description: 'The title for the post.',
       type: 'object',
       context: all,
-      properties: { raw: { description: 'Title for the post, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML title for the post, transformed for display.') },
+      properties: {
+        raw: { description: 'Title for the post, as it exists in the database.', type: 'string', context: ['edit'] },
+        rendered: rendered('HTML title for the post, transformed for display.'),
+      },
     },
     author: { description: 'The ID for the author of the post.', type: 'integer', context: all },
     comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'], context: ve },
@@ -108,13 +128,19 @@ export function mediaSchema(): Record<string, unknown> {
       description: 'The attachment caption.',
       type: 'object',
       context: all,
-      properties: { raw: { description: 'Caption for the attachment, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML caption for the attachment, transformed for display.') },
+      properties: {
+        raw: { description: 'Caption for the attachment, as it exists in the database.', type: 'string', context: ['edit'] },
+        rendered: rendered('HTML caption for the attachment, transformed for display.'),
+      },
     },
     description: {
       description: 'The attachment description.',
       type: 'object',
       context: ve,
-      properties: { raw: { description: 'Description for the attachment, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML description for the attachment, transformed for display.', ve) },
+      properties: {
+        raw: { description: 'Description for the attachment, as it exists in the database.', type: 'string', context: ['edit'] },
+        rendered: rendered('HTML description for the attachment, transformed for display.', ve),
+      },
     },
     media_type: ro('Attachment type.', 'string', all, { enum: ['image', 'file'] }),
     mime_type: ro('The attachment MIME type.', 'string', all),

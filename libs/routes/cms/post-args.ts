@@ -102,8 +102,15 @@ function termLimitArg(base: string, exclude: boolean, hierarchical: boolean): Ar
   const properties: Record<string, ArgSchema> = {
     terms: { description: 'Term IDs.', type: 'array', items: { type: 'integer' }, default: [] },
   };
-  if (hierarchical) properties.include_children = { description: 'Whether to include child terms in the terms limiting the result set.', type: 'boolean', default: false };
-  if (!exclude) properties.operator = { description: 'Whether items must be assigned all or any of the specified terms.', type: 'string', enum: ['AND', 'OR'], default: 'OR' };
+  if (hierarchical)
+    properties.include_children = { description: 'Whether to include child terms in the terms limiting the result set.', type: 'boolean', default: false };
+  if (!exclude)
+    properties.operator = {
+      description: 'Whether items must be assigned all or any of the specified terms.',
+      type: 'string',
+      enum: ['AND', 'OR'],
+      default: 'OR',
+    };
   return {
     description: exclude
       ? `Limit result set to items except those with specific terms assigned in the ${base} taxonomy.`
@@ -135,7 +142,12 @@ export function collectionArgs(k: KindInfo): Record<string, ArgDecl> {
   args.search_semantics = { description: 'How to interpret the search input.', type: 'string', enum: ['exact'] };
   args.offset = offsetArg();
   args.order = orderArg('desc');
-  args.orderby = { description: 'Sort collection by post attribute.', type: 'string', default: 'date', enum: k.hierarchical ? [...POST_ORDERBY, 'menu_order'] : POST_ORDERBY };
+  args.orderby = {
+    description: 'Sort collection by post attribute.',
+    type: 'string',
+    default: 'date',
+    enum: k.hierarchical ? [...POST_ORDERBY, 'menu_order'] : POST_ORDERBY,
+  };
   if (k.hierarchical) {
     args.parent = idListArg('Limit result set to items with particular parent IDs.');
     args.parent_exclude = idListArg('Limit result set to all items except those of a particular parent ID.');
@@ -161,7 +173,12 @@ export function collectionArgs(k: KindInfo): Record<string, ArgDecl> {
     args.tags_exclude = termLimitArg('tags', true, false);
     args.sticky = { description: 'Limit result set to items that are sticky.', type: 'boolean' };
     args.ignore_sticky = { description: 'Whether to ignore sticky posts or not.', type: 'boolean', default: true };
-    args.format = { description: 'Limit result set to items assigned one or more given formats.', type: 'array', uniqueItems: true, items: { enum: POST_FORMATS, type: 'string' } };
+    args.format = {
+      description: 'Limit result set to items assigned one or more given formats.',
+      type: 'array',
+      uniqueItems: true,
+      items: { enum: POST_FORMATS, type: 'string' },
+    };
   }
   return args;
 }

@@ -13,19 +13,39 @@ const NS = 'cms/v2';
 export function itemSchema(k: KindInfo): Record<string, unknown> {
   const rendered = (d: string, ctx = ['view', 'edit', 'embed']) => ({ description: d, type: 'string', context: ctx, readonly: true });
   const props: Record<string, unknown> = {
-    date: { description: "The date the post was published, in the site's timezone.", type: ['string', 'null'], format: 'date-time', context: ['view', 'edit', 'embed'] },
+    date: {
+      description: "The date the post was published, in the site's timezone.",
+      type: ['string', 'null'],
+      format: 'date-time',
+      context: ['view', 'edit', 'embed'],
+    },
     date_gmt: { description: 'The date the post was published, as GMT.', type: ['string', 'null'], format: 'date-time', context: ['view', 'edit'] },
     guid: {
       description: 'The globally unique identifier for the post.',
       type: 'object',
       context: ['view', 'edit'],
       readonly: true,
-      properties: { raw: { ...rendered('GUID for the post, as it exists in the database.', ['edit']) }, rendered: rendered('GUID for the post, transformed for display.', ['view', 'edit']) },
+      properties: {
+        raw: { ...rendered('GUID for the post, as it exists in the database.', ['edit']) },
+        rendered: rendered('GUID for the post, transformed for display.', ['view', 'edit']),
+      },
     },
     id: { description: 'Unique identifier for the post.', type: 'integer', context: ['view', 'edit', 'embed'], readonly: true },
     link: { description: 'URL to the post.', type: 'string', format: 'uri', context: ['view', 'edit', 'embed'], readonly: true },
-    modified: { description: "The date the post was last modified, in the site's timezone.", type: 'string', format: 'date-time', context: ['view', 'edit'], readonly: true },
-    modified_gmt: { description: 'The date the post was last modified, as GMT.', type: 'string', format: 'date-time', context: ['view', 'edit'], readonly: true },
+    modified: {
+      description: "The date the post was last modified, in the site's timezone.",
+      type: 'string',
+      format: 'date-time',
+      context: ['view', 'edit'],
+      readonly: true,
+    },
+    modified_gmt: {
+      description: 'The date the post was last modified, as GMT.',
+      type: 'string',
+      format: 'date-time',
+      context: ['view', 'edit'],
+      readonly: true,
+    },
     slug: { description: 'An alphanumeric identifier for the post unique to its type.', type: 'string', context: ['view', 'edit', 'embed'] },
     status: { description: 'A named status for the post.', type: 'string', enum: WRITE_STATUSES, context: ['view', 'edit'] },
     type: { description: 'Type of post.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
@@ -38,7 +58,10 @@ export function itemSchema(k: KindInfo): Record<string, unknown> {
     description: 'The title for the post.',
     type: 'object',
     context: ['view', 'edit', 'embed'],
-    properties: { raw: { description: 'Title for the post, as it exists in the database.', type: 'string', context: ['edit'] }, rendered: rendered('HTML title for the post, transformed for display.') },
+    properties: {
+      raw: { description: 'Title for the post, as it exists in the database.', type: 'string', context: ['edit'] },
+      rendered: rendered('HTML title for the post, transformed for display.'),
+    },
   };
   props.content = {
     description: 'The content for the post.',
@@ -71,10 +94,26 @@ export function itemSchema(k: KindInfo): Record<string, unknown> {
   if (!k.hierarchical) props.sticky = { description: 'Whether or not the post should be treated as sticky.', type: 'boolean', context: ['view', 'edit'] };
   props.template = { description: 'The theme file to use to display the post.', type: 'string', context: ['view', 'edit'] };
   if (!k.hierarchical) {
-    props.categories = { description: 'The terms assigned to the post in the category taxonomy.', type: 'array', items: { type: 'integer' }, context: ['view', 'edit'] };
-    props.tags = { description: 'The terms assigned to the post in the post_tag taxonomy.', type: 'array', items: { type: 'integer' }, context: ['view', 'edit'] };
+    props.categories = {
+      description: 'The terms assigned to the post in the category taxonomy.',
+      type: 'array',
+      items: { type: 'integer' },
+      context: ['view', 'edit'],
+    };
+    props.tags = {
+      description: 'The terms assigned to the post in the post_tag taxonomy.',
+      type: 'array',
+      items: { type: 'integer' },
+      context: ['view', 'edit'],
+    };
   }
-  props.class_list = { description: 'An array of the class names for the post container element.', type: 'array', items: { type: 'string' }, context: ['view', 'edit'], readonly: true };
+  props.class_list = {
+    description: 'An array of the class names for the post container element.',
+    type: 'array',
+    items: { type: 'string' },
+    context: ['view', 'edit'],
+    readonly: true,
+  };
   return objectSchema(k.kind, props);
 }
 
@@ -99,7 +138,12 @@ export function postSchemaLinks(k: KindInfo, site: Site): Array<Record<string, u
   ];
   if (k.kind === 'post') links.push(actionLink('sticky', 'The current user can sticky this post.', href, { sticky: { type: 'boolean' } }));
   links.push(actionLink('assign-author', 'The current user can change the author on this post.', href, { author: { type: 'integer' } }));
-  const taxonomies: Array<[name: string, base: string]> = k.hierarchical ? [] : [['category', 'categories'], ['post_tag', 'tags']];
+  const taxonomies: Array<[name: string, base: string]> = k.hierarchical
+    ? []
+    : [
+        ['category', 'categories'],
+        ['post_tag', 'tags'],
+      ];
   for (const [name, base] of taxonomies) {
     const terms = { [base]: { type: 'array', items: { type: 'integer' } } };
     links.push(actionLink(`assign-${base}`, `The current user can assign terms in the ${name} taxonomy.`, href, terms));
@@ -113,11 +157,21 @@ export function revisionSchema(k: KindInfo, autosave: boolean): Record<string, u
   const item = itemSchema(k).properties as Record<string, unknown>;
   const props: Record<string, unknown> = {
     author: { description: 'The ID for the author of the revision.', type: 'integer', context: ['view', 'edit', 'embed'] },
-    date: { description: "The date the revision was published, in the site's timezone.", type: 'string', format: 'date-time', context: ['view', 'edit', 'embed'] },
+    date: {
+      description: "The date the revision was published, in the site's timezone.",
+      type: 'string',
+      format: 'date-time',
+      context: ['view', 'edit', 'embed'],
+    },
     date_gmt: { description: 'The date the revision was published, as GMT.', type: 'string', format: 'date-time', context: ['view', 'edit'] },
     guid: item.guid,
     id: { description: 'Unique identifier for the revision.', type: 'integer', context: ['view', 'edit', 'embed'] },
-    modified: { description: "The date the revision was last modified, in the site's timezone.", type: 'string', format: 'date-time', context: ['view', 'edit'] },
+    modified: {
+      description: "The date the revision was last modified, in the site's timezone.",
+      type: 'string',
+      format: 'date-time',
+      context: ['view', 'edit'],
+    },
     modified_gmt: { description: 'The date the revision was last modified, as GMT.', type: 'string', format: 'date-time', context: ['view', 'edit'] },
     parent: { description: 'The ID for the parent of the revision.', type: 'integer', context: ['view', 'edit', 'embed'] },
     slug: { description: 'An alphanumeric identifier for the revision unique to its type.', type: 'string', context: ['view', 'edit', 'embed'] },

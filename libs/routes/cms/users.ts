@@ -46,7 +46,11 @@ export function registerUserRoutes(registry: RouteRegistry): void {
           orderby: { description: 'Sort collection by user attribute.', type: 'string', default: 'name', enum: USER_ORDERBY },
           slug: { description: 'Limit result set to users with one or more specific slugs.', type: 'array', items: { type: 'string' } },
           roles: { description: 'Limit result set to users matching at least one specific role provided.', type: 'array', items: { type: 'string' } },
-          capabilities: { description: 'Limit result set to users matching at least one specific capability provided.', type: 'array', items: { type: 'string' } },
+          capabilities: {
+            description: 'Limit result set to users matching at least one specific capability provided.',
+            type: 'array',
+            items: { type: 'string' },
+          },
           who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] },
           has_published_posts: { description: 'Limit result set to users who have published posts.', type: ['boolean', 'array'], items: { type: 'string' } },
         },
@@ -58,8 +62,18 @@ export function registerUserRoutes(registry: RouteRegistry): void {
     namespace: NS,
     pattern: '/cms/v2/users/(?P<id>[\\d]+)',
     endpoints: [
-      { id: 'cms.users.get', service: 'content', methods: ['GET'], args: { id: { description: 'Unique identifier for the user.', type: 'integer' }, context: contextArg('view') } },
-      { id: 'cms.users.update', service: 'content', methods: EDITABLE, args: { id: { description: 'Unique identifier for the user.', type: 'integer' }, ...userWriteArgs(false) } },
+      {
+        id: 'cms.users.get',
+        service: 'content',
+        methods: ['GET'],
+        args: { id: { description: 'Unique identifier for the user.', type: 'integer' }, context: contextArg('view') },
+      },
+      {
+        id: 'cms.users.update',
+        service: 'content',
+        methods: EDITABLE,
+        args: { id: { description: 'Unique identifier for the user.', type: 'integer' }, ...userWriteArgs(false) },
+      },
       {
         id: 'cms.users.delete',
         service: 'content',
@@ -103,7 +117,14 @@ export function registerUserRoutes(registry: RouteRegistry): void {
         methods: ['POST'],
         args: {
           user_id: userId,
-          app_id: { description: 'A UUID provided by the application to uniquely identify it.', type: 'string', anyOf: [{ type: 'string', format: 'uuid' }, { type: 'string', enum: [''] }] },
+          app_id: {
+            description: 'A UUID provided by the application to uniquely identify it.',
+            type: 'string',
+            anyOf: [
+              { type: 'string', format: 'uuid' },
+              { type: 'string', enum: [''] },
+            ],
+          },
           name: { description: 'The name of the application password.', type: 'string', required: true, minLength: 1, pattern: '.*\\S.*' },
         },
       },

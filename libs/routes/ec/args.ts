@@ -23,8 +23,7 @@ export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]
 export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}(?::\\d{2})?)?$';
 
 /** Text: a string, or one of its enum values. */
-const text = (description: string, extra: Partial<ArgDecl> = {}): ArgDecl =>
-  tecParam({ description, type: 'string', ...extra }, textCheck(extra.enum));
+const text = (description: string, extra: Partial<ArgDecl> = {}): ArgDecl => tecParam({ description, type: 'string', ...extra }, textCheck(extra.enum));
 const uri = (name: string, description: string): ArgDecl => tecParam({ description, type: 'string', format: 'uri' }, uriCheck(name));
 const email = (name: string, description: string): ArgDecl => tecParam({ description, type: 'string', format: 'email' }, emailCheck(name));
 /** Positive_Integer; the schema's bounds still apply once the type check passed. */
@@ -38,8 +37,18 @@ const dateTime = (name: string, decl: ArgDecl): ArgDecl => tecParam(decl, dateTi
 /** The fields every entity is written with (the reference's TEC_Post_Entity_Request_Body). */
 export function entityWriteArgs(stickyDefault: boolean | undefined): Record<string, ArgDecl> {
   return {
-    date: dateTime('date', { description: "The date the entity was published, in the site's timezone. In RFC3339 format.", type: 'string', format: 'date-time', pattern: RFC3339_PATTERN }),
-    date_gmt: dateTime('date_gmt', { description: 'The date the entity was published, as GMT. In RFC3339 format.', type: 'string', format: 'date-time', pattern: RFC3339_PATTERN }),
+    date: dateTime('date', {
+      description: "The date the entity was published, in the site's timezone. In RFC3339 format.",
+      type: 'string',
+      format: 'date-time',
+      pattern: RFC3339_PATTERN,
+    }),
+    date_gmt: dateTime('date_gmt', {
+      description: 'The date the entity was published, as GMT. In RFC3339 format.',
+      type: 'string',
+      format: 'date-time',
+      pattern: RFC3339_PATTERN,
+    }),
     slug: text('An alphanumeric identifier for the entity unique to its type.'),
     status: text('A named status for the entity.', { enum: STATUSES, default: 'publish' }),
     title: text('The title for the entity.'),
@@ -50,7 +59,11 @@ export function entityWriteArgs(stickyDefault: boolean | undefined): Record<stri
     comment_status: text('Whether or not comments are open on the entity.', { enum: ['open', 'closed'], default: 'open' }),
     ping_status: text('Whether or not the entity can be pinged.', { enum: ['open', 'closed'], default: 'open' }),
     format: text('The format for the entity.', { enum: FORMATS, default: 'standard' }),
-    sticky: { description: 'Whether or not the entity should be treated as sticky.', type: 'boolean', ...(stickyDefault === undefined ? {} : { default: stickyDefault }) },
+    sticky: {
+      description: 'Whether or not the entity should be treated as sticky.',
+      type: 'boolean',
+      ...(stickyDefault === undefined ? {} : { default: stickyDefault }),
+    },
     template: text('The theme file to use to display the entity.'),
     tags: idList('The terms assigned to the entity in the post_tag taxonomy.'),
   };

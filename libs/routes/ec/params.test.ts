@@ -79,7 +79,9 @@ describe('date-times', () => {
     expect(f.codes).toEqual({ end_date: 'tec_rest_invalid_date_time_argument', date: 'tec_rest_invalid_date_time_argument' });
     expect(f.params.end_date).toBe('Argument `{end_date}` must match the pattern.');
     // Matching the pattern is enough: the post date is not held to RFC 3339's calendar.
-    const ok = await app.admin('POST', '/ec/v1/events', { body: { title: 'x', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00', date: '2031-01-01T10:00:00' } });
+    const ok = await app.admin('POST', '/ec/v1/events', {
+      body: { title: 'x', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00', date: '2031-01-01T10:00:00' },
+    });
     expect(ok.status).toBe(201);
   });
 });
@@ -101,7 +103,9 @@ describe('callbacks that only answer false: "Invalid parameter." and no detail',
   });
 
   it('text fields that are not strings, and write enums', async () => {
-    const f = failure(await app.admin('POST', '/ec/v1/venues', { body: { title: ['x'], status: 'trash', comment_status: 'maybe', city: 'a:1:{i:0;s:1:"x";}' } }));
+    const f = failure(
+      await app.admin('POST', '/ec/v1/venues', { body: { title: ['x'], status: 'trash', comment_status: 'maybe', city: 'a:1:{i:0;s:1:"x";}' } }),
+    );
     expect(f.params).toEqual({ title: 'Invalid parameter.', status: 'Invalid parameter.', comment_status: 'Invalid parameter.', city: 'Invalid parameter.' });
     expect(f.codes).toEqual({});
   });
@@ -132,8 +136,20 @@ describe('the published arguments are unchanged', () => {
   it('the index shows the schema keywords, not the checks', async () => {
     const res = await app.request('GET', '/ec/v1');
     const list = res.body.routes['/ec/v1/events'].endpoints[0].args;
-    expect(list.per_page).toEqual({ description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100, required: false });
-    expect(list.start_date).toEqual({ description: 'Limit events to those starting after the specified date.', type: 'string', format: 'date-time', required: false });
+    expect(list.per_page).toEqual({
+      description: 'Maximum number of items to be returned in result set.',
+      type: 'integer',
+      default: 10,
+      minimum: 1,
+      maximum: 100,
+      required: false,
+    });
+    expect(list.start_date).toEqual({
+      description: 'Limit events to those starting after the specified date.',
+      type: 'string',
+      format: 'date-time',
+      required: false,
+    });
     const opts = await app.request('OPTIONS', '/ec/v1/events/5');
     expect(opts.body.endpoints[0].args.id).toEqual({ description: 'Unique identifier for the event.', type: 'integer', required: false });
   });

@@ -54,7 +54,12 @@ export const positiveIntegerCheck =
   (v) => {
     const n = isNumeric(v) ? Number(v) : NaN;
     if (!isNumeric(v) || Math.trunc(n) !== n || Math.trunc(n) <= 0) {
-      return tecError('tec_rest_invalid_positive_integer_argument', name, `Argument \`{${name}}\` must be a positive integer.`, `The argument \`{${name}}\` is not a positive integer.`);
+      return tecError(
+        'tec_rest_invalid_positive_integer_argument',
+        name,
+        `Argument \`{${name}}\` must be a positive integer.`,
+        `The argument \`{${name}}\` is not a positive integer.`,
+      );
     }
     return true;
   };
@@ -87,12 +92,19 @@ export const emailCheck =
   (v) =>
     typeof v === 'string' && isEmail(v)
       ? true
-      : tecError('tec_rest_invalid_email_argument', name, `Argument \`{${name}}\` must be a valid email address.`, `The argument \`{${name}}\` is not a valid email address.`);
+      : tecError(
+          'tec_rest_invalid_email_argument',
+          name,
+          `Argument \`{${name}}\` must be a valid email address.`,
+          `The argument \`{${name}}\` is not a valid email address.`,
+        );
 
 export const uriCheck =
   (name: string): Check =>
   (v) =>
-    isUrl(v) ? true : tecError('tec_rest_invalid_uri_argument', name, `Argument \`{${name}}\` must be a valid URL.`, `The argument \`{${name}}\` is not a valid URL.`);
+    isUrl(v)
+      ? true
+      : tecError('tec_rest_invalid_uri_argument', name, `Argument \`{${name}}\` must be a valid URL.`, `The argument \`{${name}}\` is not a valid URL.`);
 
 /**
  * Array_Of_Type's own check: an array, or a string holding a comma (a lone value in a query string is
@@ -114,7 +126,13 @@ export const arrayCheck =
 
 /** Tribe__Utils__Array::list_to_array of the linked-record filters: one id or a list, each a positive integer. */
 export const idListCheck: Check = (v) => {
-  const list = Array.isArray(v) ? v : typeof v === 'string' || typeof v === 'number' ? String(v).split(',').map((s) => s.trim()) : null;
+  const list = Array.isArray(v)
+    ? v
+    : typeof v === 'string' || typeof v === 'number'
+      ? String(v)
+          .split(',')
+          .map((s) => s.trim())
+      : null;
   if (!list || !list.length) return INVALID;
   return list.every((x) => isNumeric(x) && Number.isInteger(Number(x)) && Number(x) > 0) ? true : INVALID;
 };

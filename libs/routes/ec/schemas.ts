@@ -90,7 +90,9 @@ const COMMON = (): Schema => ({
   id: int('Unique identifier for the entity.'),
   date: rfc3339("The date the entity was published, in the site's timezone."),
   date_gmt: rfc3339('The date the entity was published, as GMT.'),
-  guid: s('object', 'The globally unique identifier for the entity.', { properties: { rendered: str('The globally unique identifier for the entity.', { format: 'uri' }) } }),
+  guid: s('object', 'The globally unique identifier for the entity.', {
+    properties: { rendered: str('The globally unique identifier for the entity.', { format: 'uri' }) },
+  }),
   modified: rfc3339("The date the entity was last modified, in the site's timezone."),
   modified_gmt: rfc3339('The date the entity was last modified, as GMT.'),
   slug: str('An alphanumeric identifier for the entity unique to its type.'),
@@ -119,13 +121,20 @@ function bodyOf(args: Record<string, ArgDecl>, skip: Record<string, ArgDecl> = {
   return { type: 'object', properties };
 }
 
-const entity = (name: 'Event' | 'Organizer' | 'Venue', description: string) => (ref: Ref): Schema => ({
-  allOf: [ref('TEC_Post_Entity'), { type: 'object', title: name, description, properties: OWN[name](ref) }],
-});
+const entity =
+  (name: 'Event' | 'Organizer' | 'Venue', description: string) =>
+  (ref: Ref): Schema => ({
+    allOf: [ref('TEC_Post_Entity'), { type: 'object', title: name, description, properties: OWN[name](ref) }],
+  });
 
-const requestBody = (name: string, args: () => Record<string, ArgDecl>) => (ref: Ref): Schema => ({
-  allOf: [ref('TEC_Post_Entity_Request_Body'), { title: `${name} Request Body`, description: `The request body for the ${name.toLowerCase()} endpoint`, ...bodyOf(args(), entityWriteArgs(undefined)) }],
-});
+const requestBody =
+  (name: string, args: () => Record<string, ArgDecl>) =>
+  (ref: Ref): Schema => ({
+    allOf: [
+      ref('TEC_Post_Entity_Request_Body'),
+      { title: `${name} Request Body`, description: `The request body for the ${name.toLowerCase()} endpoint`, ...bodyOf(args(), entityWriteArgs(undefined)) },
+    ],
+  });
 
 const BUILDERS: Record<EcComponent, (ref: Ref) => Schema> = {
   DateTime: () => ({
@@ -140,13 +149,24 @@ const BUILDERS: Record<EcComponent, (ref: Ref) => Schema> = {
   Date_Details: (ref) => ({
     type: 'object',
     description: 'The start and end of an event in its own, UTC, the site and the display time zones',
-    properties: Object.fromEntries(['start', 'start_utc', 'start_site', 'start_display', 'end', 'end_utc', 'end_site', 'end_display'].map((k) => [k, ref('DateTime')])),
+    properties: Object.fromEntries(
+      ['start', 'start_utc', 'start_site', 'start_display', 'end', 'end_utc', 'end_site', 'end_display'].map((k) => [k, ref('DateTime')]),
+    ),
   }),
-  TEC_Post_Entity: () => ({ type: 'object', title: 'TEC Post Entity', description: 'A calendar post object as returned by the REST API', properties: COMMON() }),
+  TEC_Post_Entity: () => ({
+    type: 'object',
+    title: 'TEC Post Entity',
+    description: 'A calendar post object as returned by the REST API',
+    properties: COMMON(),
+  }),
   Event: entity('Event', 'An event'),
   Organizer: entity('Organizer', 'An organizer'),
   Venue: entity('Venue', 'A venue'),
-  TEC_Post_Entity_Request_Body: () => ({ title: 'TEC Post Entity Request Body', description: 'The fields every calendar entity is written with', ...bodyOf(entityWriteArgs(undefined)) }),
+  TEC_Post_Entity_Request_Body: () => ({
+    title: 'TEC Post Entity Request Body',
+    description: 'The fields every calendar entity is written with',
+    ...bodyOf(entityWriteArgs(undefined)),
+  }),
   Event_Request_Body: requestBody('Event', eventWriteArgs),
   Organizer_Request_Body: requestBody('Organizer', organizerWriteArgs),
   Venue_Request_Body: requestBody('Venue', venueWriteArgs),

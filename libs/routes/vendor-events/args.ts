@@ -85,7 +85,11 @@ function linkedEntry(v: unknown, nameKey: string): boolean {
 export function linkedArg(kind: 'venue' | 'organizer', description: string): ArgDecl {
   const toList = (v: unknown): unknown[] => {
     if (v === '' || v === null || v === false) return [];
-    if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+    if (typeof v === 'string')
+      return v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     if (Array.isArray(v)) return v;
     return [v];
   };

@@ -74,21 +74,37 @@ export function archiveArgs(): Record<string, ArgDecl> {
     search: { description: 'Events that contain the text in the title or description', type: 'string', validate: nonEmptyString },
     categories: { description: 'Events in one of these category IDs or slugs', type: 'array', items: { type: ['integer', 'string'] } },
     tags: { description: 'Events with one of these tag IDs or slugs', type: 'array', items: { type: ['integer', 'string'] } },
-    venue: { description: 'Events at one of these venue IDs', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
-    organizer: { description: 'Events by one of these organizer IDs', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
+    venue: {
+      description: 'Events at one of these venue IDs',
+      type: 'array',
+      items: { type: 'integer' },
+      validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID),
+    },
+    organizer: {
+      description: 'Events by one of these organizer IDs',
+      type: 'array',
+      items: { type: 'integer' },
+      validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID),
+    },
     featured: { description: 'Only featured (true) or only not featured (false) events', type: 'boolean' },
     status: { description: 'Event post status (a list or comma-separated)', validate: (v) => (statusList(v) ? true : INVALID), sanitize: (v) => statusList(v) },
     // The free edition of the reference accepts the extended edition's geolocation filters and ignores them.
     geoloc: { description: 'Events whose venue has geolocation data (extended edition; ignored in this edition)', type: 'boolean' },
     geoloc_lat: { description: 'Latitude; requires geoloc_lng (extended edition; ignored in this edition)', type: 'number' },
     geoloc_lng: { description: 'Longitude; requires geoloc_lat (extended edition; ignored in this edition)', type: 'number' },
-    include: { description: 'Only these event IDs; date filters are ignored', type: 'array', items: { type: 'integer' }, validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID) },
+    include: {
+      description: 'Only these event IDs; date filters are ignored',
+      type: 'array',
+      items: { type: 'integer' },
+      validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID),
+    },
     post_parent: { description: 'Events whose parent is this event ID', type: 'integer', validate: positive },
     // Without ticketing only `true` is refused, as the free reference does; `false` matches every event.
     ticketed: {
       description: 'Events with (true) or without (false) tickets; true needs ticketing',
       type: 'boolean',
-      validate: (v) => (v === true ? new ParamError('event-tickets-not-active', 'Ticket filters need ticketing, which this edition does not have.', { status: 400 }) : true),
+      validate: (v) =>
+        v === true ? new ParamError('event-tickets-not-active', 'Ticket filters need ticketing, which this edition does not have.', { status: 400 }) : true,
     },
   };
 }

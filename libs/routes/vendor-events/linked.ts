@@ -7,7 +7,8 @@ import { BASE, ID, INVALID, NS, SLUG, dateText, emailOrEmpty, imageRef, nonEmpty
 import { organizerSchema, venueSchema } from './schemas';
 
 const BOOLEAN_LIKE = ['true', 'false', '1', '0', 'yes', 'no'];
-export const isBooleanLike = (v: unknown): boolean => typeof v === 'boolean' || v === 0 || v === 1 || (typeof v === 'string' && BOOLEAN_LIKE.includes(v.trim().toLowerCase()));
+export const isBooleanLike = (v: unknown): boolean =>
+  typeof v === 'boolean' || v === 0 || v === 1 || (typeof v === 'string' && BOOLEAN_LIKE.includes(v.trim().toLowerCase()));
 export const booleanLike = (v: unknown): boolean => v === true || v === 1 || (typeof v === 'string' && ['true', '1', 'yes'].includes(v.trim().toLowerCase()));
 
 const flag = (description: string): ArgDecl => ({ description, default: null, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike });
@@ -58,9 +59,22 @@ export function linkedArchiveArgs(what: string): Record<string, ArgDecl> {
     ...pageArgs(),
     search: { description: `${what} that contain the text in the title, description or address fields`, type: 'string', validate: nonEmptyString },
     event: { description: `${what} linked to this event ID`, type: 'integer', validate: positive },
-    has_events: { description: `Only ${what.toLowerCase()} that have (true) or do not have (false) events`, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike },
-    only_with_upcoming: { description: `Only ${what.toLowerCase()} with upcoming events`, default: false, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike },
-    status: { description: `The ${what.toLowerCase()} post status (a list or comma-separated)`, validate: (v) => (statusList(v) ? true : INVALID), sanitize: (v) => statusList(v) },
+    has_events: {
+      description: `Only ${what.toLowerCase()} that have (true) or do not have (false) events`,
+      validate: (v) => (isBooleanLike(v) ? true : INVALID),
+      sanitize: booleanLike,
+    },
+    only_with_upcoming: {
+      description: `Only ${what.toLowerCase()} with upcoming events`,
+      default: false,
+      validate: (v) => (isBooleanLike(v) ? true : INVALID),
+      sanitize: booleanLike,
+    },
+    status: {
+      description: `The ${what.toLowerCase()} post status (a list or comma-separated)`,
+      validate: (v) => (statusList(v) ? true : INVALID),
+      sanitize: (v) => statusList(v),
+    },
   };
 }
 

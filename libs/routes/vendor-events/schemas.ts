@@ -35,7 +35,12 @@ const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
   ImageSize: () => ({
     type: 'object',
     description: 'One size of an image',
-    properties: { width: int('The image width in pixels'), height: int('The image height in pixels'), 'mime-type': str('The image MIME type'), url: str('The image URL', { format: 'uri' }) },
+    properties: {
+      width: int('The image width in pixels'),
+      height: int('The image height in pixels'),
+      'mime-type': str('The image MIME type'),
+      url: str('The image URL', { format: 'uri' }),
+    },
   }),
   Image: (ref) => ({
     type: ['object', 'boolean'],
@@ -62,7 +67,9 @@ const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
       parent: int('The parent term ID (categories)'),
       count: int('The number of published records with the term'),
       url: str('The term archive page', { format: 'uri' }),
-      urls: s('object', 'REST links of the term', { properties: { self: str('The term', { format: 'uri' }), collection: str('Its archive', { format: 'uri' }), up: str('Its parent', { format: 'uri' }) } }),
+      urls: s('object', 'REST links of the term', {
+        properties: { self: str('The term', { format: 'uri' }), collection: str('Its archive', { format: 'uri' }), up: str('Its parent', { format: 'uri' }) },
+      }),
     },
   }),
   Venue: (ref) => ({

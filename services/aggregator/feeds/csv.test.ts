@@ -15,7 +15,12 @@ const text = readFileSync(join(__dirname, 'fixtures', 'events.csv'), 'utf8');
 function when(item: EaEvent) {
   const t = eventTimes(item, SITE);
   if (typeof t === 'string') throw new Error(`unreadable ${t}`);
-  return { start: t.start.toUTC().toISO({ suppressMilliseconds: true }), end: t.end.toUTC().toISO({ suppressMilliseconds: true }), zone: t.timezone, allDay: t.allDay };
+  return {
+    start: t.start.toUTC().toISO({ suppressMilliseconds: true }),
+    end: t.end.toUTC().toISO({ suppressMilliseconds: true }),
+    zone: t.timezone,
+    allDay: t.allDay,
+  };
 }
 
 describe('the reference importer columns', () => {
@@ -67,16 +72,38 @@ describe('the reference importer columns', () => {
 
   it('reads all-day rows (flagged, or without times) in the default zone', () => {
     const market = named('Farmers Market');
-    expect(market).toMatchObject({ start_date: '2026-05-02', end_date: '2026-05-02', all_day: true, timezone: SITE, categories: ['Food', 'Markets'], venue: { venue: 'Main Square' } });
+    expect(market).toMatchObject({
+      start_date: '2026-05-02',
+      end_date: '2026-05-02',
+      all_day: true,
+      timezone: SITE,
+      categories: ['Food', 'Markets'],
+      venue: { venue: 'Main Square' },
+    });
     expect(market.organizer).toBeUndefined();
     expect(when(market)).toMatchObject({ start: '2026-05-02T05:00:00Z', allDay: true });
     const fair = named('Book Fair');
-    expect(fair).toMatchObject({ start_date: '2026-06-05', end_date: '2026-06-07', all_day: true, hide_from_listings: true, organizer: { organizer: 'Publishers Guild' } });
+    expect(fair).toMatchObject({
+      start_date: '2026-06-05',
+      end_date: '2026-06-07',
+      all_day: true,
+      hide_from_listings: true,
+      organizer: { organizer: 'Publishers Guild' },
+    });
   });
 
   it('reads day-first dates with hyphens, 24-hour times and a row zone', () => {
     const workshop = named('Workshop: Bookbinding');
-    expect(workshop).toMatchObject({ start_date: '2026-05-15 14:00:00', end_date: '2026-05-15 16:30:00', timezone: 'Europe/Berlin', cost: '20', currency_symbol: '€', currency_position: 'postfix', categories: ['Crafts'], tags: ['paper', 'hands-on'] });
+    expect(workshop).toMatchObject({
+      start_date: '2026-05-15 14:00:00',
+      end_date: '2026-05-15 16:30:00',
+      timezone: 'Europe/Berlin',
+      cost: '20',
+      currency_symbol: '€',
+      currency_position: 'postfix',
+      categories: ['Crafts'],
+      tags: ['paper', 'hands-on'],
+    });
     expect(when(workshop)).toMatchObject({ start: '2026-05-15T12:00:00Z', end: '2026-05-15T14:30:00Z' });
     expect(named('Late Show')).toMatchObject({ start_date: '2026-04-18 23:00:00', end_date: '2026-04-19 01:00:00', timezone: SITE });
   });
@@ -95,7 +122,15 @@ describe('header spellings and separators', () => {
     const r = parseCsv(csv, { defaultZone: 'Europe/London' });
     expect(r.errors).toEqual([]);
     expect(r.events).toEqual([
-      { title: 'Quiz; night', start_date: '2026-03-12 20:00:00', end_date: '2026-03-12 22:30:00', timezone: 'Europe/London', categories: ['Pub', 'Quiz'], venue: { venue: 'The Anchor' }, uid: 'row-17' },
+      {
+        title: 'Quiz; night',
+        start_date: '2026-03-12 20:00:00',
+        end_date: '2026-03-12 22:30:00',
+        timezone: 'Europe/London',
+        categories: ['Pub', 'Quiz'],
+        venue: { venue: 'The Anchor' },
+        uid: 'row-17',
+      },
     ]);
   });
 

@@ -27,32 +27,104 @@ export interface CsvOptions {
 }
 
 type Field =
-  | 'title' | 'description' | 'excerpt' | 'startDate' | 'startTime' | 'endDate' | 'endTime' | 'allDay' | 'timezone'
-  | 'venue' | 'venueAddress' | 'venueCity' | 'venueState' | 'venueZip' | 'venueCountry' | 'venuePhone' | 'venueWebsite'
-  | 'organizer' | 'organizerEmail' | 'organizerPhone' | 'organizerWebsite'
-  | 'showMapLink' | 'showMap' | 'cost' | 'currencySymbol' | 'currencyPosition' | 'categories' | 'tags' | 'url' | 'image'
-  | 'hide' | 'sticky' | 'featured' | 'uid';
+  | 'title'
+  | 'description'
+  | 'excerpt'
+  | 'startDate'
+  | 'startTime'
+  | 'endDate'
+  | 'endTime'
+  | 'allDay'
+  | 'timezone'
+  | 'venue'
+  | 'venueAddress'
+  | 'venueCity'
+  | 'venueState'
+  | 'venueZip'
+  | 'venueCountry'
+  | 'venuePhone'
+  | 'venueWebsite'
+  | 'organizer'
+  | 'organizerEmail'
+  | 'organizerPhone'
+  | 'organizerWebsite'
+  | 'showMapLink'
+  | 'showMap'
+  | 'cost'
+  | 'currencySymbol'
+  | 'currencyPosition'
+  | 'categories'
+  | 'tags'
+  | 'url'
+  | 'image'
+  | 'hide'
+  | 'sticky'
+  | 'featured'
+  | 'uid';
 
 /** Header names (lower case, words only, without a leading "event ") and the field each fills. */
 const HEADERS: Record<string, Field> = {
-  name: 'title', title: 'title', description: 'description', content: 'description', excerpt: 'excerpt',
-  'start date': 'startDate', 'start time': 'startTime', 'end date': 'endDate', 'end time': 'endTime',
-  'all day': 'allDay', 'all day event': 'allDay', timezone: 'timezone', 'time zone': 'timezone',
-  'venue name': 'venue', venue: 'venue', 'venue address': 'venueAddress', 'venue city': 'venueCity',
-  'venue state province': 'venueState', 'venue state': 'venueState', 'venue province': 'venueState', 'venue zip': 'venueZip',
-  'venue country': 'venueCountry', 'venue phone': 'venuePhone', 'venue website': 'venueWebsite', 'venue url': 'venueWebsite',
-  'organizer name': 'organizer', organizer: 'organizer', organizers: 'organizer', 'organizer email': 'organizerEmail',
-  'organizer phone': 'organizerPhone', 'organizer website': 'organizerWebsite',
-  'show map link': 'showMapLink', 'show map': 'showMap', cost: 'cost', 'currency symbol': 'currencySymbol',
-  'currency position': 'currencyPosition', category: 'categories', categories: 'categories', tags: 'tags', tag: 'tags',
-  website: 'url', url: 'url', 'featured image': 'image', image: 'image',
-  'hide from event listings': 'hide', 'hide from listings': 'hide', 'hide event from event listings': 'hide',
-  'sticky in month view': 'sticky', featured: 'featured', 'feature event': 'featured', feature: 'featured',
-  id: 'uid', uid: 'uid',
+  name: 'title',
+  title: 'title',
+  description: 'description',
+  content: 'description',
+  excerpt: 'excerpt',
+  'start date': 'startDate',
+  'start time': 'startTime',
+  'end date': 'endDate',
+  'end time': 'endTime',
+  'all day': 'allDay',
+  'all day event': 'allDay',
+  timezone: 'timezone',
+  'time zone': 'timezone',
+  'venue name': 'venue',
+  venue: 'venue',
+  'venue address': 'venueAddress',
+  'venue city': 'venueCity',
+  'venue state province': 'venueState',
+  'venue state': 'venueState',
+  'venue province': 'venueState',
+  'venue zip': 'venueZip',
+  'venue country': 'venueCountry',
+  'venue phone': 'venuePhone',
+  'venue website': 'venueWebsite',
+  'venue url': 'venueWebsite',
+  'organizer name': 'organizer',
+  organizer: 'organizer',
+  organizers: 'organizer',
+  'organizer email': 'organizerEmail',
+  'organizer phone': 'organizerPhone',
+  'organizer website': 'organizerWebsite',
+  'show map link': 'showMapLink',
+  'show map': 'showMap',
+  cost: 'cost',
+  'currency symbol': 'currencySymbol',
+  'currency position': 'currencyPosition',
+  category: 'categories',
+  categories: 'categories',
+  tags: 'tags',
+  tag: 'tags',
+  website: 'url',
+  url: 'url',
+  'featured image': 'image',
+  image: 'image',
+  'hide from event listings': 'hide',
+  'hide from listings': 'hide',
+  'hide event from event listings': 'hide',
+  'sticky in month view': 'sticky',
+  featured: 'featured',
+  'feature event': 'featured',
+  feature: 'featured',
+  id: 'uid',
+  uid: 'uid',
 };
 
 function fieldOf(header: string): Field | undefined {
-  const words = header.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const words = header
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
   return HEADERS[words] ?? HEADERS[words.replace(/^event /, '')];
 }
 
@@ -136,7 +208,7 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
   const title = cell('title').trim();
   if (!title) return 'Event Name is empty';
   const tzText = cell('timezone').trim();
-  const zone = tzText ? ianaOfTzid(tzText) ?? zoneOf(tzText) : zoneDefault;
+  const zone = tzText ? (ianaOfTzid(tzText) ?? zoneOf(tzText)) : zoneDefault;
   if (!zone) return `Timezone is not a time zone: ${tzText}`;
   const format = opts.dateFormat ?? 'mdy';
   if (!cell('startDate').trim()) return 'Event Start Date is empty';
@@ -153,7 +225,14 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
   const allDay = truthy(cell('allDay').trim()) || (!startClock && !endTime && !end.time);
 
   const item: FeedEvent = { title };
-  const day = (y: Ymd, c?: Clock | null): Wall => ({ year: y.year, month: y.month, day: y.day, hour: c?.hour ?? 0, minute: c?.minute ?? 0, second: c?.second ?? 0 });
+  const day = (y: Ymd, c?: Clock | null): Wall => ({
+    year: y.year,
+    month: y.month,
+    day: y.day,
+    hour: c?.hour ?? 0,
+    minute: c?.minute ?? 0,
+    second: c?.second ?? 0,
+  });
   const s = day(start, allDay ? null : startClock);
   const e = day(end, allDay ? null : endClock);
   if (wallText(e) < wallText(s)) return 'The event ends before it starts';
@@ -204,7 +283,10 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
 
 /** A row's stable name without an id column: its title, start and venue. */
 const rowHash = (item: FeedEvent): string =>
-  `csv-${createHash('sha1').update(`${item.title.toLowerCase()}|${item.start_date}|${item.timezone}|${(item.venue as EaVenue | undefined)?.venue?.toLowerCase() ?? ''}`).digest('hex').slice(0, 20)}`;
+  `csv-${createHash('sha1')
+    .update(`${item.title.toLowerCase()}|${item.start_date}|${item.timezone}|${(item.venue as EaVenue | undefined)?.venue?.toLowerCase() ?? ''}`)
+    .digest('hex')
+    .slice(0, 20)}`;
 
 export function parseCsv(text: string, opts: CsvOptions): FeedResult {
   if (typeof text !== 'string' || !text.replace(/^\uFEFF/, '').trim()) throw new Error('Not an events CSV: the file is empty');
@@ -242,7 +324,12 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
   for (const { record, info, raw } of records.slice(1)) {
     if (record.every((c) => !c.trim())) continue;
     // The line the row starts on: the parser counts to its end, quoted cells may span lines.
-    const line = info.lines - (raw.replace(/^(?:\r?\n)+/, '').replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+    const line =
+      info.lines -
+      (raw
+        .replace(/^(?:\r?\n)+/, '')
+        .replace(/\r?\n$/, '')
+        .match(/\n/g)?.length ?? 0);
     const cell = (f: Field) => {
       const i = columns.get(f);
       return i === undefined ? '' : (record[i] ?? '');

@@ -19,7 +19,12 @@ const parse = (name: string, window = YEAR_2026, maxOccurrences?: number) => par
 function when(item: EaEvent) {
   const t = eventTimes(item, SITE);
   if (typeof t === 'string') throw new Error(`unreadable ${t}`);
-  return { start: t.start.toUTC().toISO({ suppressMilliseconds: true }), end: t.end.toUTC().toISO({ suppressMilliseconds: true }), zone: t.timezone, allDay: t.allDay };
+  return {
+    start: t.start.toUTC().toISO({ suppressMilliseconds: true }),
+    end: t.end.toUTC().toISO({ suppressMilliseconds: true }),
+    zone: t.timezone,
+    allDay: t.allDay,
+  };
 }
 const byUid = (r: FeedResult, uid: string) => {
   const e = r.events.find((x) => x.uid === uid);
@@ -43,13 +48,28 @@ describe('Google Calendar export', () => {
   it('expands the weekly series across the DST change, with the EXDATE and both overrides applied', () => {
     const yoga = r.events.filter((e) => String(e.uid).startsWith(`${YOGA}/`));
     expect(yoga.map((e) => when(e).start)).toEqual([
-      '2026-01-05T17:00:00Z', '2026-01-12T17:00:00Z', '2026-01-26T17:00:00Z', '2026-02-03T18:00:00Z', '2026-02-09T17:00:00Z',
-      '2026-02-23T17:00:00Z', '2026-03-02T17:00:00Z', '2026-03-09T17:00:00Z', '2026-03-16T17:00:00Z', '2026-03-23T17:00:00Z',
+      '2026-01-05T17:00:00Z',
+      '2026-01-12T17:00:00Z',
+      '2026-01-26T17:00:00Z',
+      '2026-02-03T18:00:00Z',
+      '2026-02-09T17:00:00Z',
+      '2026-02-23T17:00:00Z',
+      '2026-03-02T17:00:00Z',
+      '2026-03-09T17:00:00Z',
+      '2026-03-16T17:00:00Z',
+      '2026-03-23T17:00:00Z',
       // Summer time from 29 March: the wall clock stays at 18:00; the UTC UNTIL includes 6 April.
-      '2026-03-30T16:00:00Z', '2026-04-06T16:00:00Z',
+      '2026-03-30T16:00:00Z',
+      '2026-04-06T16:00:00Z',
     ]);
     const first = byUid(r, `${YOGA}/20260105T170000Z`);
-    expect(first).toMatchObject({ title: 'Yoga in the Park', start_date: '2026-01-05 18:00:00', end_date: '2026-01-05 19:30:00', timezone: 'Europe/Berlin', categories: ['Sport', 'Outdoors'] });
+    expect(first).toMatchObject({
+      title: 'Yoga in the Park',
+      start_date: '2026-01-05 18:00:00',
+      end_date: '2026-01-05 19:30:00',
+      timezone: 'Europe/Berlin',
+      categories: ['Sport', 'Outdoors'],
+    });
     expect(first.all_day).toBeUndefined();
     expect(when(first)).toEqual({ start: '2026-01-05T17:00:00Z', end: '2026-01-05T18:30:00Z', zone: 'Europe/Berlin', allDay: false });
     expect(first.venue).toEqual({ venue: 'Volkspark Friedrichshain', address: 'Am Friedrichshain 1, 10249 Berlin, Germany' });
@@ -76,7 +96,13 @@ describe('Google Calendar export', () => {
 
   it('stores UTC times in the calendar zone (X-WR-TIMEZONE), and a link as LOCATION as no venue', () => {
     const hall = byUid(r, '0b5c7e1a9d2f4townhall@google.com');
-    expect(hall).toMatchObject({ title: 'Online Town Hall: budget, plans & questions', start_date: '2026-03-10 18:00:00', end_date: '2026-03-10 19:30:00', timezone: 'Europe/Berlin', url: 'https://meet.example.org/townhall' });
+    expect(hall).toMatchObject({
+      title: 'Online Town Hall: budget, plans & questions',
+      start_date: '2026-03-10 18:00:00',
+      end_date: '2026-03-10 19:30:00',
+      timezone: 'Europe/Berlin',
+      url: 'https://meet.example.org/townhall',
+    });
     expect(hall.venue).toBeUndefined();
     expect(when(hall)).toMatchObject({ start: '2026-03-10T17:00:00Z', end: '2026-03-10T18:30:00Z' });
   });
@@ -107,7 +133,12 @@ describe('Outlook export', () => {
 
   it('maps Windows zone names to IANA zones', () => {
     const review = r.events.find((e) => e.title === 'Quarterly review')!;
-    expect(review).toMatchObject({ timezone: 'Europe/Berlin', start_date: '2026-03-10 09:00:00', end_date: '2026-03-10 10:30:00', venue: { venue: 'Room 4.12' } });
+    expect(review).toMatchObject({
+      timezone: 'Europe/Berlin',
+      start_date: '2026-03-10 09:00:00',
+      end_date: '2026-03-10 10:30:00',
+      venue: { venue: 'Room 4.12' },
+    });
     expect(when(review)).toMatchObject({ start: '2026-03-10T08:00:00Z', end: '2026-03-10T09:30:00Z' });
     expect(review.organizer).toEqual({ organizer: 'Müller, Anna', email: 'anna.mueller@example.com' });
     // The plain DESCRIPTION is kept (rendered with paragraphs and line breaks), not Outlook's HTML document.
@@ -128,7 +159,14 @@ describe('Outlook export', () => {
   });
 
   it('reads all-day events, also those marked only by X-MICROSOFT-CDO-ALLDAYEVENT', () => {
-    expect(byUid(r, uid('22222222'))).toMatchObject({ title: 'Team offsite', start_date: '2026-03-20', end_date: '2026-03-20', all_day: true, timezone: SITE, venue: { venue: 'Lakeside Lodge', address: 'Seestraße 5, Potsdam' } });
+    expect(byUid(r, uid('22222222'))).toMatchObject({
+      title: 'Team offsite',
+      start_date: '2026-03-20',
+      end_date: '2026-03-20',
+      all_day: true,
+      timezone: SITE,
+      venue: { venue: 'Lakeside Lodge', address: 'Seestraße 5, Potsdam' },
+    });
     expect(byUid(r, uid('33333333'))).toMatchObject({ title: 'Spring break', start_date: '2026-04-01', end_date: '2026-04-02', all_day: true });
   });
 
@@ -198,8 +236,19 @@ describe('window and cap', () => {
 
   it('reads floating times and all-day series in the default zone, with DATE occurrence names', () => {
     const text = wrap(
-      'BEGIN:VEVENT', 'UID:float-1', 'DTSTART:20260310T090000', 'DURATION:PT1H30M', 'SUMMARY:Floating', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:days-1', 'DTSTART;VALUE=DATE:20260301', 'RRULE:FREQ=MONTHLY;COUNT=3', 'EXDATE;VALUE=DATE:20260401', 'SUMMARY:Monthly', 'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:float-1',
+      'DTSTART:20260310T090000',
+      'DURATION:PT1H30M',
+      'SUMMARY:Floating',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:days-1',
+      'DTSTART;VALUE=DATE:20260301',
+      'RRULE:FREQ=MONTHLY;COUNT=3',
+      'EXDATE;VALUE=DATE:20260401',
+      'SUMMARY:Monthly',
+      'END:VEVENT',
     );
     const r = parseICalendar(text, { defaultZone: 'Europe/Paris', window: YEAR_2026 });
     expect(r.events[0]).toMatchObject({ uid: 'float-1', start_date: '2026-03-10 09:00:00', end_date: '2026-03-10 10:30:00', timezone: 'Europe/Paris' });
@@ -213,10 +262,18 @@ describe('window and cap', () => {
 describe('fields and less common forms', () => {
   it('merges CATEGORIES properties, takes an image ATTACH, an HTML-only description and a bare ORGANIZER', () => {
     const text = wrap(
-      'BEGIN:VEVENT', 'UID:fields-1', 'DTSTART:20260310T090000Z', 'SUMMARY:Fields',
-      'CATEGORIES:Music,Jazz', 'CATEGORIES:jazz,Live\\, Loud', 'ATTACH:https://example.org/file.pdf', 'ATTACH;FMTTYPE=image/jpeg:https://example.org/poster.jpg',
+      'BEGIN:VEVENT',
+      'UID:fields-1',
+      'DTSTART:20260310T090000Z',
+      'SUMMARY:Fields',
+      'CATEGORIES:Music,Jazz',
+      'CATEGORIES:jazz,Live\\, Loud',
+      'ATTACH:https://example.org/file.pdf',
+      'ATTACH;FMTTYPE=image/jpeg:https://example.org/poster.jpg',
       'X-ALT-DESC;FMTTYPE=text/html:<html><body><p>Hot <b>jazz</b>\\, cold drinks</p><!-- note --></body></html>',
-      'ORGANIZER:mailto:box-office@example.org', 'LOCATION:Blue Note', 'END:VEVENT',
+      'ORGANIZER:mailto:box-office@example.org',
+      'LOCATION:Blue Note',
+      'END:VEVENT',
     );
     const [e] = parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 }).events;
     expect(e).toMatchObject({
@@ -231,11 +288,27 @@ describe('fields and less common forms', () => {
 
   it('reads an all-day DURATION, RDATEs, and an override moved into the window from outside it', () => {
     const text = wrap(
-      'BEGIN:VEVENT', 'UID:camp', 'DTSTART;VALUE=DATE:20260706', 'DURATION:P2D', 'SUMMARY:Camp', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:talks', 'DTSTART;TZID=Europe/Rome:20251215T180000', 'DTEND;TZID=Europe/Rome:20251215T190000',
-      'RRULE:FREQ=MONTHLY;COUNT=3', 'RDATE;TZID=Europe/Rome:20260301T110000', 'SUMMARY:Talk', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:talks', 'RECURRENCE-ID;TZID=Europe/Rome:20251215T180000', 'DTSTART;TZID=Europe/Rome:20260105T180000',
-      'DTEND;TZID=Europe/Rome:20260105T200000', 'SUMMARY:Talk (postponed)', 'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:camp',
+      'DTSTART;VALUE=DATE:20260706',
+      'DURATION:P2D',
+      'SUMMARY:Camp',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:talks',
+      'DTSTART;TZID=Europe/Rome:20251215T180000',
+      'DTEND;TZID=Europe/Rome:20251215T190000',
+      'RRULE:FREQ=MONTHLY;COUNT=3',
+      'RDATE;TZID=Europe/Rome:20260301T110000',
+      'SUMMARY:Talk',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:talks',
+      'RECURRENCE-ID;TZID=Europe/Rome:20251215T180000',
+      'DTSTART;TZID=Europe/Rome:20260105T180000',
+      'DTEND;TZID=Europe/Rome:20260105T200000',
+      'SUMMARY:Talk (postponed)',
+      'END:VEVENT',
     );
     const r = parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 });
     expect(r.events.map((e) => [e.uid, e.title, e.start_date, e.end_date])).toEqual([
@@ -249,8 +322,18 @@ describe('fields and less common forms', () => {
 
   it('keeps the override with the higher SEQUENCE, and one event per UID', () => {
     const text = wrap(
-      'BEGIN:VEVENT', 'UID:dup', 'SEQUENCE:2', 'DTSTART:20260310T090000Z', 'SUMMARY:Newer', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:dup', 'SEQUENCE:1', 'DTSTART:20260309T090000Z', 'SUMMARY:Older', 'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:dup',
+      'SEQUENCE:2',
+      'DTSTART:20260310T090000Z',
+      'SUMMARY:Newer',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:dup',
+      'SEQUENCE:1',
+      'DTSTART:20260309T090000Z',
+      'SUMMARY:Older',
+      'END:VEVENT',
     );
     expect(parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 }).events.map((e) => [e.uid, e.title])).toEqual([['dup', 'Newer']]);
   });
@@ -259,15 +342,37 @@ describe('fields and less common forms', () => {
 describe('malformed input', () => {
   it('reports a broken VEVENT with its UID and line, and imports the others', () => {
     const text = wrap(
-      'BEGIN:VEVENT', 'UID:good-1', 'DTSTART:20260310T090000Z', 'SUMMARY:Good', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:no-start', 'SUMMARY:No start', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:bad-line', 'this line has no colon', 'DTSTART:20260311T090000Z', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:bad-date', 'DTSTART:2026-03-12', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:good-2', 'DTSTART:20260313T090000Z', 'SUMMARY:Also good', 'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:good-1',
+      'DTSTART:20260310T090000Z',
+      'SUMMARY:Good',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:no-start',
+      'SUMMARY:No start',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:bad-line',
+      'this line has no colon',
+      'DTSTART:20260311T090000Z',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:bad-date',
+      'DTSTART:2026-03-12',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:good-2',
+      'DTSTART:20260313T090000Z',
+      'SUMMARY:Also good',
+      'END:VEVENT',
     );
     const r = parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 });
     expect(r.events.map((e) => e.uid)).toEqual(['good-1', 'good-2']);
-    expect(r.errors.map((e) => [e.uid, e.line])).toEqual([['no-start', 9], ['bad-line', 13], ['bad-date', 18]]);
+    expect(r.errors.map((e) => [e.uid, e.line])).toEqual([
+      ['no-start', 9],
+      ['bad-line', 13],
+      ['bad-date', 18],
+    ]);
     expect(r.errors[0].message).toMatch(/DTSTART is missing/);
     expect(r.errors[1].message).toMatch(/Unreadable VEVENT/);
   });
@@ -275,7 +380,9 @@ describe('malformed input', () => {
   it('throws a clear error for text that is no iCalendar feed', () => {
     expect(() => parseICalendar('<html>not a calendar</html>', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(/Not an iCalendar feed/);
     expect(() => parseICalendar('', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(/Not an iCalendar feed/);
-    expect(() => parseICalendar('BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nEND:VCALENDAR', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(/Unreadable iCalendar feed/);
+    expect(() => parseICalendar('BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nEND:VCALENDAR', { defaultZone: 'UTC', window: YEAR_2026 })).toThrow(
+      /Unreadable iCalendar feed/,
+    );
   });
 
   it('drops a stray line outside the events', () => {

@@ -88,7 +88,10 @@ const rawUid = (block: string): string | undefined => UID_LINE.exec(block)?.[1]?
 /** A stable stand-in for a missing UID: the event's title, start and place. */
 function derivedUid(comp: Jcal): string {
   const pick = (name: string) => JSON.stringify(comp[1].find((p) => p[0] === name)?.slice(3) ?? null);
-  return `hash-${createHash('sha1').update(`${pick('summary')}|${pick('dtstart')}|${pick('location')}`).digest('hex').slice(0, 20)}`;
+  return `hash-${createHash('sha1')
+    .update(`${pick('summary')}|${pick('dtstart')}|${pick('location')}`)
+    .digest('hex')
+    .slice(0, 20)}`;
 }
 
 /** The calendars of the feed's non-event part; throws when it cannot be read at all. */

@@ -31,7 +31,8 @@ const MAX_STEPS = 250_000;
 const wallOf = (t: InstanceType<typeof ICAL.Time>): Wall => ({ year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second });
 
 /** A floating ical.js time (no zone): the iterator then works on the wall clock of the event's zone. */
-const floatingTime = (w: Wall, isDate: boolean) => new ICAL.Time({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second, isDate }, undefined as never);
+const floatingTime = (w: Wall, isDate: boolean) =>
+  new ICAL.Time({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second, isDate }, undefined as never);
 
 /**
  * The rule's UNTIL on the same clock as the floating start: a UTC UNTIL becomes the wall time of the
@@ -90,7 +91,8 @@ function rdates(v: Vevent, zones: FeedZones): Occurrence[] {
       let endMs = startMs + v.durationMs;
       const periodEnd = period ? readMoment(period[1]) : null;
       if (periodEnd) endMs = Math.max(startMs, zones.source(tzidOf(p), periodEnd.utc).millis(periodEnd.wall));
-      else if (period && typeof period[1] === 'string' && /^[+-]?P/.test(period[1])) endMs = startMs + Math.max(0, ICAL.Duration.fromString(period[1]).toSeconds() * 1000);
+      else if (period && typeof period[1] === 'string' && /^[+-]?P/.test(period[1]))
+        endMs = startMs + Math.max(0, ICAL.Duration.fromString(period[1]).toSeconds() * 1000);
       const start = source === v.source ? m.wall : v.source.wallAt(startMs);
       out.push({ key: basicUtc(startMs), start, startMs, endMs });
     }

@@ -214,7 +214,10 @@ export function itemFields(props: Map<string, Prop[]>): FeedEvent {
   const venue = location ? venueOfLocation(location) : null;
   if (venue) item.venue = venue;
   else if (location && !item.url && /^https?:\/\//i.test(location.trim())) item.url = location.trim();
-  const organizer = props.get('organizer')?.map(organizerOf).find((o) => o);
+  const organizer = props
+    .get('organizer')
+    ?.map(organizerOf)
+    .find((o) => o);
   if (organizer) item.organizer = organizer;
   const image =
     props.get('image')?.find((p) => typeof p[3] === 'string' && /^https?:/i.test(p[3])) ??

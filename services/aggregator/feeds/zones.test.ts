@@ -24,7 +24,14 @@ describe('ianaOfTzid', () => {
 describe('remembered offsets', () => {
   it('give luxon answers around DST changes, also in skipped and repeated hours', () => {
     const zone = 'America/New_York';
-    for (const text of ['2026-03-08T01:59:59', '2026-03-08T02:30:00', '2026-03-08T03:00:00', '2026-11-01T01:30:00', '2026-11-01T02:00:00', '2026-07-04T12:00:00']) {
+    for (const text of [
+      '2026-03-08T01:59:59',
+      '2026-03-08T02:30:00',
+      '2026-03-08T03:00:00',
+      '2026-11-01T01:30:00',
+      '2026-11-01T02:00:00',
+      '2026-07-04T12:00:00',
+    ]) {
       const [d, t] = text.split('T');
       const [year, month, day] = d.split('-').map(Number);
       const [hour, minute, second] = t.split(':').map(Number);

@@ -31,8 +31,17 @@ const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 export function isWall(w: Wall): boolean {
   const leap = w.year % 4 === 0 && (w.year % 100 !== 0 || w.year % 400 === 0);
   return (
-    w.year >= 1 && w.month >= 1 && w.month <= 12 && w.day >= 1 && w.day <= (w.month === 2 && leap ? 29 : MONTH_DAYS[w.month - 1]) &&
-    w.hour >= 0 && w.hour < 24 && w.minute >= 0 && w.minute < 60 && w.second >= 0 && w.second < 61
+    w.year >= 1 &&
+    w.month >= 1 &&
+    w.month <= 12 &&
+    w.day >= 1 &&
+    w.day <= (w.month === 2 && leap ? 29 : MONTH_DAYS[w.month - 1]) &&
+    w.hour >= 0 &&
+    w.hour < 24 &&
+    w.minute >= 0 &&
+    w.minute < 60 &&
+    w.second >= 0 &&
+    w.second < 61
   );
 }
 
@@ -44,7 +53,14 @@ export function addDays(w: Wall, days: number): Wall {
 
 export const wallOfUtc = (ms: number): Wall => {
   const d = new Date(ms);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
 };
 
 /**
@@ -132,7 +148,14 @@ let cities: Map<string, string> | null = null;
 function zoneOfCity(city: string): string | null {
   if (!cities) {
     cities = new Map();
-    for (const z of Intl.supportedValuesOf('timeZone')) cities.set(z.slice(z.lastIndexOf('/') + 1).replace(/_/g, ' ').toLowerCase(), z);
+    for (const z of Intl.supportedValuesOf('timeZone'))
+      cities.set(
+        z
+          .slice(z.lastIndexOf('/') + 1)
+          .replace(/_/g, ' ')
+          .toLowerCase(),
+        z,
+      );
   }
   return cities.get(city.trim().toLowerCase()) ?? null;
 }
@@ -153,7 +176,10 @@ function windowsZone(name: string): string | null {
  * `(UTC-05:00) Eastern Time (US & Canada)`).
  */
 export function ianaOfTzid(raw: string): string | null {
-  const t = raw.trim().replace(/^"(.*)"$/, '$1').trim();
+  const t = raw
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .trim();
   if (!t) return null;
   const direct = zoneOf(t);
   if (direct) return direct;

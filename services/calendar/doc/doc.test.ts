@@ -20,10 +20,24 @@ it('serves an OpenAPI 3 document generated from the registry and the record sche
   expect(Object.keys(doc.info).sort()).toEqual(['description', 'title', 'version']);
   expect(Object.keys(doc.components)).toEqual(['schemas', 'securitySchemes']);
   expect(doc.servers).toEqual([{ url: 'example.test/index.php/cms-json/vendor/events/v1/' }]);
-  expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Event', 'Venue', 'Organizer', 'Term', 'Image', 'DateDetails', 'CostDetails', 'ImageSize']));
+  expect(Object.keys(doc.components.schemas)).toEqual(
+    expect.arrayContaining(['Event', 'Venue', 'Organizer', 'Term', 'Image', 'DateDetails', 'CostDetails', 'ImageSize']),
+  );
   expect(Object.keys(doc.paths)).toEqual([
-    '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
-    '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
+    '/doc',
+    '/events',
+    '/events/{id}',
+    '/events/by-slug/{slug}',
+    '/venues',
+    '/venues/{id}',
+    '/venues/by-slug/{slug}',
+    '/organizers',
+    '/organizers/{id}',
+    '/organizers/by-slug/{slug}',
+    '/categories',
+    '/categories/{id}',
+    '/tags',
+    '/tags/{id}',
   ]);
   expect(Object.keys(doc.paths['/events/{id}'])).toEqual(['get', 'post', 'put', 'patch', 'delete']);
   const list = doc.paths['/events'].get;
@@ -41,7 +55,9 @@ it('serves an OpenAPI 3 document generated from the registry and the record sche
 it('declares HTTP Basic with an application password; writes require it, reads take it optionally', async () => {
   for (const path of ['/vendor/events/v1/doc', '/ec/v1/docs']) {
     const doc = (await app.request('GET', path)).body;
-    expect(doc.components.securitySchemes).toEqual({ BasicAuth: { type: 'http', scheme: 'basic', description: expect.stringContaining('application password') } });
+    expect(doc.components.securitySchemes).toEqual({
+      BasicAuth: { type: 'http', scheme: 'basic', description: expect.stringContaining('application password') },
+    });
     const ops = Object.values(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap((item) => Object.entries(item));
     expect(ops.length).toBeGreaterThan(5);
     for (const [method, op] of ops) expect([method, op.security]).toEqual([method, method === 'get' ? [{}, { BasicAuth: [] }] : [{ BasicAuth: [] }]]);
@@ -58,7 +74,10 @@ it('a write called as the document describes: refused without the scheme, done w
 });
 
 it('turns type lists into anyOf branches carrying their own keywords', () => {
-  expect(toOpenApi({ type: ['array', 'integer'], items: { type: 'integer' }, description: 'd' })).toEqual({ description: 'd', anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'integer' }] });
+  expect(toOpenApi({ type: ['array', 'integer'], items: { type: 'integer' }, description: 'd' })).toEqual({
+    description: 'd',
+    anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'integer' }],
+  });
   expect(toOpenApi({ type: ['string', 'null'], format: 'uri' })).toEqual({ type: 'string', format: 'uri', nullable: true });
 });
 
@@ -66,7 +85,14 @@ it('the namespace index lists every route with its arguments, and OPTIONS shows 
   const ns = await app.request('GET', '/vendor/events/v1');
   expect(ns.status).toBe(200);
   expect(ns.body.namespace).toBe('vendor/events/v1');
-  expect(Object.keys(ns.body.routes)).toEqual(expect.arrayContaining(['/vendor/events/v1/events', '/vendor/events/v1/events/(?P<id>\\d+)', '/vendor/events/v1/events/by-slug/(?P<slug>[^/]+)', '/vendor/events/v1/categories']));
+  expect(Object.keys(ns.body.routes)).toEqual(
+    expect.arrayContaining([
+      '/vendor/events/v1/events',
+      '/vendor/events/v1/events/(?P<id>\\d+)',
+      '/vendor/events/v1/events/by-slug/(?P<slug>[^/]+)',
+      '/vendor/events/v1/categories',
+    ]),
+  );
   const create = ns.body.routes['/vendor/events/v1/events'].endpoints.find((e: { methods: string[] }) => e.methods.includes('POST'));
   expect(create.args.title).toMatchObject({ type: 'string', required: true });
   expect(create.args.venue).toMatchObject({ required: false, default: null });

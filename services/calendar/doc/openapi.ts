@@ -27,7 +27,11 @@ export function toOpenApi(schema: unknown): unknown {
   if (Array.isArray(out.type)) {
     const types = (out.type as string[]).filter((t) => t !== 'null');
     const nullable = types.length !== (out.type as string[]).length;
-    const byType: Record<string, string[]> = { array: ['items', 'minItems', 'maxItems', 'uniqueItems'], object: ['properties', 'additionalProperties', 'patternProperties'], string: ['format', 'pattern', 'minLength', 'maxLength', 'enum'] };
+    const byType: Record<string, string[]> = {
+      array: ['items', 'minItems', 'maxItems', 'uniqueItems'],
+      object: ['properties', 'additionalProperties', 'patternProperties'],
+      string: ['format', 'pattern', 'minLength', 'maxLength', 'enum'],
+    };
     const branches = types.map((t) => {
       const b: Schema = { type: t };
       for (const key of byType[t] ?? []) if (out[key] !== undefined) b[key] = out[key];
@@ -74,7 +78,7 @@ export const BASIC_AUTH: Record<string, unknown> = {
     type: 'http',
     scheme: 'basic',
     description:
-      'An application password: the user login as the user name and an application password of that user (created with POST cms/v2/users/{id}/application-passwords or on the site\'s authorize-application page) as the password.',
+      "An application password: the user login as the user name and an application password of that user (created with POST cms/v2/users/{id}/application-passwords or on the site's authorize-application page) as the password.",
   },
 };
 
@@ -106,14 +110,22 @@ function operation(profile: DocProfile, route: CompiledRoute, method: Method, ar
     ...(profile.operationTags ? { tags: profile.operationTags(route) } : {}),
   };
   if (method === 'GET' || method === 'DELETE') {
-    for (const [name, decl] of rest) parameters.push({ name, in: 'query', required: decl.required === true, description: decl.description ?? '', schema: argSchema(decl) });
+    for (const [name, decl] of rest)
+      parameters.push({ name, in: 'query', required: decl.required === true, description: decl.description ?? '', schema: argSchema(decl) });
   } else {
     const named = profile.requestBody?.(route, method);
     if (named) op.requestBody = named;
     else if (rest.length) {
       const required = rest.filter(([, d]) => d.required === true).map(([n]) => n);
-      const body = { type: 'object', properties: Object.fromEntries(rest.map(([n, d]) => [n, { description: d.description ?? '', ...argSchema(d) }])), ...(required.length ? { required } : {}) };
-      op.requestBody = { required: required.length > 0, content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } } };
+      const body = {
+        type: 'object',
+        properties: Object.fromEntries(rest.map(([n, d]) => [n, { description: d.description ?? '', ...argSchema(d) }])),
+        ...(required.length ? { required } : {}),
+      };
+      op.requestBody = {
+        required: required.length > 0,
+        content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+      };
     }
   }
   if (parameters.length) op.parameters = parameters;
@@ -204,7 +216,10 @@ export const VENDOR_EVENTS_DOC: DocProfile = {
       };
       return [status, { description: `A page of ${info.key}`, content: jsonContent(envelope) }];
     }
-    return [status, { description: method === 'DELETE' ? 'The record after the deletion' : `The ${info.component.toLowerCase()}`, content: jsonContent(record) }];
+    return [
+      status,
+      { description: method === 'DELETE' ? 'The record after the deletion' : `The ${info.component.toLowerCase()}`, content: jsonContent(record) },
+    ];
   },
   errors(route, method) {
     return {

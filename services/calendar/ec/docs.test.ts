@@ -35,7 +35,17 @@ it('GET ec/v1/docs is an OpenAPI 3 document generated from the registry, with en
 
   const schemas = doc.components.schemas;
   expect(Object.keys(schemas)).toEqual(
-    expect.arrayContaining(['TEC_Post_Entity', 'Event', 'Organizer', 'Venue', 'Date_Details', 'TEC_Post_Entity_Request_Body', 'Event_Request_Body', 'Organizer_Request_Body', 'Venue_Request_Body']),
+    expect.arrayContaining([
+      'TEC_Post_Entity',
+      'Event',
+      'Organizer',
+      'Venue',
+      'Date_Details',
+      'TEC_Post_Entity_Request_Body',
+      'Event_Request_Body',
+      'Organizer_Request_Body',
+      'Venue_Request_Body',
+    ]),
   );
   expect(schemas.Event.allOf[0]).toEqual({ $ref: '#/components/schemas/TEC_Post_Entity' });
   expect(schemas.Event.allOf[1].properties.organizers.items).toEqual({ $ref: '#/components/schemas/Organizer' });
@@ -49,16 +59,47 @@ it('GET ec/v1/docs is an OpenAPI 3 document generated from the registry, with en
   const event = schemas.Event_Request_Body.allOf[1].properties;
   expect(event.start_date).toMatchObject({ type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$' });
   expect(Object.keys(event)).toEqual(Object.keys(eventWriteArgs()).filter((k) => !(k in common)));
-  expect(schemas.Organizer_Request_Body.allOf[1].properties).toMatchObject({ phone: { format: 'tel' }, website: { format: 'uri' }, email: { format: 'email' } });
-  expect(Object.keys(schemas.Venue_Request_Body.allOf[1].properties)).toEqual(['address', 'country', 'city', 'state_province', 'state', 'province', 'zip', 'phone', 'website']);
+  expect(schemas.Organizer_Request_Body.allOf[1].properties).toMatchObject({
+    phone: { format: 'tel' },
+    website: { format: 'uri' },
+    email: { format: 'email' },
+  });
+  expect(Object.keys(schemas.Venue_Request_Body.allOf[1].properties)).toEqual([
+    'address',
+    'country',
+    'city',
+    'state_province',
+    'state',
+    'province',
+    'zip',
+    'phone',
+    'website',
+  ]);
 
   const create = doc.paths['/events'].post;
   expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Event_Request_Body' });
   expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Event' });
   const list = doc.paths['/events'].get;
   expect(list.parameters.map((p: { name: string }) => p.name)).toEqual([
-    'page', 'per_page', 'start_date', 'end_date', 'search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'post_parent',
-    'starts_before', 'starts_after', 'ends_before', 'ends_after', 'ticketed', 'orderby', 'order',
+    'page',
+    'per_page',
+    'start_date',
+    'end_date',
+    'search',
+    'categories',
+    'tags',
+    'venue',
+    'organizer',
+    'featured',
+    'status',
+    'post_parent',
+    'starts_before',
+    'starts_after',
+    'ends_before',
+    'ends_after',
+    'ticketed',
+    'orderby',
+    'order',
   ]);
   expect(list.parameters.find((p: { name: string }) => p.name === 'per_page').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
   expect(list.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Event' } });
@@ -73,7 +114,16 @@ it('GET ec/v1/docs is an OpenAPI 3 document generated from the registry, with en
 
 it('the ec/v1 namespace index lists its routes; OPTIONS shows the entity schema inline', async () => {
   const ns = await app.request('GET', '/ec/v1');
-  expect(Object.keys(ns.body.routes)).toEqual(['/ec/v1', '/ec/v1/events', '/ec/v1/events/(?P<id>\\d+)', '/ec/v1/organizers', '/ec/v1/organizers/(?P<id>\\d+)', '/ec/v1/venues', '/ec/v1/venues/(?P<id>\\d+)', '/ec/v1/docs']);
+  expect(Object.keys(ns.body.routes)).toEqual([
+    '/ec/v1',
+    '/ec/v1/events',
+    '/ec/v1/events/(?P<id>\\d+)',
+    '/ec/v1/organizers',
+    '/ec/v1/organizers/(?P<id>\\d+)',
+    '/ec/v1/venues',
+    '/ec/v1/venues/(?P<id>\\d+)',
+    '/ec/v1/docs',
+  ]);
   expect(ns.body.routes['/ec/v1/events/(?P<id>\\d+)'].methods).toEqual(['GET', 'PUT', 'PATCH', 'DELETE']);
   const options = await app.request('OPTIONS', '/ec/v1/events');
   expect(options.body.schema.title).toBe('event');

@@ -21,12 +21,16 @@ function operationId(route: CompiledRoute, method: Method): string {
   return { GET: `get${entity}`, DELETE: `delete${entity}` }[method as string] ?? `update${entity}`;
 }
 
-const described = (description: string, component?: string): Schema => (component ? { description, content: jsonContent(schemaRef(component)) } : { description });
+const described = (description: string, component?: string): Schema =>
+  component ? { description, content: jsonContent(schemaRef(component)) } : { description };
 
 const PAGING_HEADERS = {
   'X-WP-Total': { description: 'The total number of items matching the request.', schema: { type: 'integer', minimum: 0 } },
   'X-WP-TotalPages': { description: 'The total number of pages for the request.', schema: { type: 'integer', minimum: 0 } },
-  Link: { description: 'RFC 5988 Link header for pagination: rel="next" when a next page exists, rel="prev" on pages after the first.', schema: { type: 'string' } },
+  Link: {
+    description: 'RFC 5988 Link header for pagination: rel="next" when a next page exists, rel="prev" on pages after the first.',
+    schema: { type: 'string' },
+  },
 };
 
 export const EC_DOC: DocProfile = {
@@ -59,7 +63,11 @@ export const EC_DOC: DocProfile = {
     const entity = resourceOf(route);
     if (!entity) return ['200', { description: 'The OpenAPI document', content: jsonContent({ type: 'object' }) }];
     const item = route.groups.length > 0;
-    if (!item && method === 'GET') return ['200', { description: `A page of ${route.pattern.split('/')[3]}`, headers: PAGING_HEADERS, content: jsonContent({ type: 'array', items: schemaRef(entity) }) }];
+    if (!item && method === 'GET')
+      return [
+        '200',
+        { description: `A page of ${route.pattern.split('/')[3]}`, headers: PAGING_HEADERS, content: jsonContent({ type: 'array', items: schemaRef(entity) }) },
+      ];
     if (!item) return ['201', described(`The ${entity.toLowerCase()} created`, entity)];
     if (method === 'DELETE') return ['200', { description: 'Deleted or moved to the trash', content: jsonContent({ type: 'array', maxItems: 0, items: {} }) }];
     return ['200', described(`The ${entity.toLowerCase()}`, entity)];

@@ -55,10 +55,49 @@ describe('entity', () => {
     expect(res.status).toBe(200);
     const b = res.body;
     expect(Object.keys(b)).toEqual([
-      'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author',
-      'featured_media', 'template', 'tags', 'vendor_events_cat', 'class_list', 'start_date', 'start_date_utc', 'end_date', 'end_date_utc', 'dates',
-      'timezone', 'duration', 'multiday', 'is_past', 'is_now', 'all_day', 'starts_this_week', 'ends_this_week', 'this_week_duration', 'happens_this_week',
-      'displays_on', 'featured', 'sticky', 'cost', 'organizer_names', 'organizers', 'venues', 'schedule_details', 'short_schedule_details',
+      'id',
+      'date',
+      'date_gmt',
+      'guid',
+      'modified',
+      'modified_gmt',
+      'slug',
+      'status',
+      'type',
+      'link',
+      'title',
+      'content',
+      'excerpt',
+      'author',
+      'featured_media',
+      'template',
+      'tags',
+      'vendor_events_cat',
+      'class_list',
+      'start_date',
+      'start_date_utc',
+      'end_date',
+      'end_date_utc',
+      'dates',
+      'timezone',
+      'duration',
+      'multiday',
+      'is_past',
+      'is_now',
+      'all_day',
+      'starts_this_week',
+      'ends_this_week',
+      'this_week_duration',
+      'happens_this_week',
+      'displays_on',
+      'featured',
+      'sticky',
+      'cost',
+      'organizer_names',
+      'organizers',
+      'venues',
+      'schedule_details',
+      'short_schedule_details',
     ]);
     expect(b).toMatchObject({
       slug: 'past-conference-2023',
@@ -98,7 +137,14 @@ describe('entity', () => {
     expect(b.dates.start).toEqual({ date: '2023-01-15 09:00:00.000000', timezone_type: 3, timezone: 'UTC' });
     expect(Object.keys(b.dates)).toEqual(['start', 'start_utc', 'start_site', 'start_display', 'end', 'end_utc', 'end_site', 'end_display']);
     expect(b.organizers).toHaveLength(1);
-    expect(b.organizers[0]).toMatchObject({ id: organizer.id, type: 'vendor_organizer', title: { rendered: 'Test Organizer 1' }, email: 'test@example.com', phone: '', website: '' });
+    expect(b.organizers[0]).toMatchObject({
+      id: organizer.id,
+      type: 'vendor_organizer',
+      title: { rendered: 'Test Organizer 1' },
+      email: 'test@example.com',
+      phone: '',
+      website: '',
+    });
     expect(b.venues[0]).toMatchObject({
       id: venue.id,
       type: 'vendor_venue',
@@ -111,7 +157,13 @@ describe('entity', () => {
 
   it('computes dates in the event zone, UTC and the site zone, with the zone abbreviation-free names', async () => {
     const e = await create({ title: 'New York', start_date: '2031-03-10 09:00:00', end_date: '2031-03-10 11:30:00', timezone: 'America/New_York' });
-    expect(e).toMatchObject({ start_date: '2031-03-10 09:00:00', start_date_utc: '2031-03-10 13:00:00', end_date_utc: '2031-03-10 15:30:00', timezone: 'America/New_York', duration: '9000' });
+    expect(e).toMatchObject({
+      start_date: '2031-03-10 09:00:00',
+      start_date_utc: '2031-03-10 13:00:00',
+      end_date_utc: '2031-03-10 15:30:00',
+      timezone: 'America/New_York',
+      duration: '9000',
+    });
     expect(e.dates.start).toEqual({ date: '2031-03-10 09:00:00.000000', timezone_type: 3, timezone: 'America/New_York' });
     expect(e.dates.start_utc).toEqual({ date: '2031-03-10 13:00:00.000000', timezone_type: 3, timezone: 'UTC' });
     expect(e.dates.start_site.date).toBe('2031-03-10 13:00:00.000000');
@@ -125,10 +177,19 @@ describe('entity', () => {
     const multi = await create({ title: 'Festival', start_date: '2031-08-13 12:00:00', end_date: '2031-08-16 23:00:00' });
     expect(multi.multiday).toBe(4);
     expect(multi.duration).toBe('298800');
-    expect(multi.schedule_details).toBe('<span class="tribe-event-date-start">August 13, 2031 @ 12:00 pm</span> - <span class="tribe-event-date-end">August 16, 2031 @ 11:00 pm</span>');
+    expect(multi.schedule_details).toBe(
+      '<span class="tribe-event-date-start">August 13, 2031 @ 12:00 pm</span> - <span class="tribe-event-date-end">August 16, 2031 @ 11:00 pm</span>',
+    );
     expect(multi.short_schedule_details).toBe(multi.schedule_details);
     const allDay = await create({ title: 'Cleanup', start_date: '2031-06-27 10:00:00', end_date: '2031-06-27 12:00:00', all_day: true });
-    expect(allDay).toMatchObject({ all_day: true, multiday: false, start_date: '2031-06-27 00:00:00', end_date: '2031-06-27 23:59:59', duration: '86399', short_schedule_details: 'All day' });
+    expect(allDay).toMatchObject({
+      all_day: true,
+      multiday: false,
+      start_date: '2031-06-27 00:00:00',
+      end_date: '2031-06-27 23:59:59',
+      duration: '86399',
+      short_schedule_details: 'All day',
+    });
     expect(allDay.schedule_details).toBe('<span class="tribe-event-date-start">June 27, 2031</span>');
     const now = await event(0, {}, 3);
     expect(now).toMatchObject({ is_now: true, is_past: false, happens_this_week: true, starts_this_week: true });
@@ -142,7 +203,15 @@ describe('entity', () => {
     const masked = (await app.request('GET', `${EVENTS}/${e.id}`)).body;
     expect(masked).toMatchObject({ id: e.id, slug: e.slug, status: 'publish', type: 'vendor_events', title: e.title, author: 1, link: e.link });
     expect(masked.content).toEqual({ rendered: 'Password protected', protected: null });
-    expect(masked).toMatchObject({ featured_media: 0, template: 'Password protected', start_date: 'Password protected', duration: 'Password protected', multiday: null, featured: null, cost: 'Password protected' });
+    expect(masked).toMatchObject({
+      featured_media: 0,
+      template: 'Password protected',
+      start_date: 'Password protected',
+      duration: 'Password protected',
+      multiday: null,
+      featured: null,
+      cost: 'Password protected',
+    });
     expect(masked.dates.start).toEqual({ date: '1970-01-01 00:00:00.000000', timezone_type: 3, timezone: 'UTC' });
     expect(masked.class_list).toContain('post-password-required');
     const open = (await app.request('GET', `${EVENTS}/${e.id}?password=secret`)).body;
@@ -271,7 +340,12 @@ describe('writes', () => {
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ title: { rendered: 'Renamed' }, cost: '$25', featured: true, slug: 'my-event', status: 'publish' });
     const patch = await app.admin('PATCH', `${EVENTS}/${e.id}`, { body: { start_date_utc: '2032-05-01 10:00:00', duration: 5400 } });
-    expect(patch.body).toMatchObject({ start_date_utc: '2032-05-01 10:00:00', end_date_utc: '2032-05-01 11:30:00', duration: '5400', title: { rendered: 'Renamed' } });
+    expect(patch.body).toMatchObject({
+      start_date_utc: '2032-05-01 10:00:00',
+      end_date_utc: '2032-05-01 11:30:00',
+      duration: '5400',
+      title: { rendered: 'Renamed' },
+    });
     const post = await app.admin('POST', `${EVENTS}/${e.id}`, { body: { title: 'Nope' } });
     expect(post.status).toBe(404);
     expect(post.body.code).toBe('rest_no_route');
@@ -301,7 +375,11 @@ describe('writes', () => {
     expect(pattern.body.data.details.start_date).toEqual({
       code: 'tec_rest_invalid_date_time_argument',
       message: 'Argument `{start_date}` must match the pattern.',
-      data: { status: 400, argument: 'start_date', details: 'The argument `{start_date}` does not match the pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$`.' },
+      data: {
+        status: 400,
+        argument: 'start_date',
+        details: 'The argument `{start_date}` does not match the pattern `^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$`.',
+      },
     });
     const unknownVenue = await app.admin('POST', EVENTS, { body: { title: 'x', venues: [999999] } });
     expect(unknownVenue.status).toBe(400);

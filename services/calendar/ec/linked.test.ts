@@ -41,8 +41,32 @@ describe('venues', () => {
       website: 'https://downtowncc.example.com',
     });
     expect(Object.keys(v)).toEqual([
-      'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author', 'featured_media',
-      'template', 'address', 'country', 'city', 'state_province', 'state', 'province', 'zip', 'phone', 'directions_link', 'website',
+      'id',
+      'date',
+      'date_gmt',
+      'guid',
+      'modified',
+      'modified_gmt',
+      'slug',
+      'status',
+      'type',
+      'link',
+      'title',
+      'content',
+      'excerpt',
+      'author',
+      'featured_media',
+      'template',
+      'address',
+      'country',
+      'city',
+      'state_province',
+      'state',
+      'province',
+      'zip',
+      'phone',
+      'directions_link',
+      'website',
     ]);
     expect(v).toMatchObject({
       slug: 'downtown-convention-center',
@@ -116,9 +140,20 @@ describe('venues', () => {
 
 describe('organizers', () => {
   it('create and update with the organizer fields; email and website are validated', async () => {
-    const o = await create('/ec/v1/organizers', { title: 'Professional Events Company', phone: '+1-555-123-4567', website: 'https://proevents.example.com', email: 'info@proevents.example.com', tags: [] });
+    const o = await create('/ec/v1/organizers', {
+      title: 'Professional Events Company',
+      phone: '+1-555-123-4567',
+      website: 'https://proevents.example.com',
+      email: 'info@proevents.example.com',
+      tags: [],
+    });
     expect(Object.keys(o).slice(-3)).toEqual(['phone', 'website', 'email']);
-    expect(o).toMatchObject({ type: 'vendor_organizer', link: 'http://example.test/organizer/professional-events-company/', phone: '+1-555-123-4567', email: 'info@proevents.example.com' });
+    expect(o).toMatchObject({
+      type: 'vendor_organizer',
+      link: 'http://example.test/organizer/professional-events-company/',
+      phone: '+1-555-123-4567',
+      email: 'info@proevents.example.com',
+    });
     const bad = await app.admin('PUT', `/ec/v1/organizers/${o.id}`, { body: { email: 'not-an-email' } });
     expect(bad.status).toBe(400);
     expect(bad.body.data.details.email.code).toBe('tec_rest_invalid_email_argument');

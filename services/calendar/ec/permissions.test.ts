@@ -38,7 +38,11 @@ afterAll(async () => {
 
 describe.each(KINDS)('%s', (plural) => {
   const base = `/ec/v1/${plural}`;
-  const body = (extra: Record<string, unknown> = {}) => ({ title: `A ${plural} record`, ...(plural === 'events' ? { start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00' } : {}), ...extra });
+  const body = (extra: Record<string, unknown> = {}) => ({
+    title: `A ${plural} record`,
+    ...(plural === 'events' ? { start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00' } : {}),
+    ...extra,
+  });
 
   it('lists are public; guests see published records only, whatever status they ask for', async () => {
     const pub = await create(plural, body());
@@ -61,16 +65,37 @@ describe.each(KINDS)('%s', (plural) => {
     const priv = await create(plural, body({ status: 'private' }));
     const all200 = Object.fromEntries(WHO.map((w) => [w, '200']));
     expect(await matrix((w) => users.as(w, 'GET', `${base}/${pub.id}`))).toEqual(all200);
-    const hidden = { guest: '401 rest_forbidden', subscriber: '403 rest_forbidden', contributor: '403 rest_forbidden', author: '403 rest_forbidden', editor: '200', administrator: '200' };
+    const hidden = {
+      guest: '401 rest_forbidden',
+      subscriber: '403 rest_forbidden',
+      contributor: '403 rest_forbidden',
+      author: '403 rest_forbidden',
+      editor: '200',
+      administrator: '200',
+    };
     expect(await matrix((w) => users.as(w, 'GET', `${base}/${draft.id}`))).toEqual(hidden);
     expect(await matrix((w) => users.as(w, 'GET', `${base}/${priv.id}`))).toEqual(hidden);
-    const missing = { guest: '401 rest_forbidden', subscriber: '403 rest_forbidden', contributor: '403 rest_forbidden', author: '403 rest_forbidden', editor: '403 rest_forbidden', administrator: '403 rest_forbidden' };
+    const missing = {
+      guest: '401 rest_forbidden',
+      subscriber: '403 rest_forbidden',
+      contributor: '403 rest_forbidden',
+      author: '403 rest_forbidden',
+      editor: '403 rest_forbidden',
+      administrator: '403 rest_forbidden',
+    };
     expect(await matrix((w) => users.as(w, 'GET', `${base}/987654`))).toEqual(missing);
   });
 
   it('create needs the edit capability; a contributor’s publish becomes pending', async () => {
     const created = await matrix((w) => users.as(w, 'POST', base, { body: body({ title: `by ${w}` }) }));
-    expect(created).toEqual({ guest: '401 rest_forbidden', subscriber: '403 rest_forbidden', contributor: '201', author: '201', editor: '201', administrator: '201' });
+    expect(created).toEqual({
+      guest: '401 rest_forbidden',
+      subscriber: '403 rest_forbidden',
+      contributor: '201',
+      author: '201',
+      editor: '201',
+      administrator: '201',
+    });
     const byContributor = await store.collection('posts').findOne({ type: { $ne: 'revision' }, title: 'by contributor', status: { $ne: 'trash' } });
     expect(byContributor!.status).toBe('pending');
     const byAuthor = await store.collection('posts').findOne({ title: 'by author' });
@@ -79,8 +104,17 @@ describe.each(KINDS)('%s', (plural) => {
 
   it('update needs edit_post on the record; a refused update changes nothing', async () => {
     const doc = await create(plural, body({ title: 'Original' }));
-    const res = await matrix((w) => users.as(w, 'PUT', `${base}/${doc.id}`, { body: { title: w === 'editor' || w === 'administrator' ? `Edited by ${w}` : 'Hacked' } }));
-    expect(res).toEqual({ guest: '401 rest_forbidden', subscriber: '403 rest_forbidden', contributor: '403 rest_forbidden', author: '403 rest_forbidden', editor: '200', administrator: '200' });
+    const res = await matrix((w) =>
+      users.as(w, 'PUT', `${base}/${doc.id}`, { body: { title: w === 'editor' || w === 'administrator' ? `Edited by ${w}` : 'Hacked' } }),
+    );
+    expect(res).toEqual({
+      guest: '401 rest_forbidden',
+      subscriber: '403 rest_forbidden',
+      contributor: '403 rest_forbidden',
+      author: '403 rest_forbidden',
+      editor: '200',
+      administrator: '200',
+    });
     expect((await store.collection('posts').findOne({ id: doc.id }))!.title).toBe('Edited by administrator');
     const mine = await create(plural, body({ title: 'Mine' }), 'author');
     expect((await users.as('author', 'PATCH', `${base}/${mine.id}`, { body: { title: 'Still mine' } })).status).toBe(200);
@@ -91,7 +125,14 @@ describe.each(KINDS)('%s', (plural) => {
     const adminId = (await app.admin('GET', '/cms/v2/users/me')).body.id;
     const other = (w: Who) => (w === 'administrator' ? users.ids.editor : adminId);
     const created = await matrix((w) => users.as(w, 'POST', base, { body: body({ title: `as another by ${w}`, author: other(w) }) }));
-    expect(created).toEqual({ guest: '401 rest_forbidden', subscriber: '403 rest_forbidden', contributor: '403 rest_forbidden', author: '403 rest_forbidden', editor: '201', administrator: '201' });
+    expect(created).toEqual({
+      guest: '401 rest_forbidden',
+      subscriber: '403 rest_forbidden',
+      contributor: '403 rest_forbidden',
+      author: '403 rest_forbidden',
+      editor: '201',
+      administrator: '201',
+    });
     const mine = await create(plural, body({ title: 'Kept', status: 'draft' }), 'contributor');
     expect((await users.as('contributor', 'PUT', `${base}/${mine.id}`, { body: { author: adminId } })).status).toBe(403);
     expect((await store.collection('posts').findOne({ id: mine.id }))!.author).toBe(users.ids.contributor);
@@ -102,7 +143,14 @@ describe.each(KINDS)('%s', (plural) => {
     const docs: Record<string, number> = {};
     for (const w of WHO) docs[w] = (await create(plural, body({ title: `to delete ${w}` }))).id;
     const res = await matrix((w) => users.as(w, 'DELETE', `${base}/${docs[w]}?force=true`));
-    expect(res).toEqual({ guest: '401 rest_forbidden', subscriber: '403 rest_forbidden', contributor: '403 rest_forbidden', author: '403 rest_forbidden', editor: '200', administrator: '200' });
+    expect(res).toEqual({
+      guest: '401 rest_forbidden',
+      subscriber: '403 rest_forbidden',
+      contributor: '403 rest_forbidden',
+      author: '403 rest_forbidden',
+      editor: '200',
+      administrator: '200',
+    });
     expect(await store.collection('posts').findOne({ id: docs.editor })).toBeNull();
     expect(await store.collection('posts').findOne({ id: docs.author })).not.toBeNull();
     const own = await create(plural, body({ title: 'own draft', status: 'draft' }), 'contributor');

@@ -56,12 +56,17 @@ export function mask(v: unknown): unknown {
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 /** The reference's urlencode: spaces as `+`, everything but letters, digits and `-_.` percent-encoded. */
-const phpUrlencode = (s: string) => encodeURIComponent(s).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+const phpUrlencode = (s: string) =>
+  encodeURIComponent(s)
+    .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 
 /** A map search for the venue's address, as the reference links it (`&` printed as `&#038;`); empty without an address. */
 export function directionsLink(meta: Record<string, unknown>): string {
   const region = text(meta[VENUE_META.stateprovince]) || text(meta[VENUE_META.state]) || text(meta[VENUE_META.province]);
-  const parts = [meta[VENUE_META.address], meta[VENUE_META.city], region, meta[VENUE_META.zip], meta[VENUE_META.country]].map((p) => text(p).trim()).filter(Boolean);
+  const parts = [meta[VENUE_META.address], meta[VENUE_META.city], region, meta[VENUE_META.zip], meta[VENUE_META.country]]
+    .map((p) => text(p).trim())
+    .filter(Boolean);
   if (!parts.length) return '';
   return `https://maps.google.com/maps?f=q&#038;source=s_q&#038;hl=en&#038;geocode=&#038;q=${phpUrlencode(parts.join(' '))}`;
 }
@@ -77,7 +82,10 @@ function classList(doc: PostDoc, view: EcView, hidden: boolean): string[] {
   if (doc.password) out.push(hidden ? 'post-password-required' : 'post-password-protected');
   if (doc.featured_media && !hidden) out.push('has-post-thumbnail');
   out.push('hentry');
-  for (const [tax, prefix] of [[TAG_TAXONOMY, 'tag'], [CATEGORY_TAXONOMY, CATEGORY_TAXONOMY]] as const) {
+  for (const [tax, prefix] of [
+    [TAG_TAXONOMY, 'tag'],
+    [CATEGORY_TAXONOMY, CATEGORY_TAXONOMY],
+  ] as const) {
     for (const id of doc.tax?.[tax] ?? []) {
       const t = view.terms.get(id);
       if (t) out.push(`${prefix}-${t.slug}`);
@@ -100,13 +108,19 @@ function eventFields(doc: PostDoc, view: EcView): Record<string, unknown> {
   const venues = linkedOf(doc, 'venues', EC_VENUE, view);
   // Embedded entities are shown without a password, as in a list, so every caller sees them alike.
   const nested = { ...view, password: undefined };
-  const embed = (kind: EcKind, doc: PostDoc) => (view.remember ? view.remember(`ec.embedded:${doc.id}`, () => presentEntity(kind, doc, nested)) : presentEntity(kind, doc, nested));
+  const embed = (kind: EcKind, doc: PostDoc) =>
+    view.remember ? view.remember(`ec.embedded:${doc.id}`, () => presentEntity(kind, doc, nested)) : presentEntity(kind, doc, nested);
   return {
     ...dates,
     ...week,
     featured: truthyMeta(m[EVENT_META.featured]),
     sticky: doc.menu_order === -1,
-    cost: formatCost({ cost: m[EVENT_META.cost], currencySymbol: m[EVENT_META.currencySymbol], currencyCode: m[EVENT_META.currencyCode], currencyPosition: m[EVENT_META.currencyPosition] }),
+    cost: formatCost({
+      cost: m[EVENT_META.cost],
+      currencySymbol: m[EVENT_META.currencySymbol],
+      currencyCode: m[EVENT_META.currencyCode],
+      currencyPosition: m[EVENT_META.currencyPosition],
+    }),
     organizer_names: organizers.map((o) => (o.title ?? '').trim()),
     organizers: organizers.map((o) => embed(EC_ORGANIZER, o)),
     venues: venues.map((v) => embed(EC_VENUE, v)),

@@ -70,7 +70,9 @@ async function allOfType(deps: CalendarDeps, ids: number[], type: string): Promi
 function siteTime(value: unknown, zone: string): DateTime {
   const read = strtotime(value, { zone });
   if (read) return read.setZone(zone);
-  const text = String(value).trim().replace(/^(\d{4}-\d{2}-\d{2})[ t]/, '$1T');
+  const text = String(value)
+    .trim()
+    .replace(/^(\d{4}-\d{2}-\d{2})[ t]/, '$1T');
   return DateTime.fromISO(text, { zone, setZone: false }).setZone(zone);
 }
 
@@ -136,5 +138,11 @@ export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: Lis
     and.push({ id: p.has_events === true ? { $in: ids } : { $nin: ids } });
   }
   if (p.only_with_upcoming === true) and.push({ id: { $in: await idsWithUpcoming(deps, linked, req.user) } });
-  return { filter: { $and: and }, sort: [['date', -1], ['id', -1]] };
+  return {
+    filter: { $and: and },
+    sort: [
+      ['date', -1],
+      ['id', -1],
+    ],
+  };
 }

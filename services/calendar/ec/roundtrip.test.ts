@@ -119,26 +119,59 @@ it('an event written through vendor/events/v1 reads back the same through ec/v1'
   expect(created.status).toBe(201);
   const { v1, ec } = await both(created.body.id);
   expect(ec).toEqual(v1);
-  expect(ec).toMatchObject({ startUtc: '2031-09-09 23:00:00', timezone: 'Asia/Tokyo', organizers: organizers.slice().reverse(), venues: [venue], cost: '$1000' });
+  expect(ec).toMatchObject({
+    startUtc: '2031-09-09 23:00:00',
+    timezone: 'Asia/Tokyo',
+    organizers: organizers.slice().reverse(),
+    venues: [venue],
+    cost: '$1000',
+  });
   const entity = (await app.request('GET', `/ec/v1/events/${created.body.id}`)).body;
   expect(entity.multiday).toBe(3);
 });
 
 it('updates through either generation show through the other', async () => {
-  const id = (await app.admin('POST', '/ec/v1/events', { body: { title: 'Changing', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00', venues: [venue] } })).body.id;
-  const v1 = await app.admin('POST', `/vendor/events/v1/events/${id}`, { body: { timezone: 'America/Chicago', all_day: true, categories: [category], organizer: [organizers[0]], venue: '' } });
+  const id = (
+    await app.admin('POST', '/ec/v1/events', {
+      body: { title: 'Changing', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00', venues: [venue] },
+    })
+  ).body.id;
+  const v1 = await app.admin('POST', `/vendor/events/v1/events/${id}`, {
+    body: { timezone: 'America/Chicago', all_day: true, categories: [category], organizer: [organizers[0]], venue: '' },
+  });
   expect(v1.status).toBe(200);
   let seen = await both(id);
   expect(seen.ec).toEqual(seen.v1);
-  expect(seen.ec).toMatchObject({ timezone: 'America/Chicago', allDay: true, start: '2031-01-01 00:00:00', end: '2031-01-01 23:59:59', startUtc: '2031-01-01 06:00:00', venues: [], organizers: [organizers[0]], categories: [category] });
-  const ec = await app.admin('PATCH', `/ec/v1/events/${id}`, { body: { all_day: false, start_date: '2031-02-03 12:00:00', end_date: '2031-02-03 13:00:00', featured: true, cost: '5', tags: [tag], vendor_events_cat: [] } });
+  expect(seen.ec).toMatchObject({
+    timezone: 'America/Chicago',
+    allDay: true,
+    start: '2031-01-01 00:00:00',
+    end: '2031-01-01 23:59:59',
+    startUtc: '2031-01-01 06:00:00',
+    venues: [],
+    organizers: [organizers[0]],
+    categories: [category],
+  });
+  const ec = await app.admin('PATCH', `/ec/v1/events/${id}`, {
+    body: { all_day: false, start_date: '2031-02-03 12:00:00', end_date: '2031-02-03 13:00:00', featured: true, cost: '5', tags: [tag], vendor_events_cat: [] },
+  });
   expect(ec.status).toBe(200);
   seen = await both(id);
   expect(seen.v1).toEqual(seen.ec);
-  expect(seen.v1).toMatchObject({ allDay: false, start: '2031-02-03 12:00:00', startUtc: '2031-02-03 18:00:00', featured: true, cost: '$5', tags: [tag], categories: [] });
+  expect(seen.v1).toMatchObject({
+    allDay: false,
+    start: '2031-02-03 12:00:00',
+    startUtc: '2031-02-03 18:00:00',
+    featured: true,
+    cost: '$5',
+    tags: [tag],
+    categories: [],
+  });
   // Both lists find it by the same filters.
   const ecList = (await app.request('GET', `/ec/v1/events?featured=true&tags[]=${tag}&start_date=2031-02-01T00:00:00`)).body.map((e: { id: number }) => e.id);
-  const v1List = (await app.request('GET', `/vendor/events/v1/events?featured=true&tags=${tag}&start_date=2031-02-01&end_date=2031-12-31`)).body.events.map((e: { id: number }) => e.id);
+  const v1List = (await app.request('GET', `/vendor/events/v1/events?featured=true&tags=${tag}&start_date=2031-02-01&end_date=2031-12-31`)).body.events.map(
+    (e: { id: number }) => e.id,
+  );
   expect(ecList).toContain(id);
   expect(v1List).toContain(id);
 });

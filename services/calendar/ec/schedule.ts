@@ -44,7 +44,16 @@ function wall(text: unknown): Wall | null {
 function wallAt(ms: number): Wall {
   const d = new Date(ms);
   const text = d.toISOString().slice(0, 19).replace('T', ' ');
-  return { text, year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), ms };
+  return {
+    text,
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    ms,
+  };
 }
 
 const zones = new Map<string, Zone>();
@@ -64,13 +73,19 @@ function zoneName(zone: string, offsetMinutes: number): Pick<PhpDate, 'timezone_
   if (!z.startsWith('UTC')) return { timezone_type: 3, timezone: z };
   if (offsetMinutes === 0) return { timezone_type: 3, timezone: 'UTC' };
   const abs = Math.abs(offsetMinutes);
-  return { timezone_type: 1, timezone: `${offsetMinutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}` };
+  return {
+    timezone_type: 1,
+    timezone: `${offsetMinutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`,
+  };
 }
 
 const php = (w: Wall, name: Pick<PhpDate, 'timezone_type' | 'timezone'>): PhpDate => ({ date: `${w.text}.000000`, ...name });
 
 export function phpDate(dt: DateTime): PhpDate {
-  return php(wall(dt.toFormat(MYSQL_FORMAT))!, dt.zone.type === 'iana' ? { timezone_type: 3, timezone: dt.zoneName ?? 'UTC' } : zoneName(dt.zoneName ?? 'UTC', dt.offset));
+  return php(
+    wall(dt.toFormat(MYSQL_FORMAT))!,
+    dt.zone.type === 'iana' ? { timezone_type: 3, timezone: dt.zoneName ?? 'UTC' } : zoneName(dt.zoneName ?? 'UTC', dt.offset),
+  );
 }
 
 const dayNumber = (w: Wall) => Math.floor(w.ms / DAY_MS);
@@ -92,7 +107,14 @@ function separator(meta: Record<string, unknown>, key: string, fallback: string)
 }
 
 /** The reference's schedule details and short schedule details. */
-function schedules(start: Wall, end: Wall, allDay: boolean, multiday: boolean, meta: Record<string, unknown>, thisYear: number): { full: string; short: string } {
+function schedules(
+  start: Wall,
+  end: Wall,
+  allDay: boolean,
+  multiday: boolean,
+  meta: Record<string, unknown>,
+  thisYear: number,
+): { full: string; short: string } {
   const at = separator(meta, EVENT_META.dateTimeSeparator, ' @ ');
   const range = separator(meta, EVENT_META.timeRangeSeparator, ' - ');
   const startWithYear = start.year !== thisYear;
@@ -138,12 +160,34 @@ function timesOf(meta: Record<string, unknown>, siteZone: string): Times | null 
 }
 
 /** Every computed date field of an event, in the reference's order; empty values when it has no dates. */
-export function eventDateFields(meta: Record<string, unknown>, siteZone: string, at: Date): { dates: Record<string, unknown>; week: Record<string, unknown>; schedule: Record<string, unknown> } {
+export function eventDateFields(
+  meta: Record<string, unknown>,
+  siteZone: string,
+  at: Date,
+): { dates: Record<string, unknown>; week: Record<string, unknown>; schedule: Record<string, unknown> } {
   const t = timesOf(meta, siteZone);
   if (!t) {
     return {
-      dates: { start_date: '', start_date_utc: '', end_date: '', end_date_utc: '', dates: null, timezone: typeof meta[EVENT_META.timezone] === 'string' ? meta[EVENT_META.timezone] : '' },
-      week: { duration: '0', multiday: false, is_past: false, is_now: false, all_day: false, starts_this_week: null, ends_this_week: null, this_week_duration: null, happens_this_week: null, displays_on: [] },
+      dates: {
+        start_date: '',
+        start_date_utc: '',
+        end_date: '',
+        end_date_utc: '',
+        dates: null,
+        timezone: typeof meta[EVENT_META.timezone] === 'string' ? meta[EVENT_META.timezone] : '',
+      },
+      week: {
+        duration: '0',
+        multiday: false,
+        is_past: false,
+        is_now: false,
+        all_day: false,
+        starts_this_week: null,
+        ends_this_week: null,
+        this_week_duration: null,
+        happens_this_week: null,
+        displays_on: [],
+      },
       schedule: { schedule_details: '', short_schedule_details: '' },
     };
   }
@@ -185,7 +229,8 @@ export function eventDateFields(meta: Record<string, unknown>, siteZone: string,
   const endDay = dayNumber(endSite);
   const happens = startDay <= weekEnd && endDay >= weekStart;
   const displaysOn: string[] = [];
-  if (happens) for (let d = Math.max(siteFirst, weekStart); d <= Math.min(siteLast, weekEnd); d++) displaysOn.push(new Date(d * DAY_MS).toISOString().slice(0, 10));
+  if (happens)
+    for (let d = Math.max(siteFirst, weekStart); d <= Math.min(siteLast, weekEnd); d++) displaysOn.push(new Date(d * DAY_MS).toISOString().slice(0, 10));
   const week = {
     duration: String(Math.max(0, Math.round((endMs - startMs) / 1000))),
     multiday,

@@ -51,7 +51,11 @@ const CREATE_DEFAULTS = ['status', 'comment_status', 'ping_status', 'format', 's
 /** The post date a request sets (`date_gmt` in UTC, else `date` in the site time zone), as `Y-m-d H:i:s` UTC. */
 function postDateUtc(ctx: HandlerContext, zone: string): string | undefined {
   const given = (n: string) => ctx.has(n) && typeof ctx.params[n] === 'string';
-  const parsed = given('date_gmt') ? parseDateInput(ctx.params.date_gmt as string, zone, true) : given('date') ? parseDateInput(ctx.params.date as string, zone) : null;
+  const parsed = given('date_gmt')
+    ? parseDateInput(ctx.params.date_gmt as string, zone, true)
+    : given('date')
+      ? parseDateInput(ctx.params.date as string, zone)
+      : null;
   return parsed ? DateTime.fromJSDate(parsed.gmt, { zone: 'UTC' }).toFormat(MYSQL_FORMAT) : undefined;
 }
 
@@ -125,4 +129,3 @@ export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind:
   if (input.tags) await recountFor(deps, current, saved);
   return saved;
 }
-

@@ -117,11 +117,17 @@ describe('dates', () => {
 
   it('the default window runs from yesterday 00:00 to the end of the day 24 months ahead, ordered by start', async () => {
     const today = now().startOf('day');
-    const yesterday = await event({ start_date: fmt(today.minus({ days: 1 }).plus({ minutes: 1 })), end_date: fmt(today.minus({ days: 1 }).plus({ hours: 1 })) });
+    const yesterday = await event({
+      start_date: fmt(today.minus({ days: 1 }).plus({ minutes: 1 })),
+      end_date: fmt(today.minus({ days: 1 }).plus({ hours: 1 })),
+    });
     await event({ start_date: fmt(today.minus({ days: 2 }).plus({ hours: 23 })), end_date: fmt(today.plus({ hours: 1 })) });
     const later = await upcoming(24 * 30);
     const soon = await upcoming(24);
-    const last = await event({ start_date: fmt(today.plus({ months: 24 }).plus({ hours: 20 })), end_date: fmt(today.plus({ months: 24 }).plus({ hours: 23, minutes: 59 })) });
+    const last = await event({
+      start_date: fmt(today.plus({ months: 24 }).plus({ hours: 20 })),
+      end_date: fmt(today.plus({ months: 24 }).plus({ hours: 23, minutes: 59 })),
+    });
     await event({ start_date: fmt(today.plus({ months: 24, days: 1 })), end_date: fmt(today.plus({ months: 24, days: 1, hours: 1 })) });
     const res = await app.request('GET', ARCHIVE);
     expect(ids(res)).toEqual([yesterday.id, soon.id, later.id, last.id]);
@@ -135,7 +141,11 @@ describe('dates', () => {
     const ts = (dt: DateTime) => Math.floor(dt.toSeconds());
     expect((await app.request('GET', `${ARCHIVE}?start_date=${ts(base.plus({ weeks: 5 }))}`)).body.total).toBe(6);
     expect((await app.request('GET', `${ARCHIVE}?end_date=${ts(base.plus({ weeks: 5, hours: 2 }))}`)).body.total).toBe(5);
-    expect(ids(await app.request('GET', `${ARCHIVE}?start_date=${ts(base.plus({ days: 10 }))}&end_date=${ts(base.plus({ days: 30 }))}`))).toEqual([weekly[1].id, weekly[2].id, weekly[3].id]);
+    expect(ids(await app.request('GET', `${ARCHIVE}?start_date=${ts(base.plus({ days: 10 }))}&end_date=${ts(base.plus({ days: 30 }))}`))).toEqual([
+      weekly[1].id,
+      weekly[2].id,
+      weekly[3].id,
+    ]);
     expect((await app.request('GET', `${ARCHIVE}?start_date=tomorrow&end_date=%2B3%20weeks`)).body.total).toBeGreaterThanOrEqual(2);
   });
 
@@ -289,7 +299,21 @@ describe('filters', () => {
     const e = await upcoming(24, { cost: '$5', featured: true, categories: ['secret'] });
     await app.admin('POST', `${ARCHIVE}/${e.id}`, { body: { password: 'pw' } });
     const [listed] = (await app.request('GET', ARCHIVE)).body.events;
-    expect(listed).toMatchObject({ id: e.id, title: 'Event', description: '', excerpt: '', image: false, all_day: null, cost: '', website: '', show_map: null, featured: null, categories: [], venue: [], organizer: [] });
+    expect(listed).toMatchObject({
+      id: e.id,
+      title: 'Event',
+      description: '',
+      excerpt: '',
+      image: false,
+      all_day: null,
+      cost: '',
+      website: '',
+      show_map: null,
+      featured: null,
+      categories: [],
+      venue: [],
+      organizer: [],
+    });
     expect(listed.cost_details).toEqual({ currency_symbol: '', currency_position: '', currency_code: '', values: [] });
     expect(listed.start_date).toBe(e.start_date);
   });

@@ -184,6 +184,11 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   if (req.given('featured')) echo.featured = p.featured ? 1 : 0;
 
   // Start date first; the store breaks ties by insertion order, which is id order.
-  const sort: SortSpec = include.length ? [['date', 1], ['id', 1]] : [['event_start', 1]];
+  const sort: SortSpec = include.length
+    ? [
+        ['date', 1],
+        ['id', 1],
+      ]
+    : [['event_start', 1]];
   return { filter: { $and: and }, sort, page: Number(p.page), perPage, echo };
 }

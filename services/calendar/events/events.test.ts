@@ -17,10 +17,13 @@ let imageBase: string;
 /** A real 2×3 PNG: images given by URL are decoded and copied into the media library. */
 let PNG: Buffer;
 
-const create = (body: Record<string, unknown>) => app.admin('POST', EVENTS, { body: { title: 'An event', start_date: '2031-05-01 18:00:00', end_date: '2031-05-01 20:00:00', ...body } });
+const create = (body: Record<string, unknown>) =>
+  app.admin('POST', EVENTS, { body: { title: 'An event', start_date: '2031-05-01 18:00:00', end_date: '2031-05-01 20:00:00', ...body } });
 
 beforeAll(async () => {
-  PNG = await sharp({ create: { width: 2, height: 3, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
+  PNG = await sharp({ create: { width: 2, height: 3, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+    .png()
+    .toBuffer();
   // The image server is on loopback, which the outbound guard refuses unless the host is allowed.
   app = await startTestApp({ SITE_TIMEZONE: 'America/New_York', OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
   store = await openStore({ dataDir: app.config.DATA_DIR });
@@ -52,9 +55,46 @@ describe('create', () => {
     expect(res.status).toBe(201);
     const e = res.body;
     expect(Object.keys(e)).toEqual([
-      'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'rest_url', 'title', 'description', 'excerpt', 'slug', 'image', 'all_day',
-      'start_date', 'start_date_details', 'end_date', 'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone', 'timezone_abbr', 'cost', 'cost_details',
-      'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields',
+      'id',
+      'global_id',
+      'global_id_lineage',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'rest_url',
+      'title',
+      'description',
+      'excerpt',
+      'slug',
+      'image',
+      'all_day',
+      'start_date',
+      'start_date_details',
+      'end_date',
+      'end_date_details',
+      'utc_start_date',
+      'utc_start_date_details',
+      'utc_end_date',
+      'utc_end_date_details',
+      'timezone',
+      'timezone_abbr',
+      'cost',
+      'cost_details',
+      'website',
+      'show_map',
+      'show_map_link',
+      'hide_from_listings',
+      'sticky',
+      'featured',
+      'categories',
+      'tags',
+      'venue',
+      'organizer',
+      'custom_fields',
     ]);
     expect(e).toMatchObject({
       global_id: `example.test?id=${e.id}`,
@@ -100,7 +140,7 @@ describe('create', () => {
         expect(res.status).toBe(201);
         const today = DateTime.now().setZone(zone).startOf('day');
         const start = today.plus({ days: 1 }).set({ hour: 9 });
-        const wed = today.plus({ days: ((3 - today.weekday + 7) % 7) || 7 }).set({ hour: 16 });
+        const wed = today.plus({ days: (3 - today.weekday + 7) % 7 || 7 }).set({ hour: 16 });
         expect(res.body.start_date).toBe(start.toFormat('yyyy-LL-dd HH:mm:ss'));
         expect(res.body.utc_start_date).toBe(start.toUTC().toFormat('yyyy-LL-dd HH:mm:ss'));
         expect(res.body.end_date).toBe(wed.toFormat('yyyy-LL-dd HH:mm:ss'));
@@ -110,7 +150,12 @@ describe('create', () => {
       }
     }
     const darwin = await create({ timezone: 'Australia/Darwin' });
-    expect(darwin.body).toMatchObject({ timezone: 'Australia/Darwin', timezone_abbr: 'ACST', start_date: '2031-05-01 18:00:00', utc_start_date: '2031-05-01 08:30:00' });
+    expect(darwin.body).toMatchObject({
+      timezone: 'Australia/Darwin',
+      timezone_abbr: 'ACST',
+      start_date: '2031-05-01 18:00:00',
+      utc_start_date: '2031-05-01 08:30:00',
+    });
   });
 
   it('all_day spans whole days, over several days too', async () => {
@@ -134,7 +179,17 @@ describe('create', () => {
 
   it('refuses bad optional fields and stores nothing', async () => {
     const before = await store.collection('posts').count({ type: 'vendor_events' });
-    for (const bad of [{ author: 23 }, { author: '' }, { date: 'foo' }, { date_utc: 'foo' }, { website: 'foo' }, { status: 'kinda_thinking_about_it' }, { timezone: 'Mars/Olympus' }, { image: 'foo bar' }, { image: 23 }]) {
+    for (const bad of [
+      { author: 23 },
+      { author: '' },
+      { date: 'foo' },
+      { date_utc: 'foo' },
+      { website: 'foo' },
+      { status: 'kinda_thinking_about_it' },
+      { timezone: 'Mars/Olympus' },
+      { image: 'foo bar' },
+      { image: 23 },
+    ]) {
       const res = await create(bad);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('rest_invalid_param');
@@ -143,8 +198,22 @@ describe('create', () => {
   });
 
   it('sets author, publication dates, and ignores read-only fields', async () => {
-    const res = await create({ author: users.ids.editor, date: '2020-01-02 03:04:05', url: 'http://evil.test/', rest_url: 'x', utc_start_date: '1999-01-01 00:00:00', timezone_abbr: 'XYZ', cost_details: { values: [1] } });
-    expect(res.body).toMatchObject({ author: String(users.ids.editor), date: '2020-01-02 03:04:05', date_utc: '2020-01-02 08:04:05', utc_start_date: '2031-05-01 22:00:00', timezone_abbr: 'EDT' });
+    const res = await create({
+      author: users.ids.editor,
+      date: '2020-01-02 03:04:05',
+      url: 'http://evil.test/',
+      rest_url: 'x',
+      utc_start_date: '1999-01-01 00:00:00',
+      timezone_abbr: 'XYZ',
+      cost_details: { values: [1] },
+    });
+    expect(res.body).toMatchObject({
+      author: String(users.ids.editor),
+      date: '2020-01-02 03:04:05',
+      date_utc: '2020-01-02 08:04:05',
+      utc_start_date: '2031-05-01 22:00:00',
+      timezone_abbr: 'EDT',
+    });
     expect(res.body.url).toBe(`http://example.test/event/${res.body.slug}/`);
     const utc = await create({ date_utc: '2020-01-02 03:04:05' });
     expect(utc.body).toMatchObject({ date: '2020-01-01 22:04:05', date_utc: '2020-01-02 03:04:05' });
@@ -158,7 +227,14 @@ describe('create', () => {
     expect(list.body.cost).toBe('Free – 30$');
     expect(list.body.cost_details.values).toEqual(['0', '20', '30']);
     const flags = await create({ show_map: false, show_map_link: 'false', hide_from_listings: true, sticky: true, featured: 'true' });
-    expect(flags.body).toMatchObject({ show_map: false, show_map_link: false, hide_from_listings: true, sticky: true, featured: true, website: flags.body.url });
+    expect(flags.body).toMatchObject({
+      show_map: false,
+      show_map_link: false,
+      hide_from_listings: true,
+      sticky: true,
+      featured: true,
+      website: flags.body.url,
+    });
     const stored = await store.collection('posts').findOne({ id: flags.body.id });
     expect(stored!.meta).toMatchObject({ _EventHideFromUpcoming: 'yes', _vendor_featured: true });
     expect(stored).toMatchObject({ menu_order: -1, featured: true, hide_from_listings: true });
@@ -194,11 +270,29 @@ describe('create', () => {
     expect((await create({ venue: { id: venue.id } })).body.venue.id).toBe(venue.id);
 
     const inline = await create({
-      venue: { venue: 'Inline Hall', address: '1 Main St', city: 'Toronto', country: 'Canada', stateProvince: 'ON', zip: 'M5V', phone: '555', website: 'http://hall.test' },
+      venue: {
+        venue: 'Inline Hall',
+        address: '1 Main St',
+        city: 'Toronto',
+        country: 'Canada',
+        stateProvince: 'ON',
+        zip: 'M5V',
+        phone: '555',
+        website: 'http://hall.test',
+      },
       organizer: [{ organizer: 'Organizer A', email: 'a@example.test' }, { id: o1.id }, o2.id, { organizer: 'Organizer B' }],
     });
     expect(inline.status).toBe(201);
-    expect(inline.body.venue).toMatchObject({ venue: 'Inline Hall', address: '1 Main St', city: 'Toronto', country: 'Canada', stateprovince: 'ON', zip: 'M5V', phone: '555', website: 'http://hall.test' });
+    expect(inline.body.venue).toMatchObject({
+      venue: 'Inline Hall',
+      address: '1 Main St',
+      city: 'Toronto',
+      country: 'Canada',
+      stateprovince: 'ON',
+      zip: 'M5V',
+      phone: '555',
+      website: 'http://hall.test',
+    });
     expect(inline.body.organizer.map((o: { organizer: string }) => o.organizer)).toEqual(['Organizer A', 'Org 1', 'Org 2', 'Organizer B']);
     // The same inline records again are found, not duplicated.
     const again = await create({ venue: { venue: 'inline hall' }, organizer: [{ organizer: 'ORGANIZER A' }] });
@@ -244,7 +338,9 @@ describe('create', () => {
       expect(res.status).toBe(400);
       expect(res.body.data.params).toHaveProperty('image');
     }
-    const contributor = await users.as('contributor', 'POST', EVENTS, { body: { title: 'C', start_date: 'tomorrow', end_date: 'tomorrow 2pm', image: `${imageBase}/pic.png` } });
+    const contributor = await users.as('contributor', 'POST', EVENTS, {
+      body: { title: 'C', start_date: 'tomorrow', end_date: 'tomorrow 2pm', image: `${imageBase}/pic.png` },
+    });
     expect(contributor.status).toBe(400);
     expect(contributor.body.code).toBe('rest_invalid_param');
     const inline = await create({ venue: { venue: 'Pictured venue', image: `${imageBase}/venue.png` } });
@@ -269,11 +365,20 @@ describe('single event', () => {
     const e = (await create({ venue: { venue: 'JSON-LD venue' }, organizer: [{ organizer: 'JSON-LD org' }], cost: '$10' })).body;
     const res = await app.request('GET', `${EVENTS}/${e.id}`);
     expect(res.status).toBe(200);
-    expect(res.body.json_ld).toMatchObject({ '@type': 'Event', name: 'An event', startDate: '2031-05-01T18:00:00-04:00', location: { '@type': 'Place', name: 'JSON-LD venue' }, organizer: { name: 'JSON-LD org' } });
+    expect(res.body.json_ld).toMatchObject({
+      '@type': 'Event',
+      name: 'An event',
+      startDate: '2031-05-01T18:00:00-04:00',
+      location: { '@type': 'Place', name: 'JSON-LD venue' },
+      organizer: { name: 'JSON-LD org' },
+    });
     expect(res.body.venue.json_ld).toMatchObject({ '@type': 'Place' });
     expect(res.headers.get('allow')).toBe('GET');
 
-    expect(await app.request('GET', `${EVENTS}/0`)).toMatchObject({ status: 404, body: { code: 'rest-event-not-found', message: 'Event with ID 0 does not exist.' } });
+    expect(await app.request('GET', `${EVENTS}/0`)).toMatchObject({
+      status: 404,
+      body: { code: 'rest-event-not-found', message: 'Event with ID 0 does not exist.' },
+    });
     expect((await app.request('GET', `${EVENTS}/999999`)).body.code).toBe('rest-event-not-found');
     expect(await app.request('GET', `${EVENTS}/${e.venue.id}`)).toMatchObject({ status: 400, body: { code: 'rest-invalid-event-id' } });
     expect((await app.request('GET', `${EVENTS}/foo`)).body.code).toBe('rest_no_route');
@@ -311,7 +416,9 @@ describe('single event', () => {
 
   it('update: POST, PUT and PATCH change only what is sent; time zone changes move the UTC dates', async () => {
     const e = (await create({ cost: '5', organizer: [{ organizer: 'Keeps' }], categories: ['keep-cat'] })).body;
-    const post = await app.admin('POST', `${EVENTS}/${e.id}`, { body: { title: 'New title', start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 12:00:00' } });
+    const post = await app.admin('POST', `${EVENTS}/${e.id}`, {
+      body: { title: 'New title', start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 12:00:00' },
+    });
     expect(post.status).toBe(200);
     expect(post.body).toMatchObject({ title: 'New title', start_date: '2031-05-02 10:00:00', end_date: '2031-05-02 12:00:00', cost: '$5', slug: e.slug });
     expect(post.body.organizer).toHaveLength(1);
@@ -319,7 +426,12 @@ describe('single event', () => {
     const slug = await app.admin('PUT', `${EVENTS}/${e.id}`, { body: { slug: 'an-interesting-event' } });
     expect(slug.body.slug).toBe('an-interesting-event');
     const paris = await app.admin('PATCH', `${EVENTS}/${e.id}`, { body: { timezone: 'Europe/Paris' } });
-    expect(paris.body).toMatchObject({ timezone: 'Europe/Paris', timezone_abbr: 'CEST', start_date: '2031-05-02 10:00:00', utc_start_date: '2031-05-02 08:00:00' });
+    expect(paris.body).toMatchObject({
+      timezone: 'Europe/Paris',
+      timezone_abbr: 'CEST',
+      start_date: '2031-05-02 10:00:00',
+      utc_start_date: '2031-05-02 08:00:00',
+    });
     const natural = await app.admin('POST', `${EVENTS}/${e.id}`, { body: { start_date: 'tomorrow 9am', end_date: 'tomorrow 10am' } });
     expect(natural.body.start_date).toBe(DateTime.now().setZone('Europe/Paris').plus({ days: 1 }).toFormat('yyyy-LL-dd 09:00:00'));
     const cleared = await app.admin('POST', `${EVENTS}/${e.id}`, { body: { organizer: [], venue: 0, categories: '' } });
@@ -338,7 +450,10 @@ describe('single event', () => {
     expect(res.body).toMatchObject({ id: e.id, status: 'trash' });
     expect(res.body).not.toHaveProperty('json_ld');
     expect((await app.request('GET', `/vendor/events/v1/categories/${cat}`)).body.count).toBe(0);
-    expect(await app.admin('DELETE', `${EVENTS}/${e.id}`)).toMatchObject({ status: 410, body: { code: 'event-is-in-trash', message: 'The event is already trashed' } });
+    expect(await app.admin('DELETE', `${EVENTS}/${e.id}`)).toMatchObject({
+      status: 410,
+      body: { code: 'event-is-in-trash', message: 'The event is already trashed' },
+    });
     expect((await app.admin('DELETE', `${EVENTS}/2389999`)).status).toBe(404);
     expect((await app.request('DELETE', `${EVENTS}/2389999`)).status).toBe(401);
   });

@@ -25,7 +25,8 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
     const stamp = deps.presented.stamp();
     const slug = pathSlug(ctx);
     const id = Number(ctx.params.id);
-    const doc = slug !== null ? await deps.posts.collection.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
+    const doc =
+      slug !== null ? await deps.posts.collection.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
     if (doc) readAt.set(doc, stamp);
     return doc;
   });
@@ -35,7 +36,8 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
 const readAt = new WeakMap<PostDoc, string>();
 
 /** A presented event's key: the event at its version, a single read or an archive item, and what the caller may see of its venues and organizers. */
-const presentedKey = (doc: PostDoc, how: string, user: Caller) => `v1.event:${doc.id}:${doc.modified_gmt instanceof Date ? doc.modified_gmt.getTime() : String(doc.modified_gmt)}:${how}:${viewerKey(user)}`;
+const presentedKey = (doc: PostDoc, how: string, user: Caller) =>
+  `v1.event:${doc.id}:${doc.modified_gmt instanceof Date ? doc.modified_gmt.getTime() : String(doc.modified_gmt)}:${how}:${viewerKey(user)}`;
 
 /** By slug, the slug must name an event (any status), else the parameter is invalid, before any permission check. */
 async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise<void> {
@@ -72,7 +74,12 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     const stamp = deps.presented.stamp();
     const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
     if ('code' in q) throw q;
-    const { items, total } = await pageWithTotal(deps.posts.collection, deps.counts, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort, pages: deps.pages });
+    const { items, total } = await pageWithTotal(deps.posts.collection, deps.counts, q.filter, {
+      page: q.page,
+      perPage: q.perPage,
+      sort: q.sort,
+      pages: deps.pages,
+    });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
     const keys = items.map((e) => presentedKey(e, 'archive', ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));

@@ -81,7 +81,10 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
       const doc = posts.get(id);
       const kind = doc ? KINDS[doc.type] : undefined;
       if (doc && kind) {
-        const kept = doc.status === 'trash' ? null : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
+        const kept =
+          doc.status === 'trash'
+            ? null
+            : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
         linked.set(id, kept);
         cache.keep(linkedKey(id), kept, mark);
       } else if (events.some((e) => e.featured_media === id)) {

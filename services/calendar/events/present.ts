@@ -39,7 +39,14 @@ function localTimes(doc: PostDoc, site: Site): { start: string; end: string; sta
   const str = (k: string) => (typeof m[k] === 'string' ? (m[k] as string) : '');
   // Meta written by this service always has all four strings; records written elsewhere are completed from their times.
   if (str(EVENT_META.start) && str(EVENT_META.end) && str(EVENT_META.startUtc) && str(EVENT_META.endUtc)) {
-    return { start: str(EVENT_META.start), end: str(EVENT_META.end), startUtc: str(EVENT_META.startUtc), endUtc: str(EVENT_META.endUtc), timezone: str(EVENT_META.timezone), abbr: str(EVENT_META.timezoneAbbr) };
+    return {
+      start: str(EVENT_META.start),
+      end: str(EVENT_META.end),
+      startUtc: str(EVENT_META.startUtc),
+      endUtc: str(EVENT_META.endUtc),
+      timezone: str(EVENT_META.timezone),
+      abbr: str(EVENT_META.timezoneAbbr),
+    };
   }
   const t = timesFromMeta(m, site.timezone);
   if (!t) return { start: '', end: '', startUtc: '', endUtc: '', timezone: str(EVENT_META.timezone), abbr: '' };
@@ -53,7 +60,13 @@ function localTimes(doc: PostDoc, site: Site): { start: string; end: string; sta
   };
 }
 
-function eventJsonLd(doc: PostDoc, site: Site, parts: EventParts, times: ReturnType<typeof localTimes>, cost: ReturnType<typeof costDetails>): Record<string, unknown> {
+function eventJsonLd(
+  doc: PostDoc,
+  site: Site,
+  parts: EventParts,
+  times: ReturnType<typeof localTimes>,
+  cost: ReturnType<typeof costDetails>,
+): Record<string, unknown> {
   const zone = zoneOf(times.timezone) ?? site.timezone;
   // The UTC strings are fixed-width, so they read as ISO without a format parser.
   const iso = (utc: string) => (utc ? DateTime.fromMillis(Date.parse(`${utc.replace(' ', 'T')}Z`), { zone }).toISO({ suppressMilliseconds: true }) : '');
@@ -87,11 +100,17 @@ export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: 
   const blank = !!opts.blank;
   const dates = postDates(doc);
   const times = localTimes(doc, site);
-  const costMeta = { cost: m[EVENT_META.cost], currencySymbol: m[EVENT_META.currencySymbol], currencyCode: m[EVENT_META.currencyCode], currencyPosition: m[EVENT_META.currencyPosition] };
+  const costMeta = {
+    cost: m[EVENT_META.cost],
+    currencySymbol: m[EVENT_META.currencySymbol],
+    currencyCode: m[EVENT_META.currencyCode],
+    currencyPosition: m[EVENT_META.currencyPosition],
+  };
   const cost = costDetails(costMeta);
   const url = permalink(site, doc);
   const gid = globalId(site, doc.id);
-  const linked = (ids: number[] | undefined, kind: LinkedKindDef) => (ids ?? []).map((id) => parts.linked(kind, id)).filter((p): p is Record<string, unknown> => !!p);
+  const linked = (ids: number[] | undefined, kind: LinkedKindDef) =>
+    (ids ?? []).map((id) => parts.linked(kind, id)).filter((p): p is Record<string, unknown> => !!p);
   const venues = blank ? [] : linked(doc.venues, VENUE);
   const website = typeof m[EVENT_META.url] === 'string' && m[EVENT_META.url] !== '' ? (m[EVENT_META.url] as string) : url;
   const out: Record<string, unknown> = {

@@ -7,7 +7,16 @@
  */
 import type { Caller } from '../../../libs/auth/user';
 import { costText } from '../../../libs/calendar/cost';
-import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges, timesFromMeta, timesToMeta, type EventTimes } from '../../../libs/calendar/meta';
+import {
+  CATEGORY_TAXONOMY,
+  EVENT_META,
+  EVENT_TYPE,
+  TAG_TAXONOMY,
+  eventMetaChanges,
+  timesFromMeta,
+  timesToMeta,
+  type EventTimes,
+} from '../../../libs/calendar/meta';
 import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
@@ -53,7 +62,9 @@ export interface EventPlan {
 async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKindDef, failures: Array<[string, string]>): Promise<LinkedEntry[]> {
   const entries = (req.get(kind.key) as unknown[]) ?? [];
   const out: LinkedEntry[] = [];
-  const ids = entries.map((e) => (typeof e === 'number' ? e : typeof e === 'object' && e !== null && 'id' in e ? Number((e as { id: unknown }).id) : 0)).filter((n) => n > 0);
+  const ids = entries
+    .map((e) => (typeof e === 'number' ? e : typeof e === 'object' && e !== null && 'id' in e ? Number((e as { id: unknown }).id) : 0))
+    .filter((n) => n > 0);
   const found = await deps.posts.byIds(ids);
   for (const entry of entries) {
     if (typeof entry === 'number' || (typeof entry === 'object' && entry !== null && 'id' in entry)) {
@@ -77,7 +88,13 @@ async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKi
 }
 
 /** The terms a write names in `arg`: ids must exist in the taxonomy (else a failure), names are found or created later. */
-export async function checkTerms(deps: CalendarDeps, req: WriteRequest, arg: 'categories' | 'tags', taxonomy: string, failures: Array<[string, string]>): Promise<TermEntry[]> {
+export async function checkTerms(
+  deps: CalendarDeps,
+  req: WriteRequest,
+  arg: 'categories' | 'tags',
+  taxonomy: string,
+  failures: Array<[string, string]>,
+): Promise<TermEntry[]> {
   const values = (req.get(arg) as Array<number | string>) ?? [];
   const out: TermEntry[] = [];
   const numeric = values.filter((v) => typeof v === 'number' || /^\d+$/.test(String(v))).map(Number);
@@ -160,15 +177,16 @@ function zoneFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null)
 function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null, zone: string, now: Date): EventTimes {
   const stored = current ? timesFromMeta(current.meta ?? {}, deps.site.timezone) : null;
   const read = (name: string) => strtotime(req.get(name), { zone: zoneOf(zone)!, now });
-  const readUtc = (name: string) => (req.has(name) ? strtotime(req.get(name), { zone: 'UTC', now })?.setZone(zoneOf(zone)!) ?? null : null);
+  const readUtc = (name: string) => (req.has(name) ? (strtotime(req.get(name), { zone: 'UTC', now })?.setZone(zoneOf(zone)!) ?? null) : null);
   // Keep the stored wall time in the (possibly new) zone: a zone change moves the UTC instant.
   const keep = (dt: EventTimes['start'] | undefined) => (dt ? dt.setZone(zoneOf(zone)!, { keepLocalTime: true }) : null);
-  const start = (req.has('start_date') ? read('start_date') : null) ?? readUtc('start_date_utc') ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
+  const start =
+    (req.has('start_date') ? read('start_date') : null) ?? readUtc('start_date_utc') ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
   const lasting = req.has('duration') && Number.isFinite(Number(req.get('duration'))) ? start.plus({ seconds: Number(req.get('duration')) }) : null;
   // A duration that ends past what a date can hold is refused before anything is written.
   if (lasting && !lasting.isValid) throw paramFailure([[argName(req, 'duration'), INVALID]])!;
   const end = (req.has('end_date') ? read('end_date') : null) ?? readUtc('end_date_utc') ?? lasting ?? keep(stored?.end) ?? start;
-  const allDay = req.has('all_day') ? req.get('all_day') === true : stored?.allDay ?? false;
+  const allDay = req.has('all_day') ? req.get('all_day') === true : (stored?.allDay ?? false);
   return { start, end, timezone: zone, allDay };
 }
 
@@ -237,7 +255,10 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
 
   if (!current) {
     const id = await deps.posts.nextId();
-    const slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), { type: EVENT_TYPE, hierarchical: false });
+    const slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), {
+      type: EVENT_TYPE,
+      hierarchical: false,
+    });
     const doc = newCalendarRecord(deps.site, now, { id, type: EVENT_TYPE, slug, status, author: user?.id ?? 0, ...fields });
     if (plan.image) doc.featured_media = await storeImage(deps, user, plan.image, id);
     const saved = await deps.posts.create(doc);
@@ -245,7 +266,13 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
     return saved;
   }
 
-  if (text('slug') !== undefined) fields.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug')!) || String(current.id), { type: EVENT_TYPE, hierarchical: false, selfId: current.id, currentSlug: current.slug });
+  if (text('slug') !== undefined)
+    fields.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug')!) || String(current.id), {
+      type: EVENT_TYPE,
+      hierarchical: false,
+      selfId: current.id,
+      currentSlug: current.slug,
+    });
   if (plan.image) fields.featured_media = await storeImage(deps, user, plan.image, current.id);
   const saved = await deps.posts.save(current.id, fields);
   if (!saved) throw calendarErrors.eventNotFound(current.id);

@@ -118,7 +118,10 @@ export function bindICal(app: ServiceApp, deps: CalendarDeps): void {
     },
   });
 
-  for (const [kind, type] of [['venue', VENUE_TYPE], ['organizer', ORGANIZER_TYPE]] as const) {
+  for (const [kind, type] of [
+    ['venue', VENUE_TYPE],
+    ['organizer', ORGANIZER_TYPE],
+  ] as const) {
     app.bind(`vendor.${kind}s.ical`, {
       async handle(ctx) {
         const record = await linkedRecord(deps, ctx, type, kind);

@@ -131,7 +131,12 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
 
       const page = Number(params.page);
       const perPage = Number(params.per_page);
-      const { items, total } = await pageWithTotal(deps.posts.collection, deps.counts, { $and: and }, { page, perPage, sort: [['date', -1]], pages: deps.pages });
+      const { items, total } = await pageWithTotal(
+        deps.posts.collection,
+        deps.counts,
+        { $and: and },
+        { page, perPage, sort: [['date', -1]], pages: deps.pages },
+      );
       if (page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound(kind.key);
       const related = await loadRelated(deps, items);
       const records = items.map((d) => presentLinked(kind, d, site, related, { blank: !!d.password }));
@@ -153,7 +158,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         const input = inputOf(ctx, kind);
         const { doc, existing } = await createLinked(deps, ctx.user, kind, input, image);
         // A duplicate answers like a creation, with the record that already existed.
-        const derived = existing ? {} : kind.derivedMeta?.(input) ?? {};
+        const derived = existing ? {} : (kind.derivedMeta?.(input) ?? {});
         return present(ctx, deps, kind, { ...doc, meta: { ...derived, ...doc.meta } }, 201);
       },
     }),

@@ -70,7 +70,8 @@ export function venueJsonLd(doc: PostDoc, site: Site): Record<string, unknown> {
     telephone: text(m[VENUE_META.phone]),
     sameAs: text(m[VENUE_META.website]),
   };
-  if (text(m[VENUE_META.lat]) && text(m[VENUE_META.lng])) ld.geo = { '@type': 'GeoCoordinates', latitude: Number(m[VENUE_META.lat]), longitude: Number(m[VENUE_META.lng]) };
+  if (text(m[VENUE_META.lat]) && text(m[VENUE_META.lng]))
+    ld.geo = { '@type': 'GeoCoordinates', latitude: Number(m[VENUE_META.lat]), longitude: Number(m[VENUE_META.lng]) };
   return ld;
 }
 

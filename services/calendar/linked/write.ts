@@ -68,7 +68,9 @@ export async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, nam
   if (!wanted) return null;
   const candidates = await deps.posts.collection.find({ type: kind.type, status: { $ne: 'trash' }, title: { $icontains: wanted } }, { sort: [['id', 1]] });
   return (
-    candidates.find((c) => lower(c.title) === lower(wanted) && (typeof description !== 'string' || description === '' || lower(c.content) === lower(description))) ?? null
+    candidates.find(
+      (c) => lower(c.title) === lower(wanted) && (typeof description !== 'string' || description === '' || lower(c.content) === lower(description)),
+    ) ?? null
   );
 }
 
@@ -133,10 +135,13 @@ export async function createLinked(
     id,
     type: kind.type,
     status: statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined), dateGmt, now),
-    slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), { type: kind.type, hierarchical: false }),
+    slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), {
+      type: kind.type,
+      hierarchical: false,
+    }),
     title: name,
     content: typeof input.description === 'string' ? input.description : '',
-    author: input.author !== undefined ? Number(input.author) : user?.id ?? 0,
+    author: input.author !== undefined ? Number(input.author) : (user?.id ?? 0),
     date_gmt: dateGmt,
     meta,
     ...postFields(input, null),
@@ -146,13 +151,26 @@ export async function createLinked(
 }
 
 /** Applies an update (no duplicate check: renaming to an existing name is allowed). */
-export async function updateLinked(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, current: PostDoc, input: LinkedInput, image?: ImageRef): Promise<PostDoc> {
+export async function updateLinked(
+  deps: CalendarDeps,
+  user: Caller,
+  kind: LinkedKindDef,
+  current: PostDoc,
+  input: LinkedInput,
+  image?: ImageRef,
+): Promise<PostDoc> {
   const now = deps.now();
   const changes: Partial<PostDoc> = { modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now };
   if (typeof input[kind.key] === 'string') changes.title = (input[kind.key] as string).trim();
   if (typeof input.description === 'string') changes.content = input.description;
   if (input.author !== undefined) changes.author = Number(input.author);
-  if (typeof input.slug === 'string') changes.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(input.slug) || String(current.id), { type: kind.type, hierarchical: false, selfId: current.id, currentSlug: current.slug });
+  if (typeof input.slug === 'string')
+    changes.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(input.slug) || String(current.id), {
+      type: kind.type,
+      hierarchical: false,
+      selfId: current.id,
+      currentSlug: current.slug,
+    });
   Object.assign(changes, postFields(input, current));
   let dateGmt = current.date_gmt ?? now;
   if (input.date !== undefined || input.date_utc !== undefined) {

@@ -26,13 +26,26 @@ describe('mergeWizardSettings', () => {
       skipped_tabs: [3],
       last_send: { begun: true, currentTab: 2, completedTabs: [1, 1], skippedTabs: [1, 3, 3] },
     });
-    expect(mergeWizardSettings(null, { finished: 'true', currentTab: '4', skippedTabs: '4,5' })).toMatchObject({ begun: true, finished: true, current_tab: 4, completed_tabs: [0], skipped_tabs: [4, 5] });
+    expect(mergeWizardSettings(null, { finished: 'true', currentTab: '4', skippedTabs: '4,5' })).toMatchObject({
+      begun: true,
+      finished: true,
+      current_tab: 4,
+      completed_tabs: [0],
+      skipped_tabs: [4, 5],
+    });
     expect(mergeWizardSettings(null, {})).toMatchObject({ begun: false, finished: false, current_tab: 0, completed_tabs: [0], skipped_tabs: [] });
-    expect(mergeWizardSettings(null, { begun: 'false', completedTabs: ['x', -1, 2.5, '7'], currentTab: 'abc' })).toMatchObject({ begun: false, current_tab: 0, completed_tabs: [7, 0] });
+    expect(mergeWizardSettings(null, { begun: 'false', completedTabs: ['x', -1, 2.5, '7'], currentTab: 'abc' })).toMatchObject({
+      begun: false,
+      current_tab: 0,
+      completed_tabs: [7, 0],
+    });
   });
 
   it('merges last_send over the previous steps, without the lookup lists and nonces, and keeps other stored keys', () => {
-    const first = mergeWizardSettings({ other: 'kept' }, { begun: true, currentTab: 1, timezone_string: 'Europe/Paris', action_nonce: 'n', _wpnonce: 'w', timezones: ['a'], countries: ['b'], currencies: ['c'] });
+    const first = mergeWizardSettings(
+      { other: 'kept' },
+      { begun: true, currentTab: 1, timezone_string: 'Europe/Paris', action_nonce: 'n', _wpnonce: 'w', timezones: ['a'], countries: ['b'], currencies: ['c'] },
+    );
     const second = mergeWizardSettings(first, { currentTab: 2, currency_code: 'EUR' });
     expect(second.other).toBe('kept');
     expect(second.last_send).toEqual({ begun: true, currentTab: 2, timezone_string: 'Europe/Paris', currency_code: 'EUR' });
@@ -85,7 +98,11 @@ describe('POST /ec/v2/onboarding/wizard', () => {
       expect(res.body).toEqual({
         code: 'rest_invalid_param',
         message: 'Invalid parameter(s): action_nonce',
-        data: { status: 400, params: { action_nonce: 'Invalid nonce.' }, details: { action_nonce: { code: 'tec_invalid_nonce', message: 'Invalid nonce.', data: { status: 403 } } } },
+        data: {
+          status: 400,
+          params: { action_nonce: 'Invalid nonce.' },
+          details: { action_nonce: { code: 'tec_invalid_nonce', message: 'Invalid nonce.', data: { status: 403 } } },
+        },
       });
     }
     // A nonce of another user or another action does not verify either.
@@ -105,12 +122,23 @@ describe('POST /ec/v2/onboarding/wizard', () => {
   it('takes the administrator’s nonce from the event archive and stores each step', async () => {
     const archive = await users.as('administrator', 'GET', '/vendor/events/v1/events');
     const nonce = archive.headers.get('x-tec-wizard-nonce')!;
-    const first = await wizard('administrator', { action_nonce: nonce, begun: true, currentTab: 1, completedTabs: [], skippedTabs: [2], timezones: ['UTC'], organizer: { name: 'Org' } });
+    const first = await wizard('administrator', {
+      action_nonce: nonce,
+      begun: true,
+      currentTab: 1,
+      completedTabs: [],
+      skippedTabs: [2],
+      timezones: ['UTC'],
+      organizer: { name: 'Org' },
+    });
     expect(first.status).toBe(200);
     expect(first.body).toEqual(DONE);
     const next = first.headers.get('x-tec-wizard-nonce')!;
     expect(nonces.verify(next, '_tec_wizard', users.ids.administrator)).toBeGreaterThan(0);
-    const second = await users.as('administrator', 'POST', '/ec/v2/onboarding/wizard', { raw: `action_nonce=${next}&finished=1&currentTab=3&skippedTabs[]=2&completedTabs[]=1`, contentType: 'application/x-www-form-urlencoded' });
+    const second = await users.as('administrator', 'POST', '/ec/v2/onboarding/wizard', {
+      raw: `action_nonce=${next}&finished=1&currentTab=3&skippedTabs[]=2&completedTabs[]=1`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(second.body).toEqual(DONE);
 
     // Read the stored option the way another process would: from the same store.

@@ -52,7 +52,8 @@ export function mergeWizardSettings(stored: Record<string, unknown> | null, para
   skipped = skipped.filter((t) => !completed.includes(t));
   const sent: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) if (!NOT_KEPT.has(k) && v !== undefined) sent[k] = v;
-  const previous = stored?.last_send && typeof stored.last_send === 'object' && !Array.isArray(stored.last_send) ? (stored.last_send as Record<string, unknown>) : {};
+  const previous =
+    stored?.last_send && typeof stored.last_send === 'object' && !Array.isArray(stored.last_send) ? (stored.last_send as Record<string, unknown>) : {};
   return {
     ...(stored ?? {}),
     begun,

@@ -27,8 +27,30 @@ beforeEach(async () => {
 it('creates an organizer whose record drops empty values', async () => {
   const res = await app.admin('POST', ORGANIZERS, { body: { organizer: 'An organizer', email: 'org@example.test', phone: '123', website: 'http://org.test' } });
   expect(res.status).toBe(201);
-  expect(Object.keys(res.body)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'phone', 'website', 'email', 'global_id', 'global_id_lineage']);
-  expect(res.body).toMatchObject({ organizer: 'An organizer', email: 'org@example.test', phone: '123', website: 'http://org.test', url: 'http://example.test/organizer/an-organizer/' });
+  expect(Object.keys(res.body)).toEqual([
+    'id',
+    'author',
+    'status',
+    'date',
+    'date_utc',
+    'modified',
+    'modified_utc',
+    'url',
+    'organizer',
+    'slug',
+    'phone',
+    'website',
+    'email',
+    'global_id',
+    'global_id_lineage',
+  ]);
+  expect(res.body).toMatchObject({
+    organizer: 'An organizer',
+    email: 'org@example.test',
+    phone: '123',
+    website: 'http://org.test',
+    url: 'http://example.test/organizer/an-organizer/',
+  });
   const single = await app.request('GET', `${ORGANIZERS}/${res.body.id}`);
   expect(single.body.json_ld).toMatchObject({ '@type': 'Person', name: 'An organizer', email: 'org@example.test' });
   expect((await app.admin('POST', ORGANIZERS, { body: { organizer: 'x', email: 'not-an-email' } })).status).toBe(400);
@@ -62,7 +84,11 @@ it('searches title, description and contact fields', async () => {
 it('lists the organizers of an event and unlinks a trashed organizer from its events', async () => {
   const a = await organizer({ organizer: 'Org A' });
   const b = await organizer({ organizer: 'Org B' });
-  const e = (await app.admin('POST', '/vendor/events/v1/events', { body: { title: 'Two orgs', start_date: 'tomorrow 8am', end_date: 'tomorrow 9am', organizer: [a.id, b.id] } })).body;
+  const e = (
+    await app.admin('POST', '/vendor/events/v1/events', {
+      body: { title: 'Two orgs', start_date: 'tomorrow 8am', end_date: 'tomorrow 9am', organizer: [a.id, b.id] },
+    })
+  ).body;
   const listed = await app.request('GET', `${ORGANIZERS}?event=${e.id}`);
   expect(listed.body.organizers.map((o: { id: number }) => o.id).sort()).toEqual([a.id, b.id].sort());
   expect((await app.admin('DELETE', `${ORGANIZERS}/${a.id}`)).body.status).toBe('trash');

@@ -50,7 +50,8 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
       return t;
     };
     const parentMustExist = async (ctx: HandlerContext) => {
-      if (r.hierarchical && ctx.has('parent') && !(await deps.terms.ofTaxonomy(Number(ctx.params.parent), r.taxonomy))) throw invalidParams([['parent', INVALID]]);
+      if (r.hierarchical && ctx.has('parent') && !(await deps.terms.ofTaxonomy(Number(ctx.params.parent), r.taxonomy)))
+        throw invalidParams([['parent', INVALID]]);
     };
 
     app.bind(`${p}.list`, {
@@ -120,7 +121,11 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
             parent: r.hierarchical && ctx.has('parent') ? Number(q.parent) : 0,
           });
           // The reference creates through the core terms controller, whose Location is the core route.
-          return { status: 201, body: presentTerm(site, created, r.hierarchical, await ancestors([created])), headers: { Location: restUrl(site, `/cms/v2/${tax.base}/${created.id}`) } };
+          return {
+            status: 201,
+            body: presentTerm(site, created, r.hierarchical, await ancestors([created])),
+            headers: { Location: restUrl(site, `/cms/v2/${tax.base}/${created.id}`) },
+          };
         },
       }),
     );

@@ -13,7 +13,12 @@ function termUrls(site: Site, term: TermDoc): Record<string, string> {
 }
 
 /** `ancestors` (id → slug and parent, from the repository) gives a child category its hierarchical archive link. */
-export function presentTerm(site: Site, term: TermDoc, hierarchical: boolean, ancestors?: Map<number, { slug: string; parent: number }>): Record<string, unknown> {
+export function presentTerm(
+  site: Site,
+  term: TermDoc,
+  hierarchical: boolean,
+  ancestors?: Map<number, { slug: string; parent: number }>,
+): Record<string, unknown> {
   const urls = termUrls(site, term);
   return {
     id: term.id,

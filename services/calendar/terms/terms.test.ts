@@ -84,8 +84,11 @@ describe('category archive', () => {
     expect((await app.request('GET', `${CATS}?${all}&parent=`)).status).toBe(400);
     expect((await app.request('GET', `${CATS}/${c1.id}`)).body.urls.up).toBe(`http://example.test/index.php/cms-json/vendor/events/v1/categories/${foo.id}`);
 
-    const e1 = (await app.admin('POST', `${V1}/events`, { body: { title: 'Two cats', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [foo.id, bar.id] } })).body;
-    const e2 = (await app.admin('POST', `${V1}/events`, { body: { title: 'One cat', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [baz.id] } })).body;
+    const e1 = (
+      await app.admin('POST', `${V1}/events`, { body: { title: 'Two cats', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [foo.id, bar.id] } })
+    ).body;
+    const e2 = (await app.admin('POST', `${V1}/events`, { body: { title: 'One cat', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [baz.id] } }))
+      .body;
     expect((await app.request('GET', `${CATS}?post=${e1.id}`)).body.total).toBe(2);
     expect((await app.request('GET', `${CATS}?event=${e1.id}`)).body.total).toBe(2);
     expect((await app.request('GET', `${CATS}?post=${e1.id}&event=${e2.id}`)).body.total).toBe(1);
@@ -121,7 +124,14 @@ describe('single terms', () => {
         up: `http://example.test/index.php/cms-json/vendor/events/v1/categories/${parent.id}`,
       },
     });
-    for (const bad of [{ name: '' }, { name: 'x', description: '' }, { name: 'x', slug: '' }, { name: 'x', parent: '' }, { name: 'x', parent: 2389999 }, { name: 'x', parent: 'foo' }]) {
+    for (const bad of [
+      { name: '' },
+      { name: 'x', description: '' },
+      { name: 'x', slug: '' },
+      { name: 'x', parent: '' },
+      { name: 'x', parent: 2389999 },
+      { name: 'x', parent: 'foo' },
+    ]) {
       expect((await app.admin('POST', CATS, { body: bad })).status).toBe(400);
     }
     // The same name at the same level: the reference's error, with the existing id in data and additional_data.
@@ -135,9 +145,13 @@ describe('single terms', () => {
     });
     expect(created.headers.get('location')).toBe(`http://example.test/index.php/cms-json/cms/v2/vendor_events_cat/${created.body.id}`);
 
-    const ev = (await app.admin('POST', `${V1}/events`, { body: { title: 'Counted', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [created.body.id] } })).body;
+    const ev = (
+      await app.admin('POST', `${V1}/events`, { body: { title: 'Counted', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [created.body.id] } })
+    ).body;
     await app.admin('POST', `${V1}/events`, { body: { title: 'Counted 2', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [created.body.id] } });
-    await app.admin('POST', `${V1}/events`, { body: { title: 'Draft, not counted', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [created.body.id], status: 'draft' } });
+    await app.admin('POST', `${V1}/events`, {
+      body: { title: 'Draft, not counted', start_date: 'tomorrow', end_date: 'tomorrow 1pm', categories: [created.body.id], status: 'draft' },
+    });
     expect((await app.request('GET', `${CATS}/${created.body.id}`)).body.count).toBe(2);
     await app.admin('POST', `${V1}/events/${ev.id}`, { body: { categories: [] } });
     expect((await app.request('GET', `${CATS}/${created.body.id}`)).body.count).toBe(1);
@@ -151,7 +165,7 @@ describe('single terms', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ id: created.body.id, name: 'Renamed', count: 1, parent: parent.id });
     expect((await app.request('GET', `${CATS}/${created.body.id}`)).status).toBe(400);
-    expect((await store.collection('posts').count({ terms: created.body.id }))).toBe(0);
+    expect(await store.collection('posts').count({ terms: created.body.id })).toBe(0);
     expect((await app.admin('DELETE', `${CATS}/${created.body.id}`)).status).toBe(400);
   });
 
@@ -159,7 +173,11 @@ describe('single terms', () => {
     const tagRes = await app.admin('POST', `${V1}/tags`, { body: { name: 'A tag' } });
     expect(tagRes.headers.get('location')).toBe(`http://example.test/index.php/cms-json/cms/v2/tags/${tagRes.body.id}`);
     const tagDup = await app.admin('POST', `${V1}/tags`, { body: { name: 'a TAG' } });
-    expect(tagDup.body).toMatchObject({ code: 'term_exists', message: 'A term with the name provided already exists in this taxonomy.', additional_data: [tagRes.body.id, tagRes.body.id] });
+    expect(tagDup.body).toMatchObject({
+      code: 'term_exists',
+      message: 'A term with the name provided already exists in this taxonomy.',
+      additional_data: [tagRes.body.id, tagRes.body.id],
+    });
     const tag = tagRes.body;
     expect(tag).not.toHaveProperty('parent');
     expect(tag.url).toBe('http://example.test/tag/a-tag/');

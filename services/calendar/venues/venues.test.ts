@@ -16,7 +16,9 @@ const venue = async (body: Record<string, unknown>) => {
 };
 const eventAt = (hours: number, extra: Record<string, unknown>) => {
   const at = DateTime.now().plus({ hours });
-  return app.admin('POST', '/vendor/events/v1/events', { body: { title: 'At venue', start_date: at.toFormat('yyyy-LL-dd HH:mm:ss'), end_date: at.plus({ hours: 1 }).toFormat('yyyy-LL-dd HH:mm:ss'), ...extra } });
+  return app.admin('POST', '/vendor/events/v1/events', {
+    body: { title: 'At venue', start_date: at.toFormat('yyyy-LL-dd HH:mm:ss'), end_date: at.plus({ hours: 1 }).toFormat('yyyy-LL-dd HH:mm:ss'), ...extra },
+  });
 };
 const names = (res: { body: any }) => (res.body.venues as Array<{ venue: string }>).map((v) => v.venue).sort();
 
@@ -35,10 +37,54 @@ beforeEach(async () => {
 
 describe('create, get, update', () => {
   it('creates a venue (201); the record drops empty fields and ends with show_map flags and global ids', async () => {
-    const res = await app.admin('POST', VENUES, { body: { venue: 'A venue', description: 'A venue description', address: '10 Downing St', city: 'London', country: 'UK', zip: 'SW1A', phone: '+44 20', website: 'http://venue.test', stateprovince: 'Greater London', show_map: 'false' } });
+    const res = await app.admin('POST', VENUES, {
+      body: {
+        venue: 'A venue',
+        description: 'A venue description',
+        address: '10 Downing St',
+        city: 'London',
+        country: 'UK',
+        zip: 'SW1A',
+        phone: '+44 20',
+        website: 'http://venue.test',
+        stateprovince: 'Greater London',
+        show_map: 'false',
+      },
+    });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'slug', 'address', 'city', 'country', 'zip', 'phone', 'website', 'stateprovince', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage']);
-    expect(res.body).toMatchObject({ author: '1', status: 'publish', url: 'http://example.test/venue/a-venue/', venue: 'A venue', description: '<p>A venue description</p>', show_map: false, show_map_link: true });
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'url',
+      'venue',
+      'description',
+      'slug',
+      'address',
+      'city',
+      'country',
+      'zip',
+      'phone',
+      'website',
+      'stateprovince',
+      'show_map',
+      'show_map_link',
+      'global_id',
+      'global_id_lineage',
+    ]);
+    expect(res.body).toMatchObject({
+      author: '1',
+      status: 'publish',
+      url: 'http://example.test/venue/a-venue/',
+      venue: 'A venue',
+      description: '<p>A venue description</p>',
+      show_map: false,
+      show_map_link: true,
+    });
     expect(res.body).not.toHaveProperty('rest_url');
     const single = await app.request('GET', `${VENUES}/${res.body.id}`);
     expect(single.status).toBe(200);
@@ -72,7 +118,15 @@ describe('create, get, update', () => {
   });
 
   it('validates fields; updates keep what is not sent and drop what is emptied; renaming does not dedupe', async () => {
-    for (const bad of [{ venue: '' }, { venue: 'x', author: 23 }, { venue: 'x', author: 'foo' }, { venue: 'x', date: 'foo' }, { venue: 'x', date_utc: 'foo' }, { venue: 'x', status: 'bogus' }, { venue: 'x', website: 'foo' }]) {
+    for (const bad of [
+      { venue: '' },
+      { venue: 'x', author: 23 },
+      { venue: 'x', author: 'foo' },
+      { venue: 'x', date: 'foo' },
+      { venue: 'x', date_utc: 'foo' },
+      { venue: 'x', status: 'bogus' },
+      { venue: 'x', website: 'foo' },
+    ]) {
       expect((await app.admin('POST', VENUES, { body: bad })).status).toBe(400);
     }
     const stamped = await venue({ venue: 'Stamped', date: '1514764800', author: users.ids.editor, status: 'draft' });

@@ -18,7 +18,9 @@ const EXCERPT_WORDS = 30;
 
 /** The title as get_the_title prints it, without markup: texturized quotes are entities, `<`/`>` escaped. */
 function titleHtml(title: string): string {
-  return renderTitle(stripAllTags(title ?? '')).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return renderTitle(stripAllTags(title ?? ''))
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** The schedule markup of the shared schedule helper, with everything but its own spans escaped. */
@@ -71,7 +73,13 @@ function venueOf(doc: PostDoc, related: Related): Card['venue'] {
   const m = venue.meta ?? {};
   const s = (k: string) => metaText(m, k);
   const region = s(VENUE_META.stateprovince) || s(VENUE_META.state) || s(VENUE_META.province);
-  const parts = { streetAddress: s(VENUE_META.address), addressLocality: s(VENUE_META.city), addressRegion: region, postalCode: s(VENUE_META.zip), addressCountry: s(VENUE_META.country) };
+  const parts = {
+    streetAddress: s(VENUE_META.address),
+    addressLocality: s(VENUE_META.city),
+    addressRegion: region,
+    postalCode: s(VENUE_META.zip),
+    addressCountry: s(VENUE_META.country),
+  };
   const address = [parts.streetAddress, parts.addressLocality, region, parts.postalCode, parts.addressCountry].filter(Boolean).join(', ');
   return { name: titleHtml(venue.title), plain: stripAllTags(venue.title ?? ''), address: esc(address), parts };
 }
@@ -101,7 +109,12 @@ export function cardsOf(site: Site, docs: PostDoc[], related: Related, now: Date
     if (!t) continue;
     const { schedule } = eventDateFields(meta, site.timezone, now);
     const title = titleHtml(doc.title);
-    const costMeta = { cost: meta[EVENT_META.cost], currencySymbol: meta[EVENT_META.currencySymbol], currencyCode: meta[EVENT_META.currencyCode], currencyPosition: meta[EVENT_META.currencyPosition] };
+    const costMeta = {
+      cost: meta[EVENT_META.cost],
+      currencySymbol: meta[EVENT_META.currencySymbol],
+      currencyCode: meta[EVENT_META.currencyCode],
+      currencyPosition: meta[EVENT_META.currencyPosition],
+    };
     const details = costDetails(costMeta);
     const text = stripAllTags(doc.password ? '' : doc.excerpt || doc.content || '');
     const days = occupiedDays(t.start.setZone(site.timezone), t.end.setZone(site.timezone), t.allDay);

@@ -57,7 +57,10 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
   const rel = url.pathname.startsWith(homePath) ? url.pathname.slice(homePath.length) : url.pathname;
   let segments: string[];
   try {
-    segments = rel.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+    segments = rel
+      .split('/')
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
   } catch {
     segments = [];
   }
@@ -88,7 +91,8 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
 
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
-  const data = params.view_data && typeof params.view_data === 'object' && !Array.isArray(params.view_data) ? (params.view_data as Record<string, unknown>) : {};
+  const data =
+    params.view_data && typeof params.view_data === 'object' && !Array.isArray(params.view_data) ? (params.view_data as Record<string, unknown>) : {};
   for (const [k, v] of Object.entries(data)) query[k] = first(v);
 
   const display = query.eventDisplay ?? '';
@@ -108,7 +112,15 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
 
   const parsed = dateText ? readDate(dateText, zone, now) : null;
   const date = (parsed ?? DateTime.fromJSDate(now, { zone })).startOf('day');
-  return { view: slug, past, date, dateGiven: parsed !== null, page: Math.max(1, Math.min(page, 10000)), search: (query['tribe-bar-search'] ?? '').trim().slice(0, 200), category };
+  return {
+    view: slug,
+    past,
+    date,
+    dateGiven: parsed !== null,
+    page: Math.max(1, Math.min(page, 10000)),
+    search: (query['tribe-bar-search'] ?? '').trim().slice(0, 200),
+    category,
+  };
 }
 
 /** The public address of a view state, as the reference builds its view links. */

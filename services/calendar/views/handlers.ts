@@ -27,7 +27,14 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
       const now = deps.now();
       const today = DateTime.fromJSDate(now, { zone: site.timezone });
       const view = readViewContext(site, now, { u: ctx.params.u, view: ctx.params.view, view_data: ctx.params.view_data });
-      const state: ViewState = { ctx: view, url: viewUrl(site, view), prevUrl: '', nextUrl: '', nonces: viewNonces(nonces, ctx.user), today: today.startOf('day') };
+      const state: ViewState = {
+        ctx: view,
+        url: viewUrl(site, view),
+        prevUrl: '',
+        nextUrl: '',
+        nonces: viewNonces(nonces, ctx.user),
+        today: today.startOf('day'),
+      };
       let html: string;
       if (view.view === 'month') {
         const first = view.date.startOf('month');

@@ -23,10 +23,12 @@ function venueHtml(prefix: string, card: Card): string {
   return `<address class="${prefix}-venue tribe-common-b2"><span class="${prefix}-venue-title tribe-common-b2--bold">${card.venue.name}</span>${card.venue.address ? ` <span class="${prefix}-venue-address">${card.venue.address}</span>` : ''}</address>`;
 }
 
-const isoOf = (dt: DateTime, allDay: boolean) => (allDay ? dt.toFormat('yyyy-LL-dd') : dt.toISO({ suppressMilliseconds: true, suppressSeconds: true }) ?? '');
+const isoOf = (dt: DateTime, allDay: boolean) => (allDay ? dt.toFormat('yyyy-LL-dd') : (dt.toISO({ suppressMilliseconds: true, suppressSeconds: true }) ?? ''));
 
 function eventArticle(prefix: string, card: Card, schedule: string, heading: 'h3' | 'h4'): string {
-  const image = card.image ? `<div class="${prefix}-featured-image-wrapper"><a href="${esc(card.url)}" class="${prefix}-featured-image-link" tabindex="-1" aria-hidden="true"><img src="${card.image.src}" alt="" loading="lazy" class="${prefix}-featured-image" /></a></div>` : '';
+  const image = card.image
+    ? `<div class="${prefix}-featured-image-wrapper"><a href="${esc(card.url)}" class="${prefix}-featured-image-link" tabindex="-1" aria-hidden="true"><img src="${card.image.src}" alt="" loading="lazy" class="${prefix}-featured-image" /></a></div>`
+    : '';
   return (
     `<article class="${prefix} post-${card.doc.id} vendor_events type-vendor_events status-publish${card.doc.featured ? ` ${prefix}--featured` : ''}${card.allDay ? ` ${prefix}--all-day` : ''}${card.multiDay ? ` ${prefix}--multiday` : ''}">` +
     image +
@@ -36,7 +38,9 @@ function eventArticle(prefix: string, card: Card, schedule: string, heading: 'h3
     venueHtml(prefix, card) +
     `</header>` +
     (card.excerpt ? `<div class="${prefix}-description tribe-common-b2"><p>${card.excerpt}</p></div>` : '') +
-    (card.cost ? `<div class="${prefix}-cost tribe-common-b3"><span class="tribe-common-a11y-visual-hide">Cost: </span><span class="tribe-events-c-small-cta__price">${card.cost}</span></div>` : '') +
+    (card.cost
+      ? `<div class="${prefix}-cost tribe-common-b3"><span class="tribe-common-a11y-visual-hide">Cost: </span><span class="tribe-events-c-small-cta__price">${card.cost}</span></div>`
+      : '') +
     `</div></article>`
   );
 }
@@ -143,20 +147,33 @@ export function renderMonth(site: Site, state: ViewState, cards: Card[], today: 
               .join('') +
             `</ul>`
           : '') +
-        (more > 0 ? `<div class="tribe-events-calendar-month__more-events"><a href="${esc(dayUrl)}" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ ${more} More<span class="tribe-common-a11y-visual-hide"> events on ${d.setLocale('en-US').toFormat('LLLL d')}</span></a></div>` : '') +
+        (more > 0
+          ? `<div class="tribe-events-calendar-month__more-events"><a href="${esc(dayUrl)}" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ ${more} More<span class="tribe-common-a11y-visual-hide"> events on ${d.setLocale('en-US').toFormat('LLLL d')}</span></a></div>`
+          : '') +
         `</td>`;
     }
     weeks += `<tr class="tribe-events-calendar-month__week" data-js="tribe-events-month-grid-row">${row}</tr>`;
   }
   const monthName = first.setLocale('en-US').toFormat('LLLL yyyy');
-  const header = WEEKDAYS.map((w) => `<th class="tribe-events-calendar-month__header-column" scope="col" abbr="${w}"><span class="tribe-events-calendar-month__header-column-title">${w.slice(0, 3)}</span></th>`).join('');
+  const header = WEEKDAYS.map(
+    (w) =>
+      `<th class="tribe-events-calendar-month__header-column" scope="col" abbr="${w}"><span class="tribe-events-calendar-month__header-column-title">${w.slice(0, 3)}</span></th>`,
+  ).join('');
   const grid =
     `<table class="tribe-events-calendar-month" data-js="tribe-events-month-grid">` +
     `<caption class="tribe-common-a11y-visual-hide">Events in ${monthName}</caption>` +
     `<thead class="tribe-events-calendar-month__header"><tr class="tribe-events-calendar-month__header-row">${header}</tr></thead>` +
     `<tbody class="tribe-events-calendar-month__body">${weeks}</tbody></table>`;
   const messages = cards.length ? '' : noEvents(state.ctx, `upcoming events this month`);
-  return container(site, state, monthName, monthName, MONTH_LABELS, messages + grid + nav('calendar-month', state, MONTH_LABELS), jsonLd(cards.filter((c) => shownCards.has(c))));
+  return container(
+    site,
+    state,
+    monthName,
+    monthName,
+    MONTH_LABELS,
+    messages + grid + nav('calendar-month', state, MONTH_LABELS),
+    jsonLd(cards.filter((c) => shownCards.has(c))),
+  );
 }
 
 export function renderDay(site: Site, state: ViewState, cards: Card[]): string {
@@ -168,5 +185,13 @@ export function renderDay(site: Site, state: ViewState, cards: Card[]): string {
     : noEvents(state.ctx, `upcoming events on ${longDate}`);
   const current = key === state.today.toFormat('yyyy-LL-dd') ? ' aria-current="date"' : '';
   const weekday = state.ctx.date.setLocale('en-US').toFormat('cccc');
-  return container(site, state, `<time datetime="${key}"${current}>${longDate}</time>`, `${weekday}, ${longDate}`, DAY_LABELS, body + nav('calendar-day', state, DAY_LABELS), jsonLd(cards));
+  return container(
+    site,
+    state,
+    `<time datetime="${key}"${current}>${longDate}</time>`,
+    `${weekday}, ${longDate}`,
+    DAY_LABELS,
+    body + nav('calendar-day', state, DAY_LABELS),
+    jsonLd(cards),
+  );
 }

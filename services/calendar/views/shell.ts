@@ -17,7 +17,10 @@ const LD_DESCRIPTION_CHARS = 200;
 
 /** JSON inside a script element: `<` written as \u003c, so no value can close the element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** A short plain-text description: whole words up to a length. */
@@ -113,7 +116,18 @@ function topBar(site: Site, state: ViewState, title: string, labels: Labels): st
 
 export function container(site: Site, state: ViewState, title: string, plainTitle: string, labels: Labels, body: string, ld: string): string {
   const { ctx } = state;
-  const viewData = { slug: ctx.view, title: plainTitle, url: state.url, prev_url: state.prevUrl, next_url: state.nextUrl, rest_url: restUrl(site, '/vendor/views/v2/html'), rest_method: 'POST', display: ctx.past ? 'past' : ctx.view, date: ctx.date.toFormat('yyyy-LL-dd'), search: ctx.search };
+  const viewData = {
+    slug: ctx.view,
+    title: plainTitle,
+    url: state.url,
+    prev_url: state.prevUrl,
+    next_url: state.nextUrl,
+    rest_url: restUrl(site, '/vendor/views/v2/html'),
+    rest_method: 'POST',
+    display: ctx.past ? 'past' : ctx.view,
+    date: ctx.date.toFormat('yyyy-LL-dd'),
+    search: ctx.search,
+  };
   return (
     `<div class="tribe-common tribe-events tribe-events-view tribe-events-view--${ctx.view}${ctx.past ? ' tribe-events-view--past' : ''}" data-js="tribe-events-view" data-view-rest-url="${esc(viewData.rest_url)}" data-view-rest-method="POST" data-view-manage-url="1">` +
     `<script data-js="tribe-events-view-nonce-data" type="application/json">${scriptJson(state.nonces)}</script>` +

@@ -28,7 +28,8 @@ function view(query: Record<string, string>, who: Parameters<RoleUsers['as']>[0]
 }
 
 /** The titles of the events a rendered view lists, in order. */
-const titles = (html: string) => [...html.matchAll(/class="tribe-events-calendar-(?:list|month|day)__(?:calendar-)?event-title-link[^"]*">([^<]*)</g)].map((m) => m[1]);
+const titles = (html: string) =>
+  [...html.matchAll(/class="tribe-events-calendar-(?:list|month|day)__(?:calendar-)?event-title-link[^"]*">([^<]*)</g)].map((m) => m[1]);
 
 beforeAll(async () => {
   app = await startTestApp({ SITE_TIMEZONE: 'UTC' });
@@ -108,9 +109,13 @@ describe('the list view', () => {
     // A password-protected event keeps its details for its readers: the views leave it out.
     expect(html).not.toContain('Locked Gala');
     expect(html).not.toContain('Old Fair');
-    expect(html).toContain('<time class="tribe-events-calendar-list__month-separator-text tribe-common-h7 tribe-common-h6--min-medium tribe-common-h--alt" datetime="2031-01">January 2031</time>');
+    expect(html).toContain(
+      '<time class="tribe-events-calendar-list__month-separator-text tribe-common-h7 tribe-common-h6--min-medium tribe-common-h--alt" datetime="2031-01">January 2031</time>',
+    );
     expect(html).toContain('<span class="tribe-event-date-start">January 15, 2031 @ 8:00 pm</span> - <span class="tribe-event-time">10:00 pm</span>');
-    expect(html).toContain('<span class="tribe-events-calendar-list__event-venue-title tribe-common-b2--bold">Blue Hall</span> <span class="tribe-events-calendar-list__event-venue-address">1 Main St, Springfield, United States</span>');
+    expect(html).toContain(
+      '<span class="tribe-events-calendar-list__event-venue-title tribe-common-b2--bold">Blue Hall</span> <span class="tribe-events-calendar-list__event-venue-address">1 Main St, Springfield, United States</span>',
+    );
     expect(html).toContain('<p>An evening of jazz with friends.</p>');
     expect(html).toContain('<span class="tribe-events-c-small-cta__price">$10</span>');
     expect(html).toContain(`href="http://example.test/event/jazz-night/"`);
@@ -125,7 +130,11 @@ describe('the list view', () => {
       eventStatus: 'https://schema.org/EventScheduled',
       eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
       url: 'http://example.test/event/jazz-night/',
-      location: { '@type': 'Place', name: 'Blue Hall', address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield', addressCountry: 'United States' } },
+      location: {
+        '@type': 'Place',
+        name: 'Blue Hall',
+        address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield', addressCountry: 'United States' },
+      },
       description: 'An evening of jazz with friends.',
       offers: { '@type': 'Offer', price: '10', url: 'http://example.test/event/jazz-night/' },
     });
@@ -154,7 +163,9 @@ describe('the list view', () => {
     expect(nothing.text).toContain('There were no results found for <strong>&quot;&lt;nope&gt;&quot;</strong>.');
     const from = await view({ u: '/events/list/?tribe-bar-date=2031-02-01', tvn1: nonce });
     expect(titles(from.text).slice(0, 2)).toEqual(['Festival', 'Busy 1']);
-    const overridden = await users.as('guest', 'POST', '/vendor/views/v2/html', { body: { u: '/events/list/?tribe-bar-search=jazz', view_data: { 'tribe-bar-search': 'festival' }, tvn1: nonce } });
+    const overridden = await users.as('guest', 'POST', '/vendor/views/v2/html', {
+      body: { u: '/events/list/?tribe-bar-search=jazz', view_data: { 'tribe-bar-search': 'festival' }, tvn1: nonce },
+    });
     expect(titles(overridden.text)).toEqual(['Festival']);
   });
 
@@ -196,7 +207,9 @@ describe('the month and day views', () => {
     // The JSON-LD describes the events the grid shows; the fourth is on its day's page.
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]);
     expect(ld.map((e: { name: string }) => e.name)).toEqual(['Busy 1', 'Busy 2', 'Busy 3']);
-    expect(html).toContain('<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More<span class="tribe-common-a11y-visual-hide"> events on March 10</span></a>');
+    expect(html).toContain(
+      '<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More<span class="tribe-common-a11y-visual-hide"> events on March 10</span></a>',
+    );
   });
 
   it('shows one day, by its URL or by view and date', async () => {

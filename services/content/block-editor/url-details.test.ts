@@ -55,7 +55,8 @@ describe('cms-block-editor/v1/url-details', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const details = (url: string, who: Parameters<RoleUsers['as']>[0] = 'contributor') => users.as(who, 'GET', `/cms-block-editor/v1/url-details?url=${encodeURIComponent(url)}`);
+  const details = (url: string, who: Parameters<RoleUsers['as']>[0] = 'contributor') =>
+    users.as(who, 'GET', `/cms-block-editor/v1/url-details?url=${encodeURIComponent(url)}`);
 
   it('is listed with its schema; only url-details is declared', async () => {
     const res = await app.request('GET', '/cms-block-editor/v1');
@@ -102,7 +103,11 @@ describe('cms-block-editor/v1/url-details', () => {
 
   it('answers 404 for a page that does not answer 200 or answers nothing', async () => {
     const missing = await details(`${base}/missing`);
-    expect(missing.body).toEqual({ code: 'no_response', message: 'URL not found. Response returned a non-200 status code for this URL.', data: { status: 404 } });
+    expect(missing.body).toEqual({
+      code: 'no_response',
+      message: 'URL not found. Response returned a non-200 status code for this URL.',
+      data: { status: 404 },
+    });
     const empty = await details(`${base}/empty`);
     expect([empty.status, empty.body.code]).toEqual([404, 'no_content']);
     const redirected = await details(`${base}/to-private`);
@@ -115,7 +120,14 @@ describe('cms-block-editor/v1/url-details', () => {
   it('refuses loopback, private and metadata addresses that are not allowed, before any request', async () => {
     const port = (server.address() as AddressInfo).port;
     const before = hits.length;
-    for (const url of [`http://127.0.0.1:${port}/article`, 'http://127.0.0.1/article', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://example.org:22/']) {
+    for (const url of [
+      `http://127.0.0.1:${port}/article`,
+      'http://127.0.0.1/article',
+      'http://10.1.2.3/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://example.org:22/',
+    ]) {
       const res = await details(url);
       expect([url, res.status, res.body.code, res.body.data.params]).toEqual([url, 400, 'rest_invalid_param', { url: 'Invalid parameter.' }]);
     }

@@ -57,7 +57,8 @@ export function canReadPostOf(user: Caller, post: PostDoc, access: PostAccess): 
   if (post.password) {
     const unlocked =
       access.named &&
-      ((access.context === 'edit' && canEditAnyPost(user, post)) || (typeof access.password === 'string' && access.password !== '' && access.password === post.password));
+      ((access.context === 'edit' && canEditAnyPost(user, post)) ||
+        (typeof access.password === 'string' && access.password !== '' && access.password === post.password));
     if (!unlocked) return canEditAnyPost(user, post);
   }
   return canReadAnyPost(user, post);

@@ -61,7 +61,12 @@ describe('the routes', () => {
     expect(routes[routes.indexOf('/cms/v2/comments') + 1]).toBe('/cms/v2/comments/(?P<id>[\\d]+)');
     const collection = index.body.routes['/cms/v2/comments'];
     expect(collection.endpoints.map((e: { methods: string[] }) => e.methods)).toEqual([['GET'], ['POST']]);
-    expect(collection.endpoints[0].args.status).toEqual({ default: 'approve', description: 'Limit result set to comments assigned a specific status. Requires authorization.', type: 'string', required: false });
+    expect(collection.endpoints[0].args.status).toEqual({
+      default: 'approve',
+      description: 'Limit result set to comments assigned a specific status. Requires authorization.',
+      type: 'string',
+      required: false,
+    });
     expect(collection.endpoints[1].args.post).toMatchObject({ type: 'integer', default: 0 });
     expect(collection.endpoints[1].args.type).toBeUndefined();
     const options = await app.request('OPTIONS', '/cms/v2/comments/1');
@@ -75,7 +80,14 @@ describe('creating comments', () => {
   it('needs an account (anonymous REST comments are off), then any role may comment on an open post', async () => {
     await matrix(
       (who) => users.as(who, 'POST', '/cms/v2/comments', { body: { post: open, content: `Hello from the ${who}` } }),
-      [[401, 'rest_comment_login_required'], [201, null], [201, null], [201, null], [201, null], [201, null]],
+      [
+        [401, 'rest_comment_login_required'],
+        [201, null],
+        [201, null],
+        [201, null],
+        [201, null],
+        [201, null],
+      ],
     );
     const guest = await app.request('POST', '/cms/v2/comments', { body: { post: open, content: 'x', author_name: 'Guest', author_email: 'g@example.com' } });
     expect(guest.body).toEqual({ code: 'rest_comment_login_required', message: 'Sorry, you must be logged in to comment.', data: { status: 401 } });
@@ -88,7 +100,15 @@ describe('creating comments', () => {
     expect(sub.status).toBe(201);
     expect(sub.headers.get('location')).toBe(`${ROOT}/cms/v2/comments/${sub.body.id}`);
     // A non-moderator gets the view context: no e-mail, no raw content.
-    expect(sub.body).toMatchObject({ post, parent: 0, author: m.ids.subscriber, author_name: 'The subscriber', status: 'hold', type: 'comment', content: { rendered: '<p>First words</p>\n' } });
+    expect(sub.body).toMatchObject({
+      post,
+      parent: 0,
+      author: m.ids.subscriber,
+      author_name: 'The subscriber',
+      status: 'hold',
+      type: 'comment',
+      content: { rendered: '<p>First words</p>\n' },
+    });
     expect(sub.body.author_email).toBeUndefined();
     expect(sub.body.content.raw).toBeUndefined();
     expect(sub.body.link).toBe(`http://example.test/moderation/#comment-${sub.body.id}`);
@@ -123,21 +143,57 @@ describe('creating comments', () => {
     await app.admin('DELETE', `/cms/v2/posts/${trashed}`);
     const privatePost = await makePost({ title: 'Private', status: 'private' });
     const say = (who: Who, body: Record<string, unknown>) => users.as(who, 'POST', '/cms/v2/comments', { body: { content: 'Some words', ...body } });
-    expect((await say('subscriber', {})).body).toEqual({ code: 'rest_comment_invalid_post_id', message: 'Sorry, you are not allowed to create this comment without a post.', data: { status: 403 } });
+    expect((await say('subscriber', {})).body).toEqual({
+      code: 'rest_comment_invalid_post_id',
+      message: 'Sorry, you are not allowed to create this comment without a post.',
+      data: { status: 403 },
+    });
     expect((await say('subscriber', { post: 999999 })).body.code).toBe('rest_comment_invalid_post_id');
-    expect((await say('subscriber', { post: draft })).body).toEqual({ code: 'rest_comment_draft_post', message: 'Sorry, you are not allowed to create a comment on this post.', data: { status: 403 } });
-    expect((await say('subscriber', { post: trashed })).body).toEqual({ code: 'rest_comment_trash_post', message: 'Sorry, you are not allowed to create a comment on this post.', data: { status: 403 } });
-    expect((await say('subscriber', { post: closed })).body).toEqual({ code: 'rest_comment_closed', message: 'Sorry, comments are closed for this item.', data: { status: 403 } });
-    expect((await say('subscriber', { post: privatePost })).body).toEqual({ code: 'rest_cannot_read_post', message: 'Sorry, you are not allowed to read the post for this comment.', data: { status: 403 } });
-    expect((await say('subscriber', { post: open, status: 'approve' })).body).toEqual({ code: 'rest_comment_invalid_status', message: "Sorry, you are not allowed to edit 'status' for comments.", data: { status: 403 } });
+    expect((await say('subscriber', { post: draft })).body).toEqual({
+      code: 'rest_comment_draft_post',
+      message: 'Sorry, you are not allowed to create a comment on this post.',
+      data: { status: 403 },
+    });
+    expect((await say('subscriber', { post: trashed })).body).toEqual({
+      code: 'rest_comment_trash_post',
+      message: 'Sorry, you are not allowed to create a comment on this post.',
+      data: { status: 403 },
+    });
+    expect((await say('subscriber', { post: closed })).body).toEqual({
+      code: 'rest_comment_closed',
+      message: 'Sorry, comments are closed for this item.',
+      data: { status: 403 },
+    });
+    expect((await say('subscriber', { post: privatePost })).body).toEqual({
+      code: 'rest_cannot_read_post',
+      message: 'Sorry, you are not allowed to read the post for this comment.',
+      data: { status: 403 },
+    });
+    expect((await say('subscriber', { post: open, status: 'approve' })).body).toEqual({
+      code: 'rest_comment_invalid_status',
+      message: "Sorry, you are not allowed to edit 'status' for comments.",
+      data: { status: 403 },
+    });
     expect((await say('subscriber', { post: open, author: users.ids.editor })).body.code).toBe('rest_comment_invalid_author');
-    expect((await say('subscriber', { post: open, content: '' })).body).toEqual({ code: 'rest_comment_content_invalid', message: 'Invalid comment content.', data: { status: 400 } });
+    expect((await say('subscriber', { post: open, content: '' })).body).toEqual({
+      code: 'rest_comment_content_invalid',
+      message: 'Invalid comment content.',
+      data: { status: 400 },
+    });
     expect((await say('subscriber', { post: open, content: undefined })).body.code).toBe('rest_comment_content_invalid');
-    expect((await say('subscriber', { post: open, type: 'pingback' })).body).toEqual({ code: 'rest_invalid_comment_type', message: 'Cannot create a comment with that type.', data: { status: 400 } });
+    expect((await say('subscriber', { post: open, type: 'pingback' })).body).toEqual({
+      code: 'rest_invalid_comment_type',
+      message: 'Cannot create a comment with that type.',
+      data: { status: 400 },
+    });
     expect((await say('subscriber', { post: open, author_email: 'not-an-address' })).status).toBe(400);
     // Naming oneself without an address fails the "name and email required" setting.
     expect((await say('subscriber', { post: open, author_name: 'Just a name' })).body.code).toBe('rest_comment_author_data_required');
-    expect((await app.admin('POST', '/cms/v2/comments', { body: { post: open, content: 'x', author: 999999 } })).body).toEqual({ code: 'rest_comment_author_invalid', message: 'Invalid comment author ID.', data: { status: 400 } });
+    expect((await app.admin('POST', '/cms/v2/comments', { body: { post: open, content: 'x', author: 999999 } })).body).toEqual({
+      code: 'rest_comment_author_invalid',
+      message: 'Invalid comment author ID.',
+      data: { status: 400 },
+    });
     // Editors may comment on a draft they can read? No: drafts take no comments at all.
     expect((await say('editor', { post: draft })).body.code).toBe('rest_comment_draft_post');
     // A moderator may set the status and comment on a closed post? Closed stays closed.
@@ -150,14 +206,25 @@ describe('creating comments', () => {
     const f = await freshUsers();
     const post = await makePost({ title: 'Addresses' });
     const other = await f.as('subscriber', 'POST', '/cms/v2/comments', { body: { post, content: 'From elsewhere', author_ip: '10.1.2.3' } });
-    expect(other.body).toEqual({ code: 'rest_comment_invalid_author_ip', message: "Sorry, you are not allowed to edit 'author_ip' for comments.", data: { status: 403 } });
-    const own = await f.as('subscriber', 'POST', '/cms/v2/comments', { body: { post, content: 'From here', author_ip: '127.0.0.1' }, headers: { 'User-Agent': 'TestBrowser/1.0' } });
+    expect(other.body).toEqual({
+      code: 'rest_comment_invalid_author_ip',
+      message: "Sorry, you are not allowed to edit 'author_ip' for comments.",
+      data: { status: 403 },
+    });
+    const own = await f.as('subscriber', 'POST', '/cms/v2/comments', {
+      body: { post, content: 'From here', author_ip: '127.0.0.1' },
+      headers: { 'User-Agent': 'TestBrowser/1.0' },
+    });
     expect(own.status).toBe(201);
     const stored = await app.admin('GET', `/cms/v2/comments/${own.body.id}?context=edit`);
     expect(stored.body).toMatchObject({ author_ip: '127.0.0.1', author_user_agent: 'TestBrowser/1.0' });
-    const named = await app.admin('POST', '/cms/v2/comments', { body: { post, content: 'Imported', author_ip: '10.1.2.3', author_user_agent: 'Importer <b>2</b>' } });
+    const named = await app.admin('POST', '/cms/v2/comments', {
+      body: { post, content: 'Imported', author_ip: '10.1.2.3', author_user_agent: 'Importer <b>2</b>' },
+    });
     expect(named.body).toMatchObject({ author_ip: '10.1.2.3', author_user_agent: 'Importer 2' });
-    expect((await app.admin('POST', '/cms/v2/comments', { body: { post, content: 'Bad address', author_ip: 'nowhere' } })).body.code).toBe('rest_invalid_param');
+    expect((await app.admin('POST', '/cms/v2/comments', { body: { post, content: 'Bad address', author_ip: 'nowhere' } })).body.code).toBe(
+      'rest_invalid_param',
+    );
   });
 
   it('answers 409 to a duplicate and 400 to a flood', async () => {
@@ -165,7 +232,11 @@ describe('creating comments', () => {
     const a = await adminComment(post, 'Same words');
     expect(a.status).toBe('approved');
     const dupe = await app.admin('POST', '/cms/v2/comments', { body: { post, content: 'Same words' } });
-    expect(dupe.body).toEqual({ code: 'comment_duplicate', message: 'Duplicate comment detected; it looks as though you&#8217;ve already said that!', data: { status: 409 } });
+    expect(dupe.body).toEqual({
+      code: 'comment_duplicate',
+      message: 'Duplicate comment detected; it looks as though you&#8217;ve already said that!',
+      data: { status: 409 },
+    });
     // A reply with the same words is not a duplicate (another parent).
     expect((await app.admin('POST', '/cms/v2/comments', { body: { post, content: 'Same words', parent: a.id } })).status).toBe(201);
     const f = await freshUsers();
@@ -177,7 +248,9 @@ describe('creating comments', () => {
 
   it('filters content for writers without unfiltered_html and marks links as user content', async () => {
     const post = await makePost({ title: 'Filtering' });
-    const res = await (await freshUsers()).as('subscriber', 'POST', '/cms/v2/comments', {
+    const res = await (
+      await freshUsers()
+    ).as('subscriber', 'POST', '/cms/v2/comments', {
       body: { post, content: 'Hi <script>alert(1)</script><strong onclick="x()">bold</strong> <a href="javascript:alert(1)">x</a> <img src="http://a/b.png">' },
     });
     expect(res.status).toBe(201);
@@ -185,9 +258,13 @@ describe('creating comments', () => {
     expect(stored.body.content.raw).toBe('Hi alert(1)<strong>bold</strong> <a href="alert(1)" rel="nofollow ugc">x</a> ');
     const trusted = await app.admin('POST', '/cms/v2/comments', { body: { post, content: '<img src="http://a/b.png"> see http://example.org/x' } });
     expect(trusted.body.content.raw).toBe('<img src="http://a/b.png"> see http://example.org/x');
-    const links = await app.admin('POST', '/cms/v2/comments', { body: { post, content: '<a href="http://example.test/about/">us</a> <a rel="external" href="http://x.test/">x</a>' } });
+    const links = await app.admin('POST', '/cms/v2/comments', {
+      body: { post, content: '<a href="http://example.test/about/">us</a> <a rel="external" href="http://x.test/">x</a>' },
+    });
     expect(links.body.content.raw).toBe('<a href="http://example.test/about/" rel="ugc">us</a> <a href="http://x.test/" rel="external nofollow ugc">x</a>');
-    expect(trusted.body.content.rendered).toBe('<p><img src="http://a/b.png"> see <a href="http://example.org/x" rel="nofollow">http://example.org/x</a></p>\n');
+    expect(trusted.body.content.rendered).toBe(
+      '<p><img src="http://a/b.png"> see <a href="http://example.org/x" rel="nofollow">http://example.org/x</a></p>\n',
+    );
   });
 });
 
@@ -221,7 +298,11 @@ describe('reading comments', () => {
     const second = list.body.find((c: { id: number }) => c.id === reply);
     expect(second._links['in-reply-to']).toEqual([{ embeddable: true, href: `${ROOT}/cms/v2/comments/${approved}` }]);
     expect(second._links.children).toBeUndefined();
-    expect((await app.request('GET', `/cms/v2/comments/${held}`)).body).toEqual({ code: 'rest_cannot_read', message: 'Sorry, you are not allowed to read this comment.', data: { status: 401 } });
+    expect((await app.request('GET', `/cms/v2/comments/${held}`)).body).toEqual({
+      code: 'rest_cannot_read',
+      message: 'Sorry, you are not allowed to read this comment.',
+      data: { status: 401 },
+    });
     // Its writer reads it; moderators read everything.
     expect((await users.as('subscriber', 'GET', `/cms/v2/comments/${held}`)).status).toBe(200);
     expect((await users.as('editor', 'GET', `/cms/v2/comments/${held}?context=edit`)).body.status).toBe('hold');
@@ -238,7 +319,11 @@ describe('reading comments', () => {
     expect((await app.admin('POST', `/cms/v2/posts/${hiddenPosts[0]}`, { body: { status: 'draft' } })).status).toBe(200);
     const shown = async (who: Who, query = '') => {
       const res = await users.as(who, 'GET', `/cms/v2/comments?per_page=100${query}`);
-      return { total: Number(res.headers.get('x-wp-total')), shown: res.body.length, hidden: res.body.filter((c: { post: number }) => hiddenPosts.includes(c.post)).length };
+      return {
+        total: Number(res.headers.get('x-wp-total')),
+        shown: res.body.length,
+        hidden: res.body.filter((c: { post: number }) => hiddenPosts.includes(c.post)).length,
+      };
     };
     for (const who of ['guest', 'subscriber', 'author'] as const) {
       const got = await shown(who);
@@ -254,15 +339,27 @@ describe('reading comments', () => {
   });
 
   it('keeps the protected parameters and the edit context for those allowed', async () => {
-    expect((await app.request('GET', '/cms/v2/comments?status=hold')).body).toEqual({ code: 'rest_forbidden_param', message: 'Query parameter not permitted: status', data: { status: 401 } });
+    expect((await app.request('GET', '/cms/v2/comments?status=hold')).body).toEqual({
+      code: 'rest_forbidden_param',
+      message: 'Query parameter not permitted: status',
+      data: { status: 401 },
+    });
     expect((await users.as('subscriber', 'GET', `/cms/v2/comments?author=${users.ids.subscriber}&type=pings`)).body).toEqual({
       code: 'rest_forbidden_param',
       message: 'Query parameter not permitted: author, type',
       data: { status: 403 },
     });
-    await matrix((who) => users.as(who, 'GET', '/cms/v2/comments?context=edit'), [
-      [401, 'rest_forbidden_context'], [403, 'rest_forbidden_context'], [403, 'rest_forbidden_context'], [403, 'rest_forbidden_context'], [200, null], [200, null],
-    ]);
+    await matrix(
+      (who) => users.as(who, 'GET', '/cms/v2/comments?context=edit'),
+      [
+        [401, 'rest_forbidden_context'],
+        [403, 'rest_forbidden_context'],
+        [403, 'rest_forbidden_context'],
+        [403, 'rest_forbidden_context'],
+        [200, null],
+        [200, null],
+      ],
+    );
     const heldList = await users.as('editor', 'GET', `/cms/v2/comments?post=${post}&status=hold`);
     expect(heldList.body.map((c: { id: number }) => c.id)).toEqual([held]);
     // Statuses and types are read as keys (sanitize_key).
@@ -276,13 +373,18 @@ describe('reading comments', () => {
     const contributor = await users.as('contributor', 'GET', `/cms/v2/comments?post=${post}&status=hold`);
     expect(contributor.status).toBe(200);
     expect(contributor.body).toEqual([]);
-    expect((await app.request('GET', '/cms/v2/comments/999999')).body).toEqual({ code: 'rest_comment_invalid_id', message: 'Invalid comment ID.', data: { status: 404 } });
+    expect((await app.request('GET', '/cms/v2/comments/999999')).body).toEqual({
+      code: 'rest_comment_invalid_id',
+      message: 'Invalid comment ID.',
+      data: { status: 404 },
+    });
   });
 
   it('filters, orders and pages', async () => {
     const p = await makePost({ title: 'Filters' });
     const ids: number[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await adminComment(p, `Filter comment ${i} needle${i % 2}`, { author: users.ids.editor, date: `2024-01-0${i + 1}T10:00:00` })).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await adminComment(p, `Filter comment ${i} needle${i % 2}`, { author: users.ids.editor, date: `2024-01-0${i + 1}T10:00:00` })).id);
     const get = async (q: string) => (await app.request('GET', `/cms/v2/comments?post=${p}&${q}`)).body.map((c: { id: number }) => c.id);
     expect(await get('')).toEqual([...ids].reverse());
     expect(await get('order=asc')).toEqual(ids);
@@ -369,9 +471,17 @@ describe('moderating, editing and deleting', () => {
     const f = await freshUsers();
     const post = await makePost({ title: 'Edit rights' }, 'author', f);
     const c = await f.as('subscriber', 'POST', '/cms/v2/comments', { body: { post, content: 'Mine' } });
-    await matrix((who) => f.as(who, 'PATCH', `/cms/v2/comments/${c.body.id}`, { body: { content: `edited by ${who}` } }), [
-      [401, 'rest_cannot_edit'], [403, 'rest_cannot_edit'], [403, 'rest_cannot_edit'], [200, null], [200, null], [200, null],
-    ]);
+    await matrix(
+      (who) => f.as(who, 'PATCH', `/cms/v2/comments/${c.body.id}`, { body: { content: `edited by ${who}` } }),
+      [
+        [401, 'rest_cannot_edit'],
+        [403, 'rest_cannot_edit'],
+        [403, 'rest_cannot_edit'],
+        [200, null],
+        [200, null],
+        [200, null],
+      ],
+    );
     const edited = await app.admin('GET', `/cms/v2/comments/${c.body.id}?context=edit`);
     expect(edited.body.content.raw).toBe('edited by administrator');
     expect((await app.admin('POST', `/cms/v2/comments/${c.body.id}`, { body: { content: '' } })).body.code).toBe('rest_comment_content_invalid');
@@ -380,7 +490,11 @@ describe('moderating, editing and deleting', () => {
       message: 'Sorry, you are not allowed to change the comment type.',
       data: { status: 404 },
     });
-    expect((await app.admin('POST', `/cms/v2/comments/${c.body.id}`, { body: { post: 999999 } })).body).toEqual({ code: 'rest_comment_invalid_post_id', message: 'Invalid post ID.', data: { status: 403 } });
+    expect((await app.admin('POST', `/cms/v2/comments/${c.body.id}`, { body: { post: 999999 } })).body).toEqual({
+      code: 'rest_comment_invalid_post_id',
+      message: 'Invalid post ID.',
+      data: { status: 403 },
+    });
     const renamed = await app.admin('POST', `/cms/v2/comments/${c.body.id}`, { body: { author_name: 'Renamed <b>person</b>', date: '2024-05-06T07:08:09' } });
     expect(renamed.body).toMatchObject({ author_name: 'Renamed person', date: '2024-05-06T07:08:09', date_gmt: '2024-05-06T07:08:09' });
     // A failed update changed nothing.
@@ -391,9 +505,17 @@ describe('moderating, editing and deleting', () => {
     const post = await makePost({ title: 'Deleting' });
     const parent = await adminComment(post, 'Parent');
     const child = await adminComment(post, 'Child', { parent: parent.id });
-    await matrix((who) => users.as(who, 'DELETE', `/cms/v2/comments/${parent.id}?force=false`), [
-      [401, 'rest_cannot_delete'], [403, 'rest_cannot_delete'], [403, 'rest_cannot_delete'], [403, 'rest_cannot_delete'], [200, null], [410, 'rest_already_trashed'],
-    ]);
+    await matrix(
+      (who) => users.as(who, 'DELETE', `/cms/v2/comments/${parent.id}?force=false`),
+      [
+        [401, 'rest_cannot_delete'],
+        [403, 'rest_cannot_delete'],
+        [403, 'rest_cannot_delete'],
+        [403, 'rest_cannot_delete'],
+        [200, null],
+        [410, 'rest_already_trashed'],
+      ],
+    );
     const trashed = await app.admin('GET', `/cms/v2/comments/${parent.id}?context=edit`);
     expect(trashed.body.status).toBe('trash');
     const again = await app.admin('DELETE', `/cms/v2/comments/${parent.id}`);
@@ -413,10 +535,16 @@ describe('moderating, editing and deleting', () => {
     await app.admin('DELETE', `/cms/v2/posts/${post}`);
     expect((await app.admin('GET', `/cms/v2/comments?post=${post}&status=all`)).body).toEqual([]);
     const hidden = await app.admin('GET', `/cms/v2/comments?post=${post}&status=post-trashed&orderby=id&order=asc`);
-    expect(hidden.body.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([[a.id, 'post-trashed'], [h.id, 'post-trashed']]);
+    expect(hidden.body.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([
+      [a.id, 'post-trashed'],
+      [h.id, 'post-trashed'],
+    ]);
     await app.admin('POST', `/cms/v2/posts/${post}`, { body: { status: 'publish' } });
     const back = await app.admin('GET', `/cms/v2/comments?post=${post}&status=all&orderby=id&order=asc`);
-    expect(back.body.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([[a.id, 'approved'], [h.id, 'hold']]);
+    expect(back.body.map((c: { id: number; status: string }) => [c.id, c.status])).toEqual([
+      [a.id, 'approved'],
+      [h.id, 'hold'],
+    ]);
   });
 
   it('removes the comments of a post deleted for good', async () => {
@@ -432,12 +560,23 @@ describe('notes', () => {
     const draft = await makePost({ title: 'Draft with notes', status: 'draft' }, 'author');
     const write = (who: Who) => users.as(who, 'POST', '/cms/v2/comments', { body: { post: draft, content: `note by ${who}`, type: 'note' } });
     await matrix(write, [
-      [401, 'rest_comment_login_required'], [403, 'rest_cannot_create_note'], [403, 'rest_cannot_create_note'], [201, null], [201, null], [201, null],
+      [401, 'rest_comment_login_required'],
+      [403, 'rest_cannot_create_note'],
+      [403, 'rest_cannot_create_note'],
+      [201, null],
+      [201, null],
+      [201, null],
     ]);
     const notes = await users.as('author', 'GET', `/cms/v2/comments?post=${draft}&type=note&status=all`);
-    expect(notes.body.map((n: { type: string; status: string }) => [n.type, n.status])).toEqual([['note', 'approved'], ['note', 'approved'], ['note', 'approved']]);
+    expect(notes.body.map((n: { type: string; status: string }) => [n.type, n.status])).toEqual([
+      ['note', 'approved'],
+      ['note', 'approved'],
+      ['note', 'approved'],
+    ]);
     expect((await users.as('contributor', 'GET', `/cms/v2/comments/${notes.body[0].id}`)).body.code).toBe('rest_cannot_read');
-    const resolved = await users.as('author', 'POST', '/cms/v2/comments', { body: { post: draft, type: 'note', content: '', parent: notes.body[0].id, meta: { _cms_note_status: 'resolved' } } });
+    const resolved = await users.as('author', 'POST', '/cms/v2/comments', {
+      body: { post: draft, type: 'note', content: '', parent: notes.body[0].id, meta: { _cms_note_status: 'resolved' } },
+    });
     expect(resolved.status).toBe(201);
     expect(resolved.body.meta).toEqual({ _cms_note_status: 'resolved' });
   });
@@ -448,7 +587,10 @@ describe('comment meta keys', () => {
     const { openStore } = await import('../../../libs/store');
     const store = await openStore({ dataDir: app.config.DATA_DIR });
     try {
-      const res = await app.admin('POST', '/cms/v2/comments', { raw: '{"post":' + open + ',"content":"meta keys","meta":{"constructor":{"prototype":{"x":1}},"toString":"x","__proto__":{"_cms_note_status":"resolved"}}}' });
+      const res = await app.admin('POST', '/cms/v2/comments', {
+        raw:
+          '{"post":' + open + ',"content":"meta keys","meta":{"constructor":{"prototype":{"x":1}},"toString":"x","__proto__":{"_cms_note_status":"resolved"}}}',
+      });
       expect(res.status).toBe(201);
       expect(res.body.meta).toEqual({ _cms_note_status: '' });
       const doc = await store.collection('comments').findOne({ id: res.body.id });

@@ -77,7 +77,13 @@ export function commentLoader(deps: CommentsDeps) {
   }
 
   /** Everything presenting these comments needs, in a few queries for all of them. */
-  async function presentInput(ctx: HandlerContext, docs: CommentDoc[], context: Context, access: PostAccess, known?: Map<number, PostDoc>): Promise<CommentPresentInput> {
+  async function presentInput(
+    ctx: HandlerContext,
+    docs: CommentDoc[],
+    context: Context,
+    access: PostAccess,
+    known?: Map<number, PostDoc>,
+  ): Promise<CommentPresentInput> {
     const posts = new Map(known ?? []);
     const missing = [...new Set(docs.map((d) => d.post))].filter((id) => id > 0 && !posts.has(id));
     for (const [id, p] of await postsById(missing)) posts.set(id, p);
@@ -105,7 +111,13 @@ export function commentLoader(deps: CommentsDeps) {
   }
 
   /** One comment; `post` is its post when the caller already loaded it. */
-  async function presentOne(ctx: HandlerContext, comment: CommentDoc, context: Context, post: PostDoc | null, withLinks = true): Promise<Record<string, unknown>> {
+  async function presentOne(
+    ctx: HandlerContext,
+    comment: CommentDoc,
+    context: Context,
+    post: PostDoc | null,
+    withLinks = true,
+  ): Promise<Record<string, unknown>> {
     const access: PostAccess = { context, password: raw(ctx, 'password'), named: true };
     const known = new Map(post && post.id === comment.post ? [[post.id, post]] : []);
     return presentComment(comment, await presentInput(ctx, [comment], context, access, known), withLinks);

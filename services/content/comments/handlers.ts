@@ -55,14 +55,16 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
           return new RestError('rest_cannot_read', 'Sorry, you are not allowed to read comments without a post.', authStatus(ctx.user));
         }
         if (post && isNote && !supportsNotes(post)) {
-          if (canEditAnyPost(ctx.user, post)) return new RestError('rest_comment_not_supported_post_type', 'Sorry, this post type does not support notes.', 403);
+          if (canEditAnyPost(ctx.user, post))
+            return new RestError('rest_comment_not_supported_post_type', 'Sorry, this post type does not support notes.', 403);
           return forbiddenParamError(ctx, forbiddenParams(ctx));
         }
       }
       if (edit && isNote && postIds.length) {
         for (const id of postIds) {
           const post = posts.get(id);
-          if (!post || !canEditAnyPost(ctx.user, post)) return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit comments.', authStatus(ctx.user));
+          if (!post || !canEditAnyPost(ctx.user, post))
+            return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit comments.', authStatus(ctx.user));
         }
       } else if (edit && !moderator(ctx)) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit comments.', authStatus(ctx.user));
@@ -100,7 +102,10 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     if (ids('author').length) and.push({ author: { $in: ids('author') } });
     if (ids('author_exclude').length) and.push({ author: { $nin: ids('author_exclude') } });
     if (typeof p.author_email === 'string' && p.author_email) and.push({ author_email: p.author_email });
-    for (const [arg, op] of [['after', '$gt'], ['before', '$lt']] as const) {
+    for (const [arg, op] of [
+      ['after', '$gt'],
+      ['before', '$lt'],
+    ] as const) {
       const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, deps.site.timezone) : null;
       if (v) and.push({ date: { [op]: v } });
     }
@@ -117,7 +122,12 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
     // Comments on posts the caller may not read are left out by the query itself, so the total counts
     // only comments the caller is shown (the reference counts them and drops them from the page).
-    const readable = await readablePostsCondition(ctx.user, access, (f) => deps.posts.collection.find(f, { fields: ['type', 'author', 'status', 'password', 'trash'] }), postIds);
+    const readable = await readablePostsCondition(
+      ctx.user,
+      access,
+      (f) => deps.posts.collection.find(f, { fields: ['type', 'author', 'status', 'password', 'trash'] }),
+      postIds,
+    );
     const base = listFilter(ctx);
     const filter = readable ? (Object.keys(base).length ? { $and: [base, readable] } : readable) : base;
     const dir: 1 | -1 = p.order === 'asc' ? 1 : -1;
@@ -125,7 +135,13 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const byInclude = p.orderby === 'include' && include.length > 0;
     const field = SORT_FIELDS[String(p.orderby)] ?? 'date_gmt';
     // Ties are broken by id in the same direction, as the reference's query does.
-    const sort: SortSpec = field === 'id' ? [['id', dir]] : [[field, dir], ['id', dir]];
+    const sort: SortSpec =
+      field === 'id'
+        ? [['id', dir]]
+        : [
+            [field, dir],
+            ['id', dir],
+          ];
     const perPage = Number(p.per_page);
     const page = Number(p.page);
     const skip = listSkip(p.offset, page, perPage);

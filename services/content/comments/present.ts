@@ -58,7 +58,10 @@ function makeClickable(text: string): string {
         return part;
       }
       if (inLink) return part;
-      return part.replace(/(^|[\s(>])(https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?])/gi, (_m, pre: string, url: string) => `${pre}<a href="${url}" rel="nofollow">${url}</a>`);
+      return part.replace(
+        /(^|[\s(>])(https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?])/gi,
+        (_m, pre: string, url: string) => `${pre}<a href="${url}" rel="nofollow">${url}</a>`,
+      );
     })
     .join('');
 }

@@ -69,7 +69,8 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       }
       if (!post) return new RestError('rest_comment_invalid_post_id', 'Sorry, you are not allowed to create this comment without a post.', 403);
       if (isNote && !supportsNotes(post)) return new RestError('rest_comment_not_supported_post_type', 'Sorry, this post type does not support notes.', 403);
-      if (post.status === 'draft' && !isNote) return new RestError('rest_comment_draft_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
+      if (post.status === 'draft' && !isNote)
+        return new RestError('rest_comment_draft_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
       if (post.status === 'trash') return new RestError('rest_comment_trash_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
       if (!canReadPostOf(ctx.user, post, { context: p.context, password: raw(ctx, 'password'), named: true })) {
         return new RestError('rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.', authStatus(ctx.user));
@@ -81,7 +82,8 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       const p = ctx.params;
       if (filled(raw(ctx, 'id'))) throw new RestError('rest_comment_exists', 'Cannot create existing comment.', 400);
       const rawType = raw(ctx, 'type');
-      if (filled(rawType) && rawType !== 'comment' && rawType !== 'note') throw new RestError('rest_invalid_comment_type', 'Cannot create a comment with that type.', 400);
+      if (filled(rawType) && rawType !== 'comment' && rawType !== 'note')
+        throw new RestError('rest_invalid_comment_type', 'Cannot create a comment with that type.', 400);
       const type = rawType === 'note' ? 'note' : 'comment';
       const post = (await ctx.cached('post', () => deps.posts.byId(Number(p.post))))!;
       const prepared = await prepare(ctx, deps.users, deps.site.timezone);
@@ -143,7 +145,8 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
   app.bind('cms.comments.update', {
     async permission(ctx) {
       const { comment, post } = await loadComment(ctx);
-      if (!canEditComment(ctx.user, comment, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.', authStatus(ctx.user));
+      if (!canEditComment(ctx.user, comment, post))
+        return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {
@@ -181,7 +184,8 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
   app.bind('cms.comments.delete', {
     async permission(ctx) {
       const { comment, post } = await loadComment(ctx);
-      if (!canEditComment(ctx.user, comment, post)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.', authStatus(ctx.user));
+      if (!canEditComment(ctx.user, comment, post))
+        return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {

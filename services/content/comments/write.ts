@@ -16,7 +16,9 @@ import type { Filter } from '../../../libs/store/types';
 import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
 
 /** Fields a request sets (the reference's prepared comment). */
-export type Prepared = Partial<Pick<CommentDoc, 'content' | 'post' | 'parent' | 'author' | 'author_name' | 'author_email' | 'author_url' | 'author_ip' | 'agent' | 'date' | 'date_gmt'>>;
+export type Prepared = Partial<
+  Pick<CommentDoc, 'content' | 'post' | 'parent' | 'author' | 'author_name' | 'author_email' | 'author_url' | 'author_ip' | 'agent' | 'date' | 'date_gmt'>
+>;
 
 /** Address recorded when the request's own is not known (the reference's fallback). */
 const FALLBACK_IP = '127.0.0.1';
@@ -32,7 +34,8 @@ export async function prepare(ctx: HandlerContext, users: UsersRepository, zone:
   const p = ctx.params;
   const out: Prepared = {};
   if (typeof p.content === 'string') out.content = p.content.trim();
-  else if (p.content && typeof p.content === 'object' && typeof (p.content as { raw?: unknown }).raw === 'string') out.content = (p.content as { raw: string }).raw.trim();
+  else if (p.content && typeof p.content === 'object' && typeof (p.content as { raw?: unknown }).raw === 'string')
+    out.content = (p.content as { raw: string }).raw.trim();
   if (typeof p.post === 'number') out.post = p.post;
   if (typeof p.parent === 'number') out.parent = p.parent;
   if (typeof p.author === 'number') {
@@ -46,7 +49,12 @@ export async function prepare(ctx: HandlerContext, users: UsersRepository, zone:
   out.author_ip = typeof p.author_ip === 'string' && can(ctx.user, 'moderate_comments') ? p.author_ip : (clientIp(ctx) ?? FALLBACK_IP);
   if (typeof p.author_user_agent === 'string' && p.author_user_agent !== '') out.agent = p.author_user_agent;
   else if (ctx.req.client?.userAgent) out.agent = ctx.req.client.userAgent;
-  const date = typeof p.date === 'string' && p.date ? parseDateInput(p.date, zone) : typeof p.date_gmt === 'string' && p.date_gmt ? parseDateInput(p.date_gmt, zone, true) : null;
+  const date =
+    typeof p.date === 'string' && p.date
+      ? parseDateInput(p.date, zone)
+      : typeof p.date_gmt === 'string' && p.date_gmt
+        ? parseDateInput(p.date_gmt, zone, true)
+        : null;
   if (date) {
     out.date = date.local;
     out.date_gmt = date.gmt;
@@ -100,11 +108,18 @@ function relUgc(html: string, home: string): string {
 }
 
 /** _wp_specialchars without double encoding. */
-const specialChars = (s: string) => s.replace(/&(?!#?[a-z0-9]+;)/gi, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const specialChars = (s: string) =>
+  s
+    .replace(/&(?!#?[a-z0-9]+;)/gi, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 
 /** esc_url_raw for an author address: no tags, a scheme when none was given, only safe characters. */
 function escUrl(url: string): string {
-  let u = stripAllTags(url).trim().replace(/ /g, '%20').replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi, '');
+  let u = stripAllTags(url)
+    .trim()
+    .replace(/ /g, '%20')
+    .replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi, '');
   if (!u) return '';
   if (!/^[a-z][a-z0-9+.-]*:/i.test(u) && !/^[/#?]/.test(u)) u = `http://${u}`;
   if (/^(javascript|data|vbscript):/i.test(u)) return '';
@@ -148,7 +163,8 @@ export async function allowComment(comments: CommentsRepository, users: UsersRep
   if (await comments.collection.findOne(dupe, { fields: ['id'] })) {
     throw new RestError('comment_duplicate', 'Duplicate comment detected; it looks as though you&#8217;ve already said that!', 409);
   }
-  if (await isFlood(comments, user, doc.author_email, doc.date_gmt)) throw new RestError('comment_flood', 'You are posting comments too quickly. Slow down.', 400);
+  if (await isFlood(comments, user, doc.author_email, doc.date_gmt))
+    throw new RestError('comment_flood', 'You are posting comments too quickly. Slow down.', 400);
   if (doc.author) {
     const writer = doc.author === user?.id ? user : null;
     const caps = writer ? writer.caps : capsOf((await users.byId(doc.author))?.roles ?? []);

@@ -24,7 +24,20 @@ describe('types', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['post', 'page', 'attachment']);
     const post = res.body.post;
-    expect(Object.keys(post)).toEqual(['description', 'hierarchical', 'has_archive', 'name', 'slug', 'icon', 'taxonomies', 'rest_base', 'rest_namespace', 'template', 'template_lock', '_links']);
+    expect(Object.keys(post)).toEqual([
+      'description',
+      'hierarchical',
+      'has_archive',
+      'name',
+      'slug',
+      'icon',
+      'taxonomies',
+      'rest_base',
+      'rest_namespace',
+      'template',
+      'template_lock',
+      '_links',
+    ]);
     expect(post).toMatchObject({
       description: '',
       hierarchical: false,
@@ -50,7 +63,14 @@ describe('types', () => {
   it('shows the calendar types only to those who manage options', async () => {
     const admin = await app.admin('GET', '/cms/v2/types');
     expect(Object.keys(admin.body)).toEqual(['post', 'page', 'attachment', 'vendor_events', 'vendor_venue', 'vendor_organizer']);
-    expect(admin.body.vendor_events).toMatchObject({ name: 'Events', slug: 'vendor_events', rest_base: 'vendor_events', rest_namespace: 'cms/v2', taxonomies: ['post_tag', 'vendor_events_cat'], has_archive: true });
+    expect(admin.body.vendor_events).toMatchObject({
+      name: 'Events',
+      slug: 'vendor_events',
+      rest_base: 'vendor_events',
+      rest_namespace: 'cms/v2',
+      taxonomies: ['post_tag', 'vendor_events_cat'],
+      has_archive: true,
+    });
     expect((await users.as('editor', 'GET', '/cms/v2/types')).body.vendor_events).toBeUndefined();
     const guest = await users.as('guest', 'GET', '/cms/v2/types/vendor_events');
     expect(guest.status).toBe(401);
@@ -62,7 +82,13 @@ describe('types', () => {
   it('gives edit-context records (capabilities, labels, supports, visibility, viewable) to editors of the type', async () => {
     const res = await users.as('author', 'GET', '/cms/v2/types/post?context=edit');
     expect(res.status).toBe(200);
-    expect(res.body.capabilities).toMatchObject({ edit_post: 'edit_post', edit_posts: 'edit_posts', publish_posts: 'publish_posts', create_posts: 'edit_posts', read: 'read' });
+    expect(res.body.capabilities).toMatchObject({
+      edit_post: 'edit_post',
+      edit_posts: 'edit_posts',
+      publish_posts: 'publish_posts',
+      create_posts: 'edit_posts',
+      read: 'read',
+    });
     expect(res.body.labels).toMatchObject({ name: 'Posts', singular_name: 'Post', add_new_item: 'Add New Post', parent_item_colon: null });
     expect(res.body.supports).toMatchObject({ title: true, editor: true, 'post-formats': true });
     expect(res.body.visibility).toEqual({ show_in_nav_menus: true, show_ui: true });
@@ -113,9 +139,23 @@ describe('statuses', () => {
   it('shows the non-internal statuses and trash to those who edit posts', async () => {
     const res = await users.as('contributor', 'GET', '/cms/v2/statuses');
     expect(Object.keys(res.body)).toEqual(['publish', 'future', 'draft', 'pending', 'private', 'trash']);
-    expect(res.body.draft).toMatchObject({ name: 'Draft', public: false, date_floating: true, _links: { archives: [{ href: `${root()}/cms/v2/posts?status=draft` }] } });
+    expect(res.body.draft).toMatchObject({
+      name: 'Draft',
+      public: false,
+      date_floating: true,
+      _links: { archives: [{ href: `${root()}/cms/v2/posts?status=draft` }] },
+    });
     const edit = await users.as('contributor', 'GET', '/cms/v2/statuses/private?context=edit');
-    expect(edit.body).toMatchObject({ name: 'Private', private: true, protected: false, public: false, queryable: false, show_in_list: true, slug: 'private', date_floating: false });
+    expect(edit.body).toMatchObject({
+      name: 'Private',
+      private: true,
+      protected: false,
+      public: false,
+      queryable: false,
+      show_in_list: true,
+      slug: 'private',
+      date_floating: false,
+    });
     expect((await users.as('contributor', 'GET', '/cms/v2/statuses/trash?context=edit')).body.show_in_list).toBe(false);
   });
 
@@ -164,7 +204,12 @@ describe('taxonomies', () => {
   it('gives edit context to those who may assign the terms', async () => {
     const res = await users.as('contributor', 'GET', '/cms/v2/taxonomies/category?context=edit');
     expect(res.status).toBe(200);
-    expect(res.body.capabilities).toEqual({ manage_terms: 'manage_categories', edit_terms: 'edit_categories', delete_terms: 'delete_categories', assign_terms: 'assign_categories' });
+    expect(res.body.capabilities).toEqual({
+      manage_terms: 'manage_categories',
+      edit_terms: 'edit_categories',
+      delete_terms: 'delete_categories',
+      assign_terms: 'assign_categories',
+    });
     expect(res.body.visibility).toMatchObject({ public: true, show_ui: true, show_in_quick_edit: true });
     expect(res.body.show_cloud).toBe(true);
     expect(res.body.labels).toMatchObject({ name: 'Categories', parent_item: 'Parent Category', popular_items: null });
@@ -187,7 +232,13 @@ describe('taxonomies', () => {
 
 describe('schemas and global parameters', () => {
   it('answers OPTIONS with the record schema and Allow: GET', async () => {
-    for (const [path, title] of [['/cms/v2/types', 'type'], ['/cms/v2/statuses/publish', 'status'], ['/cms/v2/taxonomies', 'taxonomy'], ['/cms/v2/search', 'search-result'], ['/cms/v2/settings', 'settings']]) {
+    for (const [path, title] of [
+      ['/cms/v2/types', 'type'],
+      ['/cms/v2/statuses/publish', 'status'],
+      ['/cms/v2/taxonomies', 'taxonomy'],
+      ['/cms/v2/search', 'search-result'],
+      ['/cms/v2/settings', 'settings'],
+    ]) {
       const res = await app.request('OPTIONS', path);
       expect(res.status).toBe(200);
       expect(res.body.schema.title).toBe(title);

@@ -85,7 +85,9 @@ export function presentType(site: Site, t: PostTypeObject, context: Context): Re
     slug: t.name,
     icon: t.icon,
     supports: Object.fromEntries(t.supports.map((s) => [s, true])),
-    taxonomies: taxonomiesOf(t.name).filter((x) => x.showInRest).map((x) => x.name),
+    taxonomies: taxonomiesOf(t.name)
+      .filter((x) => x.showInRest)
+      .map((x) => x.name),
     rest_base: t.restBase,
     rest_namespace: t.restNamespace,
     template: [],

@@ -73,7 +73,13 @@ async function parentsOf(deps: MediaDeps, docs: PostDoc[]): Promise<Map<number, 
   return out;
 }
 
-async function presentInput(deps: MediaDeps, ctx: HandlerContext, docs: PostDoc[], context: Context, loaded?: Map<number, PostDoc>): Promise<MediaPresentInput> {
+async function presentInput(
+  deps: MediaDeps,
+  ctx: HandlerContext,
+  docs: PostDoc[],
+  context: Context,
+  loaded?: Map<number, PostDoc>,
+): Promise<MediaPresentInput> {
   const found = loaded ?? (await parentsOf(deps, docs));
   const parents = new Map<number, string>([...found].map(([id, p]) => [id, String(p.type)]));
   return { site: deps.site, context, user: ctx.user, parents, links: deps.links };
@@ -141,7 +147,8 @@ function uploadedFile(up: UploadPayload | undefined): { bytes: Buffer; name: str
 
 function checkMd5(expected: string | undefined, bytes: Buffer): void {
   if (!expected) return;
-  if (expected.trim() !== createHash('md5').update(bytes).digest('hex')) throw new RestError('rest_upload_hash_mismatch', 'Content hash did not match expected.', 412);
+  if (expected.trim() !== createHash('md5').update(bytes).digest('hex'))
+    throw new RestError('rest_upload_hash_mismatch', 'Content hash did not match expected.', 412);
 }
 
 /** get_filename_from_disposition(): the `filename` attribute after the first `;`, unquoted. */
@@ -181,7 +188,10 @@ async function writeFields(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc | 
     out.author = p.author;
   }
   for (const k of ['comment_status', 'ping_status', 'template', 'status'] as const) if (typeof p[k] === 'string') (out as Record<string, unknown>)[k] = p[k];
-  for (const [arg, utc] of [['date', false], ['date_gmt', true]] as const) {
+  for (const [arg, utc] of [
+    ['date', false],
+    ['date_gmt', true],
+  ] as const) {
     if (typeof p[arg] !== 'string') continue;
     const d = parseDateInput(p[arg] as string, zone, utc);
     if (!d) throw new RestError('rest_invalid_date', 'Invalid date.', 400);
@@ -251,14 +261,20 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       }
       // An attachment's create_posts capability is upload_files.
-      if (!can(ctx.user, 'upload_files')) return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
+      if (!can(ctx.user, 'upload_files'))
+        return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       if (typeof p.post === 'number' && p.post > 0) {
         const parent = await loadParent(ctx, deps);
-        if (!parent || !canEditPost(ctx.user, parent)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.', authStatus(ctx.user));
+        if (!parent || !canEditPost(ctx.user, parent))
+          return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.', authStatus(ctx.user));
       }
       const type = ctx.req.upload?.files?.file?.type ?? '';
       if (type.startsWith('image/') && !EDITABLE_IMAGES.has(type) && !['image/svg+xml', 'image/heic', 'image/heif'].includes(type)) {
-        return new RestError('rest_upload_image_type_not_supported', 'The web server cannot generate responsive image sizes for this image. Convert it to JPEG or PNG before uploading.', 400);
+        return new RestError(
+          'rest_upload_image_type_not_supported',
+          'The web server cannot generate responsive image sizes for this image. Convert it to JPEG or PNG before uploading.',
+          400,
+        );
       }
       return true;
     },
@@ -286,7 +302,11 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
         // A form upload is titled after the client's file name (extension dropped), as the reference.
         if (up.fromForm && fields.title === undefined) {
           const stem = up.name.includes('.') ? up.name.slice(0, up.name.lastIndexOf('.')) : up.name;
-          const clean = stem.replace(/<[^>]*>/g, '').replace(/%[a-f0-9]{2}/gi, '').replace(/\s+/g, ' ').trim();
+          const clean = stem
+            .replace(/<[^>]*>/g, '')
+            .replace(/%[a-f0-9]{2}/gi, '')
+            .replace(/\s+/g, ' ')
+            .trim();
           if (clean) file.fallbackTitle = clean;
         }
       }
@@ -297,7 +317,8 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
         created = await deps.media.add(file);
       } catch (e) {
         // A refused form upload is wp_handle_upload's error, reported under its own code.
-        if (e instanceof RestError && e.code === 'rest_upload_sideload_error' && ctx.req.upload?.files) throw new RestError('rest_upload_unknown_error', e.message, e.status);
+        if (e instanceof RestError && e.code === 'rest_upload_sideload_error' && ctx.req.upload?.files)
+          throw new RestError('rest_upload_unknown_error', e.message, e.status);
         throw e;
       }
       const changes: Partial<PostDoc> = { ...fields };

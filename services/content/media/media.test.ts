@@ -16,10 +16,21 @@ let jpeg: Buffer;
 let png: Buffer;
 
 /** A JPEG stored sideways: 400x200 pixels with EXIF orientation 6 (shown as 200x400). */
-const makeJpeg = () => sharp({ create: { width: 400, height: 200, channels: 3, background: { r: 200, g: 30, b: 30 } } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
-const makePng = () => sharp({ create: { width: 1600, height: 1200, channels: 4, background: { r: 0, g: 90, b: 200, alpha: 1 } } }).png().toBuffer();
+const makeJpeg = () =>
+  sharp({ create: { width: 400, height: 200, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+const makePng = () =>
+  sharp({ create: { width: 1600, height: 1200, channels: 4, background: { r: 0, g: 90, b: 200, alpha: 1 } } })
+    .png()
+    .toBuffer();
 
-const raw = (bytes: Buffer, name: string, type: string) => ({ raw: bytes, contentType: type, headers: { 'Content-Disposition': `attachment; filename="${name}"` } });
+const raw = (bytes: Buffer, name: string, type: string) => ({
+  raw: bytes,
+  contentType: type,
+  headers: { 'Content-Disposition': `attachment; filename="${name}"` },
+});
 
 function form(fields: Record<string, string>, file?: { bytes: Buffer; name: string; type: string }): FormData {
   const f = new FormData();
@@ -70,7 +81,15 @@ describe('uploads', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`${app.config.SITE_URL}/index.php/cms-json/cms/v2/media/${res.body.id}`);
     const m = res.body;
-    expect(m).toMatchObject({ type: 'attachment', status: 'inherit', media_type: 'image', mime_type: 'image/jpeg', title: { raw: 'Sideways' }, post: null, alt_text: '' });
+    expect(m).toMatchObject({
+      type: 'attachment',
+      status: 'inherit',
+      media_type: 'image',
+      mime_type: 'image/jpeg',
+      title: { raw: 'Sideways' },
+      post: null,
+      alt_text: '',
+    });
     expect(m.media_details).toMatchObject({ width: 200, height: 400, original_image: 'sideways.jpg', image_meta: { orientation: '6' } });
     expect(m.media_details.file).toMatch(/^\d{4}\/\d{2}\/sideways-rotated\.jpg$/);
     expect(Object.keys(m.media_details.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
@@ -99,19 +118,42 @@ describe('uploads', () => {
     expect(res.status).toBe(201);
     expect(res.body.title.raw).toBe('Night street');
     expect(res.body.media_details.image_meta).toEqual({
-      aperture: '2.8', credit: 'Ann Example', camera: 'Test Cam', caption: '', created_timestamp: String(Date.UTC(2024, 4, 6, 7, 8, 9) / 1000),
-      copyright: '(c) Ann', focal_length: '35', iso: '200', shutter_speed: '0.004', title: 'Night street', orientation: '1', keywords: [],
+      aperture: '2.8',
+      credit: 'Ann Example',
+      camera: 'Test Cam',
+      caption: '',
+      created_timestamp: String(Date.UTC(2024, 4, 6, 7, 8, 9) / 1000),
+      copyright: '(c) Ann',
+      focal_length: '35',
+      iso: '200',
+      shutter_speed: '0.004',
+      title: 'Night street',
+      orientation: '1',
+      keywords: [],
     });
   });
 
   it('takes a PNG by multipart with its fields; the title defaults to the file name', async () => {
-    const res = await app.admin('POST', '/cms/v2/media', { raw: form({ alt_text: 'A blue square', caption: 'Blue', description: 'A <b>blue</b> one' }, { bytes: png, name: 'Blue Square.png', type: 'image/png' }) });
+    const res = await app.admin('POST', '/cms/v2/media', {
+      raw: form({ alt_text: 'A blue square', caption: 'Blue', description: 'A <b>blue</b> one' }, { bytes: png, name: 'Blue Square.png', type: 'image/png' }),
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ title: { raw: 'Blue Square' }, alt_text: 'A blue square', caption: { raw: 'Blue' }, description: { raw: 'A <b>blue</b> one' }, mime_type: 'image/png' });
+    expect(res.body).toMatchObject({
+      title: { raw: 'Blue Square' },
+      alt_text: 'A blue square',
+      caption: { raw: 'Blue' },
+      description: { raw: 'A <b>blue</b> one' },
+      mime_type: 'image/png',
+    });
     expect(res.body.media_details).toMatchObject({ width: 1600, height: 1200, filesize: png.length });
     const sizes = res.body.media_details.sizes;
     expect(Object.fromEntries(Object.entries(sizes).map(([k, v]: [string, any]) => [k, `${v.width}x${v.height}`]))).toEqual({
-      thumbnail: '150x150', medium: '300x225', medium_large: '768x576', large: '1024x768', '1536x1536': '1536x1152', full: '1600x1200',
+      thumbnail: '150x150',
+      medium: '300x225',
+      medium_large: '768x576',
+      large: '1024x768',
+      '1536x1536': '1536x1152',
+      full: '1600x1200',
     });
     expect(res.body.source_url).toMatch(/\/Blue-Square\.png$/);
   });
@@ -127,7 +169,10 @@ describe('uploads', () => {
     expect([exe.status, exe.body.code]).toEqual([400, 'rest_upload_sideload_error']);
     const fake = await app.admin('POST', '/cms/v2/media', { raw: form({}, { bytes: Buffer.from('just text'), name: 'fake.jpg', type: 'image/jpeg' }) });
     expect([fake.status, fake.body.code]).toEqual([400, 'rest_upload_unknown_error']);
-    const md5 = await app.admin('POST', '/cms/v2/media', { ...raw(jpeg, 'a.jpg', 'image/jpeg'), headers: { 'Content-Disposition': 'attachment; filename=a.jpg', 'Content-MD5': '0'.repeat(32) } });
+    const md5 = await app.admin('POST', '/cms/v2/media', {
+      ...raw(jpeg, 'a.jpg', 'image/jpeg'),
+      headers: { 'Content-Disposition': 'attachment; filename=a.jpg', 'Content-MD5': '0'.repeat(32) },
+    });
     expect([md5.status, md5.body.code]).toEqual([412, 'rest_upload_hash_mismatch']);
     // A text file is a file, not an image.
     const txt = await app.admin('POST', '/cms/v2/media', raw(Buffer.from('hello'), 'notes.txt', 'text/plain'));
@@ -142,7 +187,11 @@ describe('uploads', () => {
       expect([res.status, res.body.code]).toEqual([413, 'rest_request_too_large']);
       // A fetched file has the same limit.
       const fetched = await small.admin('POST', '/cms/v2/media', { body: { url: `${images.base}/photo.png` } });
-      expect([fetched.status, fetched.body.code, fetched.body.message]).toEqual([400, 'rest_upload_file_too_big', 'This file is too big. Files must be less than 4 KB in size.']);
+      expect([fetched.status, fetched.body.code, fetched.body.message]).toEqual([
+        400,
+        'rest_upload_file_too_big',
+        'This file is too big. Files must be less than 4 KB in size.',
+      ]);
     } finally {
       await small.close();
     }
@@ -188,7 +237,7 @@ describe('list, update, delete', () => {
     expect((await app.request('GET', `/cms/v2/media/${attached.id}`)).body.post).toBeNull();
   });
 
-  it("an attachment of a draft is as private as the draft", async () => {
+  it('an attachment of a draft is as private as the draft', async () => {
     const draft = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'Secret draft' } })).body;
     const m = (await app.admin('POST', `/cms/v2/media?post=${draft.id}`, raw(jpeg, 'secret.jpg', 'image/jpeg'))).body;
     expect((await app.request('GET', `/cms/v2/media/${m.id}`)).status).toBe(401);
@@ -302,7 +351,9 @@ describe('images from URLs', () => {
     expect(again.body.image.id).toBe(ok.body.image.id);
     expect(images.hits.filter((h) => h === '/event.png')).toHaveLength(1);
     for (const url of ['http://127.0.0.1/x.png', 'http://169.254.169.254/x.png', `${images.base}/to-loopback.png`]) {
-      const bad = await app.admin('POST', '/vendor/events/v1/events', { body: { title: 'Bad image', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 12:00:00', image: url } });
+      const bad = await app.admin('POST', '/vendor/events/v1/events', {
+        body: { title: 'Bad image', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 12:00:00', image: url },
+      });
       expect([bad.status, bad.body.code]).toEqual([400, 'rest_invalid_param']);
       expect(bad.body.data.params.image).toMatch(/refused/);
     }

@@ -131,7 +131,8 @@ function links(doc: PostDoc, input: MediaPresentInput): Record<string, unknown> 
   if (input.links.comments) out.replies = [{ embeddable: true, href: restUrl(site, '/cms/v2/comments', { post: doc.id }) }];
   const parentType = doc.parent ? input.parents.get(doc.parent) : undefined;
   const base = parentType ? restBaseOf(parentType) : null;
-  if (parentType && base) out['wp:attached-to'] = [{ href: restUrl(site, `/cms/v2/${base}/${doc.parent}`), embeddable: true, post_type: parentType, id: doc.parent }];
+  if (parentType && base)
+    out['wp:attached-to'] = [{ href: restUrl(site, `/cms/v2/${base}/${doc.parent}`), embeddable: true, post_type: parentType, id: doc.parent }];
   if (Object.keys(out).some((rel) => rel.startsWith('wp:'))) out.curies = CURIES;
   return out;
 }

@@ -38,5 +38,8 @@ export function canReadPost(user: Caller, post: Pick<PostDoc, 'type' | 'author' 
   return canEditPost(user, post);
 }
 
-export const typeCan = (user: Caller, kind: PostKind, verb: 'edit' | 'edit_others' | 'publish' | 'read_private' | 'delete' | 'edit_published' | 'edit_private'): boolean =>
-  can(user, `${verb}_${capType(kind)}s`);
+export const typeCan = (
+  user: Caller,
+  kind: PostKind,
+  verb: 'edit' | 'edit_others' | 'publish' | 'read_private' | 'delete' | 'edit_published' | 'edit_private',
+): boolean => can(user, `${verb}_${capType(kind)}s`);

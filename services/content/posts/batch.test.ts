@@ -13,7 +13,8 @@ import type { Store } from '../../../libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { createContentService } from '../index';
 
-const creates = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ method: 'POST', path: '/cms/v2/posts', body: { title: `${prefix} ${i}`, status: 'publish' } }));
+const creates = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => ({ method: 'POST', path: '/cms/v2/posts', body: { title: `${prefix} ${i}`, status: 'publish' } }));
 
 async function countTitled(app: TestApp, prefix: string): Promise<number> {
   const res = await app.admin('GET', `/cms/v2/posts?search=${encodeURIComponent(prefix)}&search_columns=post_title&status=any&per_page=1`);
@@ -159,7 +160,10 @@ describe('POST /batch/v1 on BullMQ with Redis', () => {
     expect(res.body.responses.map((r: { status: number }) => r.status)).toEqual(new Array(25).fill(201));
     expect(await countTitled(app, 'Queued batch')).toBe(25);
     const mixed = await app.admin('POST', '/batch/v1', {
-      body: { validation: 'require-all-validate', requests: [...creates(2, 'Queued invalid'), { path: '/cms/v2/posts', body: { title: 'x', format: 'nope' } }] },
+      body: {
+        validation: 'require-all-validate',
+        requests: [...creates(2, 'Queued invalid'), { path: '/cms/v2/posts', body: { title: 'x', format: 'nope' } }],
+      },
     });
     expect(mixed.body.failed).toBe('validation');
     expect(await countTitled(app, 'Queued invalid')).toBe(0);

@@ -49,7 +49,6 @@ export interface PostsDeps extends WriteDeps {
   comments: CommentsRepository;
 }
 
-
 /** How many batch keys a record remembers (a batch has at most 25 requests). */
 const KEPT_BATCH_KEYS = 50;
 
@@ -86,11 +85,18 @@ async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo
     const missing = docs.filter((d) => !d.slug);
     if (missing.length) {
       const candidates = new Map(missing.map((d) => [d.id, sanitizeTitle(d.title) || String(d.id)]));
-      const taken = new Set((await deps.posts.collection.find({ type: kind.kind, slug: { $in: [...new Set(candidates.values())] } }, { fields: ['slug'] })).map((r) => String(r.slug)));
+      const taken = new Set(
+        (await deps.posts.collection.find({ type: kind.kind, slug: { $in: [...new Set(candidates.values())] } }, { fields: ['slug'] })).map((r) =>
+          String(r.slug),
+        ),
+      );
       input.generatedSlugs = new Map();
       for (const d of missing) {
         const c = candidates.get(d.id)!;
-        const slug = taken.has(c) || /^\d+$/.test(c) ? await uniquePostSlug(deps.posts.collection, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id }) : c;
+        const slug =
+          taken.has(c) || /^\d+$/.test(c)
+            ? await uniquePostSlug(deps.posts.collection, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id })
+            : c;
         input.generatedSlugs.set(d.id, slug);
       }
     }
@@ -98,7 +104,15 @@ async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo
   return input;
 }
 
-async function presentOne(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, post: PostDoc, context: Context, extra: Partial<PresentInput> = {}, withLinks = true): Promise<Record<string, unknown>> {
+async function presentOne(
+  ctx: HandlerContext,
+  deps: PostsDeps,
+  kind: KindInfo,
+  post: PostDoc,
+  context: Context,
+  extra: Partial<PresentInput> = {},
+  withLinks = true,
+): Promise<Record<string, unknown>> {
   return presentPost(post, { ...(await presentInput(ctx, deps, kind, [post], context)), ...extra }, withLinks);
 }
 
@@ -156,7 +170,14 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     checkListOrder(p);
     const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-    const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.counts.count(deps.posts.collection, f), undefined, deps.pages);
+    const { items, total, page, perPage } = await pageOfPlan(
+      deps.posts.collection,
+      p,
+      plan,
+      (f) => deps.counts.count(deps.posts.collection, f),
+      undefined,
+      deps.pages,
+    );
     const context = p.context as Context;
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
@@ -203,15 +224,18 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     async permission(ctx) {
       const p = ctx.params;
       checkTemplate(p, null);
-      if (p.id !== undefined && p.id !== null && p.id !== '' && p.id !== 0 && p.id !== '0') return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+      if (p.id !== undefined && p.id !== null && p.id !== '' && p.id !== 0 && p.id !== '0')
+        return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
       if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       }
       if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
-      if (!can(ctx.user, `edit_${t}s`)) return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
-      if (!(await canAssignTerms(deps, ctx))) return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
+      if (!can(ctx.user, `edit_${t}s`))
+        return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
+      if (!(await canAssignTerms(deps, ctx)))
+        return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {
@@ -250,7 +274,8 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
-      if (!(await canAssignTerms(deps, ctx))) return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
+      if (!(await canAssignTerms(deps, ctx)))
+        return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {

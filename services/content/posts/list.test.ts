@@ -35,12 +35,28 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
     catB = (await terms.create({ taxonomy: 'category', name: 'Beta' })).id;
     tagX = (await terms.create({ taxonomy: 'post_tag', name: 'X' })).id;
     await db.close();
-    const ed = await app.admin('POST', '/cms/v2/users', { body: { username: 'lister', email: 'lister@example.com', password: 'pw-123456', roles: ['editor'] } });
+    const ed = await app.admin('POST', '/cms/v2/users', {
+      body: { username: 'lister', email: 'lister@example.com', password: 'pw-123456', roles: ['editor'] },
+    });
     editorId = ed.body.id;
 
     await create('apple', { title: 'Apple pie recipe', content: 'Sweet baking with apples', date: '2020-01-01T10:00:00', categories: [catA], tags: [tagX] });
-    await create('banana', { title: 'Banana bread', content: 'Apple free', excerpt: 'Yellow loaf', date: '2020-02-01T10:00:00', categories: [catChild], format: 'aside' });
-    await create('cherry', { title: 'Cherry tart', content: 'Red fruit', date: '2020-03-01T10:00:00', categories: [catA, catB], sticky: true, author: editorId });
+    await create('banana', {
+      title: 'Banana bread',
+      content: 'Apple free',
+      excerpt: 'Yellow loaf',
+      date: '2020-02-01T10:00:00',
+      categories: [catChild],
+      format: 'aside',
+    });
+    await create('cherry', {
+      title: 'Cherry tart',
+      content: 'Red fruit',
+      date: '2020-03-01T10:00:00',
+      categories: [catA, catB],
+      sticky: true,
+      author: editorId,
+    });
     await create('date', { title: 'Date squares', content: 'Dates and oats', date: '2020-04-01T10:00:00', categories: [catB], tags: [tagX] });
     await create('elder', { title: 'Elderflower cordial', content: 'Apple pie is not here', date: '2020-05-01T10:00:00' });
     for (let i = 0; i < 7; i++) await create(`filler${i}`, { title: `Filler ${i}`, content: 'x', date: `2019-0${i + 1}-01T00:00:00` });
@@ -65,7 +81,11 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
       expect(last.headers.get('link')).not.toContain('rel="next"');
       const past = await app.request('GET', '/cms/v2/posts?per_page=5&page=4');
       expect(past.status).toBe(400);
-      expect(past.body).toEqual({ code: 'rest_post_invalid_page_number', message: 'The page number requested is larger than the number of pages available.', data: { status: 400 } });
+      expect(past.body).toEqual({
+        code: 'rest_post_invalid_page_number',
+        message: 'The page number requested is larger than the number of pages available.',
+        data: { status: 400 },
+      });
       const none = await app.request('GET', '/cms/v2/posts?search=nothingmatches');
       expect(none.status).toBe(200);
       expect(none.body).toEqual([]);
@@ -93,13 +113,32 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
     it('reports bad list arguments with the reference messages', async () => {
       const bounds = await app.request('GET', '/cms/v2/posts?per_page=0&page=0');
       expect(bounds.status).toBe(400);
-      expect(bounds.body.data.params).toEqual({ page: 'page must be greater than or equal to 1', per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' });
-      for (const q of ['per_page=-1', 'per_page=101', 'context=banana', 'after=foo', 'author_exclude=invalid', 'include=invalid', 'sticky=nothanks', 'orderby=nope', 'status=nope', 'format=nope', 'categories[operator]=XOR']) {
+      expect(bounds.body.data.params).toEqual({
+        page: 'page must be greater than or equal to 1',
+        per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)',
+      });
+      for (const q of [
+        'per_page=-1',
+        'per_page=101',
+        'context=banana',
+        'after=foo',
+        'author_exclude=invalid',
+        'include=invalid',
+        'sticky=nothanks',
+        'orderby=nope',
+        'status=nope',
+        'format=nope',
+        'categories[operator]=XOR',
+      ]) {
         const res = await app.request('GET', `/cms/v2/posts?${q}`);
         expect([q, res.status, res.body.code]).toEqual([q, 400, 'rest_invalid_param']);
       }
       const relevance = await app.request('GET', '/cms/v2/posts?orderby=relevance');
-      expect(relevance.body).toEqual({ code: 'rest_no_search_term_defined', message: 'You need to define a search term to order by relevance.', data: { status: 400 } });
+      expect(relevance.body).toEqual({
+        code: 'rest_no_search_term_defined',
+        message: 'You need to define a search term to order by relevance.',
+        data: { status: 400 },
+      });
       const include = await app.request('GET', '/cms/v2/posts?orderby=include');
       expect(include.body.code).toBe('rest_orderby_include_missing_include');
     });
@@ -127,7 +166,10 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
     it('dates, authors, ids, slugs, sticky and format', async () => {
       const after = await app.request('GET', '/cms/v2/posts?after=2020-02-15T00:00:00&before=2020-04-15T00:00:00');
       expect(idsOf(after.body)).toEqual([ids.date, ids.cherry]);
-      const modified = await app.request('GET', `/cms/v2/posts?modified_after=${encodeURIComponent('2020-04-15T00:00:00Z')}&modified_before=2020-06-01T00:00:00Z`);
+      const modified = await app.request(
+        'GET',
+        `/cms/v2/posts?modified_after=${encodeURIComponent('2020-04-15T00:00:00Z')}&modified_before=2020-06-01T00:00:00Z`,
+      );
       expect(idsOf(modified.body)).toEqual([ids.elder]);
       const author = await app.request('GET', `/cms/v2/posts?author=${editorId}`);
       expect(idsOf(author.body)).toEqual([ids.cherry]);

@@ -9,7 +9,10 @@ afterAll(async () => {
   await app.close();
 });
 
-const sortedKeys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => k !== '_links').sort();
+const sortedKeys = (o: Record<string, unknown>) =>
+  Object.keys(o)
+    .filter((k) => k !== '_links')
+    .sort();
 const future = (days: number) => new Date(Date.now() + days * 86400000).toISOString().slice(0, 19);
 
 async function post(body: Record<string, unknown>, path = '/cms/v2/posts') {
@@ -88,7 +91,16 @@ describe('create', () => {
   });
 
   it('keeps every known status, including the importer ones', async () => {
-    for (const status of ['pending', 'private', 'vendor-ea-success', 'vendor-ea-failed', 'vendor-ea-schedule', 'vendor-ea-pending', 'vendor-ea-draft', 'vendor-ignored']) {
+    for (const status of [
+      'pending',
+      'private',
+      'vendor-ea-success',
+      'vendor-ea-failed',
+      'vendor-ea-schedule',
+      'vendor-ea-pending',
+      'vendor-ea-draft',
+      'vendor-ignored',
+    ]) {
       const p = await post({ title: `In ${status}`, status });
       expect(p.status).toBe(status);
     }
@@ -258,7 +270,9 @@ describe('records per context', () => {
     const p = await post({ title: 'Keys', status: 'publish' });
     const view = await app.request('GET', `/cms/v2/posts/${p.id}`);
     expect(sortedKeys(view.body)).toEqual(
-      'author categories class_list comment_status content date date_gmt excerpt featured_media format guid id link meta modified modified_gmt ping_status slug status sticky tags template title type'.split(' '),
+      'author categories class_list comment_status content date date_gmt excerpt featured_media format guid id link meta modified modified_gmt ping_status slug status sticky tags template title type'.split(
+        ' ',
+      ),
     );
     const edit = await app.admin('GET', `/cms/v2/posts/${p.id}?context=edit`);
     expect(sortedKeys(edit.body)).toEqual([...sortedKeys(view.body), 'generated_slug', 'password', 'permalink_template'].sort());
@@ -268,7 +282,11 @@ describe('records per context', () => {
     expect(view.body.guid).toEqual({ rendered: `http://example.test/?p=${p.id}` });
     const page = await post({ title: 'A page', status: 'publish' }, '/cms/v2/pages');
     const pv = await app.request('GET', `/cms/v2/pages/${page.id}`);
-    expect(sortedKeys(pv.body)).toEqual('author class_list comment_status content date date_gmt excerpt featured_media guid id link menu_order meta modified modified_gmt parent ping_status slug status template title type'.split(' '));
+    expect(sortedKeys(pv.body)).toEqual(
+      'author class_list comment_status content date date_gmt excerpt featured_media guid id link menu_order meta modified modified_gmt parent ping_status slug status template title type'.split(
+        ' ',
+      ),
+    );
     expect(pv.body.comment_status).toBe('closed');
     expect(pv.headers.get('link')).toContain(`<http://example.test/a-page/>; rel="alternate"; type=text/html`);
   });
@@ -313,7 +331,7 @@ describe('records per context', () => {
 describe('rendering', () => {
   it('wraps paragraphs, curls quotes and generates excerpts of 55 words', async () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
-    const p = await post({ title: "It's \"quoted\"", content: `${words}\n\nline one\nline two`, status: 'publish' });
+    const p = await post({ title: 'It\'s "quoted"', content: `${words}\n\nline one\nline two`, status: 'publish' });
     expect(p.title.rendered).toBe('It&#8217;s &#8220;quoted&#8221;');
     expect(p.content.rendered).toBe(`<p>${words}</p>\n<p>line one<br />\nline two</p>\n`);
     expect(p.excerpt.rendered).toBe(`<p>${words.split(' ').slice(0, 55).join(' ')} [&hellip;]</p>\n`);
@@ -380,12 +398,30 @@ describe('pages', () => {
 
 describe('odd input', () => {
   it('gets an answer in the reference envelope, never a 500', async () => {
-    const queries = ['offset=-5', 'page=99999999999999999999', 'per_page=10&offset=99999999999999999999', 'search=%25', 'search=--', 'slug[]=', 'categories[terms]=', 'status[]=any&status[]=trash', 'orderby=include_slugs', 'after=9999-12-31T23:59:59'];
+    const queries = [
+      'offset=-5',
+      'page=99999999999999999999',
+      'per_page=10&offset=99999999999999999999',
+      'search=%25',
+      'search=--',
+      'slug[]=',
+      'categories[terms]=',
+      'status[]=any&status[]=trash',
+      'orderby=include_slugs',
+      'after=9999-12-31T23:59:59',
+    ];
     for (const q of queries) {
       const res = await app.admin('GET', `/cms/v2/posts?${q}`);
       expect([q, res.status < 500, typeof (res.status >= 400 ? res.body.code : 'ok')]).toEqual([q, true, 'string']);
     }
-    const bodies = [{ title: { raw: 123 } }, { title: 'a', meta: 'x' }, { title: 'a', categories: [{}] }, { title: 'a', password: 123 }, { title: 'a', content: { raw: null } }, { title: 'a', date: '' }];
+    const bodies = [
+      { title: { raw: 123 } },
+      { title: 'a', meta: 'x' },
+      { title: 'a', categories: [{}] },
+      { title: 'a', password: 123 },
+      { title: 'a', content: { raw: null } },
+      { title: 'a', date: '' },
+    ];
     for (const body of bodies) {
       const res = await app.admin('POST', '/cms/v2/posts', { body });
       expect([body, res.status, res.body.code]).toEqual([body, 400, 'rest_invalid_param']);

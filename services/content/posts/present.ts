@@ -102,7 +102,8 @@ function links(post: PostDoc, input: PresentInput): Record<string, unknown> {
   const count = Number(post.revision_count ?? 0);
   const revisions = `/cms/v2/${kind.base}/${post.id}/revisions`;
   out['version-history'] = [{ count, href: restUrl(site, revisions) }];
-  if (count > 0 && post.latest_revision) out['predecessor-version'] = [{ id: post.latest_revision, href: restUrl(site, `${revisions}/${post.latest_revision}`) }];
+  if (count > 0 && post.latest_revision)
+    out['predecessor-version'] = [{ id: post.latest_revision, href: restUrl(site, `${revisions}/${post.latest_revision}`) }];
   if (kind.hierarchical && post.parent) out.up = [{ embeddable: true, href: restUrl(site, `/cms/v2/${kind.base}/${post.parent}`) }];
   if (input.links.media && post.featured_media) out['wp:featuredmedia'] = [{ embeddable: true, href: restUrl(site, `/cms/v2/media/${post.featured_media}`) }];
   if (input.links.media) out['wp:attachment'] = [{ href: restUrl(site, '/cms/v2/media', { parent: post.id }) }];

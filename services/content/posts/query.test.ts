@@ -5,7 +5,20 @@ import { SqliteStore } from '../../../libs/store/sqlite';
 import { TermsRepository } from '../../../libs/terms/repository';
 import { parseSearch, planList, relevanceRank } from './query';
 
-const DEFAULTS = { context: 'view', page: 1, per_page: 10, order: 'desc', orderby: 'date', status: ['publish'], ignore_sticky: true, author: [], author_exclude: [], include: [], exclude: [], search_columns: [] };
+const DEFAULTS = {
+  context: 'view',
+  page: 1,
+  per_page: 10,
+  order: 'desc',
+  orderby: 'date',
+  status: ['publish'],
+  ignore_sticky: true,
+  author: [],
+  author_exclude: [],
+  include: [],
+  exclude: [],
+  search_columns: [],
+};
 
 describe('list plans', () => {
   let store: SqliteStore;

@@ -30,7 +30,9 @@ export interface SearchSpec {
 /** The reference's parse_search: words, "quoted phrases", -exclusions; stopwords and single letters dropped. */
 export function parseSearch(raw: string, columns: string[], exact: boolean): SearchSpec {
   const text = raw.replace(/[\r\n]/g, '');
-  const cols = (columns.length ? columns : ['post_title', 'post_excerpt', 'post_content']).map((c) => c.replace('post_', '') as 'title' | 'excerpt' | 'content');
+  const cols = (columns.length ? columns : ['post_title', 'post_excerpt', 'post_content']).map(
+    (c) => c.replace('post_', '') as 'title' | 'excerpt' | 'content',
+  );
   if (exact) return { text, terms: [text], termCount: 1, columns: cols, exact };
   const matches = text.match(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g) ?? [];
   let terms = matches
@@ -56,7 +58,13 @@ export function hasExclusions(s: SearchSpec | undefined): boolean {
 
 /** Whether a record contains one of the search's `-word` terms in a searched column. */
 export function excludedBySearch(post: Pick<PostDoc, 'title' | 'excerpt' | 'content'>, s: SearchSpec): boolean {
-  return s.terms.filter(isExclusion).some((t) => s.columns.some((c) => String(post[c] ?? '').toLowerCase().includes(t.slice(1).toLowerCase())));
+  return s.terms.filter(isExclusion).some((t) =>
+    s.columns.some((c) =>
+      String(post[c] ?? '')
+        .toLowerCase()
+        .includes(t.slice(1).toLowerCase()),
+    ),
+  );
 }
 
 /** The reference's relevance order: title has the phrase, all words, any word; then excerpt, then content. */
@@ -140,7 +148,8 @@ function statusFilter(statuses: string[], kind: KindInfo, user: Caller, edit: bo
       else if (user) own.push(s);
       continue;
     }
-    const others = can(user, `edit_others_${t}s`) && (s === 'future' ? can(user, `edit_published_${t}s`) : s === 'private' ? can(user, `edit_private_${t}s`) : true);
+    const others =
+      can(user, `edit_others_${t}s`) && (s === 'future' ? can(user, `edit_published_${t}s`) : s === 'private' ? can(user, `edit_private_${t}s`) : true);
     if (others) all.push(s);
     else if (user && (edit ? can(user, `edit_${t}s`) : can(user, 'read'))) own.push(s);
   }
@@ -167,7 +176,14 @@ const SORT_FIELD: Record<string, string> = {
  * `statusClause`, when given, replaces the posts' and pages' status rule (attachments have their own:
  * `inherit` is public); it must name the type itself.
  */
-export async function planList(p: Record<string, unknown>, kind: KindInfo, user: Caller, terms: TermsRepository, zone: string, statusClause?: Filter): Promise<ListPlan> {
+export async function planList(
+  p: Record<string, unknown>,
+  kind: KindInfo,
+  user: Caller,
+  terms: TermsRepository,
+  zone: string,
+  statusClause?: Filter,
+): Promise<ListPlan> {
   let statuses = [...new Set(p.status as string[])];
   if (statuses.includes('any')) statuses = [...new Set([...ANY_STATUSES, ...statuses.filter((s) => s !== 'any')])];
   // The type is part of the status condition (each of its branches), which keeps it index-served.
@@ -187,11 +203,17 @@ export async function planList(p: Record<string, unknown>, kind: KindInfo, user:
     if (list('parent_exclude').length) and.push({ parent: { $nin: list('parent_exclude') } });
     if (typeof p.menu_order === 'number') and.push({ menu_order: p.menu_order });
   }
-  for (const [arg, op] of [['after', '$gt'], ['before', '$lt']] as const) {
+  for (const [arg, op] of [
+    ['after', '$gt'],
+    ['before', '$lt'],
+  ] as const) {
     const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, zone) : null;
     if (v) and.push({ date: { [op]: v } });
   }
-  for (const [arg, op] of [['modified_after', '$gt'], ['modified_before', '$lt']] as const) {
+  for (const [arg, op] of [
+    ['modified_after', '$gt'],
+    ['modified_before', '$lt'],
+  ] as const) {
     const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, 'UTC') : null;
     if (v) and.push({ modified_gmt: { [op]: new Date(v.replace(' ', 'T') + 'Z') } });
   }
@@ -207,7 +229,12 @@ export async function planList(p: Record<string, unknown>, kind: KindInfo, user:
 
   if (!kind.hierarchical) {
     const clauses: Filter[] = [];
-    for (const [arg, ex] of [['categories', false], ['categories_exclude', true], ['tags', false], ['tags_exclude', true]] as const) {
+    for (const [arg, ex] of [
+      ['categories', false],
+      ['categories_exclude', true],
+      ['tags', false],
+      ['tags_exclude', true],
+    ] as const) {
       const c = await taxClause(terms, p[arg] as TermLimit, ex);
       if (c) clauses.push(c);
     }

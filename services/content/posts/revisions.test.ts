@@ -33,15 +33,26 @@ describe('revisions', () => {
     expect(list.headers.get('x-wp-totalpages')).toBe('1');
     const rev = list.body[0];
     expect(rev).toMatchObject({ parent: id, slug: `${id}-revision-v1`, author: users.ids.editor, content: { rendered: '<p>First body</p>\n' } });
-    expect(Object.keys(rev).filter((k) => k !== '_links').sort()).toEqual('author content date date_gmt excerpt guid id meta modified modified_gmt parent slug title'.split(' '));
+    expect(
+      Object.keys(rev)
+        .filter((k) => k !== '_links')
+        .sort(),
+    ).toEqual('author content date date_gmt excerpt guid id meta modified modified_gmt parent slug title'.split(' '));
     expect(rev._links.parent[0].href).toBe(`http://example.test/index.php/cms-json/cms/v2/posts/${id}`);
     const embed = await users.as('editor', 'GET', `/cms/v2/posts/${id}/revisions?context=embed`);
-    expect(Object.keys(embed.body[0]).filter((k) => k !== '_links').sort()).toEqual('author date excerpt id parent slug title'.split(' '));
+    expect(
+      Object.keys(embed.body[0])
+        .filter((k) => k !== '_links')
+        .sort(),
+    ).toEqual('author date excerpt id parent slug title'.split(' '));
     const edit = await users.as('editor', 'GET', `/cms/v2/posts/${id}/revisions/${rev.id}?context=edit`);
     expect(edit.body.title).toEqual({ raw: 'Three', rendered: 'Three' });
     const post = await app.request('GET', `/cms/v2/posts/${id}`);
     expect(post.body._links['version-history'][0].count).toBe(3);
-    expect(post.body._links['predecessor-version'][0]).toEqual({ id: rev.id, href: `http://example.test/index.php/cms-json/cms/v2/posts/${id}/revisions/${rev.id}` });
+    expect(post.body._links['predecessor-version'][0]).toEqual({
+      id: rev.id,
+      href: `http://example.test/index.php/cms-json/cms/v2/posts/${id}/revisions/${rev.id}`,
+    });
   });
 
   it('pages, offsets, searches; refuses what does not exist or belong', async () => {
@@ -57,7 +68,11 @@ describe('revisions', () => {
     const offset = await users.as('editor', 'GET', `/cms/v2/posts/${id}/revisions?per_page=2&offset=4`);
     expect(offset.body).toHaveLength(1);
     const bad = await users.as('editor', 'GET', `/cms/v2/posts/${id}/revisions?per_page=2&offset=5`);
-    expect(bad.body).toEqual({ code: 'rest_revision_invalid_offset_number', message: 'The offset number requested is larger than or equal to the number of available revisions.', data: { status: 400 } });
+    expect(bad.body).toEqual({
+      code: 'rest_revision_invalid_offset_number',
+      message: 'The offset number requested is larger than or equal to the number of available revisions.',
+      data: { status: 400 },
+    });
     const word = await users.as('editor', 'GET', `/cms/v2/posts/${id}/revisions?offset=moreplease`);
     expect(word.body.code).toBe('rest_invalid_param');
     const search = await users.as('editor', 'GET', `/cms/v2/posts/${id}/revisions?search=Version%203`);
@@ -68,7 +83,11 @@ describe('revisions', () => {
     expect(noParent.body).toEqual({ code: 'rest_post_invalid_parent', message: 'Invalid post parent ID.', data: { status: 404 } });
     const other = await editorPost();
     const mismatch = await users.as('editor', 'GET', `/cms/v2/posts/${other}/revisions/${asc.body[0].id}`);
-    expect(mismatch.body).toEqual({ code: 'rest_revision_parent_id_mismatch', message: `The revision does not belong to the specified parent with id of "${other}"`, data: { status: 404 } });
+    expect(mismatch.body).toEqual({
+      code: 'rest_revision_parent_id_mismatch',
+      message: `The revision does not belong to the specified parent with id of "${other}"`,
+      data: { status: 404 },
+    });
     const wrongType = await users.as('editor', 'GET', `/cms/v2/pages/${id}/revisions`);
     expect(wrongType.body.code).toBe('rest_post_invalid_parent');
     const notRevision = await users.as('editor', 'GET', `/cms/v2/posts/${id}/revisions/${other}`);

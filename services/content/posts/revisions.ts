@@ -20,7 +20,11 @@ import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './qu
 import { newPostRecord } from '../../../libs/posts/record';
 import { buildUpdate, canAssignTerms, checkTemplate, prepare } from './write';
 
-const normalizeWs = (s: string) => (s ?? '').replace(/\r\n|\r/g, '\n').replace(/[ \t]+$/gm, '').trim();
+const normalizeWs = (s: string) =>
+  (s ?? '')
+    .replace(/\r\n|\r/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .trim();
 const revisionSlug = (id: number) => `${id}-revision-v1`;
 const autosaveSlug = (id: number) => `${id}-autosave-v1`;
 
@@ -47,7 +51,16 @@ function revisionDoc(post: PostDoc, id: number, author: number, autosave: boolea
 /** Recounts a parent's revisions and finds the newest, after one was added, replaced or removed. */
 export async function revisionStats(deps: PostsDeps, parentId: number): Promise<Pick<PostDoc, 'revision_count' | 'latest_revision'>> {
   const filter = { parent: parentId, type: 'revision' };
-  const [count, latest] = await Promise.all([deps.posts.count(filter), deps.posts.collection.findOne(filter, { sort: [['date', -1], ['id', -1]], fields: ['id'] })]);
+  const [count, latest] = await Promise.all([
+    deps.posts.count(filter),
+    deps.posts.collection.findOne(filter, {
+      sort: [
+        ['date', -1],
+        ['id', -1],
+      ],
+      fields: ['id'],
+    }),
+  ]);
   return { revision_count: count, latest_revision: latest?.id };
 }
 
@@ -137,7 +150,13 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       if (sf) and.push(sf);
       const dir = p.order === 'asc' ? 1 : -1;
       const field = p.orderby === 'id' ? 'id' : p.orderby === 'slug' ? 'slug' : p.orderby === 'title' ? 'title' : 'date';
-      const sort: SortSpec = field === 'date' ? [['date', dir], ['id', dir]] : [[field, dir]];
+      const sort: SortSpec =
+        field === 'date'
+          ? [
+              ['date', dir],
+              ['id', dir],
+            ]
+          : [[field, dir]];
       // A post's revisions are few; they are ordered and paged here, as the reference pages WP_Query.
       let all = await deps.posts.collection.find({ $and: and }, { sort });
       if (search) all = all.filter((r) => !excludedBySearch(r, search));
@@ -149,8 +168,14 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       const offset = perPage !== undefined && typeof p.offset === 'number' ? Math.abs(p.offset) : 0;
       const pages = perPage ? totalPages(total, perPage) : total > 0 ? 1 : 0;
       if (total > 0) {
-        if (offset >= total) throw new RestError('rest_revision_invalid_offset_number', 'The offset number requested is larger than or equal to the number of available revisions.', 400);
-        if (!offset && page > pages) throw new RestError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+        if (offset >= total)
+          throw new RestError(
+            'rest_revision_invalid_offset_number',
+            'The offset number requested is larger than or equal to the number of available revisions.',
+            400,
+          );
+        if (!offset && page > pages)
+          throw new RestError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
       }
       const start = perPage ? (typeof p.offset === 'number' ? offset : (page - 1) * perPage) : 0;
       const items = perPage ? all.slice(start, start + perPage) : all;
@@ -167,18 +192,21 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     async handle(ctx) {
       const parent = await parentOf(ctx, deps, kind, 'parent');
       const rev = await revisionById(deps, Number(ctx.params.id));
-      if (rev.parent !== parent.id) throw new RestError('rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${parent.id}"`, 404);
+      if (rev.parent !== parent.id)
+        throw new RestError('rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${parent.id}"`, 404);
       return { body: presentRevision(rev, view(ctx)) };
     },
   });
 
   // The reference maps delete_post on a revision to do_not_allow: nobody deletes a revision through the
   // API (revisions go with their post), so every caller is refused, after the parent and revision checks.
-  const cannotDeleteRevision = (ctx: HandlerContext) => new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.', authStatus(ctx.user));
+  const cannotDeleteRevision = (ctx: HandlerContext) =>
+    new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.', authStatus(ctx.user));
   app.bind(`${id}.revisions.delete`, {
     async permission(ctx) {
       const parent = await parentOf(ctx, deps, kind, 'parent');
-      if (!canDeletePost(ctx.user, parent)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.', authStatus(ctx.user));
+      if (!canDeletePost(ctx.user, parent))
+        return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.', authStatus(ctx.user));
       await revisionById(deps, Number(ctx.params.id));
       const read = readCheck(ctx, parent, 'revisions');
       return read === true ? cannotDeleteRevision(ctx) : read;
@@ -194,7 +222,15 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     },
     async handle(ctx) {
       const parent = await parentOf(ctx, deps, kind, 'id');
-      const list = await deps.posts.collection.find({ parent: parent.id, type: 'revision', slug: autosaveSlug(parent.id) }, { sort: [['date', -1], ['id', -1]] });
+      const list = await deps.posts.collection.find(
+        { parent: parent.id, type: 'revision', slug: autosaveSlug(parent.id) },
+        {
+          sort: [
+            ['date', -1],
+            ['id', -1],
+          ],
+        },
+      );
       return { body: list.map((r) => presentRevision(r, view(ctx))) };
     },
   });
@@ -206,7 +242,15 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     async handle(ctx) {
       const parentId = Number(ctx.params.parent);
       // The reference answers the newest autosave of the parent, whatever id the path names.
-      const autosave = await deps.posts.collection.findOne({ parent: parentId, type: 'revision', slug: autosaveSlug(parentId) }, { sort: [['date', -1], ['id', -1]] });
+      const autosave = await deps.posts.collection.findOne(
+        { parent: parentId, type: 'revision', slug: autosaveSlug(parentId) },
+        {
+          sort: [
+            ['date', -1],
+            ['id', -1],
+          ],
+        },
+      );
       if (!autosave) throw new RestError('rest_post_no_autosave', 'There is no autosave revision for this post.', 404);
       return { body: presentRevision(autosave, view(ctx)) };
     },
@@ -218,13 +262,19 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       const post = await autosaveTarget(ctx, deps, kind);
       checkTemplate(ctx.params, post);
       if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
-      if (typeof ctx.params.author === 'number' && ctx.params.author !== 0 && ctx.params.author !== ctx.user?.id && !can(ctx.user, `edit_others_${kind.kind}s`)) {
+      if (
+        typeof ctx.params.author === 'number' &&
+        ctx.params.author !== 0 &&
+        ctx.params.author !== ctx.user?.id &&
+        !can(ctx.user, `edit_others_${kind.kind}s`)
+      ) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
       if (ctx.params.sticky === true && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
-      if (!(await canAssignTerms(deps, ctx))) return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
+      if (!(await canAssignTerms(deps, ctx)))
+        return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {
@@ -250,7 +300,10 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       else {
         const t = now();
         const stamp = { modified: toLocal(t, deps.site.timezone), modified_gmt: t };
-        const meta = ctx.params.meta && typeof ctx.params.meta === 'object' ? writtenMeta(post, ctx.params.meta as Record<string, unknown>, deps.site.timezone).meta : post.meta;
+        const meta =
+          ctx.params.meta && typeof ctx.params.meta === 'object'
+            ? writtenMeta(post, ctx.params.meta as Record<string, unknown>, deps.site.timezone).meta
+            : post.meta;
         const source: PostDoc = { ...post, ...fields, ...stamp, meta };
         if (existing) {
           const doc = revisionDoc(source, existing.id, userId, true, deps.site);

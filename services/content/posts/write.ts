@@ -84,7 +84,10 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
   if (typeof p.status === 'string' && (!existing || existing.status !== p.status)) {
     const s = p.status;
     if ((s === 'publish' || s === 'future' || s === 'private') && !typeCan(req.user, kind.kind, 'publish')) {
-      const message = s === 'private' ? 'Sorry, you are not allowed to create private posts in this post type.' : 'Sorry, you are not allowed to publish posts in this post type.';
+      const message =
+        s === 'private'
+          ? 'Sorry, you are not allowed to create private posts in this post type.'
+          : 'Sorry, you are not allowed to publish posts in this post type.';
       throw new RestError('rest_cannot_publish', message, authStatus(req.user));
     }
     out.status = s;
@@ -109,7 +112,8 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
   if (typeof p.slug === 'string') out.slug = p.slug;
 
   if (typeof p.author === 'number' && p.author !== 0) {
-    if (p.author !== req.user?.id && !(p.author > 0 && (await deps.users.byId(p.author)))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+    if (p.author !== req.user?.id && !(p.author > 0 && (await deps.users.byId(p.author))))
+      throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
     out.author = p.author;
   }
 
@@ -167,7 +171,10 @@ async function existingTerms(deps: WriteDeps, taxonomy: string, ids: number[]): 
 
 /** assign_term: any given term that exists must be assignable (edit_posts for categories and tags). */
 export async function canAssignTerms(deps: WriteDeps, req: Request): Promise<boolean> {
-  for (const [arg, tax] of [['categories', 'category'], ['tags', 'post_tag']] as const) {
+  for (const [arg, tax] of [
+    ['categories', 'category'],
+    ['tags', 'post_tag'],
+  ] as const) {
     const ids = req.params[arg];
     if (!Array.isArray(ids) || !ids.length) continue;
     if ((await existingTerms(deps, tax, ids as number[])).length && !can(req.user, 'edit_posts')) return false;
@@ -202,7 +209,16 @@ function settleDates(status: string, local: string | null, gmt: Date | null, zon
   return { status: s, date, date_gmt: dateGmt };
 }
 
-async function finalSlug(deps: WriteDeps, kind: KindInfo, wanted: string | undefined, status: string, title: string, id: number, parent: number, current?: string): Promise<string> {
+async function finalSlug(
+  deps: WriteDeps,
+  kind: KindInfo,
+  wanted: string | undefined,
+  status: string,
+  title: string,
+  id: number,
+  parent: number,
+  current?: string,
+): Promise<string> {
   const scope = { type: kind.kind, hierarchical: kind.hierarchical, parent, selfId: id, currentSlug: current };
   let slug = wanted ?? '';
   // The reference makes a sent slug unique even for drafts, which otherwise keep theirs as given.
@@ -263,7 +279,13 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
 }
 
 /** The changed fields of an update, and the record after it. */
-export async function buildUpdate(deps: WriteDeps, kind: KindInfo, req: Request, prep: Prepared, old: PostDoc): Promise<{ changes: Partial<PostDoc>; after: PostDoc }> {
+export async function buildUpdate(
+  deps: WriteDeps,
+  kind: KindInfo,
+  req: Request,
+  prep: Prepared,
+  old: PostDoc,
+): Promise<{ changes: Partial<PostDoc>; after: PostDoc }> {
   const p = req.params;
   const zone = deps.site.timezone;
   const status = prep.status ?? old.status;

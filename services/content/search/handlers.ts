@@ -61,9 +61,19 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     if (!types.length) return { items: [], total: 0 };
     const search = typeof p.search === 'string' ? p.search : '';
     // Only published records, as the reference's post handler asks WP_Query for.
-    const args = { status: ['publish'], include: p.include, exclude: p.exclude, search, orderby: search.trim() ? 'relevance' : 'date', order: 'desc', context: 'view' };
+    const args = {
+      status: ['publish'],
+      include: p.include,
+      exclude: p.exclude,
+      search,
+      orderby: search.trim() ? 'relevance' : 'date',
+      order: 'desc',
+      context: 'view',
+    };
     const plans = await Promise.all(
-      types.map((type) => planList(args, { kind: type as PostKind, base: postTypeObject(type)!.restBase, hierarchical: false } as KindInfo, user, deps.terms, site.timezone)),
+      types.map((type) =>
+        planList(args, { kind: type as PostKind, base: postTypeObject(type)!.restBase, hierarchical: false } as KindInfo, user, deps.terms, site.timezone),
+      ),
     );
     const or: Filter[] = plans.map((pl) => pl.filter);
     // Each plan carries the guest search's privacy condition (libs/posts/search, through planList).
@@ -83,7 +93,10 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       docs = await deps.posts.collection.find(filter, { sort: plan.sort, skip, limit: perPage });
       total = docs.length < perPage && (docs.length > 0 || skip === 0) ? skip + docs.length : await deps.posts.count(filter);
     }
-    const parents = await loadAncestors(deps.posts, docs.filter((d) => d.type === 'page'));
+    const parents = await loadAncestors(
+      deps.posts,
+      docs.filter((d) => d.type === 'page'),
+    );
     const items = docs.map((d) => {
       const t = postTypeObject(d.type)!;
       const links: Record<string, unknown> = {};
@@ -118,10 +131,20 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     if (exclude.length) and.push({ id: { $nin: exclude } });
     const filter: Filter = and.length === 1 ? and[0] : { $and: and };
     const [terms, total] = await Promise.all([
-      deps.terms.collection.find(filter, { sort: [['name', 1], ['id', 1]], skip: (page - 1) * perPage, limit: perPage }),
+      deps.terms.collection.find(filter, {
+        sort: [
+          ['name', 1],
+          ['id', 1],
+        ],
+        skip: (page - 1) * perPage,
+        limit: perPage,
+      }),
       deps.terms.collection.count(filter),
     ]);
-    const parents = await loadTermAncestors(deps.terms, terms.filter((t) => taxonomyObject(t.taxonomy)?.hierarchical));
+    const parents = await loadTermAncestors(
+      deps.terms,
+      terms.filter((t) => taxonomyObject(t.taxonomy)?.hierarchical),
+    );
     const items = terms.map((term: TermDoc) => {
       const tax = taxonomyObject(term.taxonomy)!;
       const links: Record<string, unknown> = {};

@@ -30,7 +30,9 @@ beforeAll(async () => {
   await post('aside', { title: 'A short aside', status: 'publish', format: 'aside' });
   await post('parent', { title: 'Fruit', status: 'publish' }, '/cms/v2/pages');
   await post('page', { title: 'Apple orchard', status: 'publish', parent: ids.parent }, '/cms/v2/pages');
-  const event = await app.admin('POST', '/vendor/events/v1/events', { body: { title: 'Apple fair', start_date: '2030-05-01 10:00:00', end_date: '2030-05-01 12:00:00', status: 'publish' } });
+  const event = await app.admin('POST', '/vendor/events/v1/events', {
+    body: { title: 'Apple fair', start_date: '2030-05-01 10:00:00', end_date: '2030-05-01 12:00:00', status: 'publish' },
+  });
   ids.event = event.body.id;
   ids.eventCategory = (await app.admin('POST', '/vendor/events/v1/categories', { body: { name: 'Apple festivals' } })).body.id;
   ids.childCategory = (await app.admin('POST', '/vendor/events/v1/categories', { body: { name: 'Apple juniors', parent: ids.eventCategory } })).body.id;
@@ -116,7 +118,9 @@ describe('posts', () => {
     expect(idsOf((await users.as('guest', 'GET', '/cms/v2/search?search=fair')).body)).toEqual([]);
     expect(idsOf((await users.as('guest', 'GET', '/cms/v2/search?search=fair&subtype=vendor_events')).body)).toEqual([]);
     const admin = await app.admin('GET', '/cms/v2/search?search=fair');
-    expect(admin.body).toEqual([expect.objectContaining({ id: ids.event, subtype: 'vendor_events', label: 'Event', url: 'http://example.test/event/apple-fair/' })]);
+    expect(admin.body).toEqual([
+      expect.objectContaining({ id: ids.event, subtype: 'vendor_events', label: 'Event', url: 'http://example.test/event/apple-fair/' }),
+    ]);
   });
 
   it('embeds the found record through its self link', async () => {
@@ -144,7 +148,10 @@ describe('terms', () => {
 
   it('limits terms by subtype, include and exclude, and lists them all without a search', async () => {
     expect(idsOf((await users.as('guest', 'GET', '/cms/v2/search?type=term&search=apple&subtype=post_tag')).body)).toEqual([ids.tag]);
-    expect(idsOf((await users.as('guest', 'GET', `/cms/v2/search?type=term&search=apple&exclude=${ids.tag}`)).body)).toEqual([ids.eventCategory, ids.childCategory]);
+    expect(idsOf((await users.as('guest', 'GET', `/cms/v2/search?type=term&search=apple&exclude=${ids.tag}`)).body)).toEqual([
+      ids.eventCategory,
+      ids.childCategory,
+    ]);
     expect(idsOf((await users.as('guest', 'GET', `/cms/v2/search?type=term&include=${ids.tag}`)).body)).toEqual([ids.tag]);
     const all = await users.as('guest', 'GET', '/cms/v2/search?type=term&subtype=category');
     expect(all.body.map((t: { title: string }) => t.title)).toEqual(['Uncategorized']);
@@ -156,7 +163,14 @@ describe('post formats', () => {
   it('finds the formats some post uses, by slug or name', async () => {
     const res = await users.as('guest', 'GET', '/cms/v2/search?type=post-format');
     expect(res.body).toEqual([
-      { id: 'aside', title: 'Aside', url: 'http://example.test/type/aside/', type: 'post-format', label: 'Aside', _links: { collection: [{ href: `${root}/cms/v2/search` }] } },
+      {
+        id: 'aside',
+        title: 'Aside',
+        url: 'http://example.test/type/aside/',
+        type: 'post-format',
+        label: 'Aside',
+        _links: { collection: [{ href: `${root}/cms/v2/search` }] },
+      },
     ]);
     expect((await users.as('guest', 'GET', '/cms/v2/search?type=post-format&search=ASI')).body).toHaveLength(1);
     expect((await users.as('guest', 'GET', '/cms/v2/search?type=post-format&search=video')).body).toEqual([]);

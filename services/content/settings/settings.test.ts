@@ -85,7 +85,12 @@ describe('reading', () => {
   it('publishes the writable settings as the route arguments', async () => {
     const route = (await app.request('GET', '/cms/v2')).body.routes['/cms/v2/settings'];
     expect(route.methods).toEqual(['GET', 'POST', 'PUT', 'PATCH']);
-    expect(route.endpoints[1].args.timezone).toEqual({ type: 'string', title: 'Timezone', description: 'A city in the same timezone as you.', required: false });
+    expect(route.endpoints[1].args.timezone).toEqual({
+      type: 'string',
+      title: 'Timezone',
+      description: 'A city in the same timezone as you.',
+      required: false,
+    });
     expect(route.endpoints[1].args.default_comment_status.enum).toEqual(['open', 'closed']);
   });
 });
@@ -168,7 +173,9 @@ describe('changing the settings', () => {
 describe('posts per page', () => {
   it('is the page size of the event archives that do not name one', async () => {
     for (let i = 0; i < 3; i++) {
-      const res = await app.admin('POST', '/vendor/events/v1/events', { body: { title: `Paged event ${i}`, start_date: `2031-01-0${i + 1} 10:00:00`, end_date: `2031-01-0${i + 1} 11:00:00`, status: 'publish' } });
+      const res = await app.admin('POST', '/vendor/events/v1/events', {
+        body: { title: `Paged event ${i}`, start_date: `2031-01-0${i + 1} 10:00:00`, end_date: `2031-01-0${i + 1} 11:00:00`, status: 'publish' },
+      });
       expect(res.status).toBe(201);
     }
     expect((await app.request('GET', '/vendor/events/v1/events?starts_after=2030-12-31')).body.events).toHaveLength(3);

@@ -62,7 +62,13 @@ const p = (text: string) => `<p>${text}</p>`;
 /** The reference's size_format with two decimals: 1024-based units, `0 B` for nothing. */
 export function sizeFormat(bytes: number): string {
   if (bytes === 0) return '0 B';
-  const units: Array<[string, number]> = [['TB', 1024 ** 4], ['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024], ['B', 1]];
+  const units: Array<[string, number]> = [
+    ['TB', 1024 ** 4],
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+    ['B', 1],
+  ];
   for (const [unit, mag] of units) {
     if (bytes >= mag) return `${(bytes / mag).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${unit}`;
   }
@@ -80,9 +86,17 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 /** The reference's get_test_https_status, read from the site URL this service publishes. */
 export function httpsStatus(site: Site): HealthResult {
-  const why = 'An HTTPS connection is a more secure way of browsing the web. Application passwords travel in every request\'s Authorization header, so without HTTPS anyone on the network path can read them.';
+  const why =
+    "An HTTPS connection is a more secure way of browsing the web. Application passwords travel in every request's Authorization header, so without HTTPS anyone on the network path can read them.";
   if (new URL(site.url).protocol === 'https:') {
-    return { label: 'Your website is using an active HTTPS connection', status: 'good', badge: SECURITY, description: p(why), actions: '', test: 'https_status' };
+    return {
+      label: 'Your website is using an active HTTPS connection',
+      status: 'good',
+      badge: SECURITY,
+      description: p(why),
+      actions: '',
+      test: 'https_status',
+    };
   }
   return {
     label: 'Your website does not use HTTPS',
@@ -96,9 +110,17 @@ export function httpsStatus(site: Site): HealthResult {
 
 /** The reference's get_test_authorization_header: did credentials arrive in the Authorization header and authenticate? */
 export function authorizationHeader(user: AuthUser | null): HealthResult {
-  const why = 'The Authorization header is used by third-party applications you have approved for this site. Without this header, those apps cannot connect to your site.';
+  const why =
+    'The Authorization header is used by third-party applications you have approved for this site. Without this header, those apps cannot connect to your site.';
   if (user?.appPassword) {
-    return { label: 'The Authorization header is working as expected', status: 'good', badge: SECURITY, description: p(why), actions: '', test: 'authorization_header' };
+    return {
+      label: 'The Authorization header is working as expected',
+      status: 'good',
+      badge: SECURITY,
+      description: p(why),
+      actions: '',
+      test: 'authorization_header',
+    };
   }
   return {
     label: 'The authorization header is missing',
@@ -122,8 +144,14 @@ export async function storeCheck(deps: HealthDeps): Promise<HealthResult> {
       label: 'The store cannot be reached',
       status: 'critical',
       badge: PERFORMANCE,
-      description: p(`Every record of the site is kept in ${kind}, and it did not answer: ${esc((e as Error).message)}. Reads and writes fail until it is back.`),
-      actions: p(deps.store.kind === 'mongo' ? 'Check that MongoDB is running and that <code>MONGO_URL</code> points at it.' : 'Check that <code>DATA_DIR</code> is readable and writable.'),
+      description: p(
+        `Every record of the site is kept in ${kind}, and it did not answer: ${esc((e as Error).message)}. Reads and writes fail until it is back.`,
+      ),
+      actions: p(
+        deps.store.kind === 'mongo'
+          ? 'Check that MongoDB is running and that <code>MONGO_URL</code> points at it.'
+          : 'Check that <code>DATA_DIR</code> is readable and writable.',
+      ),
       test: 'store',
     };
   }
@@ -138,14 +166,27 @@ export async function storeCheck(deps: HealthDeps): Promise<HealthResult> {
       test: 'store',
     };
   }
-  return { label: 'The store is reachable', status: 'good', badge: PERFORMANCE, description: p(`A ping to ${kind} took ${ms} ms.`), actions: '', test: 'store' };
+  return {
+    label: 'The store is reachable',
+    status: 'good',
+    badge: PERFORMANCE,
+    description: p(`A ping to ${kind} took ${ms} ms.`),
+    actions: '',
+    test: 'store',
+  };
 }
 
 /** Asks the queue port for connected workers and waiting jobs; the inline executor is always able to run its jobs. */
 export async function queuesCheck(deps: HealthDeps): Promise<HealthResult> {
   const base = { badge: PERFORMANCE, test: 'queues' };
   if (!deps.queue) {
-    return { ...base, label: 'Queued work runs in this process', status: 'good', description: p('No job queue is configured for this process; work is done while the request waits.'), actions: '' };
+    return {
+      ...base,
+      label: 'Queued work runs in this process',
+      status: 'good',
+      description: p('No job queue is configured for this process; work is done while the request waits.'),
+      actions: '',
+    };
   }
   let workers: Record<QueueName, number> | null;
   let depths: Record<QueueName, number>;
@@ -163,7 +204,13 @@ export async function queuesCheck(deps: HealthDeps): Promise<HealthResult> {
     };
   }
   if (workers === null) {
-    return { ...base, label: 'Queued work runs in this process', status: 'good', description: p('Without Redis, batch requests, oEmbed lookups and imports run inside this process.'), actions: '' };
+    return {
+      ...base,
+      label: 'Queued work runs in this process',
+      status: 'good',
+      description: p('Without Redis, batch requests, oEmbed lookups and imports run inside this process.'),
+      actions: '',
+    };
   }
   const names = Object.keys(depths) as QueueName[];
   const table = names.map((q) => `${esc(q)}: ${workers![q] ?? 0} worker(s), ${depths[q]} job(s) waiting or running`).join('; ');
@@ -203,7 +250,9 @@ export async function diskCheck(deps: HealthDeps): Promise<HealthResult> {
       ...base,
       label: missing ? 'The data folder does not exist' : 'The free disk space cannot be read',
       status: missing && deps.store.kind === 'mongo' ? 'recommended' : 'critical',
-      description: p(`<code>DATA_DIR</code> (${esc(deps.dataDir)}) holds the site's files${deps.store.kind === 'sqlite' ? ' and its store' : ''}: ${esc((e as Error).message)}.`),
+      description: p(
+        `<code>DATA_DIR</code> (${esc(deps.dataDir)}) holds the site's files${deps.store.kind === 'sqlite' ? ' and its store' : ''}: ${esc((e as Error).message)}.`,
+      ),
       actions: p('Point <code>DATA_DIR</code> at a writable folder.'),
     };
   }
@@ -212,7 +261,13 @@ export async function diskCheck(deps: HealthDeps): Promise<HealthResult> {
   const ratio = total > 0 ? free / total : 0;
   const summary = `${sizeFormat(free)} of ${sizeFormat(total)} (${(ratio * 100).toFixed(1)} %) are free where <code>DATA_DIR</code> lives.`;
   if (ratio < DISK_CRITICAL.ratio || free < DISK_CRITICAL.bytes) {
-    return { ...base, label: 'The disk is almost full', status: 'critical', description: p(summary) + p('Writes to the store and new uploads fail when it is full.'), actions: p('Free or add disk space.') };
+    return {
+      ...base,
+      label: 'The disk is almost full',
+      status: 'critical',
+      description: p(summary) + p('Writes to the store and new uploads fail when it is full.'),
+      actions: p('Free or add disk space.'),
+    };
   }
   if (ratio < DISK_LOW.ratio || free < DISK_LOW.bytes) {
     return { ...base, label: 'Disk space is running low', status: 'recommended', description: p(summary), actions: p('Free or add disk space.') };

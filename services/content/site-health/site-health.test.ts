@@ -11,7 +11,14 @@ import { authorizationHeader, diskCheck, directorySizes, httpsStatus, queuesChec
 
 const NS = '/cms-site-health/v1';
 const ROUTES = ['tests/https-status', 'tests/authorization-header', 'tests/store', 'tests/queues', 'tests/disk-space', 'directory-sizes'];
-const SHAPE = { label: expect.any(String), status: expect.stringMatching(/^(good|recommended|critical)$/), badge: { label: expect.any(String), color: expect.any(String) }, description: expect.any(String), actions: expect.any(String), test: expect.any(String) };
+const SHAPE = {
+  label: expect.any(String),
+  status: expect.stringMatching(/^(good|recommended|critical)$/),
+  badge: { label: expect.any(String), color: expect.any(String) },
+  description: expect.any(String),
+  actions: expect.any(String),
+  test: expect.any(String),
+};
 
 describe('cms-site-health/v1 over HTTP', () => {
   let app: TestApp;
@@ -34,7 +41,11 @@ describe('cms-site-health/v1 over HTTP', () => {
   it('needs view_site_health_checks: rest_forbidden 401 for a guest, 403 for every role below administrator', async () => {
     for (const route of ROUTES) {
       const guest = await users.as('guest', 'GET', `${NS}/${route}`);
-      expect([route, guest.status, guest.body]).toEqual([route, 401, { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } }]);
+      expect([route, guest.status, guest.body]).toEqual([
+        route,
+        401,
+        { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } },
+      ]);
       for (const role of ['subscriber', 'editor'] as const) {
         const res = await users.as(role, 'GET', `${NS}/${route}`);
         expect([route, role, res.status, res.body.code]).toEqual([route, role, 403, 'rest_forbidden']);
@@ -44,7 +55,13 @@ describe('cms-site-health/v1 over HTTP', () => {
   });
 
   it('answers each test in the reference result shape', async () => {
-    const expected: Record<string, string> = { 'https-status': 'https_status', 'authorization-header': 'authorization_header', store: 'store', queues: 'queues', 'disk-space': 'disk_space' };
+    const expected: Record<string, string> = {
+      'https-status': 'https_status',
+      'authorization-header': 'authorization_header',
+      store: 'store',
+      queues: 'queues',
+      'disk-space': 'disk_space',
+    };
     for (const [route, test] of Object.entries(expected)) {
       const res = await app.admin('GET', `${NS}/tests/${route}`);
       expect(res.body).toEqual({ ...SHAPE, test });
@@ -149,7 +166,13 @@ describe('site health checks under controlled conditions', () => {
   it('directory sizes: sizes formatted as the reference, nothing for a missing folder, null when the walk runs out of time', async () => {
     expect([sizeFormat(0), sizeFormat(500), sizeFormat(1536), sizeFormat(5 * 1024 ** 3)]).toEqual(['0 B', '500.00 B', '1.50 KB', '5.00 GB']);
     const sizes = await directorySizes(deps());
-    expect(sizes).toEqual({ raw: 0, data_size: { size: '0 B', debug: '0 B (0 bytes)' }, uploads_size: { size: '0 B', debug: '0 B (0 bytes)' }, database_size: { size: 'not available', debug: 'not available' }, total_size: { size: '0 B', debug: '0 B (0 bytes)' } });
+    expect(sizes).toEqual({
+      raw: 0,
+      data_size: { size: '0 B', debug: '0 B (0 bytes)' },
+      uploads_size: { size: '0 B', debug: '0 B (0 bytes)' },
+      database_size: { size: 'not available', debug: 'not available' },
+      total_size: { size: '0 B', debug: '0 B (0 bytes)' },
+    });
     expect(await directorySizes(deps({ dataDir: __dirname }), -1)).toBeNull();
   });
 });

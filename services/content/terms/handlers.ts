@@ -171,7 +171,8 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
   app.bind(termEndpoint(tax, 'update'), {
     async permission(ctx) {
       await loadTerm(ctx);
-      if (!termCan(ctx.user, tax, 'edit_terms')) return new RestError('rest_cannot_update', 'Sorry, you are not allowed to edit this term.', authStatus(ctx.user));
+      if (!termCan(ctx.user, tax, 'edit_terms'))
+        return new RestError('rest_cannot_update', 'Sorry, you are not allowed to edit this term.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {

@@ -24,7 +24,10 @@ describe.each([
     const child = await make({ name: 'Store Child', parent: top.id });
     const twin = await make({ name: 'Store Kid', parent: top.id, slug: 'store-child' });
     expect(twin.slug).toBe('store-child-store-top');
-    expect((await app.admin('POST', '/cms/v2/categories', { body: { name: 'store child', parent: top.id } })).body).toMatchObject({ code: 'term_exists', data: { term_id: child.id } });
+    expect((await app.admin('POST', '/cms/v2/categories', { body: { name: 'store child', parent: top.id } })).body).toMatchObject({
+      code: 'term_exists',
+      data: { term_id: child.id },
+    });
     const post = (await app.admin('POST', '/cms/v2/posts', { body: { title: 'In child', status: 'publish', categories: [child.id] } })).body;
     expect(await ids('search=store&hide_empty=true')).toEqual([child.id, top.id]);
     expect(await ids('search=STORE&orderby=id&order=desc')).toEqual([twin.id, child.id, top.id]);

@@ -88,7 +88,11 @@ describe('create, read, update, delete', () => {
     expect((await app.admin('POST', CATS, { body: { name, slug: uniq('other').replace(/ /g, '-') } })).status).toBe(201);
     const tag = await make(TAGS, { name: 'Sunny' });
     const tagAgain = await app.admin('POST', TAGS, { body: { name: 'sunny' } });
-    expect(tagAgain.body).toMatchObject({ code: 'term_exists', message: 'A term with the name provided already exists in this taxonomy.', data: { status: 400, term_id: tag.id } });
+    expect(tagAgain.body).toMatchObject({
+      code: 'term_exists',
+      message: 'A term with the name provided already exists in this taxonomy.',
+      data: { status: 400, term_id: tag.id },
+    });
   });
 
   it('updates fields and keeps the hierarchy free of loops', async () => {
@@ -105,10 +109,19 @@ describe('create, read, update, delete', () => {
     // A term under its own descendant, or under itself, goes to the top level instead.
     expect((await app.admin('PATCH', `${CATS}/${top.id}`, { body: { parent: leaf.id } })).body.parent).toBe(0);
     expect((await app.admin('PUT', `${CATS}/${leaf.id}`, { body: { parent: leaf.id } })).body.parent).toBe(0);
-    expect((await app.admin('POST', `${CATS}/${leaf.id}`, { body: { parent: 999999 } })).body).toMatchObject({ code: 'rest_term_invalid', data: { status: 400 } });
-    expect((await app.admin('POST', CATS, { body: { name: uniq('x'), parent: 999999 } })).body).toMatchObject({ code: 'rest_term_invalid', message: 'Parent term does not exist.' });
+    expect((await app.admin('POST', `${CATS}/${leaf.id}`, { body: { parent: 999999 } })).body).toMatchObject({
+      code: 'rest_term_invalid',
+      data: { status: 400 },
+    });
+    expect((await app.admin('POST', CATS, { body: { name: uniq('x'), parent: 999999 } })).body).toMatchObject({
+      code: 'rest_term_invalid',
+      message: 'Parent term does not exist.',
+    });
     const tag = await make(TAGS, { name: uniq('T') });
-    expect((await app.admin('POST', TAGS, { body: { name: uniq('y'), parent: tag.id } })).body).toMatchObject({ code: 'rest_taxonomy_not_hierarchical', data: { status: 400 } });
+    expect((await app.admin('POST', TAGS, { body: { name: uniq('y'), parent: tag.id } })).body).toMatchObject({
+      code: 'rest_taxonomy_not_hierarchical',
+      data: { status: 400 },
+    });
     const other = await make(CATS, { name: uniq('Other') });
     expect((await app.admin('POST', `${CATS}/${other.id}`, { body: { slug: 'middle' } })).body.code).toBe('duplicate_term_slug');
     expect((await app.admin('POST', `${CATS}/${other.id}`, { body: { name: '' } })).body.code).toBe('empty_term_name');
@@ -122,10 +135,27 @@ describe('create, read, update, delete', () => {
     const child = await make(CATS, { name: uniq('Child'), parent: doomed.id });
     const soft = await app.admin('DELETE', `${CATS}/${doomed.id}`);
     expect(soft.status).toBe(501);
-    expect(soft.body).toEqual({ code: 'rest_trash_not_supported', message: "Terms do not support trashing. Set 'force=true' to delete.", data: { status: 501 } });
+    expect(soft.body).toEqual({
+      code: 'rest_trash_not_supported',
+      message: "Terms do not support trashing. Set 'force=true' to delete.",
+      data: { status: 501 },
+    });
     const res = await app.admin('DELETE', `${CATS}/${doomed.id}?force=true`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ deleted: true, previous: { id: doomed.id, count: 0, description: '', link: doomed.link, name: doomed.name, slug: doomed.slug, taxonomy: 'category', parent: parent.id, meta: [] } });
+    expect(res.body).toEqual({
+      deleted: true,
+      previous: {
+        id: doomed.id,
+        count: 0,
+        description: '',
+        link: doomed.link,
+        name: doomed.name,
+        slug: doomed.slug,
+        taxonomy: 'category',
+        parent: parent.id,
+        meta: [],
+      },
+    });
     expect((await app.request('GET', `${CATS}/${doomed.id}`)).status).toBe(404);
     expect((await app.request('GET', `${CATS}/${child.id}`)).body.parent).toBe(parent.id);
     const uncategorized = (await app.request('GET', `${CATS}?slug=uncategorized`)).body[0];
@@ -141,7 +171,8 @@ describe('permissions per role', () => {
 
   it('categories are managed by editors and administrators', async () => {
     for (const who of ['administrator', 'editor'] as const) expectCode(await users.as(who, 'POST', CATS, { body: { name: uniq(who) } }), 201);
-    for (const who of ['author', 'contributor', 'subscriber'] as const) expectCode(await users.as(who, 'POST', CATS, { body: { name: uniq(who) } }), 403, 'rest_cannot_create');
+    for (const who of ['author', 'contributor', 'subscriber'] as const)
+      expectCode(await users.as(who, 'POST', CATS, { body: { name: uniq(who) } }), 403, 'rest_cannot_create');
     expectCode(await users.as('guest', 'POST', CATS, { body: { name: uniq('g') } }), 401, 'rest_cannot_create');
     const t = await make(CATS, { name: uniq('Perm') });
     expectCode(await users.as('editor', 'POST', `${CATS}/${t.id}`, { body: { description: 'ok' } }), 200);
@@ -174,7 +205,14 @@ describe('lists', () => {
 
   beforeAll(async () => {
     set = [];
-    for (const [name, description] of [['zeta Bravo', 'b'], ['zeta alpha', 'c'], ['zeta Charlie', 'a'], ['zeta delta', 'd'], ['zeta echo', 'e']]) set.push(await make(TAGS, { name, description }));
+    for (const [name, description] of [
+      ['zeta Bravo', 'b'],
+      ['zeta alpha', 'c'],
+      ['zeta Charlie', 'a'],
+      ['zeta delta', 'd'],
+      ['zeta echo', 'e'],
+    ])
+      set.push(await make(TAGS, { name, description }));
   });
 
   it('filters by search, include, exclude and slug, and orders by each attribute', async () => {
@@ -269,9 +307,19 @@ describe('beside posts and the calendar', () => {
     expect(made.status).toBe(201);
     expect(made.headers.get('location')).toBe(`${ROOT}/cms/v2/vendor_events_cat/${made.body.id}`);
     const seen = await app.request('GET', made.headers.get('location')!.slice(ROOT.length));
-    expect(seen.body).toMatchObject({ id: made.body.id, name: made.body.name, slug: made.body.slug, description: 'Live', taxonomy: 'vendor_events_cat', parent: 0, count: 0 });
+    expect(seen.body).toMatchObject({
+      id: made.body.id,
+      name: made.body.name,
+      slug: made.body.slug,
+      description: 'Live',
+      taxonomy: 'vendor_events_cat',
+      parent: 0,
+      count: 0,
+    });
     expect(seen.body.link).toBe(made.body.url);
-    await app.admin('POST', '/vendor/events/v1/events', { body: { title: 'Gig', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm', categories: [made.body.id] } });
+    await app.admin('POST', '/vendor/events/v1/events', {
+      body: { title: 'Gig', start_date: 'tomorrow 8pm', end_date: 'tomorrow 10pm', categories: [made.body.id] },
+    });
     expect((await app.request('GET', `${ECATS}/${made.body.id}`)).body.count).toBe(1);
     const renamed = await app.admin('POST', `${ECATS}/${made.body.id}`, { body: { name: 'Renamed concerts' } });
     expect(renamed.status).toBe(200);
@@ -288,7 +336,9 @@ describe('beside posts and the calendar', () => {
   it('the routes are in the index, after pages and before users', async () => {
     const index = await app.request('GET', '/cms/v2');
     const routes = Object.keys(index.body.routes);
-    expect(routes).toEqual(expect.arrayContaining(['/cms/v2/categories', '/cms/v2/categories/(?P<id>[\\d]+)', '/cms/v2/tags', '/cms/v2/vendor_events_cat/(?P<id>[\\d]+)']));
+    expect(routes).toEqual(
+      expect.arrayContaining(['/cms/v2/categories', '/cms/v2/categories/(?P<id>[\\d]+)', '/cms/v2/tags', '/cms/v2/vendor_events_cat/(?P<id>[\\d]+)']),
+    );
     expect(routes.indexOf('/cms/v2/categories')).toBeGreaterThan(routes.indexOf('/cms/v2/pages'));
     expect(routes.indexOf('/cms/v2/vendor_events_cat')).toBeLessThan(routes.indexOf('/cms/v2/users'));
     expect(index.body.routes['/cms/v2/tags'].endpoints[0].args).toHaveProperty('offset');

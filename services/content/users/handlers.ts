@@ -101,7 +101,8 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
         return new RestError('rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.', authStatus(ctx.user));
       }
       if ((Array.isArray(p.roles) && p.roles.length) || (Array.isArray(p.capabilities) && p.capabilities.length)) {
-        if (!can(ctx.user, 'list_users')) return new RestError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', authStatus(ctx.user));
+        if (!can(ctx.user, 'list_users'))
+          return new RestError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', authStatus(ctx.user));
       }
       return true;
     },
@@ -117,10 +118,20 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       if (p.who === 'authors') and.push({ roles: { $in: ['administrator', 'editor', 'author', 'contributor'] } });
       if (typeof p.search === 'string' && p.search !== '') {
         const s = p.search.replace(/^\*|\*$/g, '');
-        and.push({ $or: [{ login: { $icontains: s } }, { email: { $icontains: s } }, { url: { $icontains: s } }, { name: { $icontains: s } }, { slug: { $icontains: s } }] });
+        and.push({
+          $or: [
+            { login: { $icontains: s } },
+            { email: { $icontains: s } },
+            { url: { $icontains: s } },
+            { name: { $icontains: s } },
+            { slug: { $icontains: s } },
+          ],
+        });
       }
       if (Array.isArray(p.capabilities) && p.capabilities.length) {
-        const roles = Object.entries(ROLE_CAPS).filter(([, caps]) => (p.capabilities as string[]).some((c) => caps.has(c))).map(([r]) => r);
+        const roles = Object.entries(ROLE_CAPS)
+          .filter(([, caps]) => (p.capabilities as string[]).some((c) => caps.has(c)))
+          .map(([r]) => r);
         and.push({ roles: { $in: roles } });
       }
       const restrict = !can(ctx.user, 'list_users') || p.has_published_posts === true || Array.isArray(p.has_published_posts);
@@ -128,15 +139,28 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
 
       const dir = p.order === 'desc' ? -1 : 1;
       const orderby = String(p.orderby);
-      const sortField: Record<string, string> = { id: 'id', name: 'name', registered_date: 'registered', slug: 'slug', email: 'email', url: 'url', include: 'id', include_slugs: 'slug' };
-      const sort: SortSpec = [[sortField[orderby] ?? 'name', dir], ['id', dir]];
+      const sortField: Record<string, string> = {
+        id: 'id',
+        name: 'name',
+        registered_date: 'registered',
+        slug: 'slug',
+        email: 'email',
+        url: 'url',
+        include: 'id',
+        include_slugs: 'slug',
+      };
+      const sort: SortSpec = [
+        [sortField[orderby] ?? 'name', dir],
+        ['id', dir],
+      ];
       const filter: Filter = and.length ? { $and: and } : {};
       const perPage = Number(p.per_page);
       const page = Number(p.page);
       const skip = listSkip(p.offset, page, perPage);
       const [items, total] = await Promise.all([deps.users.users.find(filter, { sort, skip, limit: perPage }), deps.users.users.count(filter)]);
       if (orderby === 'include' && include.length) items.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
-      if (orderby === 'include_slugs' && Array.isArray(p.slug)) items.sort((a, b) => (p.slug as string[]).indexOf(a.slug) - (p.slug as string[]).indexOf(b.slug));
+      if (orderby === 'include_slugs' && Array.isArray(p.slug))
+        items.sort((a, b) => (p.slug as string[]).indexOf(a.slug) - (p.slug as string[]).indexOf(b.slug));
       const context = p.context as Context;
       return {
         body: items.map((u) => presentUser(u, site, context)),
@@ -147,7 +171,8 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
 
   app.bind('cms.users.create', {
     async permission(ctx) {
-      if (!can(ctx.user, 'create_users')) return new RestError('rest_cannot_create_user', 'Sorry, you are not allowed to create new users.', authStatus(ctx.user));
+      if (!can(ctx.user, 'create_users'))
+        return new RestError('rest_cannot_create_user', 'Sorry, you are not allowed to create new users.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {

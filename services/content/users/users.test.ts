@@ -21,7 +21,9 @@ describe('users', () => {
   });
 
   it('an administrator creates an editor (201, Location, edit context)', async () => {
-    const res = await app.admin('POST', '/cms/v2/users', { body: { username: 'ed', email: 'Ed@Example.com', password: 'secret-pass', roles: ['editor'], name: 'Ed Itor' } });
+    const res = await app.admin('POST', '/cms/v2/users', {
+      body: { username: 'ed', email: 'Ed@Example.com', password: 'secret-pass', roles: ['editor'], name: 'Ed Itor' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`http://example.test/index.php/cms-json/cms/v2/users/${res.body.id}`);
     expect(res.body).toMatchObject({ username: 'ed', email: 'ed@example.com', roles: ['editor'], name: 'Ed Itor', slug: 'ed' });
@@ -151,8 +153,20 @@ describe('application authorization page', () => {
     const form = await app.request('GET', `/cms-admin/authorize-application.php?${q}`);
     expect(form.status).toBe(200);
     expect(form.text).toContain('<form');
-    const body = new URLSearchParams({ app_name: 'Phone', app_id: '0b5b5a5e-2d8c-4b44-9bde-3c2a3a0d7c11', success_url: 'https://app.example/cb', log: ADMIN.login, pwd: ADMIN.password, action: 'approve' });
-    const res = await fetch(`${app.url}/cms-admin/authorize-application.php`, { method: 'POST', body, redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const body = new URLSearchParams({
+      app_name: 'Phone',
+      app_id: '0b5b5a5e-2d8c-4b44-9bde-3c2a3a0d7c11',
+      success_url: 'https://app.example/cb',
+      log: ADMIN.login,
+      pwd: ADMIN.password,
+      action: 'approve',
+    });
+    const res = await fetch(`${app.url}/cms-admin/authorize-application.php`, {
+      method: 'POST',
+      body,
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(302);
     const to = new URL(res.headers.get('location')!);
     expect(to.origin + to.pathname).toBe('https://app.example/cb');
@@ -167,7 +181,12 @@ describe('application authorization page', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('The URL must be served over a secure connection.');
     const body = new URLSearchParams({ app_name: 'X', log: ADMIN.login, pwd: 'wrong', action: 'approve' });
-    const res = await fetch(`${app.url}/cms-admin/authorize-application.php`, { method: 'POST', body, redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const res = await fetch(`${app.url}/cms-admin/authorize-application.php`, {
+      method: 'POST',
+      body,
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(401);
   });
 });

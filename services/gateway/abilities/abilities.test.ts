@@ -103,14 +103,18 @@ describe('cms-abilities/v1', () => {
   });
 
   it('validates input against the input schema before anything runs', async () => {
-    const noTitle = await app.admin('POST', run('events-calendar/create-event'), { body: { input: { start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' } } });
+    const noTitle = await app.admin('POST', run('events-calendar/create-event'), {
+      body: { input: { start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' } },
+    });
     expect(noTitle.status).toBe(400);
     expect(noTitle.body).toEqual({
       code: 'ability_invalid_input',
       message: 'Ability "events-calendar/create-event" has invalid input. Reason: title is a required property of input.',
       data: { status: 400 },
     });
-    const extra = await app.admin('POST', run('events-calendar/create-event'), { body: { input: { title: 'x', start_date: 'a', end_date: 'b', color: 'red' } } });
+    const extra = await app.admin('POST', run('events-calendar/create-event'), {
+      body: { input: { title: 'x', start_date: 'a', end_date: 'b', color: 'red' } },
+    });
     expect([extra.status, extra.body.code]).toEqual([400, 'ability_invalid_input']);
     const wrongType = await app.admin('GET', run('events-calendar/find-events', '?input[per_page]=lots'));
     expect([wrongType.status, wrongType.body.code]).toEqual([400, 'ability_invalid_input']);
@@ -123,7 +127,13 @@ describe('cms-abilities/v1', () => {
   });
 
   it('creates an event as an administrator and refuses guests and subscribers', async () => {
-    const input = { title: 'Ability launch', start_date: '2027-03-01 18:00:00', end_date: '2027-03-01 20:00:00', status: 'publish', description: 'Made by an ability' };
+    const input = {
+      title: 'Ability launch',
+      start_date: '2027-03-01 18:00:00',
+      end_date: '2027-03-01 20:00:00',
+      status: 'publish',
+      description: 'Made by an ability',
+    };
     const guest = await users.as('guest', 'POST', run('events-calendar/create-event'), { body: { input } });
     expect(guest.body).toEqual({ code: 'rest_ability_cannot_execute', message: 'Sorry, you are not allowed to execute this ability.', data: { status: 401 } });
     const sub = await users.as('subscriber', 'POST', run('events-calendar/create-event'), { body: { input } });
@@ -149,13 +159,17 @@ describe('cms-abilities/v1', () => {
     expect(none.body).toEqual({ events: [], total: 0, total_pages: 0 });
   });
 
-  it('passes the route\'s own errors through: validation, missing records and read permission', async () => {
-    const badDate = await app.admin('POST', run('events-calendar/create-event'), { body: { input: { title: 'x', start_date: 'not a date at all', end_date: 'neither' } } });
+  it("passes the route's own errors through: validation, missing records and read permission", async () => {
+    const badDate = await app.admin('POST', run('events-calendar/create-event'), {
+      body: { input: { title: 'x', start_date: 'not a date at all', end_date: 'neither' } },
+    });
     expect(badDate.status).toBe(400);
     expect(badDate.body.code).toBe('rest_invalid_param');
     const missing = await users.as('guest', 'GET', run('events-calendar/get-event', '?input[id]=999999'));
     expect(missing.status).toBe(404);
-    const draft = await app.admin('POST', run('events-calendar/create-event'), { body: { input: { title: 'Hidden', start_date: '2030-04-01 10:00:00', end_date: '2030-04-01 11:00:00', status: 'draft' } } });
+    const draft = await app.admin('POST', run('events-calendar/create-event'), {
+      body: { input: { title: 'Hidden', start_date: '2030-04-01 10:00:00', end_date: '2030-04-01 11:00:00', status: 'draft' } },
+    });
     expect(draft.status).toBe(200);
     const guest = await users.as('guest', 'GET', run('events-calendar/get-event', `?input[id]=${draft.body.id}`));
     const direct = await users.as('guest', 'GET', `/vendor/events/v1/events/${draft.body.id}`);
@@ -215,7 +229,11 @@ describe('ability checks', () => {
     const a: Ability = { ...base, output_schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
     expect(checkOutput(a, { id: 4 })).toBeNull();
     const err = checkOutput(a, { name: 'x' });
-    expect(err?.toJSON()).toEqual({ code: 'ability_invalid_output', message: 'Ability "test/thing" has invalid output. Reason: id is a required property of output.', data: { status: 500 } });
+    expect(err?.toJSON()).toEqual({
+      code: 'ability_invalid_output',
+      message: 'Ability "test/thing" has invalid output. Reason: id is a required property of output.',
+      data: { status: 500 },
+    });
     expect(checkOutput(base, 'anything')).toBeNull();
   });
 

@@ -74,11 +74,15 @@ async function call(ctx: RunContext, method: Method, path: string, args: Record<
 function routeAllows(method: Method, path: string) {
   return async (ctx: RunContext): Promise<boolean> => {
     const out = await ctx.server.dispatch({ method: 'OPTIONS', path, query: {}, bodyType: 'none', headers: {}, user: ctx.user, requestId: ctx.requestId });
-    return String(out.headers.Allow ?? '').split(',').map((m) => m.trim()).includes(method);
+    return String(out.headers.Allow ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .includes(method);
   };
 }
 
-const obj = (input: unknown): Record<string, unknown> => (input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {});
+const obj = (input: unknown): Record<string, unknown> =>
+  input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 
 const str = (description: string, extra: ArgSchema = {}): ArgSchema => ({ type: 'string', description, ...extra });
 const ids = (description: string): ArgSchema => ({ type: 'array', description, items: { type: 'integer', minimum: 1 } });
@@ -131,7 +135,7 @@ export const ABILITIES: Ability[] = [
   {
     name: 'core/get-site-info',
     label: 'Get Site Information',
-    description: 'Returns the site\'s name, tagline, addresses, time zone and character set; only the requested fields when `fields` is given.',
+    description: "Returns the site's name, tagline, addresses, time zone and character set; only the requested fields when `fields` is given.",
     category: 'site',
     input_schema: {
       type: 'object',
@@ -165,19 +169,34 @@ export const ABILITIES: Ability[] = [
     },
     async execute(ctx, input) {
       const site = ctx.server.site;
-      const all: Record<string, string> = { name: site.name, description: site.description, url: site.url, home: site.home, timezone: site.timezone, charset: 'UTF-8', language: 'en-US' };
+      const all: Record<string, string> = {
+        name: site.name,
+        description: site.description,
+        url: site.url,
+        home: site.home,
+        timezone: site.timezone,
+        charset: 'UTF-8',
+        language: 'en-US',
+      };
       const fields = (obj(input).fields as string[] | undefined) ?? [];
       return fields.length ? Object.fromEntries(fields.map((f) => [f, all[f]])) : all;
     },
   },
-  listAbility('events-calendar/find-events', 'Find events', 'Finds events by text and date range, as the event archive does (by default, events from yesterday on).', 'events', `${V1}/events`, {
-    search: str('Text in the event title or description.', { minLength: 1 }),
-    start_date: str('Events that start on or after this date (any date the archive reads, e.g. 2026-05-01 or "next monday").'),
-    end_date: str('Events that end on or before this date.'),
-    categories: ids('Only events in one of these event category IDs.'),
-    venue: ids('Only events at one of these venue IDs.'),
-    organizer: ids('Only events by one of these organizer IDs.'),
-  }),
+  listAbility(
+    'events-calendar/find-events',
+    'Find events',
+    'Finds events by text and date range, as the event archive does (by default, events from yesterday on).',
+    'events',
+    `${V1}/events`,
+    {
+      search: str('Text in the event title or description.', { minLength: 1 }),
+      start_date: str('Events that start on or after this date (any date the archive reads, e.g. 2026-05-01 or "next monday").'),
+      end_date: str('Events that end on or before this date.'),
+      categories: ids('Only events in one of these event category IDs.'),
+      venue: ids('Only events at one of these venue IDs.'),
+      organizer: ids('Only events by one of these organizer IDs.'),
+    },
+  ),
   {
     name: 'events-calendar/get-event',
     label: 'Get an event',
@@ -237,10 +256,17 @@ export const ABILITIES: Ability[] = [
   listAbility('events-calendar/list-organizers', 'List organizers', 'Lists organizers, optionally those matching a text.', 'organizers', `${V1}/organizers`, {
     search: str('Text in the organizer name or description.', { minLength: 1 }),
   }),
-  listAbility('events-calendar/list-categories', 'List event categories', 'Lists event categories, optionally those matching a text.', 'categories', `${V1}/categories`, {
-    search: str('Text in the category name.', { minLength: 1 }),
-    hide_empty: { type: 'boolean', description: 'Whether to leave out categories without events (the archive\'s default).' },
-  }),
+  listAbility(
+    'events-calendar/list-categories',
+    'List event categories',
+    'Lists event categories, optionally those matching a text.',
+    'categories',
+    `${V1}/categories`,
+    {
+      search: str('Text in the category name.', { minLength: 1 }),
+      hide_empty: { type: 'boolean', description: "Whether to leave out categories without events (the archive's default)." },
+    },
+  ),
   {
     name: 'events-calendar/create-venue',
     label: 'Create a venue',

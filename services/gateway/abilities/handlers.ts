@@ -81,7 +81,11 @@ export function checkInput(ability: Ability, value: unknown): { value: unknown }
   const schema: ArgSchema | undefined = ability.input_schema;
   if (!schema) {
     if (value === null) return { value };
-    return new RestError('ability_missing_input_schema', `Ability "${ability.name}" does not define an input schema required to validate the provided input.`, 400);
+    return new RestError(
+      'ability_missing_input_schema',
+      `Ability "${ability.name}" does not define an input schema required to validate the provided input.`,
+      400,
+    );
   }
   const input = value === null && schema.default !== undefined ? structuredClone(schema.default) : value;
   const r = validateArg('input', input, schema, {});
