@@ -155,7 +155,7 @@ interface BatchAnswer {
 async function post(url: string, body: string): Promise<{ status: number; body: BatchAnswer }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const text = await res.text();
-  let parsed: BatchAnswer = {};
+  let parsed: BatchAnswer;
   try {
     parsed = text ? (JSON.parse(text) as BatchAnswer) : {};
   } catch {

@@ -155,8 +155,8 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
       if (c.contentType) headers['Content-Type'] = c.contentType;
       const url = `${app.restRoot}${c.path}${c.query ? `?${c.query}` : ''}`;
       const t0 = Date.now();
-      let status = 0;
-      let text = '';
+      let status: number;
+      let text: string;
       try {
         const res = await fetch(url, { method: c.method, headers, body: c.body, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
         status = res.status;
@@ -249,7 +249,7 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
     // Nothing leaked onto shared prototypes.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const secs = ((Date.now() - started) / 1000).toFixed(1);
-    // eslint-disable-next-line no-console
+
     console.log(
       `[fuzz ${name}] seed=${SEED} requests=${sent} (reads ${reads.length}, writes ${writes.length}) in ${secs}s (reads ${readSecs.toFixed(1)}s, ${counter.count - writes0} store writes, digests ${(digestMs / 1000).toFixed(1)}s); statuses ${JSON.stringify(statuses)}; callers ${JSON.stringify(who)}; findings ${findings.length}`,
     );

@@ -6,7 +6,6 @@ import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { startTestApp, type TestApp } from './support/app';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeIcal = require('node-ical') as { sync: { parseICS(text: string): Record<string, any> } };
 
 const V1 = '/vendor/events/v1';

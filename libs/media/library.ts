@@ -60,7 +60,8 @@ export const isImageAttachment = (doc: PostDoc | null | undefined): doc is PostD
 /** sanitize_file_name(): no path, no special characters, spaces to dashes; the extension kept. */
 export function sanitizeFileName(name: string): string {
   let n = name.split(/[\\/]/).pop() ?? '';
-  n = n.normalize('NFC').replace(/[?\[\]\/\\=<>:;,'"&$#*()|~`!{}%+’«»”“\u0000-\u001f\u007f]/g, '');
+  // eslint-disable-next-line no-control-regex -- control characters are among the ones removed
+  n = n.normalize('NFC').replace(/[?[\]/\\=<>:;,'"&$#*()|~`!{}%+’«»”“\u0000-\u001f\u007f]/g, '');
   n = n.replace(/[\s-]+/g, '-').replace(/^[.\-_]+|[.\-_]+$/g, '');
   return n;
 }

@@ -126,7 +126,8 @@ export function mediaTypes(): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [, mime] of allowedMimeTypes(true)) {
     const top = mime.split('/')[0];
-    (out[top] ??= []).includes(mime) || out[top].push(mime);
+    const list = (out[top] ??= []);
+    if (!list.includes(mime)) list.push(mime);
   }
   return out;
 }
@@ -166,7 +167,7 @@ export function checkFileType(name: string, bytes: Buffer, user: Caller): Checke
   const ext = m[1].toLowerCase();
   const allowed = allowedMimeTypes(user);
   const find = (e: string) => allowed.find(([exts]) => exts.split('|').includes(e))?.[1];
-  let mime = find(ext);
+  const mime = find(ext);
   if (!mime) return null;
   const real = sniffImage(bytes);
   if (mime.startsWith('image/') && mime !== 'image/x-icon') {

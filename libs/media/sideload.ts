@@ -25,7 +25,7 @@ const invalidUrl = (message: string) => new RestError('rest_invalid_url', messag
 
 /** The file name of an image URL, or the error the reference gives for it. */
 export function imageNameOf(url: string): string {
-  let path = '';
+  let path: string;
   try {
     path = new URL(url).pathname;
   } catch {

@@ -135,6 +135,7 @@ const PROTOCOLS = set('http https ftp ftps mailto news irc irc6 ircs gopher nntp
 function safeUrl(value: string): string {
   let v = value;
   for (let i = 0; i < 6; i++) {
+    // eslint-disable-next-line no-control-regex -- control characters inside a protocol name are dropped, as the reference does
     const m = /^\s*([^\s:/?#]+)\s*:/.exec(v.replace(/&#0*58;|&#x0*3a;|&colon;/gi, ':').replace(/[\u0000-\u001f]/g, ''));
     if (!m || PROTOCOLS.has(m[1].toLowerCase())) return v;
     v = v.slice(v.indexOf(':') + 1);

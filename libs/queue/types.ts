@@ -33,6 +33,7 @@ export type JobHandler<I = unknown, O = unknown> = (data: I, job: JobContext) =>
  * The handlers a worker or the inline queue is given, one per job name. Data is typed `any` here so a
  * handler may declare the shape it expects (job data arrives as parsed JSON; handlers check it).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- until job payloads are typed per job name
 export type JobHandlers = Partial<Record<JobName, JobHandler<any>>>;
 
 export interface EnqueueOptions {

@@ -156,7 +156,7 @@ export function validateUpdate(update: Update): void {
 
 /** Escapes text for use as a literal inside a regular expression. */
 export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&');
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** Collection names become SQLite table names and MongoDB collection names. */

@@ -55,6 +55,7 @@ export const jsonPath = (p: string): string =>
     .map((s) => `"${s}"`)
     .join('.')}'`;
 const LIKE_ESCAPE = (s: string): string => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 // ---------------------------------------------------------------------------------------------------------

@@ -306,7 +306,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       }
       throw e;
     }
-    let user = null;
+    let user;
     try {
       user = await opts.auth.authenticate(ctx.get('Authorization') || undefined, clientIp(ctx));
       ctx.state.userId = user?.id;

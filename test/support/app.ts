@@ -64,7 +64,7 @@ export function makeRequester(url: string, restRoot: string) {
     const target = path.startsWith('http') ? path : sitePath ? url + path : restRoot + path;
     const res = await fetch(target, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
-    let parsed: unknown = text;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

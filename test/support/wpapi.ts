@@ -6,7 +6,6 @@
 import { ADMIN, startTestApp, type TestApp } from './app';
 import { freePort } from './cluster';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const WPAPI = require('wpapi');
 
 export async function startAppForClients(): Promise<TestApp> {
@@ -15,7 +14,7 @@ export async function startAppForClients(): Promise<TestApp> {
 }
 
 /** A wpapi client for a namespace, signed in as the administrator unless `auth` is false. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export async function wpapiClient(app: TestApp, namespace = 'cms/v2', auth = true): Promise<any> {
   const index = await app.request('GET', '/');
   const wp = new WPAPI({ endpoint: `${app.restRoot}/`, routes: index.body.routes, ...(auth ? { username: ADMIN.login, password: ADMIN.appPassword } : {}) });

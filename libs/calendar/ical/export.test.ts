@@ -4,7 +4,7 @@ import { eventsToICalendar, eventUid, ICalendarWriter, plainText, type ICalEvent
 import { exportZone, vtimezone } from './vtimezone';
 
 // node-ical is the independent reader of what the export writes.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const nodeIcal = require('node-ical') as { sync: { parseICS(text: string): Record<string, any> } };
 
 const site = { name: 'Site, with; specials\\', home: 'http://example.test/sub/', timezone: 'America/New_York' };

@@ -308,7 +308,7 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
       },
     }) as unknown as Array<{ record: string[]; info: { lines: number }; raw: string }>;
   } catch (e) {
-    throw new Error(`Unreadable CSV: ${(e as Error).message}`);
+    throw new Error(`Unreadable CSV: ${(e as Error).message}`, { cause: e });
   }
   if (!records.length) throw new Error('Not an events CSV: the file is empty');
   const columns = new Map<Field, number>();

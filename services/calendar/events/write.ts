@@ -144,7 +144,7 @@ async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, 
 export async function termIds(deps: CalendarDeps, taxonomy: string, entries: TermEntry[]): Promise<number[]> {
   const ids: number[] = [];
   for (const e of entries) {
-    let term: TermDoc | null = null;
+    let term: TermDoc | null;
     if ('id' in e) term = await deps.terms.byId(e.id);
     else {
       const name = e.name.trim();
