@@ -7,6 +7,7 @@
 import type { ServiceName } from '../config/env';
 import type { AuthUser } from '../auth/user';
 import { logger } from '../observability/logger';
+import { Args } from './args';
 import { RestError, errors, unavailableFor, type ErrorBody } from './errors';
 import type { EndpointDecl, Method, RouteRegistry } from './registry';
 
@@ -85,6 +86,7 @@ export class HandlerContext {
   /** Per-request cache: records a permission check loaded are reused by the handler. */
   readonly memo = new Map<string, unknown>();
   private allowed?: Promise<Method[]>;
+  private typed?: Args;
 
   constructor(
     readonly req: ServiceRequest,
@@ -93,6 +95,11 @@ export class HandlerContext {
 
   get params(): Record<string, unknown> {
     return this.req.params;
+  }
+  /** The arguments, read by the type their declaration promises (see Args). */
+  get args(): Args {
+    this.typed ??= new Args(this.req.params);
+    return this.typed;
   }
   get user(): AuthUser | null {
     return this.req.user;
