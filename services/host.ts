@@ -9,6 +9,7 @@ import { asRestError, errors } from '../libs/rest/errors';
 import { logger } from '../libs/observability/logger';
 import { observeRequest } from '../libs/observability/metrics';
 import { opsEndpoints } from './ops';
+import { stateString } from './koa-state';
 import { readBody } from './gateway/http';
 
 export interface HostOptions {
@@ -36,8 +37,10 @@ export function createServiceHost(opts: HostOptions): Koa {
         ctx.body = { code: 'rest_service_signature', message: 'The request was not signed by the gateway.', data: { status: 401 } };
         return;
       }
-      const req = JSON.parse(raw) as ServiceRequest;
-      if (req.upload) req.upload = decodeUpload(req.upload as never);
+      // Signed by the gateway (checked above): the request it encoded, with the upload's bytes in base64.
+      const wire: Omit<ServiceRequest, 'upload'> & { upload?: Parameters<typeof decodeUpload>[0] } = JSON.parse(raw);
+      const { upload, ...rest } = wire;
+      const req: ServiceRequest = upload ? { ...rest, upload: decodeUpload(upload) } : rest;
       const res = await opts.service.dispatch(req);
       ctx.state.route = req.endpoint;
       ctx.type = 'application/json';
@@ -50,7 +53,7 @@ export function createServiceHost(opts: HostOptions): Koa {
     } finally {
       // The endpoint id once the request is read; a fixed name before that (never the raw path, which
       // would make a series per path asked for).
-      const route = (ctx.state.route as string | undefined) ?? (ctx.path === DISPATCH_PATH ? DISPATCH_PATH : 'other');
+      const route = stateString(ctx, 'route') ?? (ctx.path === DISPATCH_PATH ? DISPATCH_PATH : 'other');
       observeRequest(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
     }
   });

@@ -2,14 +2,16 @@
  * Entry point of every process: `node dist/services/main.js <role>` with role all (default),
  * gateway, content, calendar, aggregator, oembed or worker.
  */
-import { loadConfig, requireForRole, ROLES, type Role } from '../libs/config/env';
+import { loadConfig, requireForRole, ROLES } from '../libs/config/env';
 import { logger } from '../libs/observability/logger';
 import { start } from './runtime';
+import { errorMessage } from './error-fields';
 
 async function main(): Promise<void> {
-  const role = (process.argv[2] ?? 'all') as Role;
-  if (!ROLES.includes(role)) {
-    process.stderr.write(`Unknown role "${role}". Use one of: ${ROLES.join(', ')}\n`);
+  const arg = process.argv[2] ?? 'all';
+  const role = ROLES.find((r) => r === arg);
+  if (!role) {
+    process.stderr.write(`Unknown role "${arg}". Use one of: ${ROLES.join(', ')}\n`);
     process.exit(2);
   }
   let config;
@@ -17,7 +19,7 @@ async function main(): Promise<void> {
     config = loadConfig();
     requireForRole(config, role);
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
+    process.stderr.write(`${errorMessage(e)}\n`);
     process.exit(2);
   }
   const running = await start(role, config);
@@ -40,6 +42,6 @@ async function main(): Promise<void> {
 
 main().catch((e) => {
   logger.fatal({ err: e }, 'start-up failed');
-  process.stderr.write(`start-up failed: ${(e as Error).message}\n`);
+  process.stderr.write(`start-up failed: ${errorMessage(e)}\n`);
   process.exit(1);
 });

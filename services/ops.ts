@@ -1,6 +1,7 @@
 /** `/healthz` (alive), `/readyz` (dependencies reachable, else 503) and `/metrics`, for every process. */
 import type Koa from 'koa';
 import { metricsText } from '../libs/observability/metrics';
+import { errorMessage } from './error-fields';
 
 export function opsEndpoints(ready: () => Promise<void>): Koa.Middleware {
   return async (ctx, next) => {
@@ -16,7 +17,7 @@ export function opsEndpoints(ready: () => Promise<void>): Koa.Middleware {
           ctx.body = { status: 'ready' };
         } catch (e) {
           ctx.status = 503;
-          ctx.body = { status: 'unavailable', reason: (e as Error).message };
+          ctx.body = { status: 'unavailable', reason: errorMessage(e) };
         }
         return;
       case '/metrics': {

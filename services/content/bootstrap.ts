@@ -10,6 +10,7 @@ import { chunkPassword, generateAppPassword, hashAccountPassword, verifyAccountP
 import { DuplicateKeyError } from '../../libs/store/types';
 import { logger } from '../../libs/observability/logger';
 import type { ContentDeps } from './deps';
+import { errorCode, errorMessage } from '../error-fields';
 
 /** Where the first start leaves the generated credentials, inside DATA_DIR. */
 export const FIRST_RUN_FILE = 'first-run-credentials.txt';
@@ -57,7 +58,7 @@ async function firstRunAdmin(deps: ContentDeps, config: Pick<Config, 'DATA_DIR' 
     logger.warn({ login: 'admin', file }, line);
   } catch (e) {
     line =
-      `First run: created administrator "admin", but its generated passwords could not be written to ${resolve(config.DATA_DIR, FIRST_RUN_FILE)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). ` +
+      `First run: created administrator "admin", but its generated passwords could not be written to ${resolve(config.DATA_DIR, FIRST_RUN_FILE)} (${errorCode(e) ?? errorMessage(e)}). ` +
       'Set ADMIN_USER=admin and ADMIN_PASSWORD (and ADMIN_APP_PASSWORD) and restart to choose them.';
     logger.warn({ login: 'admin' }, line);
   }

@@ -38,7 +38,10 @@ interface Params {
 }
 
 function readParams(src: Record<string, unknown>): Params {
-  const s = (k: string) => (typeof src[k] === 'string' ? (src[k] as string) : '');
+  const s = (k: string) => {
+    const v = src[k];
+    return typeof v === 'string' ? v : '';
+  };
   return { app_name: s('app_name'), app_id: s('app_id'), success_url: s('success_url'), reject_url: s('reject_url') };
 }
 
@@ -88,7 +91,7 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cache-Control', 'no-store');
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      const p = readParams(ctx.query as Record<string, unknown>);
+      const p = readParams(ctx.query);
       const bad = problems(p);
       if (bad.length) {
         ctx.status = 400;
@@ -108,7 +111,7 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
       ctx.body = page(site, 'Authorize Application', '<p>Method not allowed.</p>');
       return true;
     }
-    const fields = qs.parse((await readBody()).toString('utf8'), { depth: 1, parameterLimit: 20 }) as Record<string, unknown>;
+    const fields: Record<string, unknown> = qs.parse((await readBody()).toString('utf8'), { depth: 1, parameterLimit: 20 });
     const p = readParams(fields);
     const bad = problems(p);
     if (bad.length) {

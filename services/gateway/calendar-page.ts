@@ -12,6 +12,8 @@ import { join, resolve } from 'node:path';
 import type Koa from 'koa';
 import { VIEW_NONCE_ACTION, type Nonces } from '../../libs/auth/nonces';
 import { escapeHtml as esc } from '../../libs/html/escape';
+import { isRecord } from '../../libs/rest/args';
+import { stateString } from '../koa-state';
 import type { RestServer } from '../../libs/rest/server';
 import { restUrl, type Site } from '../../libs/rest/site';
 import { retryAfterHeader } from '../../libs/rest/errors';
@@ -60,11 +62,17 @@ export interface CalendarPageOptions {
 function viewData(html: string): { title?: string; url?: string } {
   const m = /<script data-js="tribe-events-view-data" type="application\/json">(.*?)<\/script>/.exec(html);
   if (!m) return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(m[1]) as { title?: string; url?: string };
+    parsed = JSON.parse(m[1]);
   } catch {
     return {};
   }
+  if (!isRecord(parsed)) return {};
+  return {
+    ...(typeof parsed.title === 'string' ? { title: parsed.title } : {}),
+    ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}),
+  };
 }
 
 function document(site: Site, assets: Map<string, Asset>, fragment: string, status: number): string {
@@ -149,7 +157,7 @@ export function calendarPage(opts: CalendarPageOptions): (ctx: Koa.Context) => P
       bodyType: 'none',
       headers: {},
       user: null,
-      requestId: ctx.state.requestId as string | undefined,
+      requestId: stateString(ctx, 'requestId'),
     });
     ctx.state.route = `${CALENDAR_PATH}/`;
     const ok = out.status === 200 && !!out.raw;

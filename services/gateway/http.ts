@@ -22,6 +22,8 @@ import { clientIp } from './client-ip';
 import { serveICalFeed } from './ical-feed';
 import { escapeHtml } from '../../libs/html/escape';
 import { toJson } from '../../libs/rest/presented';
+import { isRecord } from '../../libs/rest/args';
+import { stateNumber, stateString } from '../koa-state';
 
 export interface GatewayOptions {
   rest: RestServer;
@@ -46,7 +48,7 @@ export interface GatewayOptions {
 const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };
 
 export function parseQuery(raw: string): Record<string, unknown> {
-  return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
+  return qs.parse(raw, QS_OPTIONS);
 }
 
 /** Reads the body up to the limit; rejects with 413 beyond it. */
@@ -196,7 +198,7 @@ function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { logged
   }
   if (out.raw) ctx.body = out.raw.text;
   else ctx.body = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : toJson(out.body));
-  const callback = ctx.state.jsonp as string | undefined;
+  const callback = stateString(ctx, 'jsonp');
   if (callback !== undefined && !out.raw) {
     ctx.type = 'application/javascript; charset=UTF-8';
     ctx.body = `/**/${callback}(${String(ctx.body)})`;
@@ -231,10 +233,10 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // A route pattern or a fixed name, never the raw path, so the metrics' series stay bounded.
-      const route = (ctx.state.route as string | undefined) ?? 'other';
+      const route = stateString(ctx, 'route') ?? 'other';
       observeRequest(ctx.method, route, ctx.status, seconds);
       if (logger.isLevelEnabled('info')) {
-        const code = ctx.state.errorCode as string | undefined;
+        const code = stateString(ctx, 'errorCode');
         logger.info(
           {
             requestId,
@@ -244,7 +246,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
             status: ctx.status,
             ...(code ? { code } : {}),
             ms: Math.round(seconds * 1e4) / 10,
-            user: (ctx.state.userId as number | undefined) ?? null,
+            user: stateNumber(ctx, 'userId') ?? null,
           },
           'request',
         );
@@ -352,7 +354,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
       ...(upload ? { upload } : {}),
       headers: ctx.headers,
       user,
-      requestId: ctx.state.requestId as string,
+      requestId: stateString(ctx, 'requestId') ?? '',
       ip: clientIp(ctx),
     };
     const revision = site.revision;
@@ -380,7 +382,7 @@ function sitePathLabel(path: string): string {
 
 /** Keeps the `code` of an error answer (the REST envelope's) for the request's log line. */
 function noteErrorCode(ctx: Koa.Context, body: unknown): void {
-  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  const code = isRecord(body) ? body.code : undefined;
   if (typeof code === 'string' && code) ctx.state.errorCode = code;
 }
 

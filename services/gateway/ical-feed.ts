@@ -6,6 +6,7 @@
  */
 import type Koa from 'koa';
 import { clientIp } from './client-ip';
+import { stateString } from '../koa-state';
 import type { RestOutput, RestServer } from '../../libs/rest/server';
 
 export const ICAL_FEED_ROUTE = '/vendor/events/v1/events/ical';
@@ -24,7 +25,7 @@ export async function serveICalFeed(ctx: Koa.Context, rest: RestServer, query: R
     bodyType: 'none',
     headers: ctx.headers,
     user: null,
-    requestId: ctx.state.requestId as string | undefined,
+    requestId: stateString(ctx, 'requestId'),
     ip: clientIp(ctx),
   });
   ctx.state.route = '/events/?ical';

@@ -49,9 +49,7 @@ export function parseMultipart(raw: Buffer, contentType: string): Promise<{ fiel
         if (!files[name] && info.filename) files[name] = { name: info.filename, type: info.mimeType, data: Buffer.concat(chunks) };
       });
     });
-    bb.on('close', () =>
-      resolve({ fields: qs.parse(pairs.join('&'), { depth: 5, arrayLimit: 1000, parameterLimit: 2000 }) as Record<string, unknown>, files }),
-    );
+    bb.on('close', () => resolve({ fields: qs.parse(pairs.join('&'), { depth: 5, arrayLimit: 1000, parameterLimit: 2000 }), files }));
     bb.on('error', () => resolve(null));
     const src = new PassThrough();
     src.pipe(bb);

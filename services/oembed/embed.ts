@@ -12,6 +12,7 @@ import type { PostsRepository } from '../../libs/posts/repository';
 import type { PostDoc } from '../../libs/posts/types';
 import type { Site } from '../../libs/rest/site';
 import { escapeHtml } from '../../libs/html/escape';
+import { isRecord } from '../../libs/rest/args';
 
 /** Post types with public single pages, which the reference embeds. */
 export const EMBEDDABLE_TYPES = new Set(['post', 'page', EVENT_TYPE, VENUE_TYPE, ORGANIZER_TYPE]);
@@ -96,10 +97,12 @@ async function thumbnail(posts: PostsRepository, doc: PostDoc, width: number): P
   if (!doc.featured_media) return {};
   const media = await posts.byId(doc.featured_media);
   if (!media || media.type !== 'attachment' || typeof media.mime_type !== 'string' || !media.mime_type.startsWith('image/') || !media.guid) return {};
-  const meta = (media.meta?._wp_attachment_metadata ?? {}) as { width?: number; height?: number };
-  if (!meta.width || !meta.height) return { thumbnail_url: media.guid };
-  const w = Math.min(meta.width, width);
-  return { thumbnail_url: media.guid, thumbnail_width: w, thumbnail_height: Math.round((meta.height * w) / meta.width) };
+  const meta = media.meta?._wp_attachment_metadata;
+  // Read as the arithmetic below would coerce them (stored sizes are numbers).
+  const full = { width: Number(isRecord(meta) ? meta.width : undefined), height: Number(isRecord(meta) ? meta.height : undefined) };
+  if (!full.width || !full.height) return { thumbnail_url: media.guid };
+  const w = Math.min(full.width, width);
+  return { thumbnail_url: media.guid, thumbnail_width: w, thumbnail_height: Math.round((full.height * w) / full.width) };
 }
 
 /** Whether the reference would embed the record: a public type, published. */

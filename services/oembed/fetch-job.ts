@@ -14,6 +14,7 @@ import { cacheKey, OembedCache, type LookupParams } from './cache';
 import type { OembedData } from './embed';
 import { discoverEndpoint, fetchFromProvider, fetchPolicy, proxyAnswer } from './provider';
 import { RefusedError } from '../../libs/net/outbound';
+import { isRecord } from '../../libs/rest/args';
 
 export interface FetchResult {
   data: OembedData | null;
@@ -23,8 +24,8 @@ export interface FetchResult {
 
 /** Job data arrives as parsed JSON; take only a well-formed lookup. */
 export function readLookup(data: unknown): LookupParams {
-  const d = (data ?? {}) as Record<string, unknown>;
-  const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  const d = isRecord(data) ? data : {};
+  const int = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   if (
     typeof d.url !== 'string' ||
     !int(d.maxwidth) ||
@@ -33,7 +34,7 @@ export function readLookup(data: unknown): LookupParams {
   ) {
     throw new UnrecoverableError('oembed.fetch: malformed job data');
   }
-  return { url: d.url, maxwidth: d.maxwidth as number, ...(typeof d.maxheight === 'number' ? { maxheight: d.maxheight } : {}), discover: d.discover };
+  return { url: d.url, maxwidth: d.maxwidth, ...(typeof d.maxheight === 'number' ? { maxheight: d.maxheight } : {}), discover: d.discover };
 }
 
 export function oembedFetchHandler(deps: { store: Store; config: Pick<Config, 'OUTBOUND_ALLOW_HOSTS'> }): JobHandler<unknown, FetchResult> {

@@ -6,6 +6,7 @@
  */
 import type { OembedData } from './embed';
 import { escapeHtml } from '../../libs/html/escape';
+import { isRecord } from '../../libs/rest/args';
 import { tokenize } from '../../libs/html/tokenize';
 import { guardedGet, outboundPolicy, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
 import { httpUrl, sanitizeEmbedHtml } from './sanitize';
@@ -77,9 +78,8 @@ export async function fetchFromProvider(endpoint: string, p: LookupParams, polic
   } catch {
     throw new RefusedError('the provider answered with something other than JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new RefusedError('the provider answered with something other than an object');
-  return parsed as Record<string, unknown>;
+  if (!isRecord(parsed)) throw new RefusedError('the provider answered with something other than an object');
+  return parsed;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -90,7 +90,8 @@ export function answerHtml(data: Record<string, unknown>, url: string): string |
   const title = str(data.title);
   switch (data.type) {
     case 'photo': {
-      const src = str(data.url) && httpUrl(data.url as string);
+      const given = str(data.url);
+      const src = given && httpUrl(given);
       const width = num(data.width);
       const height = num(data.height);
       const href = httpUrl(url);
@@ -98,8 +99,10 @@ export function answerHtml(data: Record<string, unknown>, url: string): string |
       return `<a href="${escapeHtml(href)}"><img src="${escapeHtml(src)}" alt="${escapeHtml(title ?? '')}" width="${width}" height="${height}" /></a>`;
     }
     case 'video':
-    case 'rich':
-      return str(data.html) ? sanitizeEmbedHtml(data.html as string) : false;
+    case 'rich': {
+      const html = str(data.html);
+      return html ? sanitizeEmbedHtml(html) : false;
+    }
     case 'link': {
       const href = httpUrl(url);
       return title && href ? `<a href="${escapeHtml(href)}">${escapeHtml(title)}</a>` : false;

@@ -4,6 +4,7 @@
  * (existing character references kept), `false` and empty values as empty elements, nested lists as
  * nested elements with numeric keys named `oembed`.
  */
+import { isRecord } from '../../libs/rest/args';
 import type { RawBody } from '../../libs/rest/service';
 
 export const XML_CONTENT_TYPE = 'text/xml; charset=UTF-8';
@@ -32,8 +33,8 @@ function elements(data: Record<string, unknown> | unknown[]): string {
     const key = /^\d+$/.test(rawKey) ? 'oembed' : rawKey;
     // A key that cannot be an element name is left out rather than making the document unreadable.
     if (!XML_NAME.test(key)) continue;
-    if (value !== null && typeof value === 'object') {
-      const inner = elements(value as Record<string, unknown>);
+    if (Array.isArray(value) || isRecord(value)) {
+      const inner = elements(value);
       out += inner ? `<${key}>${inner}</${key}>` : `<${key}/>`;
     } else {
       const text = scalar(value);

@@ -119,7 +119,11 @@ export class UrlDetailsCache {
   set(key: string, data: UrlDetails): void {
     this.entries.delete(key);
     this.entries.set(key, { until: this.now() + URL_DETAILS_TTL_MS, data });
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    while (this.entries.size > this.max) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.entries.delete(oldest.value);
+    }
   }
 }
 

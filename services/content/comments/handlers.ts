@@ -14,7 +14,8 @@ import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/servi
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { canEditAnyPost, canReadComment, canReadPostOf, readablePostsCondition, supportsNotes, type PostAccess } from './access';
 import { BASE, commentLoader, filled, moderator, raw, type CommentsDeps } from './common';
-import { presentComment, type Context } from './present';
+import { contextOf } from '../context';
+import { presentComment } from './present';
 import type { CommentDoc } from '../../../libs/comments/repository';
 import { bindCommentWrites } from './write-handlers';
 
@@ -44,7 +45,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       const p = ctx.params;
       const isNote = p.type === 'note';
       const edit = p.context === 'edit';
-      const postIds = (p.post as number[]) ?? [];
+      const postIds = ctx.args.ints('post');
       const posts = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : new Map<number, PostDoc>();
       const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
       for (const id of postIds) {
@@ -84,7 +85,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
   function listFilter(ctx: HandlerContext): Filter {
     const p = ctx.params;
     const and: Filter[] = [];
-    const ids = (name: string) => ((p[name] as number[] | undefined) ?? []).filter((n) => Number.isInteger(n));
+    const ids = (name: string) => ctx.args.ints(name);
     const status = String(p.status ?? '');
     if (status === 'hold') and.push({ approved: '0' });
     else if (status === 'approve') and.push({ approved: '1' });
@@ -106,7 +107,8 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       ['after', '$gt'],
       ['before', '$lt'],
     ] as const) {
-      const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, deps.site.timezone) : null;
+      const given = ctx.args.str(arg);
+      const v = given !== undefined ? filterDate(given, deps.site.timezone) : null;
       if (v) and.push({ date: { [op]: v } });
     }
     if (typeof p.search === 'string' && p.search !== '') {
@@ -118,7 +120,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
 
   async function listPage(ctx: HandlerContext): Promise<Reply> {
     const p = ctx.params;
-    const postIds = (p.post as number[]) ?? [];
+    const postIds = ctx.args.ints('post');
     const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
     // Comments on posts the caller may not read are left out by the query itself, so the total counts
     // only comments the caller is shown (the reference counts them and drops them from the page).
@@ -131,7 +133,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const base = listFilter(ctx);
     const filter = readable ? (Object.keys(base).length ? { $and: [base, readable] } : readable) : base;
     const dir: 1 | -1 = p.order === 'asc' ? 1 : -1;
-    const include = (p.include as number[]) ?? [];
+    const include = ctx.args.ints('include');
     const byInclude = p.orderby === 'include' && include.length > 0;
     const field = SORT_FIELDS[String(p.orderby)] ?? 'date_gmt';
     // Ties are broken by id in the same direction, as the reference's query does.
@@ -156,8 +158,10 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       items = await deps.comments.collection.find(filter, { sort, skip, limit: perPage });
       total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.comments.count(filter);
     }
-    const context = p.context as Context;
-    const input = await presentInput(ctx, items, context, access, ctx.memo.get('posts') as Map<number, PostDoc> | undefined);
+    const context = contextOf(ctx.args);
+    // The posts the permission check loaded (it loads them when the request names any).
+    const known = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : undefined;
+    const input = await presentInput(ctx, items, context, access, known);
     // What else the caller may not read (unapproved comments, notes) is left out of the page.
     const body = items.filter((c) => canReadComment(ctx.user, c, input.posts.get(c.post), access)).map((c) => presentComment(c, input));
     return { body, headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
@@ -184,7 +188,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     },
     async handle(ctx) {
       const { comment, post } = await loadComment(ctx);
-      return { body: await presentOne(ctx, comment, ctx.params.context as Context, post) };
+      return { body: await presentOne(ctx, comment, contextOf(ctx.args), post) };
     },
   });
 

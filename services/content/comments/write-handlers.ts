@@ -15,6 +15,7 @@ import type { Context } from './present';
 import type { CommentDoc } from '../../../libs/comments/repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
 import { ownEntry } from '../../../libs/rest/validate';
+import { ownKeys } from '../own-keys';
 
 export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: CommentLoader): void {
   const { loadComment, presentOne } = loader;
@@ -23,8 +24,8 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
 
   /** Meta a request sets, refused unless the writer may edit the comment (the keys are protected). */
   function metaChanges(ctx: HandlerContext, post: PostDoc | null): Record<string, unknown> | null {
-    const meta = ctx.params.meta as Record<string, unknown> | undefined;
-    if (!meta || typeof meta !== 'object') return null;
+    const meta = ctx.args.obj('meta');
+    if (!meta) return null;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(meta)) {
       if (!ownEntry(COMMENT_META, k)) continue;
@@ -132,7 +133,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       // Notes skip the duplicate and flood checks and are approved at once.
       draft.approved = type === 'note' ? '1' : await allowComment(deps.comments, deps.users, draft, post, ctx.user);
       if (typeof p.status === 'string') Object.assign(draft, statusChange(draft, p.status) ?? {});
-      for (const k of Object.keys(draft) as Array<keyof CommentDoc>) if (draft[k] === undefined) delete draft[k];
+      for (const k of ownKeys(draft)) if (draft[k] === undefined) delete draft[k];
       draft.id = await deps.comments.nextId();
       await deps.comments.insert(draft);
       const context: Context = moderator(ctx) ? 'edit' : 'view';

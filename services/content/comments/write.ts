@@ -10,6 +10,7 @@ import { kses, TITLE_TAGS } from '../../../libs/posts/kses';
 import { now, parseDateInput } from '../../../libs/posts/dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { stripAllTags } from '../../../libs/posts/render';
+import { isRecord } from '../../../libs/rest/args';
 import { RestError } from '../../../libs/rest/errors';
 import type { HandlerContext } from '../../../libs/rest/service';
 import type { Filter } from '../../../libs/store/types';
@@ -34,8 +35,7 @@ export async function prepare(ctx: HandlerContext, users: UsersRepository, zone:
   const p = ctx.params;
   const out: Prepared = {};
   if (typeof p.content === 'string') out.content = p.content.trim();
-  else if (p.content && typeof p.content === 'object' && typeof (p.content as { raw?: unknown }).raw === 'string')
-    out.content = (p.content as { raw: string }).raw.trim();
+  else if (isRecord(p.content) && typeof p.content.raw === 'string') out.content = p.content.raw.trim();
   if (typeof p.post === 'number') out.post = p.post;
   if (typeof p.parent === 'number') out.parent = p.parent;
   if (typeof p.author === 'number') {

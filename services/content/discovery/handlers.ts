@@ -18,11 +18,10 @@ import {
   type StatusObject,
 } from '../../../libs/posts/registered';
 import { RestError, authStatus } from '../../../libs/rest/errors';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { ServiceApp } from '../../../libs/rest/service';
 import type { ContentDeps } from '../deps';
-import { presentStatus, presentTaxonomy, presentType, type Context } from './present';
-
-const contextOf = (ctx: HandlerContext) => (ctx.params.context ?? 'view') as Context;
+import { contextOf } from '../context';
+import { presentStatus, presentTaxonomy, presentType } from './present';
 
 /** check_read_permission of the statuses controller: public ones for all, the others for editors of some type. */
 function canReadStatus(user: Caller, s: StatusObject): boolean {
@@ -35,13 +34,13 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
 
   app.bind('cms.types.list', {
     async permission(ctx) {
-      if (contextOf(ctx) === 'edit' && !canEditAnyType(ctx.user)) {
+      if (contextOf(ctx.args) === 'edit' && !canEditAnyType(ctx.user)) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx);
+      const context = contextOf(ctx.args);
       const out: Record<string, unknown> = {};
       for (const t of restPostTypes(ctx.user)) {
         if (context === 'edit' && !can(ctx.user, postTypeCaps(t).edit_posts)) continue;
@@ -56,7 +55,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
       const t = postTypeObject(String(ctx.params.type));
       if (!t) throw new RestError('rest_type_invalid', 'Invalid post type.', 404);
       if (!t.showInRest(ctx.user)) throw new RestError('rest_cannot_read_type', 'Cannot view post type.', authStatus(ctx.user));
-      const context = contextOf(ctx);
+      const context = contextOf(ctx.args);
       if (context === 'edit' && !can(ctx.user, postTypeCaps(t).edit_posts)) {
         throw new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
@@ -66,13 +65,13 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
 
   app.bind('cms.statuses.list', {
     async permission(ctx) {
-      if (contextOf(ctx) === 'edit' && !canEditAnyType(ctx.user)) {
+      if (contextOf(ctx.args) === 'edit' && !canEditAnyType(ctx.user)) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx);
+      const context = contextOf(ctx.args);
       const out: Record<string, unknown> = {};
       // The non-internal statuses, then trash, as the reference lists them.
       for (const s of [...STATUSES.filter((x) => !x.internal), statusObject('trash')!]) {
@@ -90,7 +89,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
       return true;
     },
     async handle(ctx) {
-      return { body: presentStatus(site, statusObject(String(ctx.params.status))!, contextOf(ctx)) };
+      return { body: presentStatus(site, statusObject(String(ctx.params.status))!, contextOf(ctx.args)) };
     },
   });
 
@@ -99,13 +98,13 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
 
   app.bind('cms.taxonomies.list', {
     async permission(ctx) {
-      if (contextOf(ctx) === 'edit' && !taxonomiesFor(ctx.params.type).some((t) => t.showInRest && canTaxonomy(ctx.user, t.caps.assign_terms))) {
+      if (contextOf(ctx.args) === 'edit' && !taxonomiesFor(ctx.params.type).some((t) => t.showInRest && canTaxonomy(ctx.user, t.caps.assign_terms))) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx);
+      const context = contextOf(ctx.args);
       const out: Record<string, unknown> = {};
       for (const t of taxonomiesFor(ctx.params.type)) {
         if (!t.showInRest || (context === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms))) continue;
@@ -120,7 +119,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
       const t = taxonomyObject(String(ctx.params.taxonomy));
       if (!t) return true;
       if (!t.showInRest) return false;
-      if (contextOf(ctx) === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms)) {
+      if (contextOf(ctx.args) === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms)) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.', authStatus(ctx.user));
       }
       return true;
@@ -128,7 +127,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
     async handle(ctx) {
       const t = taxonomyObject(String(ctx.params.taxonomy));
       if (!t) throw new RestError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
-      return { body: presentTaxonomy(site, t, contextOf(ctx)) };
+      return { body: presentTaxonomy(site, t, contextOf(ctx.args)) };
     },
   });
 }

@@ -4,6 +4,7 @@
  * controllers), built from the registered objects in libs/posts/registered.ts.
  */
 import { isViewable, postTypeCaps, taxonomiesOf, type PostTypeObject, type StatusObject, type TaxonomyObject } from '../../../libs/posts/registered';
+import { isRecord } from '../../../libs/rest/args';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import { statusSchema, taxonomySchema, typeSchema } from '../../../libs/routes/cms/discovery';
 
@@ -13,9 +14,13 @@ const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }
 
 /** The reference's filter_response_by_context: drops the properties whose schema does not list the context. */
 export function byContext(data: Record<string, unknown>, schema: Record<string, unknown>, context: string): Record<string, unknown> {
-  const props = schema.properties as Record<string, { context?: string[] }>;
+  const props = isRecord(schema.properties) ? schema.properties : {};
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(data)) if (!props[k]?.context || props[k].context!.includes(context)) out[k] = v;
+  for (const [k, v] of Object.entries(data)) {
+    const prop = props[k];
+    const listed = isRecord(prop) && Array.isArray(prop.context) ? prop.context : undefined;
+    if (!listed || listed.includes(context)) out[k] = v;
+  }
   return out;
 }
 

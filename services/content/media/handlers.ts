@@ -16,17 +16,18 @@ import { EDITABLE_IMAGES } from '../../../libs/media/images';
 import { mediaTypes } from '../../../libs/media/mime';
 import { fetchImage } from '../../../libs/media/sideload';
 import type { FetchPolicy } from '../../../libs/net/outbound';
+import { isRecord, type Args } from '../../../libs/rest/args';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp, UploadPayload } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
-import type { KindInfo, PostKind } from '../../../libs/routes/cms/post-args';
 import type { Filter } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { canEditPost } from '../posts/access';
 import type { ListCache } from '../posts/counts';
 import type { Context } from '../posts/present';
-import { checkListOrder, pageOfPlan, planList } from '../posts/query';
+import { checkListOrder, pageOfPlan, planList, type ListKind } from '../posts/query';
+import { contextOf } from '../context';
 import { canDeleteMedia, canEditMedia, canReadMedia } from './access';
 import { presentMedia, type MediaPresentInput } from './present';
 
@@ -44,8 +45,9 @@ export interface MediaDeps {
 }
 
 const BASE = '/cms/v2/media';
+const OPEN_CLOSED = ['open', 'closed'] as const;
 /** The attachment type in the posts list planner's terms: not hierarchical, but with parent filters. */
-const KIND = { kind: ATTACHMENT_TYPE as PostKind, base: 'media', hierarchical: true } as KindInfo;
+const KIND: ListKind = { kind: ATTACHMENT_TYPE, hierarchical: true };
 
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
@@ -92,7 +94,7 @@ async function presentOne(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc, co
 /** `title`, `caption`, `description` come as a string or as `{raw}`. */
 function rawText(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
-  if (v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string') return (v as { raw: string }).raw;
+  if (isRecord(v) && typeof v.raw === 'string') return v.raw;
   return undefined;
 }
 
@@ -113,11 +115,11 @@ function statusClause(statuses: string[], ctx: HandlerContext): Filter {
 }
 
 /** media_type and mime_type together: the MIME types of the named media types plus the valid named ones. */
-function mimeClause(p: Record<string, unknown>): Filter | null {
+function mimeClause(args: Args): Filter | null {
   const types = mediaTypes();
   const wanted = new Set<string>();
-  for (const t of (p.media_type as string[] | undefined) ?? []) for (const m of types[t] ?? []) wanted.add(m);
-  for (const m of (p.mime_type as string[] | undefined) ?? []) if (types[m.split('/')[0]]?.includes(m)) wanted.add(m);
+  for (const t of args.strs('media_type')) for (const m of types[t] ?? []) wanted.add(m);
+  for (const m of args.strs('mime_type')) if (types[m.split('/')[0]]?.includes(m)) wanted.add(m);
   if (!wanted.size) return null;
   return { mime_type: wanted.size === 1 ? [...wanted][0] : { $in: [...wanted] } };
 }
@@ -187,18 +189,26 @@ async function writeFields(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc | 
     if (!(await deps.users.byId(p.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
     out.author = p.author;
   }
-  for (const k of ['comment_status', 'ping_status', 'template', 'status'] as const) if (typeof p[k] === 'string') (out as Record<string, unknown>)[k] = p[k];
+  const commentStatus = ctx.args.oneOf('comment_status', OPEN_CLOSED);
+  if (commentStatus !== undefined) out.comment_status = commentStatus;
+  const pingStatus = ctx.args.oneOf('ping_status', OPEN_CLOSED);
+  if (pingStatus !== undefined) out.ping_status = pingStatus;
+  const template = ctx.args.str('template');
+  if (template !== undefined) out.template = template;
+  const status = ctx.args.str('status');
+  if (status !== undefined) out.status = status;
   for (const [arg, utc] of [
     ['date', false],
     ['date_gmt', true],
   ] as const) {
-    if (typeof p[arg] !== 'string') continue;
-    const d = parseDateInput(p[arg] as string, zone, utc);
+    const given = ctx.args.str(arg);
+    if (given === undefined) continue;
+    const d = parseDateInput(given, zone, utc);
     if (!d) throw new RestError('rest_invalid_date', 'Invalid date.', 400);
     out.date = d.local;
     out.date_gmt = d.gmt;
   }
-  const meta: Record<string, unknown> = p.meta && typeof p.meta === 'object' ? { ...(p.meta as Record<string, unknown>) } : {};
+  const meta: Record<string, unknown> = { ...ctx.args.obj('meta') };
   if (typeof p.alt_text === 'string') meta._wp_attachment_image_alt = p.alt_text;
   if (Object.keys(meta).length) out.meta = mergeMeta(doc?.meta, meta);
   if (typeof p.slug === 'string' && p.slug) {
@@ -214,7 +224,7 @@ function checkParentType(parent: PostDoc | null): void {
 export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
   app.bind('cms.media.list', {
     async permission(ctx) {
-      for (const s of (ctx.params.status as string[]) ?? []) {
+      for (const s of ctx.args.strs('status')) {
         if (s === 'inherit' || can(ctx.user, 'edit_posts') || (s === 'private' && can(ctx.user, 'read_private_posts'))) continue;
         return invalidParams([['status', new ParamError('rest_forbidden_status', 'Status is forbidden.', { status: authStatus(ctx.user) })]]);
       }
@@ -226,15 +236,15 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     async handle(ctx) {
       const p = ctx.params;
       checkListOrder(p);
-      const statuses = [...new Set((p.status as string[]) ?? ['inherit'])];
+      const statuses = [...new Set(ctx.args.has('status') ? ctx.args.strs('status') : ['inherit'])];
       const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, statusClause(statuses, ctx));
-      const mime = mimeClause(p);
+      const mime = mimeClause(ctx.args);
       const filter: Filter = mime ? { $and: [plan.filter, mime] } : plan.filter;
       const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.posts.collection.count(f), filter);
       // As the reference, attachments of records the caller may not read drop out of the page (the totals stay).
       const parents = await parentsOf(deps, items);
       const readable = items.filter((d) => canReadMedia(ctx.user, d, d.parent ? (parents.get(d.parent) ?? null) : null));
-      const input = await presentInput(deps, ctx, readable, p.context as Context, parents);
+      const input = await presentInput(deps, ctx, readable, contextOf(ctx.args), parents);
       return { body: readable.map((d) => presentMedia(d, input)), headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
     },
   });
@@ -250,7 +260,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     },
     async handle(ctx) {
       const doc = await loadMedia(ctx, deps);
-      return { body: await presentOne(deps, ctx, doc, ctx.params.context as Context) };
+      return { body: await presentOne(deps, ctx, doc, contextOf(ctx.args)) };
     },
   });
 
@@ -323,7 +333,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       }
       const changes: Partial<PostDoc> = { ...fields };
       delete changes.title;
-      if (changes.meta) changes.meta = mergeMeta(created.meta, fields.meta as Record<string, unknown>);
+      if (changes.meta) changes.meta = mergeMeta(created.meta, changes.meta);
       if (changes.slug === undefined && typeof p.slug === 'string' && !p.slug) delete changes.slug;
       const doc = Object.keys(changes).length ? ((await deps.posts.save(created.id, changes)) ?? created) : created;
       deps.lists.invalidate();

@@ -27,6 +27,7 @@ import { viewerKey, type PresentedCache } from '../../../libs/rest/presented';
 import type { QueryCache } from '../../../libs/store/query-cache';
 import type { CountCache } from '../../../libs/store/count-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
+import { contextOf } from '../context';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
 import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, termCountDeltas, type WriteDeps } from './write';
 
@@ -118,7 +119,7 @@ async function presentOne(
 
 function forbiddenStatus(ctx: HandlerContext, kind: KindInfo): RestError | null {
   // The reference checks statuses in a sanitize callback, so a refusal is a 400 around rest_forbidden_status.
-  for (const s of (ctx.params.status as string[]) ?? []) {
+  for (const s of ctx.args.strs('status')) {
     if (s === 'publish') continue;
     if (typeCan(ctx.user, kind.kind, 'edit') || (s === 'private' && typeCan(ctx.user, kind.kind, 'read_private'))) continue;
     return invalidParams([['status', new ParamError('rest_forbidden_status', 'Status is forbidden.', { status: authStatus(ctx.user) })]]);
@@ -178,7 +179,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       undefined,
       deps.pages,
     );
-    const context = p.context as Context;
+    const context = contextOf(ctx.args);
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
     const missing = items.filter((_, i) => !kept[i]);
@@ -204,7 +205,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const post = await loadPost(ctx, deps, kind);
       const password = ctx.req.queryKeys.includes('password') && typeof ctx.req.query.password === 'string' ? ctx.req.query.password : undefined;
       const excerptLength = typeof ctx.params.excerpt_length === 'number' && ctx.params.excerpt_length > 0 ? ctx.params.excerpt_length : undefined;
-      const context = ctx.params.context as Context;
+      const context = contextOf(ctx.args);
       const key = presentedKey(kind, post, context, ctx.user, JSON.stringify([password ?? null, excerptLength ?? null]));
       const stamp = readAt.get(post) ?? '';
       const body =

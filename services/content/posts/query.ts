@@ -8,7 +8,7 @@ import { can, type Caller } from '../../../libs/auth/user';
 import { filterDate } from '../../../libs/posts/dates';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
-import type { KindInfo } from '../../../libs/routes/cms/post-args';
+import { Args, isRecord } from '../../../libs/rest/args';
 import { RestError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
 import type { Collection, Filter, SortSpec } from '../../../libs/store/types';
@@ -27,12 +27,13 @@ export interface SearchSpec {
   exact: boolean;
 }
 
+const SEARCH_COLUMNS = ['title', 'excerpt', 'content'] as const;
+const isSearchColumn = (c: string): c is SearchSpec['columns'][number] => SEARCH_COLUMNS.some((s) => s === c);
+
 /** The reference's parse_search: words, "quoted phrases", -exclusions; stopwords and single letters dropped. */
 export function parseSearch(raw: string, columns: string[], exact: boolean): SearchSpec {
   const text = raw.replace(/[\r\n]/g, '');
-  const cols = (columns.length ? columns : ['post_title', 'post_excerpt', 'post_content']).map(
-    (c) => c.replace('post_', '') as 'title' | 'excerpt' | 'content',
-  );
+  const cols = (columns.length ? columns : ['post_title', 'post_excerpt', 'post_content']).map((c) => c.replace('post_', '')).filter(isSearchColumn);
   if (exact) return { text, terms: [text], termCount: 1, columns: cols, exact };
   const matches = text.match(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g) ?? [];
   let terms = matches
@@ -84,6 +85,13 @@ export function relevanceRank(post: Pick<PostDoc, 'title' | 'excerpt' | 'content
   return words.length && title.includes(words[0]) ? 0 : 1;
 }
 
+/** The record type a list is planned for: posts and pages (a KindInfo), attachments, or a searched type. */
+export interface ListKind {
+  /** The stored `type`. */
+  kind: string;
+  hierarchical: boolean;
+}
+
 export interface ListPlan {
   filter: Filter;
   sort: SortSpec;
@@ -95,6 +103,19 @@ export interface ListPlan {
 }
 
 type TermLimit = number[] | { terms?: number[]; include_children?: boolean; operator?: 'AND' | 'OR' } | undefined;
+
+const integers = (v: unknown[]): number[] => v.filter((n): n is number => typeof n === 'number' && Number.isInteger(n));
+
+/** A taxonomy limit argument (`categories`, `tags`...): a list of term IDs, or an object naming them. */
+function termLimit(v: unknown): TermLimit {
+  if (Array.isArray(v)) return integers(v);
+  if (!isRecord(v)) return undefined;
+  return {
+    ...(Array.isArray(v.terms) ? { terms: integers(v.terms) } : {}),
+    ...(typeof v.include_children === 'boolean' ? { include_children: v.include_children } : {}),
+    ...(v.operator === 'AND' || v.operator === 'OR' ? { operator: v.operator } : {}),
+  };
+}
 
 async function descendants(terms: TermsRepository, ids: number[]): Promise<Map<number, number[]>> {
   // One query per level of the category tree, for all requested terms at once.
@@ -133,7 +154,7 @@ async function taxClause(terms: TermsRepository, limit: TermLimit, exclude: bool
  * Which of the requested statuses the caller may see, and of which only their own records: the
  * reference drops unreadable records from the page; leaving them out of the query keeps the counts true.
  */
-function statusFilter(statuses: string[], kind: KindInfo, user: Caller, edit: boolean): Filter {
+function statusFilter(statuses: string[], kind: ListKind, user: Caller, edit: boolean): Filter {
   const t = capType(kind.kind);
   const all: string[] = [];
   const own: string[] = [];
@@ -178,25 +199,26 @@ const SORT_FIELD: Record<string, string> = {
  */
 export async function planList(
   p: Record<string, unknown>,
-  kind: KindInfo,
+  kind: ListKind,
   user: Caller,
   terms: TermsRepository,
   zone: string,
   statusClause?: Filter,
 ): Promise<ListPlan> {
-  let statuses = [...new Set(p.status as string[])];
+  const a = new Args(p);
+  let statuses = [...new Set(a.strs('status'))];
   if (statuses.includes('any')) statuses = [...new Set([...ANY_STATUSES, ...statuses.filter((s) => s !== 'any')])];
   // The type is part of the status condition (each of its branches), which keeps it index-served.
   const and: Filter[] = [statusClause ?? statusFilter(statuses, kind, user, p.context === 'edit')];
 
-  const list = (name: string) => ((p[name] as number[] | undefined) ?? []).filter((v) => Number.isInteger(v));
+  const list = (name: string) => a.ints(name);
   const include = list('include');
   const exclude = list('exclude');
   if (include.length) and.push({ id: { $in: include } });
   if (exclude.length) and.push({ id: { $nin: exclude } });
   if (list('author').length) and.push({ author: { $in: list('author') } });
   if (list('author_exclude').length) and.push({ author: { $nin: list('author_exclude') } });
-  const slugs = (p.slug as string[] | undefined) ?? [];
+  const slugs = a.strs('slug');
   if (slugs.length) and.push(slugs.length === 1 ? { slug: slugs[0] } : { slug: { $in: slugs } });
   if (kind.hierarchical) {
     if (list('parent').length) and.push({ parent: { $in: list('parent') } });
@@ -207,20 +229,22 @@ export async function planList(
     ['after', '$gt'],
     ['before', '$lt'],
   ] as const) {
-    const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, zone) : null;
+    const s = a.str(arg);
+    const v = s !== undefined ? filterDate(s, zone) : null;
     if (v) and.push({ date: { [op]: v } });
   }
   for (const [arg, op] of [
     ['modified_after', '$gt'],
     ['modified_before', '$lt'],
   ] as const) {
-    const v = typeof p[arg] === 'string' ? filterDate(p[arg] as string, 'UTC') : null;
+    const s = a.str(arg);
+    const v = s !== undefined ? filterDate(s, 'UTC') : null;
     if (v) and.push({ modified_gmt: { [op]: new Date(v.replace(' ', 'T') + 'Z') } });
   }
 
   let search: SearchSpec | undefined;
   if (typeof p.search === 'string' && p.search.trim() !== '') {
-    search = parseSearch(p.search, (p.search_columns as string[] | undefined) ?? [], p.search_semantics === 'exact');
+    search = parseSearch(p.search, a.strs('search_columns'), p.search_semantics === 'exact');
     const f = searchFilter(search);
     if (f) and.push(f);
     const privacy = searchPrivacy(user);
@@ -235,14 +259,14 @@ export async function planList(
       ['tags', false],
       ['tags_exclude', true],
     ] as const) {
-      const c = await taxClause(terms, p[arg] as TermLimit, ex);
+      const c = await taxClause(terms, termLimit(p[arg]), ex);
       if (c) clauses.push(c);
     }
     if (clauses.length === 1) and.push(clauses[0]);
     else if (clauses.length > 1) and.push(p.tax_relation === 'OR' ? { $or: clauses } : { $and: clauses });
     if (p.sticky === true) and.push({ sticky: true });
     else if (p.sticky === false) and.push({ sticky: { $ne: true } });
-    const formats = (p.format as string[] | undefined) ?? [];
+    const formats = a.strs('format');
     if (formats.length) and.push({ format: { $in: formats.map((f) => (f === 'standard' ? '' : f)) } });
   }
 
@@ -261,7 +285,7 @@ export function checkListOrder(p: Record<string, unknown>): void {
   if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
     throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
   }
-  if (p.orderby === 'include' && !((p.include as number[] | undefined) ?? []).length) {
+  if (p.orderby === 'include' && !new Args(p).ints('include').length) {
     throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
   }
 }
@@ -290,11 +314,11 @@ export async function pageOfPlan(
     const search = plan.search;
     if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
     if (plan.memorySort === 'include') {
-      const include = (p.include as number[] | undefined) ?? [];
+      const include = new Args(p).ints('include');
       all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
     }
     if (plan.memorySort === 'include_slugs') {
-      const slugs = (p.slug as string[] | undefined) ?? [];
+      const slugs = new Args(p).strs('slug');
       all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
     }
     if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));

@@ -15,7 +15,8 @@ import type { KindInfo } from '../../../libs/routes/cms/post-args';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { canDeletePost, canEditPost } from './access';
 import type { PostsDeps } from './handlers';
-import { permalink, presentRevision, type Context } from './present';
+import { contextOf } from '../context';
+import { permalink, presentRevision } from './present';
 import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './query';
 import { newPostRecord } from '../../../libs/posts/record';
 import { buildUpdate, canAssignTerms, checkTemplate, prepare } from './write';
@@ -125,7 +126,7 @@ function autosaveTarget(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): P
 export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
   const id = kind.kind === 'post' ? 'cms.posts' : 'cms.pages';
   const base = `/cms/v2/${kind.base}`;
-  const view = (ctx: HandlerContext) => ({ site: deps.site, kind, context: (ctx.params.context ?? 'view') as Context });
+  const view = (ctx: HandlerContext) => ({ site: deps.site, kind, context: contextOf(ctx.args) });
 
   app.bind(`${id}.revisions.list`, {
     async permission(ctx) {
@@ -137,8 +138,8 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
         throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
       }
-      const include = (p.include as number[]) ?? [];
-      const exclude = (p.exclude as number[]) ?? [];
+      const include = ctx.args.ints('include');
+      const exclude = ctx.args.ints('exclude');
       if (p.orderby === 'include' && !include.length) {
         throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
       }
@@ -300,10 +301,8 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       else {
         const t = now();
         const stamp = { modified: toLocal(t, deps.site.timezone), modified_gmt: t };
-        const meta =
-          ctx.params.meta && typeof ctx.params.meta === 'object'
-            ? writtenMeta(post, ctx.params.meta as Record<string, unknown>, deps.site.timezone).meta
-            : post.meta;
+        const changed = ctx.args.obj('meta');
+        const meta = changed ? writtenMeta(post, changed, deps.site.timezone).meta : post.meta;
         const source: PostDoc = { ...post, ...fields, ...stamp, meta };
         if (existing) {
           const doc = revisionDoc(source, existing.id, userId, true, deps.site);

@@ -11,6 +11,7 @@ import { kses, ksesTitle } from '../../../libs/posts/kses';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
+import { Args, isRecord } from '../../../libs/rest/args';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import type { Site } from '../../../libs/rest/site';
 import type { KindInfo } from '../../../libs/routes/cms/post-args';
@@ -18,6 +19,7 @@ import type { TermsRepository } from '../../../libs/terms/repository';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { FLOATING_STATUSES, typeCan } from './access';
 import { guidFor } from '../../../libs/posts/record';
+import { ownKeys } from '../own-keys';
 
 export interface WriteDeps {
   site: Site;
@@ -57,8 +59,8 @@ export interface Request {
 
 function textOf(v: unknown, requireNonEmptyRaw: boolean): string | undefined {
   if (typeof v === 'string') return v;
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const raw = (v as Record<string, unknown>).raw;
+  if (isRecord(v)) {
+    const raw = v.raw;
     if (typeof raw === 'string' && (!requireNonEmptyRaw || raw !== '')) return raw;
   }
   return undefined;
@@ -175,9 +177,9 @@ export async function canAssignTerms(deps: WriteDeps, req: Request): Promise<boo
     ['categories', 'category'],
     ['tags', 'post_tag'],
   ] as const) {
-    const ids = req.params[arg];
-    if (!Array.isArray(ids) || !ids.length) continue;
-    if ((await existingTerms(deps, tax, ids as number[])).length && !can(req.user, 'edit_posts')) return false;
+    const ids = new Args(req.params).ints(arg);
+    if (!ids.length) continue;
+    if ((await existingTerms(deps, tax, ids)).length && !can(req.user, 'edit_posts')) return false;
   }
   return true;
 }
@@ -242,8 +244,9 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
   const slug = await finalSlug(deps, kind, prep.slug, dates.status, title, id, parent);
   const tax: Record<string, number[]> = {};
   if (!kind.hierarchical) {
-    tax.category = Array.isArray(p.categories) ? await existingTerms(deps, 'category', p.categories as number[]) : [deps.defaultCategory()];
-    tax.post_tag = Array.isArray(p.tags) ? await existingTerms(deps, 'post_tag', p.tags as number[]) : [];
+    const a = new Args(p);
+    tax.category = Array.isArray(p.categories) ? await existingTerms(deps, 'category', a.ints('categories')) : [deps.defaultCategory()];
+    tax.post_tag = Array.isArray(p.tags) ? await existingTerms(deps, 'post_tag', a.ints('tags')) : [];
   }
   const format = !kind.hierarchical && typeof p.format === 'string' && p.format !== 'standard' ? p.format : '';
   return {
@@ -273,7 +276,7 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
     tax,
     terms: [],
     // Calendar meta is derived as every calendar writer derives it (UTC strings, index fields).
-    ...(p.meta && typeof p.meta === 'object' ? writtenMeta(null, p.meta as Record<string, unknown>, zone) : { meta: {} }),
+    ...(isRecord(p.meta) ? writtenMeta(null, p.meta, zone) : { meta: {} }),
     revision_count: 0,
   };
 }
@@ -329,20 +332,22 @@ export async function buildUpdate(
     if (typeof p.format === 'string' && p.format !== '') after.format = p.format === 'standard' ? '' : p.format;
     if (typeof p.sticky === 'boolean') after.sticky = p.sticky;
     const tax = { ...(old.tax ?? {}) };
-    if (Array.isArray(p.categories)) tax.category = await existingTerms(deps, 'category', p.categories as number[]);
-    if (Array.isArray(p.tags)) tax.post_tag = await existingTerms(deps, 'post_tag', p.tags as number[]);
+    const a = new Args(p);
+    if (Array.isArray(p.categories)) tax.category = await existingTerms(deps, 'category', a.ints('categories'));
+    if (Array.isArray(p.tags)) tax.post_tag = await existingTerms(deps, 'post_tag', a.ints('tags'));
     after.tax = tax;
   }
   after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);
-  if (p.meta && typeof p.meta === 'object') Object.assign(after, writtenMeta(old, p.meta as Record<string, unknown>, zone));
+  if (isRecord(p.meta)) Object.assign(after, writtenMeta(old, p.meta, zone));
   const t = now();
   after.modified = toLocal(t, zone);
   after.modified_gmt = t;
 
   const changes: Partial<PostDoc> = {};
-  for (const k of Object.keys(after) as Array<keyof PostDoc>) {
-    if (JSON.stringify(after[k]) !== JSON.stringify(old[k])) (changes as Record<string, unknown>)[k] = after[k];
-  }
+  const keep = <K extends keyof PostDoc>(k: K) => {
+    changes[k] = after[k];
+  };
+  for (const k of ownKeys(after)) if (JSON.stringify(after[k]) !== JSON.stringify(old[k])) keep(k);
   if ('trash' in changes && after.trash === undefined) changes.trash = undefined;
   return { changes, after };
 }

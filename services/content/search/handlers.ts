@@ -15,7 +15,6 @@ import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl } from '../../../libs/rest/site';
 import { POST_SUBTYPES, TERM_SUBTYPES } from '../../../libs/routes/cms/search';
-import type { KindInfo, PostKind } from '../../../libs/routes/cms/post-args';
 import type { Filter } from '../../../libs/store/types';
 import { loadTermAncestors, termLink } from '../../../libs/terms/link';
 import type { TermDoc } from '../../../libs/terms/repository';
@@ -57,7 +56,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     const p = ctx.params;
     const user: Caller = ctx.user;
     const subtypes = POST_SUBTYPES.filter((t) => postTypeObject(t)!.showInRest(user));
-    const types = chosen(p.subtype as string[], subtypes);
+    const types = chosen(ctx.args.strs('subtype'), subtypes);
     if (!types.length) return { items: [], total: 0 };
     const search = typeof p.search === 'string' ? p.search : '';
     // Only published records, as the reference's post handler asks WP_Query for.
@@ -70,11 +69,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       order: 'desc',
       context: 'view',
     };
-    const plans = await Promise.all(
-      types.map((type) =>
-        planList(args, { kind: type as PostKind, base: postTypeObject(type)!.restBase, hierarchical: false } as KindInfo, user, deps.terms, site.timezone),
-      ),
-    );
+    const plans = await Promise.all(types.map((type) => planList(args, { kind: type, hierarchical: false }, user, deps.terms, site.timezone)));
     const or: Filter[] = plans.map((pl) => pl.filter);
     // Each plan carries the guest search's privacy condition (libs/posts/search, through planList).
     const filter: Filter = or.length === 1 ? or[0] : { $or: or };
@@ -119,14 +114,14 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
 
   async function searchTerms(ctx: HandlerContext, page: number, perPage: number): Promise<Found> {
     const p = ctx.params;
-    const taxonomies = chosen(p.subtype as string[], TERM_SUBTYPES);
+    const taxonomies = chosen(ctx.args.strs('subtype'), TERM_SUBTYPES);
     if (!taxonomies.length) return { items: [], total: 0 };
     const and: Filter[] = [{ taxonomy: taxonomies.length === 1 ? taxonomies[0] : { $in: taxonomies } }];
     const search = typeof p.search === 'string' ? p.search : '';
     // WP_Term_Query's search: the text inside the name or the slug.
     if (search !== '') and.push({ $or: [{ name: { $icontains: search } }, { slug: { $icontains: search } }] });
-    const include = (p.include as number[]) ?? [];
-    const exclude = (p.exclude as number[]) ?? [];
+    const include = ctx.args.ints('include');
+    const exclude = ctx.args.ints('exclude');
     if (include.length) and.push({ id: { $in: include } });
     if (exclude.length) and.push({ id: { $nin: exclude } });
     const filter: Filter = and.length === 1 ? and[0] : { $and: and };

@@ -14,6 +14,8 @@ import { MongoStore } from '../../../libs/store/mongo';
 import { SqliteStore } from '../../../libs/store/sqlite';
 import type { Store } from '../../../libs/store/types';
 import { escapeHtml } from '../../../libs/html/escape';
+import { ownKeys } from '../own-keys';
+import { errorCode, errorMessage } from '../../error-fields';
 
 export type HealthStatus = 'good' | 'recommended' | 'critical';
 
@@ -144,9 +146,7 @@ export async function storeCheck(deps: HealthDeps): Promise<HealthResult> {
       label: 'The store cannot be reached',
       status: 'critical',
       badge: PERFORMANCE,
-      description: p(
-        `Every record of the site is kept in ${kind}, and it did not answer: ${esc((e as Error).message)}. Reads and writes fail until it is back.`,
-      ),
+      description: p(`Every record of the site is kept in ${kind}, and it did not answer: ${esc(errorMessage(e))}. Reads and writes fail until it is back.`),
       actions: p(
         deps.store.kind === 'mongo'
           ? 'Check that MongoDB is running and that <code>MONGO_URL</code> points at it.'
@@ -199,7 +199,7 @@ export async function queuesCheck(deps: HealthDeps): Promise<HealthResult> {
       ...base,
       label: 'The job queues cannot be reached',
       status: 'critical',
-      description: p(`Batch requests, oEmbed lookups and imports run as queued jobs, and the queue did not answer: ${esc((e as Error).message)}.`),
+      description: p(`Batch requests, oEmbed lookups and imports run as queued jobs, and the queue did not answer: ${esc(errorMessage(e))}.`),
       actions: p('Check that Redis is running and that <code>REDIS_URL</code> points at it.'),
     };
   }
@@ -212,7 +212,7 @@ export async function queuesCheck(deps: HealthDeps): Promise<HealthResult> {
       actions: '',
     };
   }
-  const names = Object.keys(depths) as QueueName[];
+  const names = ownKeys(depths);
   const table = names.map((q) => `${esc(q)}: ${workers![q] ?? 0} worker(s), ${depths[q]} job(s) waiting or running`).join('; ');
   const idle = names.filter((q) => !(workers![q] > 0));
   if (idle.length) {
@@ -245,13 +245,13 @@ export async function diskCheck(deps: HealthDeps): Promise<HealthResult> {
   try {
     st = await statfs(deps.dataDir);
   } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    const missing = errorCode(e) === 'ENOENT';
     return {
       ...base,
       label: missing ? 'The data folder does not exist' : 'The free disk space cannot be read',
       status: missing && deps.store.kind === 'mongo' ? 'recommended' : 'critical',
       description: p(
-        `<code>DATA_DIR</code> (${esc(deps.dataDir)}) holds the site's files${deps.store.kind === 'sqlite' ? ' and its store' : ''}: ${esc((e as Error).message)}.`,
+        `<code>DATA_DIR</code> (${esc(deps.dataDir)}) holds the site's files${deps.store.kind === 'sqlite' ? ' and its store' : ''}: ${esc(errorMessage(e))}.`,
       ),
       actions: p('Point <code>DATA_DIR</code> at a writable folder.'),
     };
@@ -295,7 +295,7 @@ async function folderSize(dir: string, skip: Set<string>, deadline: number): Pro
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    if (errorCode(e) === 'ENOENT') return 0;
     throw e;
   }
   let total = 0;

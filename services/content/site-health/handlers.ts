@@ -6,7 +6,7 @@
 import { can } from '../../../libs/auth/user';
 import { RestError } from '../../../libs/rest/errors';
 import type { Handler, HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { DIRECTORY_SIZES_ENDPOINT, siteHealthEndpoint, type SiteHealthTest } from '../../../libs/routes/cms-site-health';
+import { DIRECTORY_SIZES_ENDPOINT, SITE_HEALTH_TESTS, siteHealthEndpoint, type SiteHealthTest } from '../../../libs/routes/cms-site-health';
 import { authorizationHeader, diskCheck, directorySizes, httpsStatus, queuesCheck, storeCheck, type HealthDeps, type HealthResult } from './checks';
 
 const permission = async (ctx: HandlerContext) => can(ctx.user, 'view_site_health_checks');
@@ -19,7 +19,8 @@ export function bindSiteHealth(app: ServiceApp, deps: HealthDeps): void {
     queues: () => queuesCheck(deps),
     'disk-space': () => diskCheck(deps),
   };
-  for (const [test, run] of Object.entries(tests) as Array<[SiteHealthTest, (ctx: HandlerContext) => Promise<HealthResult> | HealthResult]>) {
+  for (const test of SITE_HEALTH_TESTS) {
+    const run = tests[test];
     const handler: Handler = { permission, handle: async (ctx) => ({ body: await run(ctx) }) };
     app.bind(siteHealthEndpoint(test), handler);
   }

@@ -21,6 +21,7 @@ import type { TermDoc, TermInput, TermsRepository } from '../../../libs/terms/re
 import { CMS_TAXONOMIES, termCan, type TaxonomyInfo } from '../../../libs/terms/taxonomies';
 import { canReadPost, PUBLIC_STATUSES } from '../posts/access';
 import type { ListCache } from '../posts/counts';
+import { contextOf } from '../context';
 import { presentTerm, termLinkTargets, type Context, type TermLinkTargets } from './present';
 
 export interface TermsDeps {
@@ -104,11 +105,11 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       const offset = !tax.hierarchical && typeof p.offset === 'number' && p.offset ? p.offset : (Number(p.page) - 1) * perPage;
       const post = p.post ? await ctx.cached('post', () => deps.posts.byId(Number(p.post))) : null;
       const { items, total } = await terms.query(tax, {
-        include: (p.include as number[]) ?? [],
-        exclude: (p.exclude as number[]) ?? [],
+        include: ctx.args.ints('include'),
+        exclude: ctx.args.ints('exclude'),
         parent: tax.hierarchical && typeof p.parent === 'number' ? p.parent : undefined,
         within: post ? (post.tax?.[tax.name] ?? []) : undefined,
-        slugs: Array.isArray(p.slug) ? (p.slug as string[]).map(sanitizeTitle) : undefined,
+        slugs: Array.isArray(p.slug) ? ctx.args.strs('slug').map(sanitizeTitle) : undefined,
         search: typeof p.search === 'string' && p.search ? p.search : undefined,
         hideEmpty: p.hide_empty === true,
         orderby: String(p.orderby),
@@ -116,7 +117,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
         offset,
         limit: perPage,
       });
-      const input = await present(items, p.context as Context);
+      const input = await present(items, contextOf(ctx.args));
       const page = Math.ceil(offset / perPage + 1);
       return { body: items.map((t) => presentTerm(t, input)), headers: pagingHeaders(site, base, ctx.req.query, page, perPage, total) };
     },
@@ -132,7 +133,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     },
     async handle(ctx) {
       const t = await loadTerm(ctx);
-      return { body: presentTerm(t, await present([t], ctx.params.context as Context)) };
+      return { body: presentTerm(t, await present([t], contextOf(ctx.args))) };
     },
   });
 

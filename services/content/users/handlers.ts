@@ -10,7 +10,8 @@ import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { ContentDeps } from '../deps';
-import { presentUser, type Context } from './present';
+import { contextOf } from '../context';
+import { presentUser } from './present';
 
 /** Post types whose published records make their authors public (the reference's has_published_posts). */
 const PUBLIC_AUTHOR_TYPES = ['post', 'page', 'vendor_events', 'vendor_venue', 'vendor_organizer'];
@@ -46,10 +47,9 @@ async function publishedAuthorIds(deps: ContentDeps): Promise<number[]> {
   return ids.map(Number);
 }
 
-function validateRoles(roles: unknown): string[] {
-  const list = (roles as string[]) ?? [];
-  for (const r of list) if (!isRole(r)) throw new RestError('rest_user_invalid_role', 'Role is invalid.', 400);
-  return list;
+function validateRoles(roles: string[]): string[] {
+  for (const r of roles) if (!isRole(r)) throw new RestError('rest_user_invalid_role', 'Role is invalid.', 400);
+  return roles;
 }
 
 const LOGIN = /^[A-Za-z0-9 _.\-@]+$/;
@@ -58,16 +58,11 @@ const LOGIN = /^[A-Za-z0-9 _.\-@]+$/;
 function changesFrom(ctx: HandlerContext): Partial<UserDoc> & { password?: string } {
   const p = ctx.params;
   const out: Partial<UserDoc> & { password?: string } = {};
-  const copy: Array<[string, keyof UserDoc]> = [
-    ['name', 'name'],
-    ['first_name', 'first_name'],
-    ['last_name', 'last_name'],
-    ['url', 'url'],
-    ['description', 'description'],
-    ['nickname', 'nickname'],
-    ['slug', 'slug'],
-  ];
-  for (const [arg, field] of copy) if (typeof p[arg] === 'string') (out as Record<string, unknown>)[field] = p[arg];
+  const copy = ['name', 'first_name', 'last_name', 'url', 'description', 'nickname', 'slug'] as const satisfies ReadonlyArray<keyof UserDoc>;
+  for (const field of copy) {
+    const v = ctx.args.str(field);
+    if (v !== undefined) out[field] = v;
+  }
   if (typeof p.locale === 'string') out.locale = p.locale || 'en_US';
   if (typeof p.email === 'string') out.email = p.email.toLowerCase();
   if (typeof p.password === 'string') out.password = p.password;
@@ -109,12 +104,13 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
     async handle(ctx) {
       const p = ctx.params;
       const and: Filter[] = [];
-      const include = (p.include as number[]) ?? [];
-      const exclude = (p.exclude as number[]) ?? [];
+      const include = ctx.args.ints('include');
+      const exclude = ctx.args.ints('exclude');
+      const slugs = ctx.args.strs('slug');
       if (include.length) and.push({ id: { $in: include } });
       if (exclude.length) and.push({ id: { $nin: exclude } });
-      if (Array.isArray(p.slug) && p.slug.length) and.push({ slug: { $in: p.slug as string[] } });
-      if (Array.isArray(p.roles) && p.roles.length) and.push({ roles: { $in: p.roles as string[] } });
+      if (slugs.length) and.push({ slug: { $in: slugs } });
+      if (ctx.args.strs('roles').length) and.push({ roles: { $in: ctx.args.strs('roles') } });
       if (p.who === 'authors') and.push({ roles: { $in: ['administrator', 'editor', 'author', 'contributor'] } });
       if (typeof p.search === 'string' && p.search !== '') {
         const s = p.search.replace(/^\*|\*$/g, '');
@@ -128,9 +124,10 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
           ],
         });
       }
-      if (Array.isArray(p.capabilities) && p.capabilities.length) {
+      const capabilities = ctx.args.strs('capabilities');
+      if (capabilities.length) {
         const roles = Object.entries(ROLE_CAPS)
-          .filter(([, caps]) => (p.capabilities as string[]).some((c) => caps.has(c)))
+          .filter(([, caps]) => capabilities.some((c) => caps.has(c)))
           .map(([r]) => r);
         and.push({ roles: { $in: roles } });
       }
@@ -159,9 +156,8 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       const skip = listSkip(p.offset, page, perPage);
       const [items, total] = await Promise.all([deps.users.users.find(filter, { sort, skip, limit: perPage }), deps.users.users.count(filter)]);
       if (orderby === 'include' && include.length) items.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
-      if (orderby === 'include_slugs' && Array.isArray(p.slug))
-        items.sort((a, b) => (p.slug as string[]).indexOf(a.slug) - (p.slug as string[]).indexOf(b.slug));
-      const context = p.context as Context;
+      if (orderby === 'include_slugs' && Array.isArray(p.slug)) items.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
+      const context = contextOf(ctx.args);
       return {
         body: items.map((u) => presentUser(u, site, context)),
         headers: pagingHeaders(site, '/cms/v2/users', ctx.req.query, page, perPage, total),
@@ -182,7 +178,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       if (!LOGIN.test(login)) {
         throw new RestError('rest_user_invalid_username', 'This username is invalid because it uses illegal characters. Please enter a valid username.', 400);
       }
-      const roles = p.roles !== undefined ? validateRoles(p.roles) : ['subscriber'];
+      const roles = p.roles !== undefined ? validateRoles(ctx.args.strs('roles')) : ['subscriber'];
       if (roles.includes('administrator') && !ctx.user?.roles.includes('administrator')) {
         throw new RestError('rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.', 403);
       }
@@ -220,7 +216,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       },
       async handle(ctx) {
         const target = await loadTarget(ctx, deps, me);
-        return { body: presentUser(target, site, ctx.params.context as Context) };
+        return { body: presentUser(target, site, contextOf(ctx.args)) };
       },
     });
 
@@ -241,7 +237,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
         const set: Record<string, unknown> = { ...changes };
         delete set.password;
         if (p.roles !== undefined) {
-          const roles = validateRoles(p.roles);
+          const roles = validateRoles(ctx.args.strs('roles'));
           if (ctx.user?.id === target.id && !roles.includes('administrator') && target.roles.includes('administrator')) {
             throw new RestError('rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.', 403);
           }

@@ -7,6 +7,7 @@
  */
 import { can, type AuthUser } from '../../../libs/auth/user';
 import { RestError, type ErrorBody } from '../../../libs/rest/errors';
+import { Args, isRecord } from '../../../libs/rest/args';
 import type { ArgSchema, Method } from '../../../libs/rest/registry';
 import type { RestServer } from '../../../libs/rest/server';
 
@@ -54,7 +55,7 @@ const CREATE: Annotations = { readonly: false, destructive: false, idempotent: f
 const V1 = '/vendor/events/v1';
 
 /** One request through the pipeline as the caller; an error answer becomes the ability's error. */
-async function call(ctx: RunContext, method: Method, path: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+async function call(ctx: RunContext, method: Method, path: string, args: Record<string, unknown> = {}): Promise<unknown> {
   const read = method === 'GET';
   const out = await ctx.server.dispatch({
     method,
@@ -66,8 +67,20 @@ async function call(ctx: RunContext, method: Method, path: string, args: Record<
     user: ctx.user,
     requestId: ctx.requestId,
   });
-  if (out.status >= 400) throw RestError.fromBody(out.body as ErrorBody, out.status);
-  return out.body as Record<string, unknown>;
+  if (out.status >= 400) throw RestError.fromBody(errorBodyOf(out.body), out.status);
+  return out.body;
+}
+
+/** The error envelope of an error answer (the pipeline always writes one), read field by field. */
+function errorBodyOf(body: unknown): ErrorBody {
+  const b = isRecord(body) ? body : {};
+  const data = isRecord(b.data) && typeof b.data.status === 'number' ? { ...b.data, status: b.data.status } : null;
+  return {
+    code: String(b.code),
+    message: String(b.message),
+    data,
+    ...(Array.isArray(b.additional_data) ? { additional_data: b.additional_data } : {}),
+  };
 }
 
 /** Whether the caller may use a method of a route, asked the way OPTIONS asks (the route's own permission checks). */
@@ -81,8 +94,7 @@ function routeAllows(method: Method, path: string) {
   };
 }
 
-const obj = (input: unknown): Record<string, unknown> =>
-  input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+const obj = (input: unknown): Record<string, unknown> => (isRecord(input) ? input : {});
 
 const str = (description: string, extra: ArgSchema = {}): ArgSchema => ({ type: 'string', description, ...extra });
 const ids = (description: string): ArgSchema => ({ type: 'array', description, items: { type: 'integer', minimum: 1 } });
@@ -111,7 +123,8 @@ const record = (what: string): ArgSchema => ({
 });
 
 /** The v1 archive answers carry their records and totals; only those are the ability's output. */
-function listOf(key: string, body: Record<string, unknown>) {
+function listOf(key: string, answer: unknown) {
+  const body = isRecord(answer) ? answer : {};
   return { [key]: body[key] ?? [], total: Number(body.total ?? 0), total_pages: Number(body.total_pages ?? 0) };
 }
 
@@ -178,7 +191,7 @@ export const ABILITIES: Ability[] = [
         charset: 'UTF-8',
         language: 'en-US',
       };
-      const fields = (obj(input).fields as string[] | undefined) ?? [];
+      const fields = new Args(obj(input)).strs('fields');
       return fields.length ? Object.fromEntries(fields.map((f) => [f, all[f]])) : all;
     },
   },
