@@ -56,9 +56,8 @@ export async function createContentService(opts: {
     media,
     imagePolicy: imageFetchPolicy(opts.config.OUTBOUND_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
     links: { types: posts.links.types, comments: posts.links.comments },
-    lists: posts.lists,
   });
-  bindTerms(app, { ...deps, defaultCategory: posts.defaultCategory, lists: posts.lists }, opts.registry);
+  bindTerms(app, { ...deps, defaultCategory: posts.defaultCategory }, opts.registry);
   bindComments(app, { site: deps.site, comments: deps.comments, posts: deps.posts, users: deps.users, registry: opts.registry });
   bindSiteHealth(app, { store: opts.store, site: opts.site, dataDir: opts.config.DATA_DIR, queue: opts.queue });
   bindUrlDetails(app, { site: opts.site, policy: urlDetailsPolicy(opts.config.OUTBOUND_ALLOW_HOSTS) });

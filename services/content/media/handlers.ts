@@ -24,7 +24,6 @@ import { restUrl, type Site } from '../../../libs/rest/site';
 import type { Filter } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { canEditPost } from '../posts/access';
-import type { ListCache } from '../posts/counts';
 import type { Context } from '../posts/present';
 import { checkListOrder, pageOfPlan, planList, type ListKind } from '../posts/query';
 import { contextOf } from '../context';
@@ -41,7 +40,6 @@ export interface MediaDeps {
   imagePolicy: FetchPolicy;
   links: { types: boolean; comments: boolean };
   /** The posts' list cache: a deleted attachment changes the posts that featured it. */
-  lists: ListCache;
 }
 
 const BASE = '/cms/v2/media';
@@ -336,7 +334,6 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       if (changes.meta) changes.meta = mergeMeta(created.meta, changes.meta);
       if (changes.slug === undefined && typeof p.slug === 'string' && !p.slug) delete changes.slug;
       const doc = Object.keys(changes).length ? ((await deps.posts.save(created.id, changes)) ?? created) : created;
-      deps.lists.invalidate();
       return {
         status: 201,
         body: await presentOne(deps, ctx, doc, 'edit'),
@@ -362,7 +359,6 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       const changes = await writeFields(deps, ctx, doc);
       const at = new Date();
       const saved = (await deps.posts.save(doc.id, { ...changes, modified: toLocal(at, deps.site.timezone), modified_gmt: at })) ?? doc;
-      deps.lists.invalidate();
       return { body: await presentOne(deps, ctx, saved, 'edit') };
     },
   });
@@ -382,7 +378,6 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       await deps.media.deleteFiles(doc);
       // wp_delete_attachment: no record keeps it as its featured image.
       await deps.posts.collection.updateMany({ featured_media: doc.id }, { $set: { featured_media: 0 } });
-      deps.lists.invalidate();
       return { body: { deleted: true, previous } };
     },
   });

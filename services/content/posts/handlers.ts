@@ -21,7 +21,7 @@ import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { CommentsRepository } from '../../../libs/comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
-import type { ListCache } from './counts';
+import type { Kept } from '../../../libs/store/kept';
 import { presentPost, type Context, type LinkTargets, type PresentInput } from './present';
 import { viewerKey, type PresentedCache } from '../../../libs/rest/presented';
 import type { QueryCache } from '../../../libs/store/query-cache';
@@ -39,7 +39,8 @@ export interface PostsDeps extends WriteDeps {
   links: LinkTargets;
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: Collection;
-  lists: ListCache;
+  /** Guests' list answers, the same for every guest asking the same query. */
+  lists: Kept<Reply>;
   /** Presented records kept between requests (libs/rest/presented.ts). */
   presented: PresentedCache;
   /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */
@@ -127,9 +128,8 @@ function forbiddenStatus(ctx: HandlerContext, kind: KindInfo): RestError | null 
   return null;
 }
 
-/** After a write: drops cached list totals and moves the published counts of the terms it touched. */
+/** After a write: moves the published counts of the terms it touched. */
 async function recount(deps: PostsDeps, before: PostDoc | null, after: PostDoc | null): Promise<void> {
-  deps.lists.invalidate();
   for (const [id, delta] of termCountDeltas(before, after)) await deps.terms.collection.updateOne({ id }, { $inc: { count: delta } });
 }
 
@@ -161,7 +161,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     },
     async handle(ctx) {
       // Anonymous callers all see the same page for the same query (no per-user fields or links).
-      if (!ctx.user) return deps.lists.reply(`${kind.kind}:${JSON.stringify(ctx.req.query)}`, () => listPage(ctx));
+      if (!ctx.user) return deps.lists.get(`${kind.kind}:${JSON.stringify(ctx.req.query)}`, () => listPage(ctx));
       return listPage(ctx);
     },
   });

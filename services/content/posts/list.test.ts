@@ -265,4 +265,23 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
       expect(any.headers.get('x-wp-total')).toBe('13');
     });
   });
+
+  it("keeps a guest's list answer only while nothing it shows was written by this process, and a second at most", async () => {
+    const url = `/cms/v2/posts?include=${ids.apple}&_fields=id,title`;
+    const title = async () => (await app.request('GET', url)).body[0].title.rendered;
+    expect(await title()).toBe('Apple pie recipe');
+    // Another connection to the same data renames the post, as another process of the deployment would.
+    const db = await openStore({ dataDir: app.config.DATA_DIR, mongoUrl: app.config.MONGO_URL, mongoDb: app.config.MONGO_DB });
+    try {
+      await db.collection('posts').updateOne({ id: ids.apple }, { $set: { title: 'Apple pie, renamed' } });
+    } finally {
+      await db.close();
+    }
+    // Another process's write shows within the documented second.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await title()).toBe('Apple pie, renamed');
+    // This process's own write shows at once on both.
+    await app.admin('POST', `/cms/v2/posts/${ids.apple}`, { body: { title: 'Apple pie recipe' } });
+    expect(await title()).toBe('Apple pie recipe');
+  });
 });

@@ -286,7 +286,6 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
         // The author's own draft: the autosave is the post itself, updated in place without a revision.
         const { changes, after } = await buildUpdate(deps, kind, ctx, prep, post);
         const saved = Object.keys(changes).length ? ((await deps.posts.save(post.id, changes)) ?? after) : post;
-        deps.lists.invalidate();
         return { body: presentRevision(saved, { site: deps.site, kind, context: 'edit' }, previewLink(deps, saved, false)) };
       }
       const fields = {
@@ -313,7 +312,6 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
           await deps.posts.create(autosave);
         }
         await deps.posts.save(post.id, await revisionStats(deps, post.id));
-        deps.lists.invalidate();
       }
       return { body: presentRevision(autosave, { site: deps.site, kind, context: 'edit' }, previewLink(deps, post, true)) };
     },

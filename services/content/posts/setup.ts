@@ -9,7 +9,8 @@ import type { ContentDeps } from '../deps';
 import { PresentedCache } from '../../../libs/rest/presented';
 import { QueryCache } from '../../../libs/store/query-cache';
 import { CountCache } from '../../../libs/store/count-cache';
-import { ListCache } from './counts';
+import { Kept } from '../../../libs/store/kept';
+import type { Reply } from '../../../libs/rest/service';
 import type { PostsDeps } from './handlers';
 import type { LinkTargets } from './present';
 
@@ -40,9 +41,9 @@ export function linkTargets(registry: RouteRegistry): LinkTargets {
 export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Promise<PostsDeps> {
   // The created "Uncategorized" is the default until an administrator picks another category.
   deps.settings.setDefault('default_category', await ensureDefaultCategory(deps.terms));
-  const lists = new ListCache();
-  // Kept answers carry the site's URL and dates in its time zone: a settings change drops them.
-  deps.settings.onChange(() => lists.invalidate());
+  // Guests' list answers: they hold posts, their terms, authors and comment counts, and carry the site's
+  // URL and dates in its time zone (the settings revision).
+  const lists = new Kept<Reply>(deps.store, { collections: ['posts', 'terms', 'users', 'comments'], also: () => deps.site.revision, maxEntries: 500 });
   return {
     site: deps.site,
     posts: deps.posts,

@@ -20,7 +20,6 @@ import { termErrors } from '../../../libs/terms/errors';
 import type { TermDoc, TermInput, TermsRepository } from '../../../libs/terms/repository';
 import { CMS_TAXONOMIES, termCan, type TaxonomyInfo } from '../../../libs/terms/taxonomies';
 import { canReadPost, PUBLIC_STATUSES } from '../posts/access';
-import type { ListCache } from '../posts/counts';
 import { contextOf } from '../context';
 import { presentTerm, termLinkTargets, type Context, type TermLinkTargets } from './present';
 
@@ -32,7 +31,6 @@ export interface TermsDeps {
   /** The category posts fall back to; it cannot be deleted. */
   defaultCategory: () => number;
   /** Post list answers name term slugs (class_list): term writes drop them. */
-  lists: ListCache;
 }
 
 /** The reference's read_post for the records that carry terms. */
@@ -164,7 +162,6 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
         if (!first) throw e;
         created = first;
       }
-      deps.lists.invalidate();
       return reply(created);
     },
   });
@@ -181,7 +178,6 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       await checkParent(ctx);
       const input = termInput(ctx, tax);
       const saved = Object.keys(input).length ? await terms.updateTerm(tax, t, input) : t;
-      deps.lists.invalidate();
       return { body: presentTerm(saved, await present([saved], 'edit')) };
     },
   });
@@ -218,7 +214,6 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
         await results.deleteMany({ id: { $gte: 'batch:', $lt: 'batch;' }, created: { $lt: new Date(Date.now() - 86_400_000) } });
       }
       await terms.deleteTerm(tax, t, tax.name === 'category' ? deps.defaultCategory() : undefined);
-      deps.lists.invalidate();
       return { body };
     },
   });
