@@ -1,7 +1,7 @@
 /**
  * Terms of every taxonomy (`category`, `post_tag`, `vendor_events_cat`) in one collection; ids come
- * from their own counter. Counts are the number of published records carrying the term, recomputed
- * for the terms a write touched. Term writes follow the reference's wp_insert_term, wp_update_term and
+ * from their own counter. Counts are the number of published records carrying the term: every record
+ * write moves them by what it changed (countWrite, moveCounts), and `recount` recomputes them. Term writes follow the reference's wp_insert_term, wp_update_term and
  * wp_delete_term, and lists its get_terms, for every route that writes or lists terms.
  */
 import { sanitizeTitle } from '../posts/slug';
@@ -87,6 +87,23 @@ export function sanitizeTermName(raw: string): string {
     .replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
+}
+
+/** What a record write shows of its terms: its status and its terms by taxonomy. */
+type Counted = { status: string; tax?: Record<string, number[]> };
+
+/**
+ * How a record write moves the published-record count of each term: +1 where a published record gained
+ * the term (or was published with it), -1 where it lost it (or left `publish`).
+ */
+export function countDeltas(before: Counted | null, after: Counted | null): Map<number, number> {
+  const published = (d: Counted | null) => new Set(d && d.status === 'publish' ? Object.values(d.tax ?? {}).flat() : []);
+  const was = published(before);
+  const now = published(after);
+  const out = new Map<number, number>();
+  for (const id of now) if (!was.has(id)) out.set(id, 1);
+  for (const id of was) if (!now.has(id)) out.set(id, -1);
+  return out;
 }
 
 export class TermsRepository extends Repository<TermDoc> {
@@ -278,6 +295,26 @@ export class TermsRepository extends Repository<TermDoc> {
       wanted = [...new Set(rows.map((r) => Number(r.parent)))].filter((p) => p > 0 && !out.has(p));
     }
     return out;
+  }
+
+  /**
+   * Moves term counts by the given amounts, one `$inc` per distinct amount (an import moves many terms by
+   * the same few amounts), so a write costs the same however many records a term has.
+   */
+  async moveCounts(deltas: Map<number, number>): Promise<void> {
+    const byAmount = new Map<number, number[]>();
+    for (const [id, by] of deltas) {
+      if (!by) continue;
+      const ids = byAmount.get(by);
+      if (ids) ids.push(id);
+      else byAmount.set(by, [id]);
+    }
+    for (const [by, ids] of byAmount) await this.collection.updateMany({ id: { $in: ids } }, { $inc: { count: by } });
+  }
+
+  /** Keeps the counts of the terms a record write touched (see countDeltas). */
+  countWrite(before: Counted | null, after: Counted | null): Promise<void> {
+    return this.moveCounts(countDeltas(before, after));
   }
 
   /** Recomputes the published-record counts of the given terms (one count query per term). */

@@ -29,7 +29,7 @@ import type { CountCache } from '../../../libs/store/count-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
 import { contextOf } from '../context';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
-import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, termCountDeltas, type WriteDeps } from './write';
+import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, type WriteDeps } from './write';
 
 export interface PostsDeps extends WriteDeps {
   site: Site;
@@ -129,8 +129,8 @@ function forbiddenStatus(ctx: HandlerContext, kind: KindInfo): RestError | null 
 }
 
 /** After a write: moves the published counts of the terms it touched. */
-async function recount(deps: PostsDeps, before: PostDoc | null, after: PostDoc | null): Promise<void> {
-  for (const [id, delta] of termCountDeltas(before, after)) await deps.terms.collection.updateOne({ id }, { $inc: { count: delta } });
+function recount(deps: PostsDeps, before: PostDoc | null, after: PostDoc | null): Promise<void> {
+  return deps.terms.countWrite(before, after);
 }
 
 function withKey(post: PostDoc, key: string | undefined): Partial<PostDoc> {

@@ -351,17 +351,3 @@ export async function buildUpdate(
   if ('trash' in changes && after.trash === undefined) changes.trash = undefined;
   return { changes, after };
 }
-
-/**
- * How a write changes the published-record count of each term: +1 where a published record gained
- * the term (or was published with it), -1 where it lost it. Applied with $inc, so no count scans.
- */
-export function termCountDeltas(before: PostDoc | null, after: PostDoc | null): Map<number, number> {
-  const published = (d: PostDoc | null) => new Set(d && d.status === 'publish' ? Object.values(d.tax ?? {}).flat() : []);
-  const was = published(before);
-  const now = published(after);
-  const out = new Map<number, number>();
-  for (const id of now) if (!was.has(id)) out.set(id, 1);
-  for (const id of was) if (!now.has(id)) out.set(id, -1);
-  return out;
-}
