@@ -3,6 +3,7 @@
  * created, updated, skipped and scheduled. A batch answers with its own activity; the record keeps the
  * union of every batch's.
  */
+import { isRecord } from '../../libs/rest/args';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../libs/calendar/meta';
 
 export const ACTIVITY_KINDS = [EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, CATEGORY_TAXONOMY, TAG_TAXONOMY, 'attachment'] as const;
@@ -13,9 +14,16 @@ export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 export type Activity = Record<ActivityKind, Record<ActivityAction, number[]>>;
 
 export function emptyActivity(): Activity {
-  const out = {} as Activity;
-  for (const k of ACTIVITY_KINDS) out[k] = { created: [], updated: [], skipped: [], scheduled: [] };
-  return out;
+  const none = (): Record<ActivityAction, number[]> => ({ created: [], updated: [], skipped: [], scheduled: [] });
+  // In ACTIVITY_KINDS order.
+  return {
+    [EVENT_TYPE]: none(),
+    [ORGANIZER_TYPE]: none(),
+    [VENUE_TYPE]: none(),
+    [CATEGORY_TAXONOMY]: none(),
+    [TAG_TAXONOMY]: none(),
+    attachment: none(),
+  };
 }
 
 /** Adds an id once under a kind and action. */
@@ -28,13 +36,13 @@ export function addActivity(a: Activity, kind: ActivityKind, action: ActivityAct
  * The union of activities, in order (ids of `a` first). Tolerates a stored value of another shape:
  * unknown kinds and actions are ignored and missing ones read as empty.
  */
-export function mergeActivity(...parts: Array<Partial<Activity> | undefined>): Activity {
+export function mergeActivity(...parts: unknown[]): Activity {
   const out = emptyActivity();
   for (const part of parts) {
-    if (!part || typeof part !== 'object') continue;
+    if (!isRecord(part)) continue;
     for (const kind of ACTIVITY_KINDS) {
       const byAction = part[kind];
-      if (!byAction || typeof byAction !== 'object') continue;
+      if (!isRecord(byAction)) continue;
       for (const action of ACTIVITY_ACTIONS) {
         const ids = byAction[action];
         if (!Array.isArray(ids)) continue;

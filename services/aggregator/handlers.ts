@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import { errors, invalidParams, type RestError } from '../../libs/rest/errors';
 import type { HandlerContext, Reply, ServiceApp } from '../../libs/rest/service';
-import { INVALID, type ImportStatus } from '../../libs/routes/aggregator/import';
+import { IMPORT_STATUSES, INVALID } from '../../libs/routes/aggregator/import';
+import { isRecord } from '../../libs/rest/args';
 import { logger } from '../../libs/observability/logger';
 import type { Update } from '../../libs/store/types';
 import type { AggregatorDeps } from './deps';
@@ -47,8 +48,11 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
   const hash = String(p.batch_hash);
   const checked = checkEvents(p.events, deps.site.timezone);
   if ('error' in checked) throw invalidParams([['events', checked.error]]);
-  const status = p.status as { data: { total: unknown }; batch: { total: unknown; done: unknown } };
-  const isLastBatch = int(status.batch.total) === int(status.batch.done) + 1;
+  // The status information (validated: `data.total`, `batch.total` and `batch.done`).
+  const status = ctx.args.obj('status');
+  const batch = isRecord(status?.batch) ? status.batch : {};
+  const data = isRecord(status?.data) ? status.data : {};
+  const isLastBatch = int(batch.total) === int(batch.done) + 1;
 
   const meta = record.meta ?? {};
   const origin = typeof meta[RECORD_META.origin] === 'string' && meta[RECORD_META.origin] ? String(meta[RECORD_META.origin]) : 'json';
@@ -85,7 +89,7 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
   const now = deps.now();
   const set: Record<string, unknown> = {
     [`meta.${RECORD_META.activity}`]: ImportRecords.mergedActivity(record, stored.activity),
-    [`meta.${RECORD_META.totalEvents}`]: int(status.data.total),
+    [`meta.${RECORD_META.totalEvents}`]: int(data.total),
     [`meta.${RECORD_META.percentage}`]: int(p.percentage_complete),
     modified_gmt: now,
   };
@@ -109,7 +113,9 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
 async function setState(deps: AggregatorDeps, ctx: HandlerContext): Promise<Reply> {
   const record = await expectedRecord(deps, ctx);
   const p = ctx.params;
-  const status = p.status as ImportStatus;
+  const status = ctx.args.oneOf('status', IMPORT_STATUSES);
+  // A required enum argument: the gateway let only these through.
+  if (!status) throw invalidParams([['status', INVALID]]);
   const update: Update = {
     $set: {
       status: RECORD_STATUS[status],

@@ -22,7 +22,7 @@ export async function attachImages(
 ): Promise<void> {
   const uploader = { id: job.author, login: '', roles: [], caps: [] };
   for (const spec of job.events) {
-    const url = (spec.item as { image?: unknown }).image;
+    const url = spec.item.image;
     if (typeof url !== 'string' || !/^https?:\/\//i.test(url.trim())) continue;
     const doc = spec.identity.keys.map((k) => written.get(k)).find(Boolean);
     if (!doc) continue;

@@ -6,6 +6,7 @@
 import type { MediaLibrary } from '../../libs/media/library';
 import type { FetchPolicy } from '../../libs/net/outbound';
 import type { PostsRepository } from '../../libs/posts/repository';
+import type { PostDoc } from '../../libs/posts/types';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
@@ -104,4 +105,8 @@ export function identityMeta(identity: Identity): Record<string, unknown> {
 /** The union of two lists, in order, without repeats. */
 export const union = <T>(a: T[] | undefined, b: T[]): T[] => [...new Set([...(a ?? []), ...b])];
 /** Whether two values are the same as JSON. */
+/** The identity keys a stored record answers to (`ea_ids`: a list of strings), when it has any. */
+export const eaIdsOf = (doc: PostDoc): string[] | undefined =>
+  Array.isArray(doc.ea_ids) ? doc.ea_ids.filter((k): k is string => typeof k === 'string') : undefined;
+
 export const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

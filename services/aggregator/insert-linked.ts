@@ -11,17 +11,21 @@ import { mysqlLocal } from '../../libs/rest/dates';
 import type { Filter } from '../../libs/store/types';
 import { DuplicateKeyError } from '../../libs/store/types';
 import type { TermDoc } from '../../libs/terms/repository';
-import { addActivity, emptyActivity, type Activity, type ActivityKind } from './activity';
-import { ORIGIN_META, identityMeta, sameJson, union, type InsertDeps, type LinkedResult, type LinkedStep } from './insert-job';
+import { addActivity, emptyActivity, type Activity } from './activity';
+import { ORIGIN_META, eaIdsOf, identityMeta, sameJson, union, type InsertDeps, type LinkedResult, type LinkedStep } from './insert-job';
 import type { LinkedSpec } from './item-linked';
 import { IMPORT_META } from './items';
 import { bulkSlugs } from './slugs';
+
+/** The post types of linked records. */
+type LinkedType = typeof VENUE_TYPE | typeof ORGANIZER_TYPE;
 
 /** Matches, updates and creates the batch's venues and organizers, then finds or creates its terms. */
 export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<LinkedResult> {
   const activity = emptyActivity();
   const now = deps.now();
-  const specs = [...job.venues.map((s) => ({ type: VENUE_TYPE, s })), ...job.organizers.map((s) => ({ type: ORGANIZER_TYPE, s }))];
+  const linkedOf = (type: LinkedType) => (s: LinkedSpec) => ({ type, s });
+  const specs = [...job.venues.map(linkedOf(VENUE_TYPE)), ...job.organizers.map(linkedOf(ORGANIZER_TYPE))];
   const keys = [...new Set(specs.flatMap((x) => x.s.identity.keys))];
   const slugs = [...new Set(specs.map((x) => sanitizeTitle(x.s.name)).filter(Boolean))];
   const or: Filter[] = [];
@@ -39,13 +43,13 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
   for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) positions.set(type, { byKey: new Map(), byTitle: new Map() });
   found.forEach((d, i) => {
     const at = positions.get(d.type)!;
-    for (const k of Array.isArray(d.ea_ids) ? (d.ea_ids as string[]) : []) if (!at.byKey.has(k)) at.byKey.set(k, i);
+    for (const k of eaIdsOf(d) ?? []) if (!at.byKey.has(k)) at.byKey.set(k, i);
     const title = d.title.trim().toLowerCase();
     if (!at.byTitle.has(title)) at.byTitle.set(title, i);
   });
 
   const ids: Record<string, Record<string, number>> = { [VENUE_TYPE]: {}, [ORGANIZER_TYPE]: {} };
-  const fresh: Array<{ type: string; s: LinkedSpec }> = [];
+  const fresh: Array<{ type: LinkedType; s: LinkedSpec }> = [];
   for (const { type, s } of specs) {
     const at = positions.get(type)!;
     let first: number | undefined;
@@ -60,8 +64,7 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
       continue;
     }
     ids[type][s.ref] = match.id;
-    const kind = type as ActivityKind;
-    addActivity(activity, kind, match.meta?.[IMPORT_META.createdBy] === job.batchRef ? 'created' : 'updated', match.id);
+    addActivity(activity, type, match.meta?.[IMPORT_META.createdBy] === job.batchRef ? 'created' : 'updated', match.id);
     const changes: Partial<PostDoc> = {
       title: s.name,
       meta: {
@@ -70,7 +73,7 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
         ...identityMeta(s.identity),
         ...(match.meta?.[IMPORT_META.globalId] ? { [IMPORT_META.globalId]: match.meta[IMPORT_META.globalId] } : {}),
       },
-      ea_ids: union(match.ea_ids as string[] | undefined, s.identity.keys),
+      ea_ids: union(eaIdsOf(match), s.identity.keys),
     };
     if (s.description !== undefined) changes.content = s.description;
     if (s.excerpt !== undefined) changes.excerpt = s.excerpt;
@@ -94,7 +97,7 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
       const id = first + i;
       const slug = slugsOf[type][cursor[type]++] || String(id);
       ids[type][s.ref] = id;
-      addActivity(activity, type as ActivityKind, 'created', id);
+      addActivity(activity, type, 'created', id);
       return newCalendarRecord(deps.site, now, {
         id,
         type,
@@ -118,7 +121,13 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
 }
 
 /** Term ids by name: found by slug or name (the reference's term_exists), else created (and marked with the batch that did). */
-async function storeTerms(deps: InsertDeps, taxonomy: string, names: string[], batchRef: string, activity: Activity): Promise<Record<string, number>> {
+async function storeTerms(
+  deps: InsertDeps,
+  taxonomy: typeof CATEGORY_TAXONOMY | typeof TAG_TAXONOMY,
+  names: string[],
+  batchRef: string,
+  activity: Activity,
+): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   if (names.length === 0) return out;
   const slugs = names.map((n) => sanitizeTitle(n)).filter(Boolean);
@@ -128,12 +137,12 @@ async function storeTerms(deps: InsertDeps, taxonomy: string, names: string[], b
   let found = await find();
   for (const name of names) {
     let term = match(found, name);
-    if (term?.[IMPORT_META.createdBy] === batchRef) addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
+    if (term?.[IMPORT_META.createdBy] === batchRef) addActivity(activity, taxonomy, 'created', term.id);
     if (!term) {
       try {
         term = await deps.terms.create({ taxonomy, name });
         await deps.terms.collection.updateOne({ id: term.id }, { $set: { [IMPORT_META.createdBy]: batchRef } });
-        addActivity(activity, taxonomy as ActivityKind, 'created', term.id);
+        addActivity(activity, taxonomy, 'created', term.id);
       } catch (e) {
         // Another worker created it first.
         if (!(e instanceof DuplicateKeyError)) throw e;

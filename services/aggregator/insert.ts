@@ -23,6 +23,7 @@ import { addActivity, emptyActivity } from './activity';
 import { attachImages } from './insert-images';
 import {
   ORIGIN_META,
+  eaIdsOf,
   identityMeta,
   sameJson,
   union,
@@ -49,7 +50,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
   // alone, an index lookup; the type is checked here (with it the store would walk every event).
   const existing = (keys.length ? await deps.posts.collection.find({ ea_ids: { $in: keys } }, { sort: [['id', 1]] }) : []).filter((d) => d.type === EVENT_TYPE);
   const byKey = new Map<string, PostDoc>();
-  for (const doc of existing) for (const k of (doc.ea_ids as string[] | undefined) ?? []) if (!byKey.has(k)) byKey.set(k, doc);
+  for (const doc of existing) for (const k of eaIdsOf(doc) ?? []) if (!byKey.has(k)) byKey.set(k, doc);
 
   const creates: PostDoc[] = [];
   const updates = new Map<number, { before: PostDoc; after: PostDoc }>();
@@ -98,6 +99,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
 
     // An update: of a record stored before, or of one this slice is about to write.
     const categories = union(current.tax?.[CATEGORY_TAXONOMY], spec.categories);
+    const eaIds = union(eaIdsOf(current), spec.identity.keys);
     const tax = { ...(current.tax ?? {}), [CATEGORY_TAXONOMY]: categories, [TAG_TAXONOMY]: spec.tags };
     const next: PostDoc = {
       ...current,
@@ -108,11 +110,11 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
       ...(menuOrder !== undefined ? { menu_order: menuOrder } : {}),
       tax,
       terms: flattenTax(tax),
-      ea_ids: union(current.ea_ids as string[] | undefined, spec.identity.keys),
+      ea_ids: eaIds,
       modified: (modified ??= mysqlLocal(now, zone)),
       modified_gmt: now,
     };
-    for (const k of next.ea_ids as string[]) written.set(k, next);
+    for (const k of eaIds) written.set(k, next);
     const pending = creates.indexOf(current);
     if (pending >= 0) creates[pending] = next;
     else updates.set(current.id, { before: updates.get(current.id)?.before ?? current, after: next });

@@ -158,7 +158,7 @@ function clock(hour: unknown, minute: unknown, meridian: unknown): { hour: numbe
 }
 
 /** The zone of an event: its own when valid, else the site's (as luxon names it). */
-export function eventZone(item: Pick<EaEvent, 'timezone'>, siteZone: string): { name: string; zone: string } {
+export function eventZone(item: { timezone?: unknown }, siteZone: string): { name: string; zone: string } {
   const tz = typeof item.timezone === 'string' ? item.timezone.trim() : '';
   const z = tz ? zoneOf(tz) : null;
   return z ? { name: tz, zone: z } : { name: siteZone, zone: zoneOf(siteZone) ?? 'UTC' };
@@ -214,7 +214,7 @@ const given = (v: unknown): v is string => typeof v === 'string' && v.trim() !==
  * The field eventTimes would fail on, or null: the same reading of the date texts and clock fields,
  * without building the times in the event's zone (that is the worker's job, and costly).
  */
-function unreadableDate(item: EaEvent, siteZone: string): string | null {
+function unreadableDate(item: Record<string, unknown>, siteZone: string): string | null {
   const { zone } = eventZone(item, siteZone);
   if (given(item.start_date)) {
     if (!readWall(item.start_date, zone) || clock(item.start_hour, item.start_minute, item.start_meridian) === 'bad') return 'start_date';
@@ -254,7 +254,7 @@ export function checkEvents(raw: unknown, siteZone: string): { events: EaEvent[]
         if (v) return { error: v };
       }
     }
-    const date = unreadableDate(e as unknown as EaEvent, siteZone);
+    const date = unreadableDate(e, siteZone);
     if (date) return { error: new ParamError('rest_invalid_date', `${at}.${date} is not a valid date.`, { param: `${at}.${date}` }) };
   }
   return { events: raw as EaEvent[] };

@@ -49,13 +49,17 @@ function organizerMeta(o: EaOrganizer): Record<string, unknown> {
   return m;
 }
 
-function linkedSpec(entry: EaVenue | EaOrganizer, kind: 'Venue' | 'Organizer', origin: string): LinkedSpec | null {
-  const name = text(kind === 'Venue' ? (entry as EaVenue).venue : (entry as EaOrganizer).organizer);
+/** A venue or an organizer of an event, told apart by `kind`. */
+type LinkedEntry = { kind: 'Venue'; entry: EaVenue } | { kind: 'Organizer'; entry: EaOrganizer };
+
+function linkedSpec(linked: LinkedEntry, origin: string): LinkedSpec | null {
+  const { kind, entry } = linked;
+  const name = text(linked.kind === 'Venue' ? linked.entry.venue : linked.entry.organizer);
   // The reference creates no venue or organizer without a name.
   if (!name) return null;
   const u = linkedUniqueIdOf(entry, kind, origin);
   const id = identity(entry.global_id, entry.global_id_lineage, u ? `u:${u.key}:${u.value}` : null);
-  const meta = kind === 'Venue' ? venueMeta(entry as EaVenue) : organizerMeta(entry as EaOrganizer);
+  const meta = linked.kind === 'Venue' ? venueMeta(linked.entry) : organizerMeta(linked.entry);
   if (u) meta[u.key] = u.value;
   return {
     ref: id.primary ?? `t:${name.toLowerCase()}`,
@@ -68,7 +72,7 @@ function linkedSpec(entry: EaVenue | EaOrganizer, kind: 'Venue' | 'Organizer', o
 }
 
 export function venueOf(item: EaEvent, origin: string): LinkedSpec | null {
-  return item.venue && !Array.isArray(item.venue) ? linkedSpec(item.venue, 'Venue', origin) : null;
+  return item.venue && !Array.isArray(item.venue) ? linkedSpec({ kind: 'Venue', entry: item.venue }, origin) : null;
 }
 
 export function organizersOf(item: EaEvent, origin: string): LinkedSpec[] {
@@ -76,7 +80,7 @@ export function organizersOf(item: EaEvent, origin: string): LinkedSpec[] {
   const list = Array.isArray(item.organizer) ? item.organizer : [item.organizer];
   const out: LinkedSpec[] = [];
   for (const o of list) {
-    const s = linkedSpec(o, 'Organizer', origin);
+    const s = linkedSpec({ kind: 'Organizer', entry: o }, origin);
     if (s && !out.some((x) => x.ref === s.ref)) out.push(s);
   }
   return out;

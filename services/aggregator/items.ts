@@ -77,6 +77,8 @@ export interface EaEvent {
   sticky?: unknown;
   featured?: unknown;
   feature_event?: unknown;
+  /** The URL of the event's image, when the feed gives one (attached by the worker). */
+  image?: unknown;
   venue?: EaVenue | null | [];
   organizer?: EaOrganizer | EaOrganizer[] | null;
 }

@@ -53,6 +53,11 @@ export interface ImportRecordDoc extends PostDoc {
   comments?: ErrorComment[];
 }
 
+/** A post that is an import record: of the record type, with the import id every record is created with. */
+export function isImportRecord(doc: PostDoc | null | undefined): doc is ImportRecordDoc {
+  return !!doc && doc.type === RECORD_TYPE && typeof doc.import_id === 'string';
+}
+
 /** The post status events of an origin get when the record names none (the reference's default_post_status). */
 export const DEFAULT_POST_STATUS = 'publish';
 
@@ -85,8 +90,8 @@ export class ImportRecords {
 
   /** The record of an import id, in one of the statuses (any status when none is given). */
   async byImportId(importId: string, statuses?: string[]): Promise<ImportRecordDoc | null> {
-    const doc = (await this.posts.collection.findOne({ import_id: importId, type: RECORD_TYPE }, { sort: [['id', 1]] })) as ImportRecordDoc | null;
-    if (!doc) return null;
+    const doc = await this.posts.collection.findOne({ import_id: importId, type: RECORD_TYPE }, { sort: [['id', 1]] });
+    if (!isImportRecord(doc)) return null;
     return !statuses || statuses.includes(doc.status) ? doc : null;
   }
 
@@ -105,16 +110,19 @@ export class ImportRecords {
       [RECORD_META.activity]: emptyActivity(),
     };
     if (o.postStatus) meta[RECORD_META.postStatus] = o.postStatus;
-    const doc = newCalendarRecord(this.site, now, {
-      id,
-      type: RECORD_TYPE,
-      status: RECORD_STATUS.pending,
-      slug: '',
-      title: `Record: manual ${origin}`,
-      author: o.author ?? 0,
-      meta,
+    const doc: ImportRecordDoc = {
+      ...newCalendarRecord(this.site, now, {
+        id,
+        type: RECORD_TYPE,
+        status: RECORD_STATUS.pending,
+        slug: '',
+        title: `Record: manual ${origin}`,
+        author: o.author ?? 0,
+        meta,
+        import_id: importId,
+      }),
       import_id: importId,
-    }) as ImportRecordDoc;
+    };
     await this.posts.create(doc);
     return doc;
   }
@@ -125,11 +133,12 @@ export class ImportRecords {
    */
   async advance(record: ImportRecordDoc, hash: string, update: Update): Promise<ImportRecordDoc | null> {
     const filter = { id: record.id, status: RECORD_STATUS.pending, [`meta.${RECORD_META.nextBatchHash}`]: hash };
-    return (await this.posts.collection.findOneAndUpdate(filter, update)) as ImportRecordDoc | null;
+    const doc = await this.posts.collection.findOneAndUpdate(filter, update);
+    return isImportRecord(doc) ? doc : null;
   }
 
   /** The activity stored on the record merged with a batch's. */
   static mergedActivity(record: ImportRecordDoc, batch: Activity): Activity {
-    return mergeActivity(record.meta?.[RECORD_META.activity] as Activity | undefined, batch);
+    return mergeActivity(record.meta?.[RECORD_META.activity], batch);
   }
 }

@@ -12,7 +12,7 @@ import type { HandlerContext, ServiceApp } from '../../libs/rest/service';
 import { restUrl, type Site } from '../../libs/rest/site';
 import { SOURCES_NS } from '../../libs/routes/aggregator/sources';
 import type { AggregatorDeps } from './deps';
-import { ERROR_COMMENT_TYPE, RECORD_META, newImportId, type ImportRecordDoc } from './records';
+import { ERROR_COMMENT_TYPE, RECORD_META, isImportRecord, newImportId, type ImportRecordDoc } from './records';
 import { SOURCE_META, Sources, periodOf, scheduleKey, sourceOf } from './sources';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -99,10 +99,13 @@ async function checkSource(deps: AggregatorDeps, meta: Record<string, unknown>, 
   if (origin === 'ical' && !url) failures.push(['source', new ParamError('rest_missing_source', 'An ical source needs the URL of its feed.')]);
   if (origin === 'ics' && !file) failures.push(['file', new ParamError('rest_missing_file', 'An ics source needs the content of its file.')]);
   if (origin === 'csv' && !url && !file) failures.push(['file', new ParamError('rest_missing_file', 'A csv source needs a file or the URL of one.')]);
-  const interval = typeof meta[SOURCE_META.interval] === 'number' ? (meta[SOURCE_META.interval] as number) : 0;
+  const givenInterval = meta[SOURCE_META.interval];
+  const interval = typeof givenInterval === 'number' ? givenInterval : 0;
   if (interval > 0 && interval < limits.minIntervalSeconds)
     failures.push(['interval', new ParamError('rest_invalid_param', `interval must be at least ${limits.minIntervalSeconds} seconds.`)]);
-  const categories = Array.isArray(meta[SOURCE_META.categories]) ? (meta[SOURCE_META.categories] as number[]) : [];
+  const givenCategories = meta[SOURCE_META.categories];
+  // Category ids (the `categories` argument is a list of integers).
+  const categories = Array.isArray(givenCategories) ? givenCategories.filter((n): n is number => typeof n === 'number') : [];
   if (categories.length) {
     const found = await deps.terms.collection.find({ id: { $in: categories }, taxonomy: CATEGORY_TAXONOMY }, { fields: ['id'] });
     if (found.length !== new Set(categories).size)
@@ -157,7 +160,10 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
       const perPage = Number(ctx.params.per_page);
       const { items, total } = await sources.page(page, perPage);
       const runs = await deps.posts.byIds(items.map((d) => sourceOf(d).lastRun).filter((n) => n > 0));
-      const body = items.map((d) => presentSource(deps.site, d, (runs.get(sourceOf(d).lastRun) as ImportRecordDoc | undefined) ?? null));
+      const body = items.map((d) => {
+        const run = runs.get(sourceOf(d).lastRun);
+        return presentSource(deps.site, d, isImportRecord(run) ? run : null);
+      });
       return { body, headers: pagingHeaders(deps.site, `/${SOURCES_NS}/sources`, ctx.params, page, perPage, total) };
     },
   });

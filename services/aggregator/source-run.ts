@@ -22,6 +22,7 @@ import { IMPORT_META, UNIQUE_FIELDS, type EaEvent } from './items';
 import { RECORD_META, RECORD_STATUS } from './records';
 import { SOURCE_META, countsOf, errorComment, sourceOf, type Source, type Sources } from './sources';
 import { applyTermCounts, storeEvents } from './store-events';
+import { errorText } from './error-text';
 
 const log = logger.child({ component: 'import-source' });
 
@@ -108,7 +109,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
     try {
       parsed = parseFeed(feed.text, s.origin, { defaultZone: s.timezone || deps.site.timezone, window, singles: 'all' });
     } catch (e) {
-      throw new FeedProblem('feed_unreadable', `The feed could not be read: ${(e as Error).message}`);
+      throw new FeedProblem('feed_unreadable', `The feed could not be read: ${errorText(e)}`);
     }
     const problems = parsed.errors.map((e) =>
       errorComment('feed_item_invalid', `${e.uid ? `${e.uid}: ` : e.line ? `line ${e.line}: ` : ''}${e.message}`, deps.now()),
@@ -171,7 +172,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
       },
       {
         status: RECORD_STATUS.failed,
-        comments: [errorComment(problem?.code ?? 'import_failed', problem ? problem.message : String((e as Error).message ?? e), deps.now())],
+        comments: [errorComment(problem?.code ?? 'import_failed', problem ? problem.message : errorText(e), deps.now())],
       },
     );
     if (problem) {

@@ -10,9 +10,16 @@ import { newCalendarRecord } from '../../libs/calendar/records';
 import type { PostsRepository } from '../../libs/posts/repository';
 import { mysqlLocal } from '../../libs/rest/dates';
 import type { Site } from '../../libs/rest/site';
-import type { RemovedPolicy, SourceOrigin, SourceSchedule } from '../../libs/routes/aggregator/sources';
+import {
+  REMOVED_POLICIES,
+  SOURCE_ORIGINS,
+  SOURCE_SCHEDULES,
+  type RemovedPolicy,
+  type SourceOrigin,
+  type SourceSchedule,
+} from '../../libs/routes/aggregator/sources';
 import { ACTIVITY_KINDS, type Activity } from './activity';
-import { ERROR_COMMENT_TYPE, RECORD_META, RECORD_STATUS, RECORD_TYPE, newImportId, type ErrorComment, type ImportRecordDoc } from './records';
+import { ERROR_COMMENT_TYPE, RECORD_META, RECORD_STATUS, RECORD_TYPE, newImportId, type ErrorComment, type ImportRecordDoc, isImportRecord } from './records';
 
 /** Meta keys of a source, beside the record's own (origin, post status). */
 export const SOURCE_META = {
@@ -57,25 +64,29 @@ export interface Source {
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+/** A stored value that is one of `allowed`, else `fallback` (the routes only store allowed values). */
+const oneOf = <T extends string>(v: unknown, allowed: readonly T[], fallback: T): T => allowed.find((a) => a === v) ?? fallback;
 
 export function sourceOf(doc: ImportRecordDoc): Source {
   const m = doc.meta ?? {};
+  const categories = m[SOURCE_META.categories];
   return {
     id: doc.id,
     title: doc.title,
-    origin: str(m[RECORD_META.origin]) as SourceOrigin,
+    origin: oneOf(m[RECORD_META.origin], SOURCE_ORIGINS, 'ical'),
     url: str(m[SOURCE_META.source]),
     file: str(m[SOURCE_META.file]),
     postStatus: str(m[RECORD_META.postStatus]) || 'publish',
-    categories: Array.isArray(m[SOURCE_META.categories]) ? (m[SOURCE_META.categories] as unknown[]).filter((n): n is number => typeof n === 'number') : [],
+    categories: Array.isArray(categories) ? categories.filter((n): n is number => typeof n === 'number') : [],
     timezone: str(m[SOURCE_META.timezone]),
-    schedule: (str(m[SOURCE_META.frequency]) || 'once') as SourceSchedule,
-    interval: typeof m[SOURCE_META.interval] === 'number' ? (m[SOURCE_META.interval] as number) : 0,
-    onRemoved: (str(m[SOURCE_META.onRemoved]) || 'keep') as RemovedPolicy,
+    schedule: oneOf(m[SOURCE_META.frequency], SOURCE_SCHEDULES, 'once'),
+    interval: num(m[SOURCE_META.interval]),
+    onRemoved: oneOf(m[SOURCE_META.onRemoved], REMOVED_POLICIES, 'keep'),
     author: doc.author,
     etag: str(m[SOURCE_META.etag]),
     lastModified: str(m[SOURCE_META.lastModified]),
-    lastRun: typeof m[SOURCE_META.lastRun] === 'number' ? (m[SOURCE_META.lastRun] as number) : 0,
+    lastRun: num(m[SOURCE_META.lastRun]),
   };
 }
 
@@ -103,48 +114,48 @@ export class Sources {
   constructor(private readonly deps: { posts: PostsRepository; site: Site; now: () => Date }) {}
 
   async get(id: number): Promise<ImportRecordDoc | null> {
-    const doc = (await this.deps.posts.ofType(id, RECORD_TYPE)) as ImportRecordDoc | null;
-    return doc && doc.status === RECORD_STATUS.schedule ? doc : null;
+    const doc = await this.deps.posts.ofType(id, RECORD_TYPE);
+    return isImportRecord(doc) && doc.status === RECORD_STATUS.schedule ? doc : null;
   }
 
   /** A run of some source, by id. */
   async runRecord(id: number): Promise<ImportRecordDoc | null> {
-    const doc = (await this.deps.posts.ofType(id, RECORD_TYPE)) as ImportRecordDoc | null;
-    return doc && doc.status !== RECORD_STATUS.schedule ? doc : null;
+    const doc = await this.deps.posts.ofType(id, RECORD_TYPE);
+    return isImportRecord(doc) && doc.status !== RECORD_STATUS.schedule ? doc : null;
   }
 
   async page(page: number, perPage: number): Promise<{ items: ImportRecordDoc[]; total: number }> {
-    return (await this.deps.posts.list({ type: RECORD_TYPE, status: RECORD_STATUS.schedule }, { page, perPage, sort: [['id', -1]] })) as {
-      items: ImportRecordDoc[];
-      total: number;
-    };
+    const { items, total } = await this.deps.posts.list({ type: RECORD_TYPE, status: RECORD_STATUS.schedule }, { page, perPage, sort: [['id', -1]] });
+    return { items: items.filter(isImportRecord), total };
   }
 
   /** Sources that run on a schedule. */
   async scheduled(): Promise<ImportRecordDoc[]> {
-    const all = (await this.deps.posts.collection.find({ type: RECORD_TYPE, status: RECORD_STATUS.schedule })) as ImportRecordDoc[];
-    return all.filter((d) => periodOf(sourceOf(d)) > 0);
+    const all = await this.deps.posts.collection.find({ type: RECORD_TYPE, status: RECORD_STATUS.schedule });
+    return all.filter(isImportRecord).filter((d) => periodOf(sourceOf(d)) > 0);
   }
 
   async runsOf(source: number, page: number, perPage: number): Promise<{ items: ImportRecordDoc[]; total: number }> {
-    return (await this.deps.posts.list({ type: RECORD_TYPE, parent: source }, { page, perPage, sort: [['id', -1]] })) as {
-      items: ImportRecordDoc[];
-      total: number;
-    };
+    const { items, total } = await this.deps.posts.list({ type: RECORD_TYPE, parent: source }, { page, perPage, sort: [['id', -1]] });
+    return { items: items.filter(isImportRecord), total };
   }
 
   async create(meta: Record<string, unknown>, title: string, author: number): Promise<ImportRecordDoc> {
     const id = await this.deps.posts.nextId();
-    const doc = newCalendarRecord(this.deps.site, this.deps.now(), {
-      id,
-      type: RECORD_TYPE,
-      status: RECORD_STATUS.schedule,
-      slug: '',
-      title,
-      author,
-      meta: { [RECORD_META.type]: 'schedule', ...meta },
-      import_id: newImportId(),
-    }) as ImportRecordDoc;
+    const importId = newImportId();
+    const doc: ImportRecordDoc = {
+      ...newCalendarRecord(this.deps.site, this.deps.now(), {
+        id,
+        type: RECORD_TYPE,
+        status: RECORD_STATUS.schedule,
+        slug: '',
+        title,
+        author,
+        meta: { [RECORD_META.type]: 'schedule', ...meta },
+        import_id: importId,
+      }),
+      import_id: importId,
+    };
     await this.deps.posts.create(doc);
     return doc;
   }
@@ -155,35 +166,41 @@ export class Sources {
     const set: Record<string, unknown> = { modified: mysqlLocal(now, this.deps.site.timezone), modified_gmt: now };
     for (const [key, value] of Object.entries(meta)) set[`meta.${key}`] = value;
     if (title !== undefined) set.title = title;
-    return (await this.deps.posts.update(doc.id, { $set: set })) as ImportRecordDoc;
+    const saved = await this.deps.posts.update(doc.id, { $set: set });
+    if (!isImportRecord(saved)) throw new Error(`The import source ${doc.id} is gone`);
+    return saved;
   }
 
   /** A new pending run of a source, for a queue job (or the run that job already made). */
   async startRun(source: ImportRecordDoc, job: string): Promise<ImportRecordDoc> {
-    const existing = (await this.deps.posts.collection.findOne({
+    const existing = await this.deps.posts.collection.findOne({
       type: RECORD_TYPE,
       parent: source.id,
       [`meta.${SOURCE_META.job}`]: job,
-    })) as ImportRecordDoc | null;
-    if (existing) return existing;
+    });
+    if (isImportRecord(existing)) return existing;
     const id = await this.deps.posts.nextId();
     const origin = str(source.meta?.[RECORD_META.origin]);
-    const doc = newCalendarRecord(this.deps.site, this.deps.now(), {
-      id,
-      type: RECORD_TYPE,
-      status: RECORD_STATUS.pending,
-      slug: '',
-      title: `Record: ${source.title}`,
-      author: source.author,
-      parent: source.id,
-      meta: {
-        [RECORD_META.type]: 'schedule',
-        [RECORD_META.origin]: origin,
-        [RECORD_META.percentage]: 0,
-        [SOURCE_META.job]: job,
-      },
-      import_id: newImportId(),
-    }) as ImportRecordDoc;
+    const importId = newImportId();
+    const doc: ImportRecordDoc = {
+      ...newCalendarRecord(this.deps.site, this.deps.now(), {
+        id,
+        type: RECORD_TYPE,
+        status: RECORD_STATUS.pending,
+        slug: '',
+        title: `Record: ${source.title}`,
+        author: source.author,
+        parent: source.id,
+        meta: {
+          [RECORD_META.type]: 'schedule',
+          [RECORD_META.origin]: origin,
+          [RECORD_META.percentage]: 0,
+          [SOURCE_META.job]: job,
+        },
+        import_id: importId,
+      }),
+      import_id: importId,
+    };
     await this.deps.posts.create(doc);
     await this.update(source, { [SOURCE_META.lastRun]: id });
     return doc;

@@ -23,14 +23,13 @@ export interface StoredEvents {
 }
 
 /** Fields of an event a worker is given as ids (EventSpec's venue, organizers, categories and tags), not as sent. */
-const RESOLVED_FIELDS = new Set(['venue', 'organizer', 'categories', 'tags']);
+const RESOLVED_FIELDS = ['venue', 'organizer', 'categories', 'tags'] as const satisfies ReadonlyArray<keyof EaEvent>;
 
 /** An event as an `events` job carries it: without the objects its linked records and terms were read from. */
 function jobItem(item: EaEvent): EaEvent {
-  const from = item as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (!RESOLVED_FIELDS.has(k)) out[k] = from[k];
-  return out as unknown as EaEvent;
+  const out: EaEvent = { ...item };
+  for (const k of RESOLVED_FIELDS) delete out[k];
+  return out;
 }
 
 /**

@@ -9,6 +9,7 @@ import { isImageAttachment } from '../../libs/media/library';
 import { sniffImage } from '../../libs/media/mime';
 import { fetchImage } from '../../libs/media/sideload';
 import type { PostDoc } from '../../libs/posts/types';
+import { isRecord } from '../../libs/rest/args';
 import { RestError } from '../../libs/rest/errors';
 import { isPositiveInt, isUrl } from '../../libs/routes/vendor-events/args';
 import type { CalendarDeps } from './deps';
@@ -63,21 +64,22 @@ export async function storeImage(deps: CalendarDeps, user: Caller, ref: ImageRef
 
 /** The reference's image object: the attachment's URL, id, extension and metadata (each size with its URL), empty values left out. */
 export function presentImage(doc: PostDoc | undefined): Record<string, unknown> | false {
-  if (!isImageAttachment(doc ?? null)) return false;
-  const meta = (doc!.meta?._wp_attachment_metadata ?? {}) as ImageMeta;
-  const url = doc!.guid;
-  const ext = /\.([a-z0-9]+)(?:$|\?)/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? (doc!.mime_type as string).split('/')[1];
+  if (!isImageAttachment(doc)) return false;
+  const stored = doc.meta?._wp_attachment_metadata;
+  const meta: Record<string, unknown> = isRecord(stored) ? stored : {};
+  const url = doc.guid;
+  // An image attachment's mime_type is a string (isImageAttachment).
+  const ext = /\.([a-z0-9]+)(?:$|\?)/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? String(doc.mime_type).split('/')[1];
   // Sizes live beside the attached file, whose address is the guid.
   const dir = url.slice(0, url.lastIndexOf('/') + 1);
   const sizes: Record<string, unknown> = {};
-  for (const [name, s] of Object.entries(meta.sizes ?? {})) {
-    const size = s as { file?: string } & Record<string, unknown>;
-    const { file, ...rest } = size;
-    sizes[name] = file ? { ...rest, url: dir + encodeURIComponent(file) } : rest;
+  for (const [name, s] of Object.entries(isRecord(meta.sizes) ? meta.sizes : {})) {
+    const { file, ...rest } = isRecord(s) ? s : {};
+    sizes[name] = file ? { ...rest, url: dir + encodeURIComponent(String(file)) } : rest;
   }
-  const out: Record<string, unknown> = { url, id: doc!.id, extension: ext, width: meta.width, height: meta.height, filesize: meta.filesize, sizes };
+  const out: Record<string, unknown> = { url, id: doc.id, extension: ext, width: meta.width, height: meta.height, filesize: meta.filesize, sizes };
   for (const [k, v] of Object.entries(out)) {
-    if (v === undefined || v === null || v === '' || v === 0 || (typeof v === 'object' && Object.keys(v as object).length === 0)) delete out[k];
+    if (v === undefined || v === null || v === '' || v === 0 || (typeof v === 'object' && Object.keys(v).length === 0)) delete out[k];
   }
   return out;
 }

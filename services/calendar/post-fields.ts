@@ -8,7 +8,9 @@ export function postFieldChanges(req: { has(name: string): boolean; get(name: st
     const v = req.get(name);
     if (req.has(name) && (v === 'open' || v === 'closed')) out[name] = v;
   }
-  if (req.has('format') && typeof req.get('format') === 'string') out.format = req.get('format') === 'standard' ? '' : (req.get('format') as string);
-  if (req.has('template') && typeof req.get('template') === 'string') out.template = req.get('template') as string;
+  const format = req.get('format');
+  if (req.has('format') && typeof format === 'string') out.format = format === 'standard' ? '' : format;
+  const template = req.get('template');
+  if (req.has('template') && typeof template === 'string') out.template = template;
   return out;
 }

@@ -15,9 +15,11 @@ import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
+import { isRecord } from '../../../libs/rest/args';
 import { truthy, type EaOrganizer, type EaVenue } from '../items';
 import type { FeedError, FeedEvent, FeedResult } from './types';
 import { dateText, ianaOfTzid, isWall, wallText, type Wall } from './zones';
+import { errorText } from '../error-text';
 
 export interface CsvOptions {
   /** The zone of rows without a Timezone column value (the site's zone). */
@@ -241,16 +243,17 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
   if (allDay) item.all_day = true;
   item.timezone = zone;
 
-  const put = <K extends keyof FeedEvent>(key: K, f: Field, map: (v: string) => FeedEvent[K] = (v) => v as FeedEvent[K]) => {
+  const put = <K extends keyof FeedEvent>(key: K, f: Field, map: (v: string) => FeedEvent[K]) => {
     const v = cell(f).trim();
     if (v) item[key] = map(v);
   };
+  const same = (v: string) => v;
   put('description', 'description', (v) => v.replace(/\r\n?/g, '\n'));
-  put('excerpt', 'excerpt');
-  put('url', 'url');
-  put('image', 'image');
-  put('cost', 'cost');
-  put('currency_symbol', 'currencySymbol');
+  put('excerpt', 'excerpt', same);
+  put('url', 'url', same);
+  put('image', 'image', same);
+  put('cost', 'cost', same);
+  put('currency_symbol', 'currencySymbol', same);
   put('currency_position', 'currencyPosition', (v) => POSITIONS[v.toLowerCase()] ?? v);
   put('categories', 'categories', list);
   put('tags', 'tags', list);
@@ -261,7 +264,8 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
   put('featured', 'featured', truthy);
   if (cell('venue').trim()) {
     const venue: EaVenue = { venue: cell('venue').trim() };
-    const add = (key: keyof EaVenue, f: Field) => cell(f).trim() && ((venue[key] as string) = cell(f).trim());
+    const add = (key: 'address' | 'city' | 'stateprovince' | 'zip' | 'country' | 'phone' | 'website', f: Field) =>
+      cell(f).trim() && (venue[key] = cell(f).trim());
     add('address', 'venueAddress');
     add('city', 'venueCity');
     add('stateprovince', 'venueState');
@@ -281,10 +285,27 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
   return item;
 }
 
+/** A row as csv-parse gives it with the `info` and `raw` options. */
+interface ParsedRow {
+  record: string[];
+  info: { lines: number };
+  raw: string;
+}
+
+const isParsedRow = (r: unknown): r is ParsedRow =>
+  isRecord(r) &&
+  Array.isArray(r.record) &&
+  r.record.every((c) => typeof c === 'string') &&
+  isRecord(r.info) &&
+  typeof r.info.lines === 'number' &&
+  typeof r.raw === 'string';
+
 /** A row's stable name without an id column: its title, start and venue. */
 const rowHash = (item: FeedEvent): string =>
   `csv-${createHash('sha1')
-    .update(`${item.title.toLowerCase()}|${item.start_date}|${item.timezone}|${(item.venue as EaVenue | undefined)?.venue?.toLowerCase() ?? ''}`)
+    .update(
+      `${item.title.toLowerCase()}|${item.start_date}|${item.timezone}|${(item.venue && !Array.isArray(item.venue) ? item.venue.venue : undefined)?.toLowerCase() ?? ''}`,
+    )
     .digest('hex')
     .slice(0, 20)}`;
 
@@ -292,9 +313,10 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
   if (typeof text !== 'string' || !text.replace(/^\uFEFF/, '').trim()) throw new Error('Not an events CSV: the file is empty');
   const body = text.replace(/^\uFEFF/, '');
   const errors: FeedError[] = [];
-  let records: Array<{ record: string[]; info: { lines: number }; raw: string }>;
+  let records: ParsedRow[];
   try {
-    records = parse(body, {
+    // With `info` and `raw` each row comes as { record, info, raw } (csv-parse types rows as string arrays whatever the options).
+    const rows: unknown[] = parse(body, {
       delimiter: delimiterOf(body),
       info: true,
       raw: true,
@@ -303,12 +325,13 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
       skip_empty_lines: true,
       skip_records_with_error: true,
       on_skip: (err) => {
-        if (err) errors.push({ line: (err as { lines?: number }).lines, message: `Unreadable row: ${err.message}` });
+        if (err) errors.push({ line: typeof err.lines === 'number' ? err.lines : undefined, message: `Unreadable row: ${err.message}` });
         return undefined;
       },
-    }) as unknown as Array<{ record: string[]; info: { lines: number }; raw: string }>;
+    });
+    records = rows.filter(isParsedRow);
   } catch (e) {
-    throw new Error(`Unreadable CSV: ${(e as Error).message}`, { cause: e });
+    throw new Error(`Unreadable CSV: ${errorText(e)}`, { cause: e });
   }
   if (!records.length) throw new Error('Not an events CSV: the file is empty');
   const columns = new Map<Field, number>();

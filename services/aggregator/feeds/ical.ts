@@ -14,8 +14,9 @@ import ICAL from 'ical.js';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { expand, overlaps, type Occurrence, type Window } from './recurrence';
 import type { FeedError, FeedEvent, FeedResult } from './types';
-import { itemFields, readVevent, unescapeText, type Jcal, type Vevent } from './vevent';
+import { isJcal, itemFields, readVevent, unescapeText, type Jcal, type Vevent } from './vevent';
 import { addDays, basicDate, basicUtc, dateText, FeedZones, ianaOfTzid, wallIn, wallText } from './zones';
+import { errorText } from '../error-text';
 
 export interface ICalendarOptions {
   /** The zone of floating times and all-day events when the feed names none (the site's zone). */
@@ -106,11 +107,11 @@ function readCalendars(skeleton: string, hasEvents: boolean): Jcal[] {
     try {
       parsed = ICAL.parse(kept.filter((l) => l.trim()).join('\r\n'));
     } catch {
-      throw new Error(`Unreadable iCalendar feed: ${(e as Error).message}`);
+      throw new Error(`Unreadable iCalendar feed: ${errorText(e)}`);
     }
   }
-  const list = (Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed]) as Jcal[];
-  const calendars = list.filter((c) => Array.isArray(c) && c[0] === 'vcalendar');
+  const list: unknown[] = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed];
+  const calendars = list.filter(isJcal).filter((c) => c[0] === 'vcalendar');
   if (!calendars.length && !hasEvents) throw new Error('Not an iCalendar feed: no VCALENDAR component');
   return calendars;
 }
@@ -146,7 +147,7 @@ class FeedReader {
     const item: FeedEvent = { ...f };
     if (f.venue && !Array.isArray(f.venue)) item.venue = { ...f.venue };
     if (f.organizer && !Array.isArray(f.organizer)) item.organizer = { ...f.organizer };
-    if (f.categories) item.categories = [...(f.categories as string[])];
+    if (f.categories) item.categories = [...f.categories];
     return item;
   }
 
@@ -224,10 +225,11 @@ export function parseICalendar(text: string, opts: ICalendarOptions): FeedResult
   for (const block of blocks) {
     let comp: Jcal;
     try {
-      comp = ICAL.parse(block.text) as unknown as Jcal;
-      if (!Array.isArray(comp) || comp[0] !== 'vevent') throw new Error('the event is not closed by END:VEVENT');
+      const parsed: unknown = ICAL.parse(block.text);
+      if (!isJcal(parsed) || parsed[0] !== 'vevent') throw new Error('the event is not closed by END:VEVENT');
+      comp = parsed;
     } catch (e) {
-      reader.errors.push({ uid: rawUid(block.text), line: block.line, message: `Unreadable VEVENT: ${(e as Error).message}` });
+      reader.errors.push({ uid: rawUid(block.text), line: block.line, message: `Unreadable VEVENT: ${errorText(e)}` });
       continue;
     }
     const uidValue = comp[1].find((p) => p[0] === 'uid')?.[3];
@@ -236,7 +238,7 @@ export function parseICalendar(text: string, opts: ICalendarOptions): FeedResult
     try {
       v = readVevent(comp, uid, zones, block.line);
     } catch (e) {
-      v = (e as Error).message;
+      v = errorText(e);
     }
     if (typeof v === 'string') {
       reader.errors.push({ uid, line: block.line, message: v });

@@ -6,6 +6,7 @@
 import ICAL from 'ical.js';
 import { readMoment, type Prop, type Vevent, occurrenceKey } from './vevent';
 import { addDays, basicDate, basicUtc, type FeedZones, type Wall } from './zones';
+import { errorText } from '../error-text';
 
 export interface Occurrence {
   key: string;
@@ -32,7 +33,7 @@ const wallOf = (t: InstanceType<typeof ICAL.Time>): Wall => ({ year: t.year, mon
 
 /** A floating ical.js time (no zone): the iterator then works on the wall clock of the event's zone. */
 const floatingTime = (w: Wall, isDate: boolean) =>
-  new ICAL.Time({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second, isDate }, undefined as never);
+  ICAL.Time.fromData({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second, isDate });
 
 /**
  * The rule's UNTIL on the same clock as the floating start: a UTC UNTIL becomes the wall time of the
@@ -132,7 +133,8 @@ export function expand(v: Vevent, zones: FeedZones, window: Window, cap: number)
   }
   for (const p of rrules) {
     try {
-      const rule = new ICAL.Property(p as unknown as unknown[]).getFirstValue() as InstanceType<typeof ICAL.Recur>;
+      const rule = new ICAL.Property(p).getFirstValue();
+      if (!(rule instanceof ICAL.Recur)) throw new Error('not a recurrence rule');
       alignUntil(rule, v);
       const it = rule.iterator(floatingTime(v.start, v.allDay));
       let inWindow = 0;
@@ -153,7 +155,7 @@ export function expand(v: Vevent, zones: FeedZones, window: Window, cap: number)
         }
       }
     } catch (e) {
-      error = `RRULE cannot be expanded: ${(e as Error).message}`;
+      error = `RRULE cannot be expanded: ${errorText(e)}`;
     }
   }
   for (const o of rdates(v, zones)) {

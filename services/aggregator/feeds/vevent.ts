@@ -11,6 +11,9 @@ import { addDays, basicDate, basicUtc, isWall, type FeedZones, type SourceZone, 
 export type Prop = [string, Record<string, unknown>, string, ...unknown[]];
 export type Jcal = [string, Prop[], Jcal[]];
 
+/** A jCal component as ical.js parses one: its name, its properties and its subcomponents. */
+export const isJcal = (v: unknown): v is Jcal => Array.isArray(v) && typeof v[0] === 'string' && Array.isArray(v[1]) && Array.isArray(v[2]);
+
 /** A date or date-time value: its wall time, whether it is a date, and whether it is UTC (`Z`). */
 export interface Moment {
   wall: Wall;

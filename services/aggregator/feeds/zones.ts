@@ -252,7 +252,7 @@ export class FeedZones {
       const named = typeof location === 'string' ? ianaOfTzid(location) : null;
       if (named) return ianaSource(named);
       try {
-        const tz = new ICAL.Timezone({ component: new ICAL.Component(block as unknown as unknown[]), tzid });
+        const tz = new ICAL.Timezone({ component: new ICAL.Component(block), tzid });
         return vtimezoneSource(tz, this.calendarZone ?? this.defaultZone);
       } catch {
         // An unreadable VTIMEZONE: the times are read as floating.

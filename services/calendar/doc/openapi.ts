@@ -5,6 +5,7 @@
  * both namespaces; a profile says what differs (version and info, components, how a success, an error
  * and a request body are described). Built once per process.
  */
+import { isRecord } from '../../../libs/rest/args';
 import { publishArg } from '../../../libs/rest/index-doc';
 import type { ArgDecl, CompiledRoute, Method, RouteRegistry } from '../../../libs/rest/registry';
 import { restUrl, type Site } from '../../../libs/rest/site';
@@ -15,18 +16,24 @@ type Schema = Record<string, unknown>;
 /** OpenAPI 3.0 has no type lists: `["a","b"]` becomes `anyOf`, with the list's keywords on the branch they belong to. */
 export function toOpenApi(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toOpenApi);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const s = schema as Schema;
+  if (!isRecord(schema)) return schema;
+  return schemaToOpenApi(schema);
+}
+
+/** toOpenApi of one schema object. */
+function schemaToOpenApi(s: Schema): Schema {
   const out: Schema = {};
   for (const [k, v] of Object.entries(s)) {
-    if (k === 'properties' || k === 'patternProperties') out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, ps]) => [p, toOpenApi(ps)]));
+    if (k === 'properties' || k === 'patternProperties')
+      out[k] = Object.fromEntries(Object.entries(typeof v === 'object' && v !== null ? v : {}).map(([p, ps]) => [p, toOpenApi(ps)]));
     else if (k === 'required' && !Array.isArray(v)) continue;
     else if (k === 'context' || k === 'readonly') continue;
     else out[k] = typeof v === 'object' ? toOpenApi(v) : v;
   }
   if (Array.isArray(out.type)) {
-    const types = (out.type as string[]).filter((t) => t !== 'null');
-    const nullable = types.length !== (out.type as string[]).length;
+    const declared: unknown[] = out.type;
+    const types = declared.filter((t) => t !== 'null').map(String);
+    const nullable = types.length !== declared.length;
     const byType: Record<string, string[]> = {
       array: ['items', 'minItems', 'maxItems', 'uniqueItems'],
       object: ['properties', 'additionalProperties', 'patternProperties'],
@@ -98,7 +105,7 @@ function argSchema(decl: ArgDecl): Schema {
   delete published.required;
   // Arguments the reference validates by callback only have no type; their items say what they hold.
   if (published.type === undefined && published.items !== undefined) published.type = ['array', 'integer', 'string', 'object'];
-  return toOpenApi(published) as Schema;
+  return schemaToOpenApi(published);
 }
 
 function operation(profile: DocProfile, route: CompiledRoute, method: Method, args: Record<string, ArgDecl>, id: string): Schema {

@@ -18,7 +18,8 @@ function operationId(route: CompiledRoute, method: Method): string {
   const entity = resourceOf(route);
   if (!entity) return 'getOpenApiDocs';
   if (route.groups.length === 0) return method === 'GET' ? `get${entity}s` : `create${entity}`;
-  return { GET: `get${entity}`, DELETE: `delete${entity}` }[method as string] ?? `update${entity}`;
+  const names: Partial<Record<Method, string>> = { GET: `get${entity}`, DELETE: `delete${entity}` };
+  return names[method] ?? `update${entity}`;
 }
 
 const described = (description: string, component?: string): Schema =>

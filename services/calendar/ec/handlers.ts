@@ -76,8 +76,13 @@ function presentedKey(deps: CalendarDeps, kind: EcKind, d: PostDoc, user: Caller
 }
 
 async function present(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc, status = 200): Promise<Reply> {
+  return { status, body: await presentBody(deps, ctx, kind, doc) };
+}
+
+/** The entity as `present` answers it. */
+async function presentBody(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc) {
   const password = typeof ctx.params.password === 'string' ? ctx.params.password : undefined;
-  return { status, body: presentEntity(kind, doc, await viewOf(deps, ctx.user, [doc], password)) };
+  return presentEntity(kind, doc, await viewOf(deps, ctx.user, [doc], password));
 }
 
 function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
@@ -91,9 +96,9 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     const page = Number(ctx.params.page);
     // An event list without per_page shows the site's posts-per-page setting.
     const perPage = kind.type === EVENT_TYPE && !ctx.has('per_page') && deps.postsPerPage ? Math.min(deps.postsPerPage(), 100) : Number(ctx.params.per_page);
-    const { items, total } = query
+    const { items, total }: { items: PostDoc[]; total: number } = query
       ? await pageWithTotal(deps.posts.collection, deps.counts, query.filter, { page, perPage, sort: query.sort, pages: deps.pages })
-      : { items: [] as PostDoc[], total: 0 };
+      : { items: [], total: 0 };
     if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
     const readable = items.filter((d) => canReadRecord(ctx.user, kind.cap, d));
     const keys = readable.map((d) => presentedKey(deps, kind, d, ctx.user));
@@ -129,9 +134,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
         const key = presentedKey(deps, kind, doc, ctx.user, password);
         const stamp = readAt.get(doc) ?? '';
         return {
-          body:
-            deps.presented.peek<Record<string, unknown>>(key, stamp) ??
-            deps.presented.keep(key, (await present(deps, ctx, kind, doc)).body as Record<string, unknown>, stamp),
+          body: deps.presented.peek<Record<string, unknown>>(key, stamp) ?? deps.presented.keep(key, await presentBody(deps, ctx, kind, doc), stamp),
         };
       }
       // A guest reads a published entity as every guest does (kept like the lists).

@@ -12,6 +12,7 @@ import { fromLocal, rfc3339, rfc3339Gmt, toLocal } from '../../../libs/posts/dat
 import { permalinkOf } from '../../../libs/posts/permalink';
 import { renderContent, renderExcerpt, renderTitle } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
+import { isRecord } from '../../../libs/rest/args';
 import type { Site } from '../../../libs/rest/site';
 import { inNameOrder } from '../../../libs/terms/order';
 import type { TermDoc } from '../../../libs/terms/repository';
@@ -45,10 +46,9 @@ export function mask(v: unknown): unknown {
   if (typeof v === 'string') return MASK;
   if (typeof v === 'number') return 0;
   if (Array.isArray(v)) return v.map(mask);
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (isPhpDate(o)) return { ...EPOCH };
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, mask(x)]));
+  if (isRecord(v)) {
+    if (isPhpDate(v)) return { ...EPOCH };
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mask(x)]));
   }
   return null;
 }

@@ -10,6 +10,7 @@ import { strtotime } from '../../../libs/calendar/strtotime';
 import { can, canReadRecord, type Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import { searchPrivacy } from '../../../libs/posts/search';
+import { Args } from '../../../libs/rest/args';
 import type { ParamError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import type { CalendarDeps } from '../deps';
@@ -81,15 +82,16 @@ const ORDER_FIELDS: Record<string, string> = { date: 'date', event_date: 'event_
 /** The event list's query; throws the reference's 400 for venue and organizer ids that name no such record. */
 export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest): Promise<ListQuery> {
   const p = req.params;
+  const args = new Args(p);
   const failures: Array<[string, ParamError | string]> = [];
-  const venues = req.has('venue') ? (p.venue as number[]) : [];
-  const organizers = req.has('organizer') ? (p.organizer as number[]) : [];
+  const venues = req.has('venue') ? args.ints('venue') : [];
+  const organizers = req.has('organizer') ? args.ints('organizer') : [];
   if (venues.length && !(await allOfType(deps, venues, VENUE.type))) failures.push(['venue', INVALID]);
   if (organizers.length && !(await allOfType(deps, organizers, ORGANIZER.type))) failures.push(['organizer', INVALID]);
   const failure = paramFailure(failures);
   if (failure) throw failure;
 
-  const status = readableStatuses(req.user, kind, (p.status as string[]) ?? ['publish']);
+  const status = readableStatuses(req.user, kind, args.has('status') ? args.strs('status') : ['publish']);
   // No event has tickets in this edition: asking for ticketed ones finds none.
   if (!status || (req.has('ticketed') && p.ticketed === true)) return null;
   const and: Filter[] = [{ type: EVENT_TYPE }, status];
@@ -105,7 +107,7 @@ export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: List
   for (const [arg, field, op] of bounds) if (req.has(arg)) and.push({ [field]: { [op]: siteTime(p[arg], zone).toJSDate() } });
   if (req.has('search')) and.push(...searchFilter(p.search, req.user));
   for (const arg of ['categories', 'tags']) {
-    const ids = req.has(arg) ? (p[arg] as number[]) : [];
+    const ids = req.has(arg) ? args.ints(arg) : [];
     if (ids.length) and.push({ terms: { $in: ids } });
   }
   if (venues.length) and.push({ venues: { $in: venues } });
@@ -120,6 +122,7 @@ export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: List
 /** The organizer and venue lists' query; an `event` that names no event is the reference's 400. */
 export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest): Promise<ListQuery> {
   const p = req.params;
+  const args = new Args(p);
   const linked = kind.linked!;
   let ofEvent: number[] | null = null;
   if (req.has('event')) {
@@ -128,7 +131,7 @@ export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: Lis
     if (failure) throw failure;
     ofEvent = event![linked.eventField] ?? [];
   }
-  const status = readableStatuses(req.user, kind, (p.status as string[]) ?? ['publish']);
+  const status = readableStatuses(req.user, kind, args.has('status') ? args.strs('status') : ['publish']);
   if (!status) return null;
   const and: Filter[] = [{ type: kind.type }, status];
   if (ofEvent) and.push({ id: { $in: ofEvent } });

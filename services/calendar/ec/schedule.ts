@@ -33,12 +33,13 @@ interface Wall extends LocalWall {
 }
 
 function wall(text: unknown): Wall | null {
-  const m = typeof text === 'string' ? MYSQL.exec(text) : null;
+  if (typeof text !== 'string') return null;
+  const m = MYSQL.exec(text);
   if (!m) return null;
   const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
   const ms = Date.UTC(year, month - 1, day, hour, minute, second);
   if (Number.isNaN(ms) || new Date(ms).getUTCDate() !== day) return null;
-  return { text, year, month, day, hour, minute, second, ms } as Wall;
+  return { text, year, month, day, hour, minute, second, ms };
 }
 
 function wallAt(ms: number): Wall {
@@ -148,9 +149,10 @@ interface Times {
 /** The event's four date strings as stored, or derived again from its meta when one is missing. */
 function timesOf(meta: Record<string, unknown>, siteZone: string): Times | null {
   const stored = [meta[EVENT_META.start], meta[EVENT_META.end], meta[EVENT_META.startUtc], meta[EVENT_META.endUtc]].map(wall);
-  const tz = typeof meta[EVENT_META.timezone] === 'string' && zoneOf(meta[EVENT_META.timezone] as string) ? (meta[EVENT_META.timezone] as string) : siteZone;
-  if (stored.every(Boolean)) {
-    const [start, end, startUtc, endUtc] = stored as Wall[];
+  const zone = meta[EVENT_META.timezone];
+  const tz = typeof zone === 'string' && zoneOf(zone) ? zone : siteZone;
+  const [start, end, startUtc, endUtc] = stored;
+  if (start && end && startUtc && endUtc) {
     return { start, end, startUtc, endUtc, timezone: tz, allDay: truthyMeta(meta[EVENT_META.allDay]) };
   }
   const t = timesFromMeta(meta, siteZone);

@@ -50,12 +50,10 @@ const CREATE_DEFAULTS = ['status', 'comment_status', 'ping_status', 'format', 's
 
 /** The post date a request sets (`date_gmt` in UTC, else `date` in the site time zone), as `Y-m-d H:i:s` UTC. */
 function postDateUtc(ctx: HandlerContext, zone: string): string | undefined {
-  const given = (n: string) => ctx.has(n) && typeof ctx.params[n] === 'string';
-  const parsed = given('date_gmt')
-    ? parseDateInput(ctx.params.date_gmt as string, zone, true)
-    : given('date')
-      ? parseDateInput(ctx.params.date as string, zone)
-      : null;
+  const given = (n: string) => (ctx.has(n) ? ctx.args.str(n) : undefined);
+  const dateGmt = given('date_gmt');
+  const date = given('date');
+  const parsed = dateGmt !== undefined ? parseDateInput(dateGmt, zone, true) : date !== undefined ? parseDateInput(date, zone) : null;
   return parsed ? DateTime.fromJSDate(parsed.gmt, { zone: 'UTC' }).toFormat(MYSQL_FORMAT) : undefined;
 }
 

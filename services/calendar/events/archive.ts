@@ -11,6 +11,7 @@ import { CATEGORY_TAXONOMY, EVENT_TYPE, MYSQL_FORMAT, ORGANIZER_TYPE, TAG_TAXONO
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { searchPrivacy } from '../../../libs/posts/search';
+import { Args } from '../../../libs/rest/args';
 import { ParamError, type RestError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { MAX_PER_PAGE } from '../../../libs/routes/vendor-events/args';
@@ -88,26 +89,27 @@ function defaultWindow(zone: string, now: Date, strict: boolean): { start: Bound
 /** Builds the archive query, or the rest_invalid_param error of the arguments that need stored data. */
 export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Promise<ArchiveQuery | RestError> {
   const p = req.params;
+  const args = new Args(p);
   const failures: Array<[string, ParamError | string]> = [];
   const and: Filter[] = [{ type: EVENT_TYPE }];
 
-  const status = listStatuses(req.user, 'vendor_event', req.given('status') ? (p.status as string[]) : undefined);
+  const status = listStatuses(req.user, 'vendor_event', req.given('status') ? args.strs('status') : undefined);
   if (typeof status === 'string') failures.push(['status', status]);
   else and.push(status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } });
   and.push({ hide_from_listings: false });
 
   let categories: number[] | null = null;
   let tags: number[] | null = null;
-  if (req.given('categories') && (p.categories as unknown[]).length) {
-    categories = await termFilter(deps, CATEGORY_TAXONOMY, p.categories as unknown[]);
+  if (req.given('categories') && args.list('categories').length) {
+    categories = await termFilter(deps, CATEGORY_TAXONOMY, args.list('categories'));
     if (!categories) failures.push(['categories', INVALID]);
   }
-  if (req.given('tags') && (p.tags as unknown[]).length) {
-    tags = await termFilter(deps, TAG_TAXONOMY, p.tags as unknown[]);
+  if (req.given('tags') && args.list('tags').length) {
+    tags = await termFilter(deps, TAG_TAXONOMY, args.list('tags'));
     if (!tags) failures.push(['tags', INVALID]);
   }
-  const venues = req.given('venue') ? (p.venue as number[]) : [];
-  const organizers = req.given('organizer') ? (p.organizer as number[]) : [];
+  const venues = req.given('venue') ? args.ints('venue') : [];
+  const organizers = req.given('organizer') ? args.ints('organizer') : [];
   if (venues.length && !(await allOfType(deps, venues, VENUE_TYPE))) failures.push(['venue', INVALID]);
   if (organizers.length && !(await allOfType(deps, organizers, ORGANIZER_TYPE))) failures.push(['organizer', INVALID]);
   // The reference's validator only answers yes or no, so the parameter is reported without a detail code.
@@ -118,7 +120,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   const zone = deps.site.timezone;
   const now = deps.now();
   const strict = p.strict_dates === true;
-  const include = req.given('include') ? (p.include as number[]) : [];
+  const include = req.given('include') ? args.ints('include') : [];
   // Without a per_page the archive shows the site's posts-per-page setting (clamped like a given one).
   const perPage = req.given('per_page') || !deps.postsPerPage ? Number(p.per_page) : Math.min(deps.postsPerPage(), MAX_PER_PAGE);
   const echo: Record<string, unknown> = { page: p.page, per_page: perPage };

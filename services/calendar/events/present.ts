@@ -36,7 +36,10 @@ const termsOf = (doc: PostDoc, taxonomy: string, parts: EventParts) =>
 
 function localTimes(doc: PostDoc, site: Site): { start: string; end: string; startUtc: string; endUtc: string; timezone: string; abbr: string } {
   const m = doc.meta ?? {};
-  const str = (k: string) => (typeof m[k] === 'string' ? (m[k] as string) : '');
+  const str = (k: string) => {
+    const v = m[k];
+    return typeof v === 'string' ? v : '';
+  };
   // Meta written by this service always has all four strings; records written elsewhere are completed from their times.
   if (str(EVENT_META.start) && str(EVENT_META.end) && str(EVENT_META.startUtc) && str(EVENT_META.endUtc)) {
     return {
@@ -112,7 +115,8 @@ export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: 
   const linked = (ids: number[] | undefined, kind: LinkedKindDef) =>
     (ids ?? []).map((id) => parts.linked(kind, id)).filter((p): p is Record<string, unknown> => !!p);
   const venues = blank ? [] : linked(doc.venues, VENUE);
-  const website = typeof m[EVENT_META.url] === 'string' && m[EVENT_META.url] !== '' ? (m[EVENT_META.url] as string) : url;
+  const given = m[EVENT_META.url];
+  const website = typeof given === 'string' && given !== '' ? given : url;
   const out: Record<string, unknown> = {
     id: doc.id,
     global_id: gid,

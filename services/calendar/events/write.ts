@@ -22,6 +22,7 @@ import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import type { PostDoc } from '../../../libs/posts/types';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
+import { isRecord } from '../../../libs/rest/args';
 import { mysqlLocal } from '../../../libs/rest/dates';
 import type { TermDoc } from '../../../libs/terms/repository';
 import { scaleStatus, statusForDate } from '../access';
@@ -60,15 +61,14 @@ export interface EventPlan {
 }
 
 async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKindDef, failures: Array<[string, string]>): Promise<LinkedEntry[]> {
-  const entries = (req.get(kind.key) as unknown[]) ?? [];
+  const given = req.get(kind.key);
+  const entries: unknown[] = Array.isArray(given) ? given : [];
   const out: LinkedEntry[] = [];
-  const ids = entries
-    .map((e) => (typeof e === 'number' ? e : typeof e === 'object' && e !== null && 'id' in e ? Number((e as { id: unknown }).id) : 0))
-    .filter((n) => n > 0);
+  const ids = entries.map((e) => (typeof e === 'number' ? e : isRecord(e) && 'id' in e ? Number(e.id) : 0)).filter((n) => n > 0);
   const found = await deps.posts.byIds(ids);
   for (const entry of entries) {
-    if (typeof entry === 'number' || (typeof entry === 'object' && entry !== null && 'id' in entry)) {
-      const id = typeof entry === 'number' ? entry : Number((entry as { id: unknown }).id);
+    if (typeof entry === 'number' || (isRecord(entry) && 'id' in entry)) {
+      const id = typeof entry === 'number' ? entry : Number(entry.id);
       const doc = found.get(id);
       if (!doc || doc.type !== kind.type || doc.status === 'trash') {
         if (typeof entry === 'number') failures.push([argName(req, kind.key), INVALID]);
@@ -78,7 +78,8 @@ async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKi
       if (!out.some((e) => 'id' in e && e.id === id)) out.push({ id });
       continue;
     }
-    const parsed = inlineInput(kind, entry as Record<string, unknown>);
+    // Validation leaves only ids and records here: anything else is a record without fields.
+    const parsed = inlineInput(kind, isRecord(entry) ? entry : {});
     if ('error' in parsed) throw calendarErrors.couldNotCreate(kind.key, parsed.error);
     const checked = await checkLinkedInput(deps, req.user, parsed.input);
     if (checked.failures.length) throw calendarErrors.couldNotCreate(kind.key, `invalid ${checked.failures.map(([n]) => n).join(', ')}`);
@@ -95,7 +96,8 @@ export async function checkTerms(
   taxonomy: string,
   failures: Array<[string, string]>,
 ): Promise<TermEntry[]> {
-  const values = (req.get(arg) as Array<number | string>) ?? [];
+  const given = req.get(arg);
+  const values = Array.isArray(given) ? given.filter((v): v is number | string => typeof v === 'number' || typeof v === 'string') : [];
   const out: TermEntry[] = [];
   const numeric = values.filter((v) => typeof v === 'number' || /^\d+$/.test(String(v))).map(Number);
   const found = await deps.terms.byIds(numeric);
@@ -200,7 +202,8 @@ function metaChanges(req: WriteRequest, times: EventTimes, creating: boolean, ve
   };
   if (req.has('cost')) m[EVENT_META.cost] = costText(req.get('cost')) || undefined;
   if (req.has('website')) {
-    const url = typeof req.get('website') === 'string' ? (req.get('website') as string).trim() : '';
+    const website = req.get('website');
+    const url = typeof website === 'string' ? website.trim() : '';
     m[EVENT_META.url] = url || undefined;
   }
   flag('show_map', EVENT_META.showMap);
@@ -234,7 +237,10 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
   const derived = eventMetaChanges(current, metaChanges(req, times, !current, venues, organizers), deps.site.timezone);
   const pubDate = publicationDate(req, zone, now) ?? current?.date_gmt ?? now;
   const status = statusForDate(scaleStatus(user, 'vendor_event', req.has('status') ? String(req.get('status')) : undefined, current?.status), pubDate, now);
-  const text = (name: string) => (req.has(name) && typeof req.get(name) === 'string' ? (req.get(name) as string) : undefined);
+  const text = (name: string) => {
+    const v = req.get(name);
+    return req.has(name) && typeof v === 'string' ? v : undefined;
+  };
 
   const fields: Partial<PostDoc> = {
     ...derived,
@@ -250,7 +256,8 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
   if (text('excerpt') !== undefined) fields.excerpt = text('excerpt');
   if (req.has('author')) fields.author = Number(req.get('author'));
   if (req.has('sticky')) fields.menu_order = req.get('sticky') === true ? -1 : 0;
-  if (req.has('password') && typeof req.get('password') === 'string') fields.password = req.get('password') as string;
+  const password = req.get('password');
+  if (req.has('password') && typeof password === 'string') fields.password = password;
   Object.assign(fields, postFieldChanges(req));
 
   if (!current) {

@@ -96,7 +96,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       const failures: Array<[string, ParamError | string]> = [];
       const and: Filter[] = [{ type: kind.type }];
       const echo: Record<string, unknown> = { page: params.page, per_page: params.per_page };
-      const status = listStatuses(ctx.user, kind.cap, ctx.has('status') ? (params.status as string[]) : undefined);
+      const status = listStatuses(ctx.user, kind.cap, ctx.has('status') ? ctx.args.strs('status') : undefined);
       if (typeof status === 'string') failures.push(['status', status]);
       else and.push(status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } });
       if (ctx.has('event')) {

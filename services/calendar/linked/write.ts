@@ -9,10 +9,10 @@ import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import type { PostDoc } from '../../../libs/posts/types';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
-import type { ParamError } from '../../../libs/rest/errors';
 import { mysqlLocal } from '../../../libs/rest/dates';
 import type { ArgDecl } from '../../../libs/rest/registry';
 import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
+import { Args } from '../../../libs/rest/args';
 import { ownEntry, validateArg } from '../../../libs/rest/validate';
 import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { scaleStatus, statusForDate } from '../access';
@@ -41,7 +41,7 @@ export function inlineInput(kind: LinkedKindDef, entry: Record<string, unknown>)
       continue;
     }
     const r = validateArg(name, value, decl, raw);
-    if ('error' in r) return { error: typeof r.error === 'string' ? `${name}: ${r.error}` : (r.error as ParamError).message };
+    if ('error' in r) return { error: typeof r.error === 'string' ? `${name}: ${r.error}` : r.error.message };
     input[name] = r.value;
   }
   return { input };
@@ -87,12 +87,16 @@ function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
   return now;
 }
 
+/** The status an input asks for (a validated `status` is a string). */
+const statusOf = (input: LinkedInput): string | undefined => (typeof input.status === 'string' ? input.status : undefined);
+
 /** Meta changes of an input: empty strings remove a key (the record then drops the field). */
 function metaChanges(kind: LinkedKindDef, input: LinkedInput): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   for (const [arg, key] of Object.entries(kind.metaArgs)) {
     if (input[arg] === undefined) continue;
-    const v = typeof input[arg] === 'string' ? (input[arg] as string).trim() : input[arg];
+    const given = input[arg];
+    const v = typeof given === 'string' ? given.trim() : given;
     changes[key] = v === '' ? undefined : v;
   }
   for (const [arg, key] of Object.entries(kind.flagArgs)) if (input[arg] !== undefined) changes[key] = input[arg] === true;
@@ -107,7 +111,7 @@ function postFields(input: LinkedInput, current: PostDoc | null): Partial<PostDo
   const out = postFieldChanges({ has: (n) => input[n] !== undefined, get: (n) => input[n] });
   if (typeof input.excerpt === 'string') out.excerpt = input.excerpt;
   if (typeof input.sticky === 'boolean') out.menu_order = input.sticky ? -1 : 0;
-  if (Array.isArray(input.tags)) out.tax = { ...(current?.tax ?? {}), [TAG_TAXONOMY]: input.tags as number[] };
+  if (Array.isArray(input.tags)) out.tax = { ...(current?.tax ?? {}), [TAG_TAXONOMY]: new Args(input).ints('tags') };
   return out;
 }
 
@@ -134,7 +138,7 @@ export async function createLinked(
   const doc: PostDoc = newCalendarRecord(deps.site, now, {
     id,
     type: kind.type,
-    status: statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined), dateGmt, now),
+    status: statusForDate(scaleStatus(user, kind.cap, statusOf(input)), dateGmt, now),
     slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), {
       type: kind.type,
       hierarchical: false,
@@ -161,7 +165,8 @@ export async function updateLinked(
 ): Promise<PostDoc> {
   const now = deps.now();
   const changes: Partial<PostDoc> = { modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now };
-  if (typeof input[kind.key] === 'string') changes.title = (input[kind.key] as string).trim();
+  const title = input[kind.key];
+  if (typeof title === 'string') changes.title = title.trim();
   if (typeof input.description === 'string') changes.content = input.description;
   if (input.author !== undefined) changes.author = Number(input.author);
   if (typeof input.slug === 'string')
@@ -179,7 +184,7 @@ export async function updateLinked(
     changes.date_gmt = dateGmt;
   }
   if (input.status !== undefined || changes.date_gmt) {
-    changes.status = statusForDate(scaleStatus(user, kind.cap, input.status as string | undefined, current.status), dateGmt, now);
+    changes.status = statusForDate(scaleStatus(user, kind.cap, statusOf(input), current.status), dateGmt, now);
   }
   const meta = { ...(current.meta ?? {}) };
   for (const [k, v] of Object.entries(metaChanges(kind, input))) {

@@ -6,6 +6,7 @@
  * lists hold each tab once; `last_send` keeps the merge of every step's parameters, without the
  * wizard's reference lists and nonces.
  */
+import { isRecord } from '../../../libs/rest/args';
 import { DuplicateKeyError, type Store } from '../../../libs/store/types';
 
 export const WIZARD_SETTINGS_OPTION = 'tec_onboarding_wizard_settings';
@@ -52,8 +53,7 @@ export function mergeWizardSettings(stored: Record<string, unknown> | null, para
   skipped = skipped.filter((t) => !completed.includes(t));
   const sent: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) if (!NOT_KEPT.has(k) && v !== undefined) sent[k] = v;
-  const previous =
-    stored?.last_send && typeof stored.last_send === 'object' && !Array.isArray(stored.last_send) ? (stored.last_send as Record<string, unknown>) : {};
+  const previous = isRecord(stored?.last_send) ? stored.last_send : {};
   return {
     ...(stored ?? {}),
     begun,

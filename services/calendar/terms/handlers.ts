@@ -58,8 +58,8 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
       async handle(ctx) {
         const q = ctx.params;
         const failures: Array<[string, ParamError | string]> = [];
-        const include = ctx.has('include') ? (q.include as number[]) : [];
-        const exclude = ctx.has('exclude') ? (q.exclude as number[]) : [];
+        const include = ctx.has('include') ? ctx.args.ints('include') : [];
+        const exclude = ctx.has('exclude') ? ctx.args.ints('exclude') : [];
         const known = await deps.terms.byIds([...include, ...exclude]);
         if (include.some((id) => known.get(id)?.taxonomy !== r.taxonomy)) failures.push(['include', INVALID]);
         if (exclude.some((id) => known.get(id)?.taxonomy !== r.taxonomy)) failures.push(['exclude', INVALID]);

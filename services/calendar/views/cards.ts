@@ -65,7 +65,10 @@ function occupiedDays(start: DateTime, end: DateTime, allDay: boolean): string[]
   return days.length ? days : [first.toFormat('yyyy-LL-dd')];
 }
 
-const metaText = (m: Record<string, unknown>, k: string) => (typeof m[k] === 'string' ? (m[k] as string).trim() : '');
+const metaText = (m: Record<string, unknown>, k: string) => {
+  const v = m[k];
+  return typeof v === 'string' ? v.trim() : '';
+};
 
 function venueOf(doc: PostDoc, related: Related): Card['venue'] {
   const venue = (doc.venues ?? []).map((id) => related.posts.get(id)).find((p) => p && p.status === 'publish');

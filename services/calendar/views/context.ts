@@ -6,6 +6,7 @@
  */
 import { DateTime } from 'luxon';
 import { strtotime } from '../../../libs/calendar/strtotime';
+import { isRecord } from '../../../libs/rest/args';
 import type { Site } from '../../../libs/rest/site';
 
 export const VIEW_SLUGS = ['list', 'month', 'day'] as const;
@@ -25,7 +26,7 @@ export interface ViewContext {
   category: string;
 }
 
-const isView = (v: string): v is ViewSlug => (VIEW_SLUGS as readonly string[]).includes(v);
+const isView = (v: string): v is ViewSlug => VIEW_SLUGS.some((s) => s === v);
 
 function first(v: unknown): string {
   if (Array.isArray(v)) return first(v[0]);
@@ -91,8 +92,7 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
 
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
-  const data =
-    params.view_data && typeof params.view_data === 'object' && !Array.isArray(params.view_data) ? (params.view_data as Record<string, unknown>) : {};
+  const data = isRecord(params.view_data) ? params.view_data : {};
   for (const [k, v] of Object.entries(data)) query[k] = first(v);
 
   const display = query.eventDisplay ?? '';
