@@ -12,7 +12,7 @@ import type { TermsRepository } from '../../libs/terms/repository';
 import type { PresentedCache } from '../../libs/rest/presented';
 import type { QueryCache } from '../../libs/store/query-cache';
 import type { CountCache } from '../../libs/store/count-cache';
-import type { ReadCache } from './read-cache';
+import type { CalendarCaches } from './read-cache';
 
 export interface CalendarDeps {
   store: Store;
@@ -24,7 +24,7 @@ export interface CalendarDeps {
   comments: CommentsRepository;
   users: UsersRepository;
   /** Archive totals and presented linked records, kept briefly between writes. */
-  cache: ReadCache;
+  cache: CalendarCaches;
   /** Presented events and entities, kept between requests while the records they show are unchanged (libs/rest/presented.ts). */
   presented: PresentedCache;
   /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */

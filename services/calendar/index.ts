@@ -24,7 +24,7 @@ import { bindTerms } from './terms/handlers';
 import { PresentedCache } from '../../libs/rest/presented';
 import { QueryCache } from '../../libs/store/query-cache';
 import { CountCache } from '../../libs/store/count-cache';
-import { ReadCache, watchWrites } from './read-cache';
+import { calendarCaches } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
 
@@ -35,11 +35,7 @@ export async function createCalendarService(opts: {
   config: Config;
   settings?: SiteSettings;
 }): Promise<ServiceApp> {
-  const cache = new ReadCache();
-  // Every write the calendar makes through its repositories drops what the read cache keeps.
-  const store = watchWrites(opts.store, () => cache.invalidate());
-  // So does a change of the site settings (page size, time zone), wherever it was made.
-  opts.settings?.onChange(() => cache.invalidate());
+  const store = opts.store;
   const deps: CalendarDeps = {
     store,
     site: opts.site,
@@ -47,8 +43,8 @@ export async function createCalendarService(opts: {
     posts: new PostsRepository(store),
     terms: new TermsRepository(store),
     comments: new CommentsRepository(store),
-    users: new UsersRepository(opts.store),
-    cache,
+    users: new UsersRepository(store),
+    cache: calendarCaches(store, opts.site),
     presented: new PresentedCache(opts.store, ['posts', 'terms'], () => opts.site.revision),
     pages: new QueryCache(opts.store.generations),
     counts: new CountCache(opts.store),

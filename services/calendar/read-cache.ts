@@ -1,88 +1,62 @@
 /**
- * What the calendar keeps between requests: archive totals and the presented forms of records an
- * archive page embeds (venues, organizers, terms, images). Counting the default event window reads
- * ~10,000 index entries and every page embeds the same few hundred linked records, while the answers
- * change only when calendar data does. So an entry lives a short time and every write this process
- * makes through the store (the store handed to the calendar's repositories reports them) drops them
- * all: a process always sees its own writes; a write by another process shows within the time-to-live.
- * Entries are shared between responses, so nobody may change one after it is kept.
+ * What the calendar keeps between requests, besides list pages, totals and presented records (which
+ * libs keeps for every service): guests' answers, and the presented forms of what an archive page embeds
+ * (venues, organizers, terms, images) and the term filters it resolves. Counting the default event
+ * window reads ~10,000 index entries and every page embeds the same few hundred linked records, while
+ * the answers change only when calendar data does. Each is a Kept (libs/store/kept.ts): stamped by the
+ * write generations of the collections calendar answers are made of and the settings revision, so a
+ * write by any service of this process drops them at once and another process's write shows within
+ * Kept's time-to-live. Kept values are shared between responses, so nobody may change one.
  */
+import type { Reply } from '../../libs/rest/service';
+import type { Site } from '../../libs/rest/site';
 import type { CountCache } from '../../libs/store/count-cache';
+import { Kept } from '../../libs/store/kept';
 import type { QueryCache } from '../../libs/store/query-cache';
 import type { Collection, Doc, Filter, SortSpec, Store } from '../../libs/store/types';
 
-const TTL_MS = 1000;
-const MAX_ENTRIES = 5000;
-const WRITES = ['insertOne', 'insertMany', 'updateOne', 'updateMany', 'findOneAndUpdate', 'deleteOne', 'deleteMany'] as const;
+/** A presented record, as embedded in another. */
+export type Presented = Record<string, unknown>;
 
-export class ReadCache {
-  private readonly entries = new Map<string, { value: unknown; at: number }>();
-  private generation = 0;
-
-  constructor(private readonly ttlMs = TTL_MS) {}
-
-  /** Forgets everything (a write happened). */
-  invalidate(): void {
-    this.generation++;
-    this.entries.clear();
-  }
-
-  peek<T>(key: string): T | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (Date.now() - hit.at >= this.ttlMs) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit.value as T;
-  }
-
-  /** A generation to hand back to `keep`: values read before a write must not be kept after it. */
-  mark(): number {
-    return this.generation;
-  }
-
-  keep(key: string, value: unknown, mark: number): void {
-    if (mark !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, at: Date.now() });
-  }
-
-  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.peek<T>(key);
-    if (hit !== undefined) return hit;
-    const mark = this.mark();
-    const value = await load();
-    this.keep(key, value, mark);
-    return value;
-  }
+/**
+ * A linked record as kept: its type (an id may name a record of the other kind), what read_post judges
+ * it by, and its presented form (the same for everybody; who may see it is decided per caller).
+ */
+export interface KeptLinked {
+  type: string;
+  author: number;
+  status: string;
+  record: Presented;
 }
 
-/** The store, with every write through its collections reported to `onWrite` (before and after it runs). */
-export function watchWrites(store: Store, onWrite: () => void): Store {
-  const wrapped = new Map<string, Collection>();
-  const collection = <T extends Doc>(name: string): Collection<T> => {
-    let c = wrapped.get(name);
-    if (!c) {
-      const inner = store.collection(name);
-      const outer = Object.create(inner) as Collection;
-      for (const m of WRITES) {
-        (outer as unknown as Record<string, unknown>)[m] = async (...args: unknown[]) => {
-          onWrite();
-          try {
-            return await (inner[m] as (...a: unknown[]) => Promise<unknown>).apply(inner, args);
-          } finally {
-            // Readers that loaded while the write ran must not keep what they saw.
-            onWrite();
-          }
-        };
-      }
-      wrapped.set(name, outer);
-      c = outer;
-    }
-    return c as Collection<T>;
+export interface CalendarCaches {
+  /** Guests' answers, the same for every guest asking the same query. */
+  replies: Kept<Reply>;
+  /** Linked venues and organizers as vendor/events/v1 embeds them (null: none, or trashed). */
+  linked: Kept<KeptLinked | null>;
+  /** Featured images as embedded (false: none readable). */
+  images: Kept<Presented | false>;
+  /** Terms as embedded (null: no such term). */
+  terms: Kept<Presented | null>;
+  /** Ids of the terms a category or tag filter names (null: one does not exist). */
+  termFilters: Kept<number[] | null>;
+  /** Venues and organizers as ec/v1 embeds them. */
+  embedded: Kept<Presented>;
+}
+
+/** What calendar answers are made of: a write to any of these drops what the calendar keeps. */
+const READ_FROM = ['posts', 'terms', 'users', 'comments'];
+
+export function calendarCaches(store: Store, site: Site): CalendarCaches {
+  const kept = <V>(maxEntries: number) => new Kept<V>(store, { collections: READ_FROM, also: () => site.revision, maxEntries });
+  return {
+    replies: kept<Reply>(500),
+    linked: kept<KeptLinked | null>(2000),
+    images: kept<Presented | false>(1000),
+    terms: kept<Presented | null>(1000),
+    termFilters: kept<number[] | null>(500),
+    embedded: kept<Presented>(2000),
   };
-  return Object.assign(Object.create(store) as Store, { collection });
 }
 
 /** One page of records and the total across pages; the total is counted only when the page cannot tell it, and then kept (CountCache). */

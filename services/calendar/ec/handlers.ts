@@ -37,7 +37,7 @@ const versionOf = (d: PostDoc): string => (d.modified_gmt instanceof Date ? Stri
  * organizers, presented alike for every caller, are kept in the read cache (dropped on every local write).
  */
 export async function viewOf(deps: CalendarDeps, user: Caller, docs: PostDoc[], password?: string): Promise<EcView> {
-  const mark = deps.cache.mark();
+  const mark = deps.cache.embedded.stamp();
   const related = await loadRelated(deps, docs);
   const missing = new Set<number>();
   for (const d of docs) {
@@ -46,13 +46,8 @@ export async function viewOf(deps: CalendarDeps, user: Caller, docs: PostDoc[], 
     }
   }
   if (missing.size) for (const [id, term] of await deps.terms.byIds(missing)) related.terms.set(id, term);
-  const remember = <T>(key: string, make: () => T): T => {
-    const hit = deps.cache.peek<T>(key);
-    if (hit !== undefined) return hit;
-    const value = make();
-    deps.cache.keep(key, value, mark);
-    return value;
-  };
+  const remember = (key: string, make: () => Record<string, unknown>): Record<string, unknown> =>
+    deps.cache.embedded.peek(key, mark) ?? deps.cache.embedded.keep(key, make(), mark);
   return { site: deps.site, user, now: deps.now(), posts: related.posts, terms: related.terms, password, remember };
 }
 
@@ -111,7 +106,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
 
   app.bind(`${p}.list`, {
     // Guests all get the same page for the same query: kept briefly in the read cache, dropped on every local write.
-    handle: (ctx) => (ctx.user ? listPage(ctx) : deps.cache.get(`reply:${p}.list:${queryKey(ctx.req.query)}`, () => listPage(ctx))),
+    handle: (ctx) => (ctx.user ? listPage(ctx) : deps.cache.replies.get(`${p}.list:${queryKey(ctx.req.query)}`, () => listPage(ctx))),
   });
 
   app.bind(`${p}.create`, {
@@ -139,7 +134,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
       }
       // A guest reads a published entity as every guest does (kept like the lists).
       if (doc.status !== 'publish') return present(deps, ctx, kind, doc);
-      return deps.cache.get(`reply:${p}.get:${doc.id}:${JSON.stringify(ctx.params.password ?? null)}`, () => present(deps, ctx, kind, doc));
+      return deps.cache.replies.get(`${p}.get:${doc.id}:${JSON.stringify(ctx.params.password ?? null)}`, () => present(deps, ctx, kind, doc));
     },
   });
 

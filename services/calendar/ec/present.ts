@@ -31,7 +31,7 @@ export interface EcView {
   /** The `?password=` of a single read. */
   password?: string;
   /** Keeps what is presented the same way for everybody (embedded venues and organizers) between requests. */
-  remember?: <T>(key: string, make: () => T) => T;
+  remember?: (key: string, make: () => Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** Fields a protected entity shows as they are. */

@@ -40,7 +40,7 @@ const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] 
 /** Ids or slugs of a taxonomy's terms, all of which must exist. */
 async function termFilter(deps: CalendarDeps, taxonomy: string, values: unknown[]): Promise<number[] | null> {
   // The same few filters repeat, and terms change rarely: the answer is kept in the read cache.
-  return deps.cache.get(`termfilter:${taxonomy}:${JSON.stringify(values)}`, async () => {
+  return deps.cache.termFilters.get(`${taxonomy}:${JSON.stringify(values)}`, async () => {
     const ids = values.filter((v) => typeof v === 'number' || /^\d+$/.test(String(v))).map(Number);
     const slugs = values.filter((v) => !(typeof v === 'number' || /^\d+$/.test(String(v)))).map(String);
     const [byId, bySlug] = await Promise.all([deps.terms.byIds(ids), deps.terms.bySlugs(taxonomy, slugs)]);

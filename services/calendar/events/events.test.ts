@@ -360,6 +360,22 @@ describe('create', () => {
   });
 });
 
+describe('what the archive keeps', () => {
+  it('shows at once a write another service of the process made to what an event embeds', async () => {
+    const e = (await create({ categories: ['Kept category'] })).body;
+    const cat = e.categories[0].id;
+    const names = async () => {
+      const res = await app.request('GET', `${EVENTS}?include=${e.id}`);
+      return res.body.events[0].categories.map((c: { name: string }) => c.name);
+    };
+    expect(await names()).toEqual(['Kept category']);
+    // cms/v2 (the content service) renames the event category; the calendar's guest answer follows.
+    const renamed = await app.admin('POST', `/cms/v2/vendor_events_cat/${cat}`, { body: { name: 'Renamed category' } });
+    expect(renamed.status).toBe(200);
+    expect(await names()).toEqual(['Renamed category']);
+  });
+});
+
 describe('single event', () => {
   it('GET: the record with json_ld; the reference errors for missing, foreign, trashed, draft and protected events', async () => {
     const e = (await create({ venue: { venue: 'JSON-LD venue' }, organizer: [{ organizer: 'JSON-LD org' }], cost: '$10' })).body;

@@ -96,7 +96,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   app.bind('vendor.events.list', {
     async handle(ctx) {
       // Guests all see the same page for the same query, so it is kept briefly like the totals (dropped on every local write).
-      const page = ctx.user ? await archivePage(ctx) : await deps.cache.get(`reply:events:${queryKey(ctx.req.query)}`, () => archivePage(ctx));
+      const page = ctx.user ? await archivePage(ctx) : await deps.cache.replies.get(`events:${queryKey(ctx.req.query)}`, () => archivePage(ctx));
       return { body: page.body, headers: { ...page.headers, ...nonceHeaders(deps.nonces, ctx.user) } };
     },
   });

@@ -8,6 +8,7 @@ import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { CalendarDeps } from '../deps';
+import type { KeptLinked, Presented } from '../read-cache';
 import { presentImage } from '../images';
 import type { LinkedKindDef } from '../linked/kind';
 import { presentLinked } from '../linked/present';
@@ -15,24 +16,11 @@ import { ORGANIZER } from '../organizers/kind';
 import { VENUE } from '../venues/kind';
 import { embeddedTerm } from '../terms/present';
 
-type Presented = Record<string, unknown>;
-
 export interface EventParts {
   /** The presented venue or organizer, or undefined when the id names no live record of that kind the caller may read. */
   linked(kind: LinkedKindDef, id: number): Presented | undefined;
   term(id: number): Presented | undefined;
   image(id: number): Presented | false;
-}
-
-/**
- * A linked record as kept: its type (an id may name a record of the other kind), what read_post judges
- * it by, and its presented form (the same for everybody; who may see it is decided per caller).
- */
-interface KeptLinked {
-  type: string;
-  author: number;
-  status: string;
-  record: Presented;
 }
 
 const KINDS: Record<string, LinkedKindDef> = { [VENUE_TYPE]: VENUE, [ORGANIZER_TYPE]: ORGANIZER };
@@ -53,24 +41,24 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
   for (const e of events) {
     for (const id of [...(e.venues ?? []), ...(e.organizers ?? [])]) {
       if (linked.has(id)) continue;
-      const hit = cache.peek<KeptLinked | null>(linkedKey(id));
+      const hit = cache.linked.peek(linkedKey(id));
       if (hit !== undefined) linked.set(id, hit);
       else missingPosts.add(id);
     }
     if (e.featured_media && !images.has(e.featured_media)) {
-      const hit = cache.peek<Presented | false>(`image:${e.featured_media}`);
+      const hit = cache.images.peek(`image:${e.featured_media}`);
       if (hit !== undefined) images.set(e.featured_media, hit);
       else missingPosts.add(e.featured_media);
     }
     for (const id of e.terms ?? []) {
       if (terms.has(id)) continue;
-      const hit = cache.peek<Presented | null>(`term:${id}`);
+      const hit = cache.terms.peek(`term:${id}`);
       if (hit !== undefined) terms.set(id, hit);
       else missingTerms.add(id);
     }
   }
 
-  const mark = cache.mark();
+  const mark = cache.linked.stamp();
   if (missingPosts.size) {
     const posts = await deps.posts.byIds(missingPosts);
     const more = new Set<number>();
@@ -86,14 +74,14 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
             ? null
             : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
         linked.set(id, kept);
-        cache.keep(linkedKey(id), kept, mark);
+        cache.linked.keep(linkedKey(id), kept, mark);
       } else if (events.some((e) => e.featured_media === id)) {
         const image = presentImage(doc);
         images.set(id, image);
-        cache.keep(`image:${id}`, image, mark);
+        cache.images.keep(`image:${id}`, image, mark);
       } else {
         linked.set(id, null);
-        cache.keep(linkedKey(id), null, mark);
+        cache.linked.keep(linkedKey(id), null, mark);
       }
     }
   }
@@ -103,7 +91,7 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
       const t = found.get(id);
       const presented = t ? embeddedTerm(site, t) : null;
       terms.set(id, presented);
-      cache.keep(`term:${id}`, presented, mark);
+      cache.terms.keep(`term:${id}`, presented, mark);
     }
   }
 
