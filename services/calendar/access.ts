@@ -1,5 +1,6 @@
 /** Who may see and write what: statuses a caller may filter on or write (the reference's status rules). */
-import { can, type Caller } from '../../libs/auth/user';
+import { can, canReadRecord, type Caller } from '../../libs/auth/user';
+import type { Filter } from '../../libs/store/types';
 import type { CapabilityType } from '../../libs/auth/roles';
 import { FILTER_STATUSES } from '../../libs/routes/vendor-events/args';
 import { INVALID } from './errors';
@@ -20,6 +21,27 @@ export function listStatuses(user: Caller, type: CapabilityType, requested: stri
   if (!requested.every((s) => FILTER_STATUSES.includes(s))) return INVALID;
   const statuses = [...new Set(requested.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))];
   return { statuses, echo: requested.join(',') };
+}
+
+/**
+ * ec/v1's status condition for a caller (the reference narrows the list silently where vendor/events/v1
+ * refuses, see listStatuses): statuses anyone with the caller's rights reads in full, and
+ * statuses the caller reads only on their own records. Null when no requested status is readable.
+ */
+export function readableStatuses(user: Caller, type: CapabilityType, requested: string[]): Filter | null {
+  const statuses = can(user, `edit_${plural(type)}`) ? requested : ['publish'];
+  const all: string[] = [];
+  const own: string[] = [];
+  for (const status of new Set(statuses)) {
+    if (canReadRecord(user, type, { author: -1, status })) all.push(status);
+    else if (user && canReadRecord(user, type, { author: user.id, status })) own.push(status);
+  }
+  const one = (list: string[]) => (list.length === 1 ? list[0] : { $in: list });
+  const parts: Filter[] = [];
+  if (all.length) parts.push({ status: one(all) });
+  if (own.length) parts.push({ status: one(own), author: user!.id });
+  if (!parts.length) return null;
+  return parts.length === 1 ? parts[0] : { $or: parts };
 }
 
 /**

@@ -7,13 +7,14 @@
  */
 import { DateTime } from 'luxon';
 import { strtotime } from '../../../libs/calendar/strtotime';
-import { can, canReadRecord, type Caller } from '../../../libs/auth/user';
+import type { Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import { searchPrivacy } from '../../../libs/posts/search';
 import { Args } from '../../../libs/rest/args';
 import type { ParamError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
+import { readableStatuses } from '../access';
 import type { CalendarDeps } from '../deps';
+import { allOfType, eventFilter, searchFilter, type EventCriteria } from '../event-query';
 import { INVALID, paramFailure } from '../errors';
 import { idsWithEvents, idsWithUpcoming } from '../linked/handlers';
 import { ORGANIZER } from '../organizers/kind';
@@ -30,43 +31,6 @@ export interface ListRequest {
 /** A list query, or `null` when nothing can match (the page is empty without asking the store). */
 export type ListQuery = { filter: Filter; sort: SortSpec } | null;
 
-/**
- * The status condition for a caller: statuses anyone with the caller's rights reads in full, and
- * statuses the caller reads only on their own records. Null when no requested status is readable.
- */
-export function readableStatuses(user: Caller, kind: EcKind, requested: string[]): Filter | null {
-  const statuses = can(user, `edit_${kind.cap}s`) ? requested : ['publish'];
-  const all: string[] = [];
-  const own: string[] = [];
-  for (const status of new Set(statuses)) {
-    if (canReadRecord(user, kind.cap, { author: -1, status })) all.push(status);
-    else if (user && canReadRecord(user, kind.cap, { author: user.id, status })) own.push(status);
-  }
-  const one = (list: string[]) => (list.length === 1 ? list[0] : { $in: list });
-  const parts: Filter[] = [];
-  if (all.length) parts.push({ status: one(all) });
-  if (own.length) parts.push({ status: one(own), author: user!.id });
-  if (!parts.length) return null;
-  return parts.length === 1 ? parts[0] : { $or: parts };
-}
-
-/** Words of a search, each to be found in the title, content or excerpt (the reference's search). */
-function searchFilter(search: unknown, user: Caller): Filter[] {
-  const words: Filter[] = String(search)
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => ({ $or: [{ title: { $icontains: word } }, { content: { $icontains: word } }, { excerpt: { $icontains: word } }] }));
-  const privacy = searchPrivacy(user);
-  return privacy ? [...words, privacy] : words;
-}
-
-/** Every given id names a record of the type. */
-async function allOfType(deps: CalendarDeps, ids: number[], type: string): Promise<boolean> {
-  const found = await deps.posts.byIds(ids);
-  return ids.every((id) => found.get(id)?.type === type);
-}
-
-/** A date-time argument in the site time zone (an offset in it is honoured). */
 /** A date filter as the reference reads it (strtotime, in the site's zone when the text has no offset). */
 function siteTime(value: unknown, zone: string): DateTime {
   const read = strtotime(value, { zone });
@@ -91,32 +55,29 @@ export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: List
   const failure = paramFailure(failures);
   if (failure) throw failure;
 
-  const status = readableStatuses(req.user, kind, args.has('status') ? args.strs('status') : ['publish']);
+  const status = readableStatuses(req.user, kind.cap, args.has('status') ? args.strs('status') : ['publish']);
   // No event has tickets in this edition: asking for ticketed ones finds none.
   if (!status || (req.has('ticketed') && p.ticketed === true)) return null;
-  const and: Filter[] = [{ type: EVENT_TYPE }, status];
   const zone = deps.site.timezone;
-  if (req.has('start_date')) and.push({ event_start: { $gte: siteTime(p.start_date, zone).startOf('day').toJSDate() } });
-  if (req.has('end_date')) and.push({ event_end: { $lte: siteTime(p.end_date, zone).endOf('day').set({ millisecond: 0 }).toJSDate() } });
-  const bounds: Array<[string, string, '$lt' | '$gt']> = [
-    ['starts_before', 'event_start', '$lt'],
-    ['starts_after', 'event_start', '$gt'],
-    ['ends_before', 'event_end', '$lt'],
-    ['ends_after', 'event_end', '$gt'],
-  ];
-  for (const [arg, field, op] of bounds) if (req.has(arg)) and.push({ [field]: { [op]: siteTime(p[arg], zone).toJSDate() } });
-  if (req.has('search')) and.push(...searchFilter(p.search, req.user));
-  for (const arg of ['categories', 'tags']) {
-    const ids = req.has(arg) ? args.ints(arg) : [];
-    if (ids.length) and.push({ terms: { $in: ids } });
-  }
-  if (venues.length) and.push({ venues: { $in: venues } });
-  if (organizers.length) and.push({ organizers: { $in: organizers } });
-  if (req.has('featured')) and.push({ featured: p.featured === true });
-  if (req.has('post_parent')) and.push({ parent: Number(p.post_parent) });
+  const at = (arg: string) => (req.has(arg) ? siteTime(p[arg], zone) : undefined);
+  const criteria: EventCriteria = {
+    status,
+    startsFrom: at('start_date')?.startOf('day').toJSDate(),
+    endsBy: at('end_date')?.endOf('day').set({ millisecond: 0 }).toJSDate(),
+    startsBefore: at('starts_before')?.toJSDate(),
+    startsAfter: at('starts_after')?.toJSDate(),
+    endsBefore: at('ends_before')?.toJSDate(),
+    endsAfter: at('ends_after')?.toJSDate(),
+    search: req.has('search') ? { text: String(p.search), user: req.user } : undefined,
+    termGroups: ['categories', 'tags'].map((arg) => (req.has(arg) ? args.ints(arg) : [])),
+    venues,
+    organizers,
+    featured: req.has('featured') ? p.featured === true : undefined,
+    parent: req.has('post_parent') ? Number(p.post_parent) : undefined,
+  };
   const direction = String(p.order).toUpperCase() === 'DESC' ? -1 : 1;
   // One sort key, so the store walks an index; ties keep insertion (id) order.
-  return { filter: { $and: and }, sort: [[ORDER_FIELDS[String(p.orderby)] ?? 'event_start', direction]] };
+  return { filter: eventFilter(criteria), sort: [[ORDER_FIELDS[String(p.orderby)] ?? 'event_start', direction]] };
 }
 
 /** The organizer and venue lists' query; an `event` that names no event is the reference's 400. */
@@ -131,7 +92,7 @@ export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: Lis
     if (failure) throw failure;
     ofEvent = event![linked.eventField] ?? [];
   }
-  const status = readableStatuses(req.user, kind, args.has('status') ? args.strs('status') : ['publish']);
+  const status = readableStatuses(req.user, kind.cap, args.has('status') ? args.strs('status') : ['publish']);
   if (!status) return null;
   const and: Filter[] = [{ type: kind.type }, status];
   if (ofEvent) and.push({ id: { $in: ofEvent } });

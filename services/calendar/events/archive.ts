@@ -10,12 +10,12 @@ import type { Caller } from '../../../libs/auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, MYSQL_FORMAT, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
-import { searchPrivacy } from '../../../libs/posts/search';
 import { Args } from '../../../libs/rest/args';
-import { ParamError, type RestError } from '../../../libs/rest/errors';
+import { invalidParams, ParamError, type RestError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { MAX_PER_PAGE } from '../../../libs/routes/vendor-events/args';
 import { listStatuses } from '../access';
+import { allOfType, eventFilter, type EventCriteria } from '../event-query';
 import type { CalendarDeps } from '../deps';
 import { INVALID, paramFailure } from '../errors';
 
@@ -50,15 +50,6 @@ async function termFilter(deps: CalendarDeps, taxonomy: string, values: unknown[
   });
 }
 
-/** "Has one of these ids": an equality when there is one (a plainer query plan), else `$in`. */
-const oneOf = (field: string, ids: number[]): Filter => ({ [field]: ids.length === 1 ? ids[0] : { $in: ids } });
-
-/** Every given id names a record of the type. */
-async function allOfType(deps: CalendarDeps, ids: number[], type: string): Promise<boolean> {
-  const found = await deps.posts.byIds(ids);
-  return ids.every((id) => found.get(id)?.type === type);
-}
-
 const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
 
 /** A window bound: the instant to compare with and its site-local text to echo. */
@@ -91,12 +82,9 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   const p = req.params;
   const args = new Args(p);
   const failures: Array<[string, ParamError | string]> = [];
-  const and: Filter[] = [{ type: EVENT_TYPE }];
 
   const status = listStatuses(req.user, 'vendor_event', req.given('status') ? args.strs('status') : undefined);
   if (typeof status === 'string') failures.push(['status', status]);
-  else and.push(status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } });
-  and.push({ hide_from_listings: false });
 
   let categories: number[] | null = null;
   let tags: number[] | null = null;
@@ -116,6 +104,8 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   if (req.given('post_parent') && !(await allOfType(deps, [Number(p.post_parent)], EVENT_TYPE))) failures.push(['post_parent', INVALID]);
   const failure = paramFailure(failures);
   if (failure) return failure;
+  // A refused status is among the failures, so from here the statuses are the ones to show.
+  if (typeof status === 'string') return invalidParams([['status', status]]);
 
   const zone = deps.site.timezone;
   const now = deps.now();
@@ -124,9 +114,16 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   // Without a per_page the archive shows the site's posts-per-page setting (clamped like a given one).
   const perPage = req.given('per_page') || !deps.postsPerPage ? Number(p.per_page) : Math.min(deps.postsPerPage(), MAX_PER_PAGE);
   const echo: Record<string, unknown> = { page: p.page, per_page: perPage };
+  const criteria: EventCriteria = {
+    status: status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } },
+    listedOnly: true,
+    termGroups: [categories ?? [], tags ?? []],
+    venues,
+    organizers,
+  };
 
   if (include.length) {
-    and.push({ id: { $in: include } });
+    criteria.ids = include;
   } else {
     const relative = RELATIVE.some((k) => req.given(k));
     // Non-strict dates widen to whole days: the start to 00:00:00, every other bound to 23:59:59.
@@ -141,44 +138,30 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     if (req.given('end_date')) end = bound(dayEnd(read('end_date')));
     else if (!relative) end = defaults!.end;
     if (start) {
-      and.push({ event_start: { $gte: start.at } });
+      criteria.startsFrom = start.at;
       echo.start_date = start.text;
     }
     if (end) {
-      and.push({ event_end: { $lte: end.at } });
+      criteria.endsBy = end.at;
       echo.end_date = end.text;
     }
-    const ops: Record<(typeof RELATIVE)[number], [string, '$lt' | '$gt']> = {
-      starts_before: ['event_start', '$lt'],
-      starts_after: ['event_start', '$gt'],
-      ends_before: ['event_end', '$lt'],
-      ends_after: ['event_end', '$gt'],
-    };
+    const fields = { starts_before: 'startsBefore', starts_after: 'startsAfter', ends_before: 'endsBefore', ends_after: 'endsAfter' } as const;
     for (const k of RELATIVE) {
       if (!req.given(k)) continue;
       const dt = dayEnd(read(k));
-      const [field, op] = ops[k];
-      and.push({ [field]: { [op]: dt.toJSDate() } });
+      criteria[fields[k]] = dt.toJSDate();
       echo[k] = fmt(dt);
     }
   }
 
   if (req.given('search')) {
-    for (const word of String(p.search).split(/\s+/).filter(Boolean)) {
-      and.push({ $or: [{ title: { $icontains: word } }, { content: { $icontains: word } }, { excerpt: { $icontains: word } }] });
-    }
-    const privacy = searchPrivacy(req.user);
-    if (privacy) and.push(privacy);
+    criteria.search = { text: String(p.search), user: req.user };
     echo.search = p.search;
   }
-  if (categories) and.push(oneOf('terms', categories));
-  if (tags) and.push(oneOf('terms', tags));
-  if (venues.length) and.push(oneOf('venues', venues));
-  if (organizers.length) and.push(oneOf('organizers', organizers));
-  if (typeof p.featured === 'boolean' && req.given('featured')) and.push({ featured: p.featured });
-  if (req.given('post_parent')) and.push({ parent: Number(p.post_parent) });
+  if (typeof p.featured === 'boolean' && req.given('featured')) criteria.featured = p.featured;
+  if (req.given('post_parent')) criteria.parent = Number(p.post_parent);
 
-  if (typeof status !== 'string') echo.status = status.echo;
+  echo.status = status.echo;
   if (include.length) echo.include = include.join(',');
   if (req.given('post_parent')) echo.post_parent = p.post_parent;
   if (venues.length) echo.venue = venues.join(',');
@@ -192,5 +175,5 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
         ['id', 1],
       ]
     : [['event_start', 1]];
-  return { filter: { $and: and }, sort, page: Number(p.page), perPage, echo };
+  return { filter: eventFilter(criteria), sort, page: Number(p.page), perPage, echo };
 }

@@ -1,0 +1,78 @@
+/**
+ * The one event query of the calendar. Each API maps its arguments onto EventCriteria in its own
+ * dialect (vendor/events/v1's archive in events/archive.ts, with the reference's day rounding and
+ * default window; ec/v1's list in ec/query.ts; the calendar views through the archive), and the store
+ * filter is made here, so what a condition means, and that it lands on an indexed field, is decided in
+ * one place: type, status, hide_from_listings and event_start/event_end share one compound index;
+ * featured has its own; terms, venues and organizers are array side tables; ids and parents use the id
+ * and parent indexes.
+ */
+import type { Caller } from '../../libs/auth/user';
+import { EVENT_TYPE } from '../../libs/calendar/meta';
+import { searchPrivacy } from '../../libs/posts/search';
+import type { Filter } from '../../libs/store/types';
+import type { CalendarDeps } from './deps';
+
+export interface EventCriteria {
+  /** What statuses the caller sees (services/calendar/access.ts). */
+  status: Filter;
+  /** Leave out events hidden from listings (vendor/events/v1 and the views; ec/v1 lists them). */
+  listedOnly?: boolean;
+  /** Only these events. */
+  ids?: number[];
+  /** The date window: starting at or after `startsFrom`, ending at or before `endsBy`. */
+  startsFrom?: Date;
+  endsBy?: Date;
+  /** Strict bounds on either end. */
+  startsBefore?: Date;
+  startsAfter?: Date;
+  endsBefore?: Date;
+  endsAfter?: Date;
+  /** Words each found in the title, content or excerpt, with the caller's search privacy. */
+  search?: { text: string; user: Caller };
+  /** Each group is one filter (categories, tags): the event carries one of its terms. */
+  termGroups?: number[][];
+  venues?: number[];
+  organizers?: number[];
+  featured?: boolean;
+  parent?: number;
+}
+
+/** "Has one of these ids": an equality when there is one (a plainer query plan), else `$in`. */
+export const oneOf = (field: string, ids: number[]): Filter => ({ [field]: ids.length === 1 ? ids[0] : { $in: ids } });
+
+/** Words of a search, each to be found in the title, content or excerpt, and what the caller may find (the reference's search). */
+export function searchFilter(text: unknown, user: Caller): Filter[] {
+  const words: Filter[] = String(text)
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => ({ $or: [{ title: { $icontains: word } }, { content: { $icontains: word } }, { excerpt: { $icontains: word } }] }));
+  const privacy = searchPrivacy(user);
+  return privacy ? [...words, privacy] : words;
+}
+
+/** Every given id names a record of the type. */
+export async function allOfType(deps: Pick<CalendarDeps, 'posts'>, ids: number[], type: string): Promise<boolean> {
+  const found = await deps.posts.byIds(ids);
+  return ids.every((id) => found.get(id)?.type === type);
+}
+
+/** The store filter of an event list. */
+export function eventFilter(c: EventCriteria): Filter {
+  const and: Filter[] = [{ type: EVENT_TYPE }, c.status];
+  if (c.listedOnly) and.push({ hide_from_listings: false });
+  if (c.ids) and.push({ id: { $in: c.ids } });
+  if (c.startsFrom) and.push({ event_start: { $gte: c.startsFrom } });
+  if (c.endsBy) and.push({ event_end: { $lte: c.endsBy } });
+  if (c.startsBefore) and.push({ event_start: { $lt: c.startsBefore } });
+  if (c.startsAfter) and.push({ event_start: { $gt: c.startsAfter } });
+  if (c.endsBefore) and.push({ event_end: { $lt: c.endsBefore } });
+  if (c.endsAfter) and.push({ event_end: { $gt: c.endsAfter } });
+  if (c.search) and.push(...searchFilter(c.search.text, c.search.user));
+  for (const group of c.termGroups ?? []) if (group.length) and.push(oneOf('terms', group));
+  if (c.venues?.length) and.push(oneOf('venues', c.venues));
+  if (c.organizers?.length) and.push(oneOf('organizers', c.organizers));
+  if (c.featured !== undefined) and.push({ featured: c.featured });
+  if (c.parent !== undefined) and.push({ parent: c.parent });
+  return { $and: and };
+}
