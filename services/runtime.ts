@@ -11,10 +11,10 @@ import { SERVICES, serviceUrl, type Config, type Role, type ServiceName } from '
 import { COLLECTIONS } from '../libs/data/collections';
 import { logger } from '../libs/observability/logger';
 import { setQueueDepthSource } from '../libs/observability/metrics';
-import { openQueue, createBullWorker } from '../libs/queue';
-import type { JobHandler, JobName, JobQueue, JobWorker, QueueName } from '../libs/queue/types';
+import { JOB_NAMES, isQueueName, openQueue, createBullWorker } from '../libs/queue';
+import type { JobHandlers, JobName, JobQueue, JobWorker, QueueName } from '../libs/queue/types';
 import { JOBS } from '../libs/queue/types';
-import { runBatch, type BatchJob } from '../libs/rest/batch';
+import { runBatch } from '../libs/rest/batch';
 import type { RouteRegistry } from '../libs/rest/registry';
 import { remoteDispatch } from '../libs/rest/remote';
 import { RestServer } from '../libs/rest/server';
@@ -96,32 +96,40 @@ export interface JobDeps {
 }
 
 /** Each module that runs queued work adds its handlers here; a job name may appear once. */
-const JOB_FACTORIES: Array<(d: JobDeps) => Partial<Record<JobName, JobHandler>>> = [
-  ({ rest }) => ({ 'batch.run': (data, job) => runBatch(rest, data as BatchJob, job.id) }),
+const JOB_FACTORIES: Array<(d: JobDeps) => JobHandlers> = [
+  ({ rest }) => ({ 'batch.run': (data, job) => runBatch(rest, data, job.id) }),
   ({ store, config }) => ({ 'oembed.fetch': oembedFetchHandler({ store, config }) }),
   ({ store, site, config }) => importJobHandlers({ store, site, config }),
 ];
 
+/** Copies the handler of `name`, if any; the generic K keeps the name and its handler's type together. */
+function copyHandler<K extends JobName>(from: JobHandlers, into: JobHandlers, name: K): void {
+  const handler = from[name];
+  if (handler === undefined) return;
+  if (into[name]) throw new Error(`job ${name} has two handlers`);
+  into[name] = handler;
+}
+
 /** Fills `into` with every module's handlers (the inline queue reads it at run time). */
-function jobHandlers(deps: JobDeps, into: Partial<Record<JobName, JobHandler>> = {}): Partial<Record<JobName, JobHandler>> {
+function jobHandlers(deps: JobDeps, into: JobHandlers = {}): JobHandlers {
   for (const factory of JOB_FACTORIES) {
-    for (const [name, handler] of Object.entries(factory(deps)) as Array<[JobName, JobHandler]>) {
-      if (into[name]) throw new Error(`job ${name} has two handlers`);
-      into[name] = handler;
-    }
+    const made = factory(deps);
+    for (const name of JOB_NAMES) copyHandler(made, into, name);
   }
   return into;
 }
 
 /** The handlers of the jobs of some queues (a worker is given only those it consumes). */
-function handlersOf(queues: QueueName[], handlers: Partial<Record<JobName, JobHandler>>): Partial<Record<JobName, JobHandler>> {
-  return Object.fromEntries(Object.entries(handlers).filter(([name]) => queues.includes(JOBS[name as JobName].queue)));
+function handlersOf(queues: QueueName[], handlers: JobHandlers): JobHandlers {
+  const out: JobHandlers = {};
+  for (const name of JOB_NAMES) if (queues.includes(JOBS[name].queue)) copyHandler(handlers, out, name);
+  return out;
 }
 
 /** Queues that have handlers for all their jobs in this build. */
-function servedQueues(wanted: string[], handlers: Partial<Record<JobName, JobHandler>>): QueueName[] {
-  const jobsOf = (q: string) => (Object.keys(JOBS) as JobName[]).filter((j) => JOBS[j].queue === q);
-  return wanted.filter((q) => jobsOf(q).length > 0 && jobsOf(q).every((j) => handlers[j])) as QueueName[];
+function servedQueues(wanted: string[], handlers: JobHandlers): QueueName[] {
+  const jobsOf = (q: string) => JOB_NAMES.filter((j) => JOBS[j].queue === q);
+  return wanted.filter(isQueueName).filter((q) => jobsOf(q).length > 0 && jobsOf(q).every((j) => handlers[j]));
 }
 
 function listen(app: { callback(): (...args: never[]) => void }, config: Config): Promise<Server> {
@@ -155,7 +163,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const settings = await SiteSettings.open(store, site, config);
     closers.unshift(async () => settings.stop());
     // The inline queue reads `handlers` when a job runs, so services may hold the queue before it is filled.
-    const handlers: Partial<Record<JobName, JobHandler>> = {};
+    const handlers: JobHandlers = {};
     const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
     const services = role === 'all' ? await buildServices(SERVICES, { registry, store, site, config, queue: () => queue, settings }) : {};
     const dispatchers: Partial<Record<ServiceName, Dispatch>> =
@@ -242,7 +250,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     let queue: JobQueue | undefined;
     const openServiceQueue = (): JobQueue => {
       if (!queue) {
-        const handlers: Partial<Record<JobName, JobHandler>> = {};
+        const handlers: JobHandlers = {};
         queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
         if (!config.REDIS_URL) jobHandlers({ rest: new RestServer(registry, site, remoteServices(config)), store, site, config, queue }, handlers);
       }

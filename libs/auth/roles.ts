@@ -59,7 +59,7 @@ export const ROLE_CAPS: Record<RoleName, ReadonlySet<string>> = {
 };
 
 export function isRole(value: string): value is RoleName {
-  return (ROLE_NAMES as string[]).includes(value);
+  return ROLE_NAMES.some((r) => r === value);
 }
 
 /** Union of the capabilities of the roles. */

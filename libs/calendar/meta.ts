@@ -159,7 +159,8 @@ function mysqlIn(text: unknown, zone: string): DateTime | null {
  * strings are derived); when only UTC strings exist they are read as UTC. `fallbackZone` is the site's.
  */
 export function timesFromMeta(meta: Record<string, unknown>, fallbackZone: string): EventTimes | null {
-  const stored = typeof meta[EVENT_META.timezone] === 'string' ? (meta[EVENT_META.timezone] as string) : '';
+  const storedZone = meta[EVENT_META.timezone];
+  const stored = typeof storedZone === 'string' ? storedZone : '';
   const timezone = stored && zoneOf(stored) ? stored : fallbackZone;
   const zone = zoneOf(timezone) ?? 'UTC';
   let start = mysqlIn(meta[EVENT_META.start], zone);
@@ -210,7 +211,8 @@ export function eventMetaChanges(
     else meta[k] = v;
   }
   // The local strings are the truth: a UTC string written without its local one moves the local one.
-  const stored = typeof meta[EVENT_META.timezone] === 'string' ? zoneOf(meta[EVENT_META.timezone] as string) : null;
+  const storedZone = meta[EVENT_META.timezone];
+  const stored = typeof storedZone === 'string' ? zoneOf(storedZone) : null;
   for (const [local, utc] of [
     [EVENT_META.start, EVENT_META.startUtc],
     [EVENT_META.end, EVENT_META.endUtc],

@@ -82,7 +82,7 @@ const UNITS: Record<string, 'seconds' | 'minutes' | 'hours' | 'days' | 'weeks' |
   year: 'years',
   years: 'years',
 };
-const RELATIVE_WORDS: Record<string, number> = { next: 1, last: -1, previous: -1, this: 0 };
+const RELATIVE_WORDS: Record<string, -1 | 0 | 1> = { next: 1, last: -1, previous: -1, this: 0 };
 
 const MONTH_RE = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
@@ -161,7 +161,7 @@ const RULES: Rule[] = [
     new RegExp(`^(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_RE})\\.?(?:,?\\s+(\\d{4}))?\\b`),
     (m, st) => setDate(st, m[3] ? +m[3] : NaN, MONTHS[m[2]], +m[1]),
   ],
-  [/^(first|last)\s+day\s+of\b/, (m, st) => ((st.dayOf = m[1] as 'first' | 'last'), (st.midnight = true), true)],
+  [/^(first|last)\s+day\s+of\b/, (m, st) => ((st.dayOf = m[1] === 'first' ? 'first' : 'last'), (st.midnight = true), true)],
   // 4pm, 4:30 p.m., 9am
   [/^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([ap])\.?m\.?(?=$|[^a-z])/, (m, st) => setTime(st, to24(+m[1], m[4]), +(m[2] ?? 0), +(m[3] ?? 0))],
   // 18:00, 18:00:00, 18:00:00.123456
@@ -191,7 +191,7 @@ const RULES: Rule[] = [
     new RegExp(`^(?:(next|last|previous|this)\\s+)?(${WEEKDAY_RE})\\b`),
     (m, st) => {
       if (st.weekday) return false;
-      st.weekday = { day: WEEKDAYS[m[2]], mode: (m[1] ? RELATIVE_WORDS[m[1]] : 0) as -1 | 0 | 1 };
+      st.weekday = { day: WEEKDAYS[m[2]], mode: m[1] ? RELATIVE_WORDS[m[1]] : 0 };
       st.midnight = true;
       return true;
     },

@@ -50,8 +50,9 @@ function url(raw: string | undefined): string | undefined {
 function oneOf<T extends string>(values: readonly T[], def: T) {
   return (raw: string | undefined) => {
     if (raw === undefined || raw === '') return def;
-    if (!values.includes(raw as T)) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
-    return raw as T;
+    const value = values.find((v) => v === raw);
+    if (value === undefined) throw new ConfigError(`must be one of ${values.join(', ')}, got "${raw}"`);
+    return value;
   };
 }
 
@@ -70,7 +71,8 @@ export const EXAMPLE_SECRETS = {
 
 function refuseExample(name: keyof typeof EXAMPLE_SECRETS, value: string): void {
   const norm = (v: string) => (name === 'ADMIN_APP_PASSWORD' ? v.replace(/\s/g, '').toLowerCase() : v);
-  if ((EXAMPLE_SECRETS[name] as readonly string[]).some((example) => norm(example) === norm(value))) {
+  const examples: readonly string[] = EXAMPLE_SECRETS[name];
+  if (examples.some((example) => norm(example) === norm(value))) {
     throw new ConfigError('is the example value shown in the documentation, which anyone can read: set one of your own');
   }
 }
@@ -228,20 +230,30 @@ export const ENV = {
 } satisfies Record<string, VarSpec<unknown>>;
 
 export type EnvName = keyof typeof ENV;
+
+/** The variable holding each service's base URL. */
+const SERVICE_URL_VARS = {
+  content: 'CONTENT_SERVICE_URL',
+  calendar: 'CALENDAR_SERVICE_URL',
+  aggregator: 'AGGREGATOR_SERVICE_URL',
+  oembed: 'OEMBED_SERVICE_URL',
+} as const satisfies Record<ServiceName, EnvName>;
 export type Config = { [K in EnvName]: ReturnType<(typeof ENV)[K]['parse']> };
 
 /** Reads and validates every variable; throws one error that lists every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const [name, spec] of Object.entries(ENV) as Array<[string, VarSpec<unknown>]>) {
+  const specs: Record<string, VarSpec<unknown>> = ENV;
+  for (const [name, spec] of Object.entries(specs)) {
     try {
       out[name] = spec.parse(env[name], env);
     } catch (e) {
-      problems.push(`${name} ${(e as Error).message}`);
+      problems.push(`${name} ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  // The one boundary: every variable of ENV was parsed by its own spec into `out`, so it is a Config.
   return out as Config;
 }
 
@@ -254,7 +266,7 @@ export function requireForRole(config: Config, role: Role): void {
     if (!config.SERVICE_SECRET) missing.push('SERVICE_SECRET');
     if (role === 'gateway' || role === 'worker') {
       for (const s of SERVICES) {
-        const key = `${s.toUpperCase()}_SERVICE_URL` as EnvName;
+        const key = SERVICE_URL_VARS[s];
         if (!config[key]) missing.push(key);
       }
     }
@@ -264,5 +276,5 @@ export function requireForRole(config: Config, role: Role): void {
 }
 
 export function serviceUrl(config: Config, service: ServiceName): string | undefined {
-  return config[`${service.toUpperCase()}_SERVICE_URL` as 'CONTENT_SERVICE_URL'];
+  return config[SERVICE_URL_VARS[service]];
 }

@@ -143,8 +143,8 @@ export class GridFsStorage implements FileStorage {
   async stat(key: string): Promise<FileInfo | null> {
     const f = await this.latest(key);
     if (!f) return null;
-    const ct = (f.metadata as { contentType?: string } | undefined)?.contentType;
-    return { key, size: f.length, contentType: ct || mimeOfKey(key), modified: f.uploadDate };
+    const ct: unknown = f.metadata?.contentType;
+    return { key, size: f.length, contentType: typeof ct === 'string' && ct ? ct : mimeOfKey(key), modified: f.uploadDate };
   }
 
   async delete(key: string): Promise<boolean> {
@@ -181,9 +181,9 @@ export function mimeOfKey(key: string): string {
 }
 
 /** A stored file's whole content, or null when there is none. */
-async function readAll(s: AsyncIterable<unknown> | null): Promise<Buffer | null> {
+async function readAll(s: AsyncIterable<Buffer> | null): Promise<Buffer | null> {
   if (!s) return null;
   const chunks: Buffer[] = [];
-  for await (const c of s) chunks.push(c as Buffer);
+  for await (const c of s) chunks.push(c);
   return Buffer.concat(chunks);
 }

@@ -3,6 +3,7 @@
  * record may carry and core's `footnotes`. Stored in `PostDoc.meta` under these keys, so cms/v2 and the
  * calendar service read and write the same values; a key that was never written reads as its default.
  */
+import { isRecord } from '../rest/args';
 import type { ArgDecl, ArgSchema } from '../rest/registry';
 import { coerce, ownEntry, validateArg } from '../rest/validate';
 
@@ -57,7 +58,7 @@ export const POST_META: Record<string, MetaKey> = {
 
 /** The JSON schema of one key, as the record schema and the argument publish it. */
 export function metaKeySchema(key: MetaKey): ArgSchema {
-  if (key.type === 'array') return { type: 'array', description: key.description, items: { type: 'number', default: 0 } as ArgSchema, default: key.default };
+  if (key.type === 'array') return { type: 'array', description: key.description, items: { type: 'number', default: 0 }, default: key.default };
   return { type: key.type, description: key.description, default: key.default };
 }
 
@@ -78,7 +79,8 @@ export function metaArg(): ArgDecl {
     description: 'Meta fields.',
     type: 'object',
     validate(value) {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      // The schema checked that it is an object.
+      for (const [k, v] of Object.entries(isRecord(value) ? value : {})) {
         const schema = ownEntry(KEY_SCHEMAS, k);
         if (!schema || v === null) continue;
         const r = validateArg(`meta[${k}]`, v, schema, {});
@@ -88,7 +90,7 @@ export function metaArg(): ArgDecl {
     },
     sanitize(value) {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      for (const [k, v] of Object.entries(isRecord(value) ? value : {})) {
         const schema = ownEntry(KEY_SCHEMAS, k);
         if (schema) out[k] = v === null ? null : coerce(v, schema);
       }

@@ -61,5 +61,5 @@ export function newPostRecord(site: { home: string; timezone: string }, now: Dat
     terms: [],
     meta: {},
     ...fields,
-  } as PostDoc;
+  };
 }

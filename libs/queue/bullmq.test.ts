@@ -8,12 +8,27 @@ import {
   JobFailedError,
   QueueTimeoutError,
   QueueUnavailableError,
+  type EnqueueOptions,
   type JobContext,
   type JobHandlers,
+  type JobName,
   type JobQueue,
   type JobWorker,
   type QueueName,
 } from './types';
+
+/**
+ * These tests drive the queue's mechanics with payloads of no real job's shape, so they see it
+ * untyped: any data, any result (the typed surface is checked by the services' use of it).
+ */
+interface LooseQueue extends Omit<JobQueue, 'run' | 'enqueue' | 'schedule'> {
+  run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
+  enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
+  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
+}
+type LooseHandlers = { [K in JobName]?: (data: never, job: JobContext) => Promise<unknown> };
+const loose = (queue: JobQueue) => queue as LooseQueue;
+const typed = (handlers: LooseHandlers) => handlers as JobHandlers;
 
 const redisUrl = process.env.TEST_REDIS_URL as string;
 // Unique per run and per test below, so tests share no keys with each other or with anything else in Redis.
@@ -27,9 +42,9 @@ function newPrefix(): string {
   return `${basePrefix}-${counter}`;
 }
 
-function open(handlers: JobHandlers, queues: QueueName[] = ['batch'], prefix = newPrefix()) {
-  const queue = createBullQueue({ redisUrl, prefix });
-  const worker = createBullWorker({ redisUrl, prefix, queues, concurrency: 2, handlers });
+function open(handlers: LooseHandlers, queues: QueueName[] = ['batch'], prefix = newPrefix()) {
+  const queue = loose(createBullQueue({ redisUrl, prefix }));
+  const worker = createBullWorker({ redisUrl, prefix, queues, concurrency: 2, handlers: typed(handlers) });
   toClose.push(
     () => worker.close(30000),
     () => queue.close(),
@@ -145,7 +160,7 @@ describe('BullMQ queue and worker', () => {
       prefix: newPrefix(),
       queues: ['batch', 'oembed'],
       concurrency: 1,
-      handlers: { 'batch.run': async () => null },
+      handlers: typed({ 'batch.run': async () => null }),
     });
     await expect(worker.start()).rejects.toThrow('no handler for job "oembed.fetch"');
     await worker.close();
@@ -157,7 +172,7 @@ describe('BullMQ queue and worker', () => {
       prefix: newPrefix(),
       queues: ['batch'],
       concurrency: 1,
-      handlers: { 'batch.run': async () => null, 'import.batch': async () => null },
+      handlers: typed({ 'batch.run': async () => null, 'import.batch': async () => null }),
     });
     await expect(worker.start()).rejects.toThrow(/job "import\.batch" of queue "import", which this worker does not consume/);
     await worker.close();
@@ -169,7 +184,7 @@ describe('BullMQ queue and worker', () => {
       prefix: newPrefix(),
       queues: ['batch', 'nope' as QueueName],
       concurrency: 1,
-      handlers: { 'batch.run': async () => null },
+      handlers: typed({ 'batch.run': async () => null }),
     });
     await expect(worker.start()).rejects.toThrow('unknown queue(s) nope');
     await worker.close();
@@ -296,7 +311,7 @@ describe('BullMQ queue and worker', () => {
       });
 
     await nextLine(/^ready$/);
-    const queue: JobQueue = createBullQueue({ redisUrl, prefix });
+    const queue = loose(createBullQueue({ redisUrl, prefix }));
     toClose.push(() => queue.close());
     const result = queue.run('batch.run', { v: 7 }, { timeoutMs: 100000 });
     result.catch(() => undefined);
@@ -311,7 +326,7 @@ describe('BullMQ queue and worker', () => {
       prefix,
       queues: ['batch'],
       concurrency: 1,
-      handlers: { 'batch.run': async (data: { v: number }, job) => ({ by: 'survivor', v: data.v, id: job.id }) },
+      handlers: typed({ 'batch.run': async (data: { v: number }, job) => ({ by: 'survivor', v: data.v, id: job.id }) }),
     });
     toClose.unshift(() => survivor.close(30000));
     await survivor.start();
@@ -330,7 +345,7 @@ describe('BullMQ producer without Redis', () => {
         srv.close(() => resolve(p));
       });
     });
-    const queue = createBullQueue({ redisUrl: `redis://127.0.0.1:${port}`, prefix: newPrefix() });
+    const queue = loose(createBullQueue({ redisUrl: `redis://127.0.0.1:${port}`, prefix: newPrefix() }));
     toClose.push(() => queue.close());
     const started = Date.now();
     await expect(queue.run('batch.run', { n: 1 })).rejects.toBeInstanceOf(QueueUnavailableError);

@@ -15,11 +15,14 @@ import {
   KEEP_FAILED,
   attemptsFor,
   checkHandlers,
+  handlerOf,
   isJobName,
+  isQueueName,
   isUnrecoverable,
   jobIdFor,
   queueOf,
   reasonOf,
+  zeroPerQueue,
 } from './options';
 import {
   JobFailedError,
@@ -27,8 +30,10 @@ import {
   QueueTimeoutError,
   QueueUnavailableError,
   type EnqueueOptions,
+  type JobData,
   type JobHandlers,
   type JobName,
+  type JobResult,
   type JobQueue,
   type JobWorker,
   type QueueName,
@@ -197,7 +202,8 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
     return pending;
   }
 
-  async function add(name: JobName, data: unknown, options: EnqueueOptions): Promise<Job> {
+  /** Adds the job; resolves with its id (BullMQ's job id is the one given). */
+  async function add(name: JobName, data: unknown, options: EnqueueOptions): Promise<{ job: Job; jobId: string }> {
     const queue = queueFor(queueOf(name));
     const jobId = jobIdFor(options.jobId);
     const attempts = attemptsFor(options.attempts);
@@ -205,7 +211,7 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
     await available(Promise.all([queue.waitUntilReady(), connectionReady()]), 'no connection to Redis');
     try {
       // Adding an id that is already stored returns that job and runs nothing: the deduplication.
-      return await queue.add(name, data, { jobId, attempts });
+      return { job: await queue.add(name, data, { jobId, attempts }), jobId };
     } catch (err) {
       throw isConnectionError(err) ? new QueueUnavailableError(reasonOf(err)) : err;
     }
@@ -214,13 +220,13 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
   return {
     kind: 'bullmq',
 
-    async run<O = unknown>(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<O> {
+    async run<K extends JobName>(name: K, data: JobData<K>, options: EnqueueOptions = {}): Promise<JobResult<K>> {
       const timeoutMs = checkTimeout(options.timeoutMs);
       const queueEvents = await available(eventsFor(queueOf(name)), 'the job events cannot be read');
-      const job = await add(name, data, options);
-      const jobId = job.id as string;
+      const { job, jobId } = await add(name, data, options);
       try {
-        return (await job.waitUntilFinished(queueEvents, timeoutMs)) as O;
+        // The result comes back from Redis as parsed JSON (BullMQ types it `any`): what the handler returned.
+        return await job.waitUntilFinished(queueEvents, timeoutMs);
       } catch (err) {
         const reason = reasonOf(err);
         // BullMQ reports its own wait timeout as a plain Error with this wording.
@@ -231,12 +237,11 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
       }
     },
 
-    async enqueue(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<string> {
-      const job = await add(name, data, options);
-      return job.id as string;
+    async enqueue<K extends JobName>(name: K, data: JobData<K>, options: EnqueueOptions = {}): Promise<string> {
+      return (await add(name, data, options)).jobId;
     },
 
-    async schedule(key: string, everyMs: number, name: JobName, data: unknown, opts: { keepExisting?: boolean } = {}): Promise<void> {
+    async schedule<K extends JobName>(key: string, everyMs: number, name: K, data: JobData<K>, opts: { keepExisting?: boolean } = {}): Promise<void> {
       const queue = queueFor(queueOf(name));
       if (opts.keepExisting && (await queue.getJobScheduler(key))) return;
       // BullMQ's scheduler makes one job per period, with an id derived from the period: however many
@@ -249,7 +254,7 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
     },
 
     async depths(): Promise<Record<QueueName, number>> {
-      const out = {} as Record<QueueName, number>;
+      const out = zeroPerQueue();
       await Promise.all(
         QUEUES.map(async (q) => {
           const counts = await queueFor(q).getJobCounts('waiting', 'prioritized', 'active', 'delayed');
@@ -260,7 +265,7 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
     },
 
     async workers(): Promise<Record<QueueName, number>> {
-      const out = {} as Record<QueueName, number>;
+      const out = zeroPerQueue();
       await Promise.all(
         QUEUES.map(async (q) => {
           out[q] = await queueFor(q).getWorkersCount();
@@ -310,12 +315,15 @@ export function createBullWorker(opts: BullWorkerOptions): JobWorker {
 
   async function processJob(job: Job): Promise<unknown> {
     const name = job.name;
-    const handler = isJobName(name) ? opts.handlers[name] : undefined;
+    const handler = isJobName(name) ? handlerOf(opts.handlers, name) : undefined;
     if (!isJobName(name) || !handler) throw new UnrecoverableError(`no handler for job "${name}" in this worker`);
+    // Jobs fetched by a worker always have an id (BullMQ types it optional for jobs not yet added).
+    const id = job.id;
+    if (id === undefined) throw new UnrecoverableError(`job "${name}" has no id`);
     const attempt = job.attemptsMade + 1;
     const started = performance.now();
     try {
-      const result = await handler(job.data, { id: job.id as string, name, attempt });
+      const result = await handler(job.data, { id, name, attempt });
       observeJob(name, 'completed', (performance.now() - started) / 1000);
       return result;
     } catch (err) {
@@ -330,7 +338,7 @@ export function createBullWorker(opts: BullWorkerOptions): JobWorker {
     async start(): Promise<void> {
       if (state !== 'new') throw new Error(`worker cannot start: it is ${state}`);
       const queues = [...new Set(opts.queues)];
-      const unknown = queues.filter((q) => !(QUEUES as readonly string[]).includes(q));
+      const unknown = queues.filter((q) => !isQueueName(q));
       if (queues.length === 0) throw new Error('Invalid queue worker setup: no queue to consume');
       if (unknown.length) throw new Error(`Invalid queue worker setup: unknown queue(s) ${unknown.join(', ')}; known: ${QUEUES.join(', ')}`);
       if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) {

@@ -19,7 +19,18 @@ export {
   type BullWorkerOptions,
 } from './bullmq';
 export { createInlineQueue } from './inline';
-export { BACKOFF_BASE_MS, DEFAULT_ATTEMPTS, DEFAULT_RUN_TIMEOUT_MS, KEEP_COMPLETED, KEEP_FAILED, checkHandlers } from './options';
+export {
+  BACKOFF_BASE_MS,
+  DEFAULT_ATTEMPTS,
+  DEFAULT_RUN_TIMEOUT_MS,
+  JOB_NAMES,
+  KEEP_COMPLETED,
+  KEEP_FAILED,
+  checkHandlers,
+  handlerOf,
+  isJobName,
+  isQueueName,
+} from './options';
 
 /**
  * The producer side for a process. With REDIS_URL it is BullMQ, and `handlers` are not used here: jobs

@@ -1,12 +1,25 @@
 import { UnrecoverableError } from 'bullmq';
 import { openQueue } from './index';
 import { createInlineQueue } from './inline';
-import { JobFailedError, QueueTimeoutError, type JobContext, type JobHandlers, type JobQueue } from './types';
+import { JobFailedError, QueueTimeoutError, type EnqueueOptions, type JobContext, type JobHandlers, type JobName, type JobQueue } from './types';
 
-const toClose: JobQueue[] = [];
+/**
+ * These tests drive the queue's mechanics with payloads of no real job's shape, so they see it
+ * untyped: any data, any result (the typed surface is checked by the services' use of it).
+ */
+interface LooseQueue extends Omit<JobQueue, 'run' | 'enqueue' | 'schedule'> {
+  run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
+  enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
+  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
+}
+type LooseHandlers = { [K in JobName]?: (data: never, job: JobContext) => Promise<unknown> };
+const loose = (queue: JobQueue) => queue as LooseQueue;
+const typed = (handlers: LooseHandlers) => handlers as JobHandlers;
 
-function open(handlers: JobHandlers): JobQueue {
-  const queue = createInlineQueue(handlers);
+const toClose: LooseQueue[] = [];
+
+function open(handlers: LooseHandlers): LooseQueue {
+  const queue = loose(createInlineQueue(typed(handlers)));
   toClose.push(queue);
   return queue;
 }
@@ -172,14 +185,14 @@ describe('inline queue', () => {
 
 describe('openQueue', () => {
   test('runs jobs inline without REDIS_URL', async () => {
-    const queue = openQueue({ QUEUE_PREFIX: 'unused' }, { 'oembed.fetch': async (data: { url: string }) => data.url });
+    const queue = loose(openQueue({ QUEUE_PREFIX: 'unused' }, typed({ 'oembed.fetch': async (data: { url: string }) => data.url })));
     toClose.push(queue);
     expect(queue.kind).toBe('inline');
     await expect(queue.run('oembed.fetch', { url: 'https://example.com/' })).resolves.toBe('https://example.com/');
   });
 
   test('opens BullMQ with REDIS_URL', async () => {
-    const queue = openQueue({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: `test-openqueue-${process.pid}-${Date.now().toString(36)}` }, {});
+    const queue = loose(openQueue({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: `test-openqueue-${process.pid}-${Date.now().toString(36)}` }, {}));
     toClose.push(queue);
     expect(queue.kind).toBe('bullmq');
     await expect(queue.ping()).resolves.toBeUndefined();

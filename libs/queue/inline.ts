@@ -12,21 +12,24 @@ import {
   KEEP_FAILED,
   attemptsFor,
   backoffDelay,
+  handlerOf,
   isJobName,
   isUnrecoverable,
   jobIdFor,
   queueOf,
   reasonOf,
+  zeroPerQueue,
   DEFAULT_RUN_TIMEOUT_MS,
 } from './options';
 import {
   JobFailedError,
-  QUEUES,
   QueueTimeoutError,
   type EnqueueOptions,
-  type JobHandler,
+  type JobContext,
+  type JobData,
   type JobHandlers,
   type JobName,
+  type JobResult,
   type JobQueue,
   type QueueName,
 } from './types';
@@ -76,14 +79,15 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
     }
   }
 
-  async function execute(entry: Entry, handler: JobHandler, payload: string, attempts: number): Promise<Outcome> {
+  /** Runs `attempt` (the handler on a fresh copy of the job's data) until it succeeds or its attempts are used up. */
+  async function execute(entry: Entry, runAttempt: (job: JobContext) => Promise<unknown>, attempts: number): Promise<Outcome> {
     // Start on a later turn, as a queue would: the caller's enqueue returns before the handler runs.
     await new Promise<void>((resolve) => setImmediate(resolve));
     for (let attempt = 1; ; attempt++) {
       entry.state = 'active';
       const started = performance.now();
       try {
-        const result = await handler(JSON.parse(payload), { id: entry.id, name: entry.name, attempt });
+        const result = await runAttempt({ id: entry.id, name: entry.name, attempt });
         const value = result === undefined ? null : JSON.parse(JSON.stringify(result));
         observeJob(entry.name, 'completed', (performance.now() - started) / 1000);
         entry.state = 'completed';
@@ -106,7 +110,7 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
   function add(name: JobName, data: unknown, options: EnqueueOptions): Entry {
     if (closed) throw new Error('queue is closed');
     const queue = queueOf(name);
-    const handler = handlers[name];
+    const handler = handlerOf(handlers, name);
     if (!handler) throw new Error(`no handler for job "${name}" in the inline queue`);
     const id = jobIdFor(options.jobId);
     const attempts = attemptsFor(options.attempts);
@@ -116,7 +120,7 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
     if (existing) return existing;
     const payload = JSON.stringify(data === undefined ? {} : data);
     const entry: Entry = { id, name, queue, state: 'waiting', done: Promise.resolve({ ok: false, reason: 'not started' }) };
-    entry.done = execute(entry, handler, payload, attempts);
+    entry.done = execute(entry, (job) => handler(JSON.parse(payload), job), attempts);
     running.add(entry.done);
     void entry.done.then(() => running.delete(entry.done));
     jobs.set(key, entry);
@@ -126,7 +130,7 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
   return {
     kind: 'inline',
 
-    async run<O = unknown>(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<O> {
+    async run<K extends JobName>(name: K, data: JobData<K>, options: EnqueueOptions = {}): Promise<JobResult<K>> {
       const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS;
       if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`timeoutMs must be a positive number, got ${options.timeoutMs}`);
       const entry = add(name, data, options);
@@ -139,17 +143,19 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
         const outcome = await Promise.race([entry.done, timedOut]);
         if (outcome === 'timeout') throw new QueueTimeoutError(name, timeoutMs);
         if (!outcome.ok) throw new JobFailedError(entry.name, entry.id, outcome.reason);
-        return outcome.value as O;
+        // The boundary of the inline queue: the value is the JSON copy of what the handler of `name`
+        // returned (as BullMQ's result is, untyped), under the job id the caller chose.
+        return outcome.value as JobResult<K>;
       } finally {
         clearTimeout(timer);
       }
     },
 
-    async enqueue(name: JobName, data: unknown, options: EnqueueOptions = {}): Promise<string> {
+    async enqueue<K extends JobName>(name: K, data: JobData<K>, options: EnqueueOptions = {}): Promise<string> {
       return add(name, data, options).id;
     },
 
-    async schedule(key: string, everyMs: number, name: JobName, data: unknown, opts: { keepExisting?: boolean } = {}): Promise<void> {
+    async schedule<K extends JobName>(key: string, everyMs: number, name: K, data: JobData<K>, opts: { keepExisting?: boolean } = {}): Promise<void> {
       if (closed) throw new Error('queue is closed');
       if (opts.keepExisting && timers.has(key)) return;
       clearInterval(timers.get(key));
@@ -166,7 +172,7 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
     },
 
     async depths(): Promise<Record<QueueName, number>> {
-      const out = Object.fromEntries(QUEUES.map((q) => [q, 0])) as Record<QueueName, number>;
+      const out = zeroPerQueue();
       for (const e of jobs.values()) {
         if (e.state !== 'completed' && e.state !== 'failed') out[e.queue]++;
       }

@@ -3,7 +3,7 @@
  * backoff, the default wait of `run`, job ids, and the start-up check of handlers.
  */
 import { randomUUID } from 'node:crypto';
-import { JOBS, type JobHandler, type JobName, type QueueName } from './types';
+import { JOBS, QUEUES, type JobData, type JobHandler, type JobHandlers, type JobName, type JobResult, type QueueName } from './types';
 
 /** Attempts of a job when the caller gives none (the first run plus two retries). */
 export const DEFAULT_ATTEMPTS = 3;
@@ -22,6 +22,26 @@ export function backoffDelay(failedAttempts: number): number {
 
 export function isJobName(name: string): name is JobName {
   return Object.prototype.hasOwnProperty.call(JOBS, name);
+}
+
+/**
+ * The handler of job `name`. Through the generic K its type follows the name; with a name of type
+ * JobName it takes the data of any job (what a worker has: parsed JSON, which the handler checks).
+ */
+export function handlerOf<K extends JobName>(handlers: JobHandlers, name: K): JobHandler<JobData<K>, JobResult<K>> | undefined {
+  return handlers[name];
+}
+
+/** Every job name, in the order of JOBS. */
+export const JOB_NAMES: readonly JobName[] = Object.keys(JOBS).filter(isJobName);
+
+export function isQueueName(name: string): name is QueueName {
+  return QUEUES.some((q) => q === name);
+}
+
+/** A count per queue, each 0 (a queue added to QUEUES must be added here). */
+export function zeroPerQueue(): Record<QueueName, number> {
+  return { batch: 0, oembed: 0, import: 0 };
 }
 
 export function queueOf(name: JobName): QueueName {
@@ -54,7 +74,7 @@ export function attemptsFor(attempts: number | undefined): number {
  * almost always a wiring mistake). A record cannot hold two handlers for one name, so "exactly one"
  * means "present".
  */
-export function checkHandlers(queues: readonly QueueName[], handlers: Partial<Record<string, JobHandler>>): void {
+export function checkHandlers(queues: readonly QueueName[], handlers: Partial<Record<string, unknown>>): void {
   const problems: string[] = [];
   for (const name of Object.keys(handlers)) {
     if (!isJobName(name)) problems.push(`handler given for unknown job "${name}"`);

@@ -6,7 +6,20 @@
 import { Redis } from 'ioredis';
 import { createBullQueue, createBullWorker } from './bullmq';
 import { createInlineQueue } from './inline';
-import type { JobContext, JobHandlers } from './types';
+import type { EnqueueOptions, JobContext, JobHandlers, JobName, JobQueue } from './types';
+
+/**
+ * These tests drive the queue's mechanics with payloads of no real job's shape, so they see it
+ * untyped: any data, any result (the typed surface is checked by the services' use of it).
+ */
+interface LooseQueue extends Omit<JobQueue, 'run' | 'enqueue' | 'schedule'> {
+  run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
+  enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
+  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
+}
+type LooseHandlers = { [K in JobName]?: (data: never, job: JobContext) => Promise<unknown> };
+const loose = (queue: JobQueue) => queue as LooseQueue;
+const typed = (handlers: LooseHandlers) => handlers as JobHandlers;
 
 const redisUrl = process.env.TEST_REDIS_URL as string;
 const prefix = `test-schedule-${process.pid}-${Date.now().toString(36)}`;
@@ -21,14 +34,15 @@ afterAll(async () => {
 
 test('BullMQ: two workers and two producers run each period of a schedule once', async () => {
   const runs: Array<{ id: string; at: number; by: string }> = [];
-  const handler = (by: string): JobHandlers => ({
-    'import.batch': async () => null,
-    'import.source': async (_data: unknown, job: JobContext) => {
-      runs.push({ id: job.id, at: Date.now(), by });
-      await sleep(50);
-      return null;
-    },
-  });
+  const handler = (by: string): JobHandlers =>
+    typed({
+      'import.batch': async () => null,
+      'import.source': async (_data: unknown, job: JobContext) => {
+        runs.push({ id: job.id, at: Date.now(), by });
+        await sleep(50);
+        return null;
+      },
+    });
   const producers = [createBullQueue({ redisUrl, prefix }), createBullQueue({ redisUrl, prefix })];
   const workers = ['a', 'b'].map((by) => createBullWorker({ redisUrl, prefix, queues: ['import'], concurrency: 2, handlers: handler(by) }));
   try {
@@ -56,7 +70,7 @@ test('BullMQ: two workers and two producers run each period of a schedule once',
 
 test('inline: a schedule runs each period in this process until unscheduled', async () => {
   const seen: string[] = [];
-  const queue = createInlineQueue({ 'import.source': async (_d: unknown, job: JobContext) => void seen.push(job.id) });
+  const queue = loose(createInlineQueue(typed({ 'import.source': async (_d: unknown, job: JobContext) => void seen.push(job.id) })));
   try {
     await queue.schedule('s1', 100, 'import.source', {});
     await queue.schedule('s1', 100, 'import.source', {}, { keepExisting: true });

@@ -4,6 +4,7 @@
  * queues has no handler or two. Two implementations share this interface: BullMQ on Redis, and the
  * inline executor of the all-in-one process without Redis.
  */
+import type { BatchJob, BatchResult } from '../rest/batch';
 
 export const QUEUES = ['batch', 'oembed', 'import'] as const;
 export type QueueName = (typeof QUEUES)[number];
@@ -30,11 +31,31 @@ export interface JobContext {
 export type JobHandler<I = unknown, O = unknown> = (data: I, job: JobContext) => Promise<O>;
 
 /**
- * The handlers a worker or the inline queue is given, one per job name. Data is typed `any` here so a
- * handler may declare the shape it expects (job data arrives as parsed JSON; handlers check it).
+ * What each job is given and what it returns, by job name. The jobs of libs are declared here; a
+ * service declares its own jobs' payloads next to their handlers by augmenting this interface, since
+ * libs/ cannot see its types:
+ *
+ *     declare module '../../libs/queue/types' {
+ *       interface JobPayloads {
+ *         'oembed.fetch': { data: LookupParams; result: FetchResult };
+ *       }
+ *     }
+ *
+ * A job of JOBS without an entry has `never` data, so it cannot be enqueued until it is declared. The
+ * types hold for the producer; the worker still receives parsed JSON (a Date arrives as a string), so
+ * a handler whose data may be malformed checks it at run time.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- until job payloads are typed per job name
-export type JobHandlers = Partial<Record<JobName, JobHandler<any>>>;
+export interface JobPayloads {
+  'batch.run': { data: BatchJob; result: BatchResult };
+}
+
+/** The data a job of name K is enqueued with. */
+export type JobData<K extends JobName> = K extends keyof JobPayloads ? JobPayloads[K]['data'] : never;
+/** What a job of name K resolves with. */
+export type JobResult<K extends JobName> = K extends keyof JobPayloads ? JobPayloads[K]['result'] : never;
+
+/** The handlers a worker or the inline queue is given, at most one per job name, each typed by its job's payloads. */
+export type JobHandlers = { [K in JobName]?: JobHandler<JobData<K>, JobResult<K>> };
 
 export interface EnqueueOptions {
   /** A caller-chosen job id; enqueuing the same id twice runs the job once. */
@@ -47,16 +68,16 @@ export interface EnqueueOptions {
 export interface JobQueue {
   readonly kind: 'bullmq' | 'inline';
   /** Enqueues a job and resolves with its result (rejects on failure after retries, or on timeout). */
-  run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
+  run<K extends JobName>(name: K, data: JobData<K>, options?: EnqueueOptions): Promise<JobResult<K>>;
   /** Enqueues a job without waiting; resolves with the job id. */
-  enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
+  enqueue<K extends JobName>(name: K, data: JobData<K>, options?: EnqueueOptions): Promise<string>;
   /**
    * Runs `name` with `data` every `everyMs`, the first time one period from now, once per period
    * however many workers consume the queue. Declaring a key again replaces its schedule; with
    * `keepExisting`, a key already scheduled keeps its timing (a restart re-declaring it does not
    * postpone its next run).
    */
-  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
+  schedule<K extends JobName>(key: string, everyMs: number, name: K, data: JobData<K>, opts?: { keepExisting?: boolean }): Promise<void>;
   /** Ends the schedule `key` of job `name` (nothing happens when there is none). */
   unschedule(key: string, name: JobName): Promise<void>;
   /** Waiting + active jobs per queue (for /metrics). */

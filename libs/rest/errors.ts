@@ -3,6 +3,7 @@
  * reference system. Permission errors whose status depends on login state use `authStatus(user)`
  * (401 for a guest, 403 for a user).
  */
+import { isRecord } from './args';
 
 export interface ErrorBody {
   code: string;
@@ -86,7 +87,7 @@ const STORE_DOWN = new Set([
 export function unavailableFor(e: unknown): RestError | undefined {
   if (!(e instanceof Error)) return undefined;
   if (STORE_DOWN.has(e.name)) return errors.unavailable('The data store');
-  if ((e as { code?: unknown }).code === 'SQLITE_BUSY') return errors.unavailable('The data store');
+  if ('code' in e && e.code === 'SQLITE_BUSY') return errors.unavailable('The data store');
   if (e.name === 'QueueUnavailableError') return errors.unavailable('The job queue');
   return undefined;
 }
@@ -100,7 +101,8 @@ export function asRestError(e: unknown): RestError {
 /** `Retry-After` for an error answer (429, 503) whose envelope says when to try again. */
 export function retryAfterHeader(status: number, body: unknown): Record<string, string> {
   if (status !== 429 && status !== 503) return {};
-  const seconds = (body as { data?: { retry_after?: unknown } } | null)?.data?.retry_after;
+  const data = isRecord(body) ? body.data : undefined;
+  const seconds = isRecord(data) ? data.retry_after : undefined;
   return typeof seconds === 'number' && Number.isFinite(seconds) ? { 'Retry-After': String(Math.ceil(seconds)) } : {};
 }
 

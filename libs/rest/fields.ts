@@ -2,6 +2,7 @@
  * `_fields`: trims a response to the requested keys, with dot paths into nested objects
  * (`title.rendered`, `meta.footnotes`). Unknown names are ignored; an empty list means no filter.
  */
+import { isRecord } from './args';
 
 type Tree = Map<string, Tree | true>;
 
@@ -28,11 +29,11 @@ export function parseFields(spec: string | unknown[]): Tree | null {
 }
 
 function apply(value: unknown, tree: Tree): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, sub] of tree) {
-    if (!(k in (value as Record<string, unknown>))) continue;
-    const v = (value as Record<string, unknown>)[k];
+    if (!(k in value)) continue;
+    const v = value[k];
     out[k] = sub === true ? v : apply(v, sub);
   }
   return out;

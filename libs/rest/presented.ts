@@ -36,17 +36,17 @@ const isObject = (v: unknown): v is object => typeof v === 'object' && v !== nul
 function holdsKept(value: unknown, depth: number): boolean {
   if (!isObject(value)) return false;
   if (texts.has(value)) return true;
-  if (depth === 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (depth === 0 || ('toJSON' in value && typeof value.toJSON === 'function')) return false;
   const children = Array.isArray(value) ? value : Object.values(value);
   return children.some((v) => holdsKept(v, depth - 1));
 }
 
 function compose(value: unknown, depth: number): string | undefined {
-  if (!holdsKept(value, depth)) return JSON.stringify(value);
-  if (texts.has(value as object)) return textOf(value as object);
+  if (!isObject(value) || !holdsKept(value, depth)) return JSON.stringify(value);
+  if (texts.has(value)) return textOf(value);
   if (Array.isArray(value)) return `[${value.map((v) => compose(v, depth - 1) ?? 'null').join(',')}]`;
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(value)) {
     const text = compose(v, depth - 1);
     if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
   }

@@ -189,8 +189,14 @@ export class RouteRegistry {
   }
 }
 
+/** The method an endpoint is looked up by (HEAD is served as GET), or undefined for a method no endpoint serves. */
+export function routeMethod(method: string): Method | undefined {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return ALL_METHODS.find((x) => x === m);
+}
+
 /** The endpoint of a route that serves a method; HEAD falls back to GET. */
 export function endpointFor(route: RouteDecl, method: string): EndpointDecl | undefined {
-  const m = method === 'HEAD' ? 'GET' : method;
-  return route.endpoints.find((e) => e.methods.includes(m as Method));
+  const m = routeMethod(method);
+  return m && route.endpoints.find((e) => e.methods.includes(m));
 }

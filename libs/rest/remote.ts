@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosInstance } from 'axios';
+import { isRecord } from './args';
 import type { Dispatch, ServiceRequest, ServiceResponse, UploadPayload } from './service';
 
 /** Bytes of an upload travel as base64 in the signed JSON (bounded by the body limit). */
@@ -60,16 +61,17 @@ export function remoteDispatch(baseUrl: string, secret: string, timeoutMs = 3000
     const ts = String(Math.floor(Date.now() / 1000));
     let res;
     try {
-      res = await client.post(DISPATCH_PATH, body, {
+      res = await client.post<string>(DISPATCH_PATH, body, {
         headers: { 'Content-Type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: sign(secret, ts, body), 'X-Request-Id': req.requestId },
       });
     } catch (e) {
       // A transport failure's own error carries the request (parameters such as passwords, the
       // signature); what is logged of it is only where and how it failed.
-      const err = e as { code?: string; message?: string };
+      const err: Record<string, unknown> = isRecord(e) ? e : {};
       throw Object.assign(new Error(`service at ${baseUrl} did not answer: ${err.code ?? err.message ?? 'unknown error'}`), { code: err.code });
     }
     if (res.status !== 200) throw new Error(`service at ${baseUrl} answered ${res.status}`);
-    return JSON.parse(res.data as string) as ServiceResponse;
+    // The answer of a service that signed requests with the same secret: JSON of a ServiceResponse.
+    return JSON.parse(res.data);
   };
 }

@@ -11,7 +11,7 @@ import { logger } from '../observability/logger';
 import { RestError, errors, invalidParams, type JsonErrorMessage, type ParamError } from './errors';
 import { filterFields } from './fields';
 import { routeData } from './index-doc';
-import { endpointFor, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteDecl, type RouteRegistry } from './registry';
+import { endpointFor, routeMethod, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteDecl, type RouteRegistry } from './registry';
 import type { Dispatch, RawBody, ServiceRequest, ServiceResponse, UploadPayload } from './service';
 import type { Site } from './site';
 import { precompile, validateArg } from './validate';
@@ -110,8 +110,9 @@ export class RestServer {
     if (input.method === 'OPTIONS') return this.options(match, input);
     if (!match) return fail(errors.noRoute());
     const { route } = match;
+    const method = routeMethod(input.method);
     const endpoint = endpointFor(route, input.method);
-    if (!endpoint) return fail(errors.noRoute(), route.pattern);
+    if (!method || !endpoint) return fail(errors.noRoute(), route.pattern);
     // Errors found before the handler still carry the route's Allow, as the reference computes it for
     // every matched route.
     if (input.jsonError !== undefined) return this.failOnRoute(errors.invalidJson(input.jsonError), route, input, match.params);
@@ -129,7 +130,7 @@ export class RestServer {
     if (!svc) return fail(errors.unavailable(`The ${endpoint.service} service`), route.pattern);
     const sreq: ServiceRequest = {
       endpoint: endpoint.id,
-      method: (input.method === 'HEAD' ? 'GET' : input.method) as Method,
+      method,
       path,
       params: checked.params,
       queryKeys: checked.queryKeys,
@@ -314,7 +315,8 @@ function mergeParams(endpoint: EndpointDecl, input: RestInput, urlParams: Record
   for (const [k, v] of Object.entries(input.query)) if (!GLOBAL_PARAMS.has(k)) query[k] = v;
   const merged: Record<string, unknown> = {};
   const order: string[] = [];
-  for (const bucket of [body, query, urlParams] as Record<string, unknown>[]) {
+  const buckets: Array<Record<string, unknown>> = [body, query, urlParams];
+  for (const bucket of buckets) {
     for (const [k, v] of Object.entries(bucket)) {
       if (!(k in merged)) {
         merged[k] = v;

@@ -8,7 +8,7 @@ import type { ServiceName } from '../config/env';
 import type { AuthUser } from '../auth/user';
 import { logger } from '../observability/logger';
 import { Args } from './args';
-import { RestError, errors, unavailableFor, type ErrorBody } from './errors';
+import { RestError, errors, unavailableFor } from './errors';
 import type { EndpointDecl, Method, RouteRegistry } from './registry';
 
 export interface ServiceRequest {
@@ -225,5 +225,5 @@ export class ServiceApp {
 }
 
 export function errorResponse(err: RestError, allow: Method[]): ServiceResponse {
-  return { status: err.status, body: err.toJSON() as ErrorBody, headers: {}, allow };
+  return { status: err.status, body: err.toJSON(), headers: {}, allow };
 }

@@ -58,7 +58,7 @@ export function encodeQuery(query: Record<string, unknown>): string {
   const add = (key: string, value: unknown) => {
     if (value === undefined || value === null) return;
     if (Array.isArray(value)) value.forEach((v, i) => add(`${key}[${i}]`, v));
-    else if (typeof value === 'object') for (const [k, v] of Object.entries(value as Record<string, unknown>)) add(`${key}[${k}]`, v);
+    else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
     else parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(typeof value === 'boolean' ? (value ? '1' : '0') : String(value))}`);
   };
   for (const [k, v] of Object.entries(query)) add(k, v);

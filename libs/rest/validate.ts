@@ -184,11 +184,12 @@ export function coerce(value: unknown, schema: ArgSchema): unknown {
   if (schema.type === undefined) return value;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   // The reference prefers string for "" when a type list allows it.
-  const ordered = value === '' && types.includes('string') ? ['string' as JsonType, ...types.filter((t) => t !== 'string')] : types;
+  const ordered: JsonType[] = value === '' && types.includes('string') ? ['string', ...types.filter((t) => t !== 'string')] : types;
   for (const t of ordered) {
     const hit = asType(value, t);
     if (!hit) continue;
-    if (t === 'array' && schema.items) return (hit.value as unknown[]).map((item) => coerce(item, schema.items!));
+    // asType answers a list for 'array'.
+    if (t === 'array' && schema.items && Array.isArray(hit.value)) return hit.value.map((item) => coerce(item, schema.items!));
     if (t === 'object' && isPlainObject(hit.value)) {
       const obj: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(hit.value)) {
@@ -218,8 +219,8 @@ function compiledFor(schema: ArgSchema): ValidateFunction {
 }
 
 /** Compiles an argument's validator ahead of the first request. */
-export function precompile(schema: ArgSchema): void {
-  compiledFor(enforced(schema as ArgDecl));
+export function precompile(schema: ArgDecl): void {
+  compiledFor(enforced(schema));
 }
 
 const relaxed = new WeakMap<ArgDecl, ArgSchema>();
@@ -265,28 +266,29 @@ function boundsMessage(name: string, s: ArgSchema): string {
   return `${name} must be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${num(s.maximum!)}`;
 }
 
-function plural(n: number, one: string, many: string) {
+function plural(n: unknown, one: string, many: string) {
   return n === 1 ? one : many;
 }
 
 function toParamError(name: string, e: ErrorObject): ParamError {
   const at = pathName(name, e.instancePath);
-  const s = (e.parentSchema ?? {}) as Record<string, unknown>;
-  const p = e.params as Record<string, unknown>;
+  const s: Record<string, unknown> = e.parentSchema ?? {};
+  const p: Record<string, unknown> = e.params;
+  const numberOr = (v: unknown) => (typeof v === 'number' ? v : undefined);
   switch (e.keyword) {
     case 'type': {
-      const t = Array.isArray(s.type) ? (s.type as string[]).join(',') : String(s.type);
+      const t = Array.isArray(s.type) ? s.type.join(',') : String(s.type);
       return new ParamError('rest_invalid_type', `${at} is not of type ${t}.`, { param: at });
     }
     case 'enum':
-      return new ParamError('rest_not_in_enum', `${at} is not one of ${listJoin(s.enum as unknown[])}.`);
+      return new ParamError('rest_not_in_enum', `${at} is not one of ${listJoin(Array.isArray(s.enum) ? s.enum : [])}.`);
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum': {
       const ref: ArgSchema = {
-        minimum: (s.minimum ?? s.exclusiveMinimum) as number | undefined,
-        maximum: (s.maximum ?? s.exclusiveMaximum) as number | undefined,
+        minimum: numberOr(s.minimum ?? s.exclusiveMinimum),
+        maximum: numberOr(s.maximum ?? s.exclusiveMaximum),
         exclusiveMinimum: s.exclusiveMinimum !== undefined,
         exclusiveMaximum: s.exclusiveMaximum !== undefined,
       };
@@ -295,15 +297,15 @@ function toParamError(name: string, e: ErrorObject): ParamError {
     case 'multipleOf':
       return new ParamError('rest_invalid_multiple', `${at} must be a multiple of ${p.multipleOf}.`);
     case 'minLength':
-      return new ParamError('rest_too_short', `${at} must be at least ${p.limit} ${plural(p.limit as number, 'character', 'characters')} long.`);
+      return new ParamError('rest_too_short', `${at} must be at least ${p.limit} ${plural(p.limit, 'character', 'characters')} long.`);
     case 'maxLength':
-      return new ParamError('rest_too_long', `${at} must be at most ${p.limit} ${plural(p.limit as number, 'character', 'characters')} long.`);
+      return new ParamError('rest_too_long', `${at} must be at most ${p.limit} ${plural(p.limit, 'character', 'characters')} long.`);
     case 'pattern':
       return new ParamError('rest_invalid_pattern', `${at} does not match pattern ${p.pattern}.`);
     case 'minItems':
-      return new ParamError('rest_too_few_items', `${at} must contain at least ${p.limit} ${plural(p.limit as number, 'item', 'items')}.`);
+      return new ParamError('rest_too_few_items', `${at} must contain at least ${p.limit} ${plural(p.limit, 'item', 'items')}.`);
     case 'maxItems':
-      return new ParamError('rest_too_many_items', `${at} must contain at most ${p.limit} ${plural(p.limit as number, 'item', 'items')}.`);
+      return new ParamError('rest_too_many_items', `${at} must contain at most ${p.limit} ${plural(p.limit, 'item', 'items')}.`);
     case 'uniqueItems':
       return new ParamError('rest_duplicate_items', `${at} has duplicate items.`);
     case 'required':
@@ -311,9 +313,9 @@ function toParamError(name: string, e: ErrorObject): ParamError {
     case 'additionalProperties':
       return new ParamError('rest_additional_properties_forbidden', `${p.additionalProperty} is not a valid property of Object.`);
     case 'minProperties':
-      return new ParamError('rest_too_few_properties', `${at} must contain at least ${p.limit} ${plural(p.limit as number, 'property', 'properties')}.`);
+      return new ParamError('rest_too_few_properties', `${at} must contain at least ${p.limit} ${plural(p.limit, 'property', 'properties')}.`);
     case 'maxProperties':
-      return new ParamError('rest_too_many_properties', `${at} must contain at most ${p.limit} ${plural(p.limit as number, 'property', 'properties')}.`);
+      return new ParamError('rest_too_many_properties', `${at} must contain at most ${p.limit} ${plural(p.limit, 'property', 'properties')}.`);
     case 'format':
       switch (p.format) {
         case 'date-time':
@@ -332,7 +334,7 @@ function toParamError(name: string, e: ErrorObject): ParamError {
     case 'anyOf':
       return new ParamError('rest_no_matching_schema', `${at} does not match any of the expected formats.`);
     case 'oneOf':
-      return (p.passingSchemas as unknown) !== null
+      return p.passingSchemas !== null
         ? new ParamError('rest_one_of_multiple_matches', `${at} matches more than one of the expected formats.`)
         : new ParamError('rest_no_matching_schema', `${at} does not match any of the expected formats.`);
     default:

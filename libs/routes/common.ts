@@ -41,6 +41,9 @@ export const idArg = (description = 'Unique identifier for the object.'): ArgDec
 export const forceArg = (description = 'Whether to bypass Trash and force deletion.'): ArgDecl => ({ type: 'boolean', default: false, description });
 
 /** The JSON schema of a record as the reference publishes it (OPTIONS, context=help, OpenAPI). */
-export function objectSchema(title: string, properties: Record<string, unknown>): Record<string, unknown> {
+/** A record schema: an object type with its properties. */
+export type ObjectSchema = { $schema: string; title: string; type: 'object'; properties: Record<string, unknown> };
+
+export function objectSchema(title: string, properties: Record<string, unknown>): ObjectSchema {
   return { $schema: 'http://json-schema.org/draft-04/schema#', title, type: 'object', properties };
 }

@@ -24,7 +24,7 @@ export interface SettingDef {
 /** IANA zone names as the zone database lists them (exact spelling), plus UTC. */
 let zones: Set<string> | undefined;
 export function isZoneName(v: string): boolean {
-  zones ??= new Set([...(Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone'), 'UTC']);
+  zones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
   return zones.has(v) && DateTime.local().setZone(v).isValid;
 }
 

@@ -7,7 +7,7 @@
  */
 import { MongoClient, type Db, type Document, type Filter as MongoFilter, type Sort } from 'mongodb';
 import { WriteGenerations } from './generations';
-import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, normalizeFilter, normalizeWindow, validateUpdate } from './query';
+import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, isObject, normalizeFilter, normalizeWindow, validateUpdate } from './query';
 import type { Cond } from './query';
 import {
   DuplicateKeyError,
@@ -40,8 +40,13 @@ function toMongo(c: Cond): Document {
     return c.items.length === 1 ? toMongo(c.items[0]) : { $and: c.items.map(toMongo) };
   }
   if (c.kind === 'or') return { $or: c.items.map(toMongo) };
-  if (c.op === 'icontains') return { [c.path]: { $regex: escapeRegExp(c.value as string), $options: 'i' } };
+  if (c.op === 'icontains') return { [c.path]: { $regex: escapeRegExp(c.value), $options: 'i' } };
   return { [c.path]: { [MONGO_OP[c.op]]: c.value } };
+}
+
+/** A port update as the driver takes it (its own update type has no null operand for $pull). */
+function toMongoUpdate(update: Update): Document {
+  return update;
 }
 
 /** Validates a port filter and returns the equivalent MongoDB filter. */
@@ -71,10 +76,9 @@ function projection(fields: string[] | undefined): Document {
 
 /** The key names of the index a duplicate-key error names, from whatever detail the server gave. */
 function duplicateKeys(e: Record<string, unknown>): string[] {
-  const pattern =
-    (e.keyPattern as Document | undefined) ??
-    ((e.errorResponse as Document | undefined)?.keyPattern as Document | undefined) ??
-    ((e.writeErrors as Array<{ err?: Document }> | undefined)?.[0]?.err?.keyPattern as Document | undefined);
+  const keyPattern = (holder: unknown) => (isObject(holder) && isObject(holder.keyPattern) ? holder.keyPattern : undefined);
+  const firstWrite = Array.isArray(e.writeErrors) ? e.writeErrors[0] : undefined;
+  const pattern = keyPattern(e) ?? keyPattern(e.errorResponse) ?? keyPattern(isObject(firstWrite) ? firstWrite.err : undefined);
   if (pattern) return Object.keys(pattern);
   const msg = String(e.errmsg ?? e.message ?? '');
   const m = /index: (\S+) dup key/.exec(msg);
@@ -82,14 +86,15 @@ function duplicateKeys(e: Record<string, unknown>): string[] {
   return m ? m[1].split(/_-?1(?:_|$)/).filter(Boolean) : [];
 }
 
-function isDuplicate(e: unknown): boolean {
-  const err = e as { code?: unknown; writeErrors?: Array<{ code?: unknown }> } | null;
-  return err?.code === 11000 || err?.writeErrors?.[0]?.code === 11000;
+function isDuplicate(e: unknown): e is Record<string, unknown> {
+  if (!isObject(e)) return false;
+  const firstWrite = Array.isArray(e.writeErrors) ? e.writeErrors[0] : undefined;
+  return e.code === 11000 || (isObject(firstWrite) && firstWrite.code === 11000);
 }
 
 /** Turns a duplicate-key failure into the port's DuplicateKeyError; other errors pass unchanged. */
 export function mapError(e: unknown, collection: string): unknown {
-  if (isDuplicate(e)) return new DuplicateKeyError(collection, duplicateKeys(e as Record<string, unknown>));
+  if (isDuplicate(e)) return new DuplicateKeyError(collection, duplicateKeys(e));
   return e;
 }
 
@@ -106,25 +111,25 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter, window: FindOptions = {}): Promise<T[]> {
     const options = normalizeWindow(window);
-    const docs = await this.c
-      .find(toMongoFilter(filter), {
+    // The driver's generic result type is the boundary of this store's document types: a stored document
+    // becomes the T its collection was asked for (nothing checks it against T at run time).
+    return await this.c
+      .find<T>(toMongoFilter(filter), {
         projection: projection(options.fields),
         sort: toSort(options.sort),
         skip: options.skip || undefined,
         limit: options.limit || undefined,
       })
       .toArray();
-    return docs as unknown as T[];
   }
 
   async findOne(filter: Filter, window: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
     const options = normalizeWindow(window);
-    const doc = await this.c.findOne(toMongoFilter(filter), {
+    return await this.c.findOne<T>(toMongoFilter(filter), {
       projection: projection(options.fields),
       sort: toSort(options.sort),
       skip: options.skip || undefined,
     });
-    return doc as unknown as T | null;
   }
 
   async count(filter: Filter): Promise<number> {
@@ -132,7 +137,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async distinct(path: string, filter: Filter): Promise<Scalar[]> {
-    return (await this.c.distinct(assertPath(path), toMongoFilter(filter))) as Scalar[];
+    return await this.c.distinct(assertPath(path), toMongoFilter(filter));
   }
 
   insertOne(doc: T): Promise<void> {
@@ -173,7 +178,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   private async updateOneNow(filter: Filter, update: Update): Promise<UpdateResult> {
     validateUpdate(update);
     try {
-      const r = await this.c.updateOne(toMongoFilter(filter), update as Document);
+      const r = await this.c.updateOne(toMongoFilter(filter), toMongoUpdate(update));
       return { matched: r.matchedCount, modified: r.modifiedCount };
     } catch (e) {
       throw mapError(e, this.name);
@@ -187,7 +192,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   private async updateManyNow(filter: Filter, update: Update): Promise<UpdateResult> {
     validateUpdate(update);
     try {
-      const r = await this.c.updateMany(toMongoFilter(filter), update as Document);
+      const r = await this.c.updateMany(toMongoFilter(filter), toMongoUpdate(update));
       return { matched: r.matchedCount, modified: r.modifiedCount };
     } catch (e) {
       throw mapError(e, this.name);
@@ -201,12 +206,13 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   private async findOneAndUpdateNow(filter: Filter, update: Update): Promise<T | null> {
     validateUpdate(update);
     try {
-      const doc = await this.c.findOneAndUpdate(toMongoFilter(filter), update as Document, {
+      const doc = await this.c.findOneAndUpdate(toMongoFilter(filter), toMongoUpdate(update), {
         returnDocument: 'after',
         projection: { _id: 0 },
         includeResultMetadata: false,
       });
-      return doc as unknown as T | null;
+      // The same boundary as find's (findOneAndUpdate has no generic result type): the stored document as T.
+      return doc as T | null;
     } catch (e) {
       throw mapError(e, this.name);
     }
@@ -246,7 +252,6 @@ const STARTUP_WAIT_MS = 30_000;
 
 export class MongoStore implements Store {
   readonly kind = 'mongo' as const;
-  private readonly collections = new Map<string, MongoCollection<Doc>>();
   private countersReady: Promise<void> | null = null;
 
   readonly generations = new WriteGenerations();
@@ -271,7 +276,7 @@ export class MongoStore implements Store {
         await client.connect();
         break;
       } catch (e) {
-        if (Date.now() + STORE_WAIT_MS > deadline || (e as Error).name !== 'MongoServerSelectionError') {
+        if (Date.now() + STORE_WAIT_MS > deadline || (isObject(e) ? e.name : undefined) !== 'MongoServerSelectionError') {
           await client.close().catch(() => undefined);
           throw e;
         }
@@ -283,12 +288,8 @@ export class MongoStore implements Store {
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
-    let c = this.collections.get(name);
-    if (!c) {
-      c = new MongoCollection<Doc>(this.db, assertCollectionName(name), this.generations);
-      this.collections.set(name, c);
-    }
-    return c as unknown as Collection<T>;
+    // A collection is its name and this store's handles (no state of its own), so each call makes one, typed as asked.
+    return new MongoCollection<T>(this.db, assertCollectionName(name), this.generations);
   }
 
   private ensureCounters(): Promise<void> {
@@ -310,13 +311,13 @@ export class MongoStore implements Store {
     for (let attempt = 0; ; attempt++) {
       try {
         const doc = await this.db
-          .collection(COUNTERS)
+          .collection<{ name: string; seq: number }>(COUNTERS)
           .findOneAndUpdate(
             { name: counter },
             { $inc: { seq: count } },
             { upsert: true, returnDocument: 'after', projection: { _id: 0, seq: 1 }, includeResultMetadata: false },
           );
-        return (doc!.seq as number) - count + 1;
+        return doc!.seq - count + 1;
       } catch (e) {
         // Two first-ever upserts of one counter can race; the unique index rejects one, which then retries.
         if (!isDuplicate(e) || attempt >= 3) throw e;

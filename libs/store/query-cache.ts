@@ -39,6 +39,8 @@ export class QueryCache {
     const generation = this.generations.of(collection.name);
     const now = Date.now();
     const hit = this.entries.get(key);
+    // A boundary: pages are kept by collection name, so a hit is typed as the caller's collection is,
+    // as its own find would be (the documents came from that collection, frozen).
     if (hit && hit.generation === generation && now - hit.at < this.ttlMs) return hit.value as T[];
     const value = deepFreeze(await collection.find(filter, options));
     // A write that landed while the query ran leaves the answer unkept.

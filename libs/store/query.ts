@@ -17,7 +17,14 @@ export function assertPath(path: string): string {
 
 export type FieldOp = 'eq' | 'ne' | 'in' | 'nin' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'icontains';
 
-export type Cond = { kind: 'and'; items: Cond[] } | { kind: 'or'; items: Cond[] } | { kind: 'field'; path: string; op: FieldOp; value: unknown };
+/** A condition on one field; its operand's type follows the operator. */
+export type FieldCond =
+  | { kind: 'field'; path: string; op: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte'; value: Scalar }
+  | { kind: 'field'; path: string; op: 'in' | 'nin'; value: Scalar[] }
+  | { kind: 'field'; path: string; op: 'exists'; value: boolean }
+  | { kind: 'field'; path: string; op: 'icontains'; value: string };
+
+export type Cond = { kind: 'and'; items: Cond[] } | { kind: 'or'; items: Cond[] } | FieldCond;
 
 const FIELD_OPS: Record<string, FieldOp> = {
   $eq: 'eq',
@@ -32,14 +39,18 @@ const FIELD_OPS: Record<string, FieldOp> = {
   $icontains: 'icontains',
 };
 
+/** A non-null object, arrays included, read as string-keyed properties (an array's indexes are such keys). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+/** A Date object, from any realm. */
+function isDateObject(v: unknown): v is Date {
+  return Object.prototype.toString.call(v) === '[object Date]';
+}
+
 export function isScalar(v: unknown): v is Scalar {
-  return (
-    v === null ||
-    typeof v === 'string' ||
-    typeof v === 'number' ||
-    typeof v === 'boolean' ||
-    (Object.prototype.toString.call(v) === '[object Date]' && !Number.isNaN((v as Date).getTime()))
-  );
+  return v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (isDateObject(v) && !Number.isNaN(v.getTime()));
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -56,10 +67,10 @@ export function normalizeFilter(filter: Filter): Cond {
   if (!isPlainObject(filter)) throw new Error('filter must be an object');
   const items: Cond[] = [];
   for (const key of Object.keys(filter)) {
-    const value = (filter as Record<string, unknown>)[key];
+    const value = filter[key];
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(value) || value.length === 0) throw new Error(`${key} needs a non-empty array of filters`);
-      items.push({ kind: key === '$and' ? 'and' : 'or', items: value.map((f) => normalizeFilter(f as Filter)) });
+      items.push({ kind: key === '$and' ? 'and' : 'or', items: value.map((f) => normalizeFilter(f)) });
       continue;
     }
     if (key.startsWith('$')) throw new Error(`unsupported filter operator ${key}`);
@@ -72,7 +83,7 @@ export function normalizeFilter(filter: Filter): Cond {
       for (const opKey of ops) {
         const op = FIELD_OPS[opKey];
         if (!op) throw new Error(`unsupported filter operator ${opKey} on ${key}`);
-        items.push({ kind: 'field', path: key, op, value: checkOperand(key, opKey, op, value[opKey]) });
+        items.push(checkOperand(key, opKey, op, value[opKey]));
       }
       continue;
     }
@@ -81,20 +92,21 @@ export function normalizeFilter(filter: Filter): Cond {
   return items.length === 1 ? items[0] : { kind: 'and', items };
 }
 
-function checkOperand(path: string, opKey: string, op: FieldOp, v: unknown): unknown {
+/** The condition `op` with its operand checked. */
+function checkOperand(path: string, opKey: string, op: FieldOp, v: unknown): FieldCond {
   switch (op) {
     case 'in':
     case 'nin':
       if (!Array.isArray(v)) throw new Error(`filter ${path}.${opKey}: expected an array`);
-      return v.map((x) => assertScalar(path, opKey, x));
+      return { kind: 'field', path, op, value: v.map((x) => assertScalar(path, opKey, x)) };
     case 'exists':
       if (typeof v !== 'boolean') throw new Error(`filter ${path}.${opKey}: expected a boolean`);
-      return v;
+      return { kind: 'field', path, op, value: v };
     case 'icontains':
       if (typeof v !== 'string') throw new Error(`filter ${path}.${opKey}: expected a string`);
-      return needleOf(v);
+      return { kind: 'field', path, op, value: needleOf(v) };
     default:
-      return assertScalar(path, opKey, v);
+      return { kind: 'field', path, op, value: assertScalar(path, opKey, v) };
   }
 }
 
@@ -135,6 +147,7 @@ function needleOf(v: string): string {
 
 export type UpdateOp = '$set' | '$unset' | '$inc' | '$push' | '$pull';
 const UPDATE_OPS = new Set<string>(['$set', '$unset', '$inc', '$push', '$pull']);
+const isUpdateOp = (op: string): op is UpdateOp => UPDATE_OPS.has(op);
 
 /** Validates an update document: known operators only, valid paths, operands of the right kind. */
 export function validateUpdate(update: Update): void {
@@ -142,8 +155,8 @@ export function validateUpdate(update: Update): void {
   const keys = Object.keys(update);
   if (keys.length === 0) throw new Error('update needs at least one operator');
   for (const op of keys) {
-    if (!UPDATE_OPS.has(op)) throw new Error(`unsupported update operator ${op}`);
-    const body = (update as Record<string, unknown>)[op];
+    if (!isUpdateOp(op)) throw new Error(`unsupported update operator ${op}`);
+    const body = update[op];
     if (!isPlainObject(body)) throw new Error(`${op} needs an object`);
     for (const [path, v] of Object.entries(body)) {
       assertPath(path);

@@ -35,7 +35,7 @@ export class Repository<T extends Doc & { id: Id }> {
     const unique = [...new Set(ids)];
     const map = new Map<T['id'], T>();
     if (unique.length === 0) return map;
-    for (const doc of await this.collection.find({ id: { $in: unique } })) map.set(doc.id as T['id'], doc);
+    for (const doc of await this.collection.find({ id: { $in: unique } })) map.set(doc.id, doc);
     return map;
   }
 

@@ -6,20 +6,34 @@ import type { Doc } from './types';
 
 /** True for a valid Date from any realm (jest's vm, worker threads), not only this module's. */
 export function isDate(v: unknown): v is Date {
-  return (
-    (v instanceof Date || (typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object Date]')) &&
-    !Number.isNaN((v as Date).getTime())
-  );
+  return isDateObject(v) && !Number.isNaN(v.getTime());
 }
 
-function dateReplacer(this: unknown, key: string, value: unknown): unknown {
+/** A Date object, valid or not, from any realm. */
+function isDateObject(v: unknown): v is Date {
+  return v instanceof Date || (typeof v === 'object' && v !== null && Object.prototype.toString.call(v) === '[object Date]');
+}
+
+/** Whether `v` has a toJSON method (own or inherited), which JSON.stringify calls. */
+function hasToJSON(v: object): boolean {
+  return 'toJSON' in v && typeof v.toJSON === 'function';
+}
+
+/** A plain object (a literal, JSON.parse's, or prototype-less): its own keys are all there is to it. */
+function isPlainObject(v: object): v is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** JSON.stringify calls the replacer with the holder of `key` as `this`. */
+function dateReplacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
   // JSON.stringify has already turned a Date into its ISO string (or null when invalid); the holder still
   // has the Date itself. Only strings and nulls can be converted Dates, which keeps this hot path short.
   if (typeof value === 'string') {
-    const raw = (this as Record<string, unknown>)[key];
+    const raw = this[key];
     if (typeof raw === 'object' && raw !== null && isDate(raw)) return { $date: value };
   } else if (value === null) {
-    const raw = (this as Record<string, unknown>)[key];
+    const raw = this[key];
     if (raw !== null && Object.prototype.toString.call(raw) === '[object Date]') throw new Error(`invalid Date at ${key}`);
   }
   return value;
@@ -40,7 +54,7 @@ function withDates(v: unknown, key: string, depth: number): unknown {
   if (typeof v !== 'object' || v === null) return v;
   if (depth > MAX_DEPTH) return REPLACER_ONLY;
   if (Array.isArray(v)) {
-    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return REPLACER_ONLY;
+    if (hasToJSON(v)) return REPLACER_ONLY;
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
       const x = v[i];
@@ -50,15 +64,14 @@ function withDates(v: unknown, key: string, depth: number): unknown {
     }
     return out ?? v;
   }
-  const proto = Object.getPrototypeOf(v);
-  if (proto === Date.prototype) {
-    const d = v as Date;
+  if (Object.getPrototypeOf(v) === Date.prototype && v instanceof Date) {
+    const d = v;
     if (d.toJSON !== dateToJSON) return REPLACER_ONLY;
     if (Number.isNaN(d.getTime())) throw new Error(`invalid Date at ${key}`);
     return { $date: d.toISOString() };
   }
-  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return REPLACER_ONLY;
-  const o = v as Record<string, unknown>;
+  if (!isPlainObject(v) || hasToJSON(v)) return REPLACER_ONLY;
+  const o = v;
   const keys = Object.keys(o);
   let out: Record<string, unknown> | null = null;
   for (let i = 0; i < keys.length; i++) {
@@ -68,8 +81,9 @@ function withDates(v: unknown, key: string, depth: number): unknown {
     if (y === REPLACER_ONLY) return REPLACER_ONLY;
     if (y !== x && out === null) {
       // A prototype-less copy, so an own "__proto__" key stays a key; the keys keep their order.
-      out = Object.create(null) as Record<string, unknown>;
-      for (let j = 0; j < i; j++) out[keys[j]] = o[keys[j]];
+      const copy: Record<string, unknown> = Object.create(null);
+      for (let j = 0; j < i; j++) copy[keys[j]] = o[keys[j]];
+      out = copy;
     }
     if (out !== null) out[k] = y;
   }
@@ -90,7 +104,9 @@ function revive(v: object): unknown {
     }
     return v;
   }
-  const o = v as Record<string, unknown>;
+  // JSON.parse makes only plain objects.
+  if (!isPlainObject(v)) return v;
+  const o = v;
   const date = o.$date;
   if (typeof date === 'string') {
     let keys = 0;
@@ -105,6 +121,11 @@ function revive(v: object): unknown {
   return o;
 }
 
+/**
+ * The document stored as `text`. The boundary of the embedded store's document types: what JSON.parse
+ * made becomes the T its collection was asked for (nothing checks a document against T at run time;
+ * MongoDB's driver is the same).
+ */
 export function decodeDoc<T = Doc>(text: string): T {
   const v = JSON.parse(text);
   // Walking the parsed tree only when a date is present keeps reads of date-free documents at JSON.parse speed.

@@ -3,9 +3,9 @@
  * inserts, updates and deletes that keep the typed columns and side tables in step with the JSON.
  */
 import type Database from 'better-sqlite3';
-import { assertPath, normalizeWindow, validateUpdate } from './query';
+import { assertPath, isScalar, normalizeWindow, validateUpdate } from './query';
 import { decodeDoc, encodeDoc } from './sqlite-codec';
-import { arrayValues, getPath, jsonElements, jsonPath, q, sideInsertSql, Sql, toColumn } from './sqlite-compile';
+import { arrayValues, docRow, getPath, jsonElements, jsonPath, q, sideInsertSql, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
 import type { ColValue, TableInfo } from './sqlite-compile';
 import { applyUpdate } from './sqlite-update';
 import type { Collection, Doc, Filter, FindOptions, Scalar, Update, UpdateResult } from './types';
@@ -22,6 +22,10 @@ export interface CollectionHost {
   write<R>(collection: string, fn: () => R): R;
 }
 
+/**
+ * The document with only `fields` (and `id`), in that order. A boundary: what stays is a partial T, which
+ * the port types as T (the caller asked for those fields), as MongoDB's projection does.
+ */
 function project<T extends Doc>(doc: T, fields: string[] | undefined): T {
   if (!fields) return doc;
   const out: Doc = {};
@@ -53,21 +57,21 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const { sql, params } = this.select(filter, options, 't.doc');
-    const rows = this.store.stmt(sql, true).all(...params) as string[];
-    return rows.map((r) => project(decodeDoc<T>(r), options.fields));
+    const rows = this.store.stmt(sql, true).all(...params);
+    return rows.map((r) => project(decodeDoc<T>(sqlText(r)), options.fields));
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
     const { sql, params } = this.select(filter, { ...options, limit: 1 }, 't.doc');
-    const row = this.store.stmt(sql, true).get(...params) as string | undefined;
-    return row === undefined ? null : project(decodeDoc<T>(row), options.fields);
+    const row = this.store.stmt(sql, true).get(...params);
+    return row === undefined ? null : project(decodeDoc<T>(sqlText(row)), options.fields);
   }
 
   async count(filter: Filter): Promise<number> {
     const info = this.info;
     const b = new Sql();
     const where = this.store.compile(info, filter, b);
-    return this.store.stmt(`SELECT COUNT(*) FROM ${info.table} AS t WHERE ${where}`, true).get(...b.params) as number;
+    return sqlNumber(this.store.stmt(`SELECT COUNT(*) FROM ${info.table} AS t WHERE ${where}`, true).get(...b.params));
   }
 
   async distinct(p: string, filter: Filter): Promise<Scalar[]> {
@@ -80,12 +84,16 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
         `SELECT DISTINCT j.type AS type, j.value AS value FROM ${info.table} AS t, ${jsonElements(p)} AS j
          WHERE json_type(t.doc, ${jsonPath(p)}) IS NOT NULL AND ${where}`,
       )
-      .all(...b.params) as Array<{ type: string; value: unknown }>;
-    return rows.map(({ type, value }) => {
+      .all(...b.params)
+      .map(sqlRow);
+    return rows.map(({ type, value }): Scalar => {
       if (type === 'true') return true;
       if (type === 'false') return false;
-      if (type === 'object' || type === 'array') return decodeDoc(value as string) as unknown as Scalar;
-      return value as Scalar;
+      // Objects and arrays are not scalars, but distinct() returns them as MongoDB does (decoded).
+      if (type === 'object' || type === 'array') return decodeDoc<Scalar>(sqlText(value));
+      // json_each gives null, integers, reals and text as SQL values: scalars.
+      if (!isScalar(value)) throw new Error(`SQLite returned ${typeof value} where a JSON scalar was expected`);
+      return value;
     });
   }
 
@@ -144,7 +152,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const b = new Sql();
     const where = this.store.compile(info, filter, b);
     const stmt = this.store.stmt(`SELECT t.rid AS rid, t.doc AS doc FROM ${info.table} AS t WHERE ${where}${one ? ' LIMIT 1' : ''}`);
-    return stmt.all(...b.params) as Array<{ rid: number; doc: string }>;
+    return stmt.all(...b.params).map(docRow);
   }
 
   /** Applies `update` to the matching rows; returns counts and the last updated document. */
@@ -203,7 +211,10 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.write(this.name, () => {
       const b = new Sql();
       const where = this.store.compile(info, filter, b);
-      const rids = this.store.stmt(`SELECT t.rid FROM ${info.table} AS t WHERE ${where}${one ? ' LIMIT 1' : ''}`, true).all(...b.params) as number[];
+      const rids = this.store
+        .stmt(`SELECT t.rid FROM ${info.table} AS t WHERE ${where}${one ? ' LIMIT 1' : ''}`, true)
+        .all(...b.params)
+        .map(sqlNumber);
       const del = this.store.stmt(`DELETE FROM ${info.table} WHERE rid = ?`);
       const sides = [...info.arrays.values()].map((a) => this.store.stmt(`DELETE FROM ${q(a.table)} WHERE doc = ?`));
       for (const rid of rids) {

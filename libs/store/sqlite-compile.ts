@@ -2,24 +2,52 @@
  * From the port's query language to SQL: paths and typed column values, the per-collection table
  * metadata (columns, side tables, prepared INSERT/UPDATE texts), and the filter and sort compiler.
  */
-import { assertPath } from './query';
+import { assertPath, isObject } from './query';
 import type { Cond } from './query';
 import { isDate } from './sqlite-codec';
-import type { FieldType, FindOptions, Scalar } from './types';
+import type { Doc, FieldType, FindOptions, Scalar } from './types';
 
 export type ColValue = number | string;
 
 // ---------------------------------------------------------------------------------------------------------
 // Paths and typed values
 
-export function getPath(doc: unknown, p: string): unknown {
-  if (!p.includes('.')) return (doc as Record<string, unknown>)[p];
+export function getPath(doc: Doc, p: string): unknown {
+  if (!p.includes('.')) return doc[p];
   let cur: unknown = doc;
   for (const seg of p.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
+    if (!isObject(cur)) return undefined;
+    cur = cur[seg];
   }
   return cur;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rows: better-sqlite3 types what it reads as `unknown`; these read it as what the SQL selects, and fail
+// loudly should the schema ever disagree.
+
+/** An INTEGER or REAL value (COUNT, rowid, data_version; no safeIntegers, so never a bigint). */
+export function sqlNumber(v: unknown): number {
+  if (typeof v !== 'number') throw new Error(`SQLite returned ${typeof v} where a number was expected`);
+  return v;
+}
+
+/** A TEXT value. */
+export function sqlText(v: unknown): string {
+  if (typeof v !== 'string') throw new Error(`SQLite returned ${typeof v} where text was expected`);
+  return v;
+}
+
+/** A row as an object of its columns. */
+export function sqlRow(v: unknown): Record<string, unknown> {
+  if (!isObject(v)) throw new Error(`SQLite returned ${typeof v} where a row was expected`);
+  return v;
+}
+
+/** A row of `SELECT rid, doc`. */
+export function docRow(v: unknown): { rid: number; doc: string } {
+  const r = sqlRow(v);
+  return { rid: sqlNumber(r.rid), doc: sqlText(r.doc) };
 }
 
 /** The column value for a field of `type`, or undefined when `v` is not of that type. */
@@ -162,27 +190,27 @@ export class Compiler {
   cond(c: Cond): string {
     if (c.kind === 'and') return c.items.length === 0 ? '1' : `(${c.items.map((x) => this.cond(x)).join(' AND ')})`;
     if (c.kind === 'or') return or(c.items.map((x) => this.cond(x)));
-    const { path: p, op, value } = c;
-    switch (op) {
+    const p = c.path;
+    switch (c.op) {
       case 'eq':
-        return this.compare(p, 'eq', value as Scalar);
+        return this.compare(p, 'eq', c.value);
       case 'ne':
-        return not(this.compare(p, 'eq', value as Scalar));
+        return not(this.compare(p, 'eq', c.value));
       case 'in':
-        return this.in(p, value as Scalar[]);
+        return this.in(p, c.value);
       case 'nin':
-        return not(this.in(p, value as Scalar[]));
+        return not(this.in(p, c.value));
       case 'gt':
       case 'lt':
         // Only null is "equal" to null in MongoDB's order, so strict comparisons with null match nothing.
-        return value === null ? '0' : this.compare(p, op, value as Scalar);
+        return c.value === null ? '0' : this.compare(p, c.op, c.value);
       case 'gte':
       case 'lte':
-        return this.compare(p, op, value as Scalar);
+        return this.compare(p, c.op, c.value);
       case 'exists':
-        return `(json_type(t.doc, ${jsonPath(p)}) IS ${value ? 'NOT ' : ''}NULL)`;
+        return `(json_type(t.doc, ${jsonPath(p)}) IS ${c.value ? 'NOT ' : ''}NULL)`;
       case 'icontains':
-        return this.icontainsSql(p, value as string);
+        return this.icontainsSql(p, c.value);
     }
   }
 

@@ -1,10 +1,11 @@
 /**
  * SQLite's unique-constraint failures, reported as the port's DuplicateKeyError.
  */
+import { isObject } from './query';
 import { DuplicateKeyError } from './types';
 
 export function isUniqueViolation(e: unknown): e is Error & { code: string } {
-  const code = (e as { code?: unknown })?.code;
+  const code = isObject(e) ? e.code : undefined;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 

@@ -1,6 +1,7 @@
 /**
  * Updates ($set, $unset, $inc, $push, $pull) applied in JS to a parsed document, as MongoDB applies them.
  */
+import { isObject } from './query';
 import { isDate } from './sqlite-codec';
 import type { Doc, Update } from './types';
 
@@ -9,26 +10,27 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function parentOf(doc: Doc, p: string, create: boolean): [Record<string, unknown> | unknown[], string] | null {
+/** The object or array holding the last segment of `p`, and that segment (an array's index is a key too). */
+function parentOf(doc: Doc, p: string, create: boolean): [Record<string, unknown>, string] | null {
   const segs = p.split('.');
-  let cur: unknown = doc;
+  let cur: Record<string, unknown> = doc;
   for (let i = 0; i < segs.length - 1; i++) {
-    const container = cur as Record<string, unknown>;
-    let next = container[segs[i]];
+    const container = cur;
+    const next = container[segs[i]];
     if (next === undefined || next === null) {
       if (!create) return null;
-      next = {};
-      container[segs[i]] = next;
-    } else if (typeof next !== 'object' || isDate(next)) {
+      const created: Record<string, unknown> = {};
+      container[segs[i]] = created;
+      cur = created;
+    } else if (!isObject(next) || isDate(next)) {
       if (!create) return null;
       throw new Error(`cannot create field ${segs[i + 1]} in non-object ${segs.slice(0, i + 1).join('.')}`);
-    }
-    cur = next;
+    } else cur = next;
   }
-  return [cur as Record<string, unknown>, segs[segs.length - 1]];
+  return [cur, segs[segs.length - 1]];
 }
 
-function setIn(container: Record<string, unknown> | unknown[], key: string, v: unknown): void {
+function setIn(container: Record<string, unknown>, key: string, v: unknown): void {
   if (Array.isArray(container)) {
     if (!/^\d+$/.test(key)) throw new Error(`cannot set field ${key} on an array`);
     container[Number(key)] = v;
@@ -61,14 +63,14 @@ export function applyUpdate(doc: Doc, update: Update): void {
   }
   for (const [p, by] of Object.entries(update.$inc ?? {})) {
     const [c, k] = parentOf(doc, p, true)!;
-    const cur = (c as Record<string, unknown>)[k];
+    const cur = c[k];
     if (cur === undefined) setIn(c, k, by);
     else if (typeof cur === 'number') setIn(c, k, cur + by);
     else throw new Error(`cannot apply $inc to non-numeric field ${p}`);
   }
   for (const [p, v] of Object.entries(update.$push ?? {})) {
     const [c, k] = parentOf(doc, p, true)!;
-    const cur = (c as Record<string, unknown>)[k];
+    const cur = c[k];
     if (cur === undefined) setIn(c, k, [cloneValue(v)]);
     else if (Array.isArray(cur)) cur.push(cloneValue(v));
     else throw new Error(`cannot apply $push to non-array field ${p}`);
@@ -77,7 +79,7 @@ export function applyUpdate(doc: Doc, update: Update): void {
     const at = parentOf(doc, p, false);
     if (!at) continue;
     const [c, k] = at;
-    const cur = (c as Record<string, unknown>)[k];
+    const cur = c[k];
     if (cur === undefined) continue;
     if (!Array.isArray(cur)) throw new Error(`cannot apply $pull to non-array field ${p}`);
     setIn(

@@ -22,7 +22,7 @@ import { WriteGenerations } from './generations';
 import { assertCollectionName, assertPath, COUNTERS, normalizeFilter } from './query';
 import { decodeDoc } from './sqlite-codec';
 import { SqliteCollection } from './sqlite-collection';
-import { arrayValues, buildTableInfo, Compiler, getPath, POPULAR_MEMBERS, q, Sql, toColumn } from './sqlite-compile';
+import { arrayValues, buildTableInfo, Compiler, docRow, getPath, POPULAR_MEMBERS, q, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
 import type { ArrayField, ColValue, TableInfo } from './sqlite-compile';
 import { duplicateKey, isUniqueViolation } from './sqlite-errors';
 import type { Collection, CollectionSpec, Doc, FieldType, Filter, FindOptions, Store } from './types';
@@ -42,6 +42,14 @@ const SQL_TYPE: Record<FieldType, string> = {
   date: 'INTEGER',
 };
 const FIELD_TYPES = new Set<string>(Object.keys(SQL_TYPE));
+const isFieldType = (t: unknown): t is FieldType => typeof t === 'string' && FIELD_TYPES.has(t);
+
+/** A row of `_fields`: how a path of a collection is stored, as recorded by an earlier ensure(). */
+function fieldRow(v: unknown): { collection: string; path: string; kind: string; type: FieldType } {
+  const r = sqlRow(v);
+  if (!isFieldType(r.type)) throw new Error(`_fields records an unknown field type ${String(r.type)}`);
+  return { collection: sqlText(r.collection), path: sqlText(r.path), kind: sqlText(r.kind), type: r.type };
+}
 const RESERVED_COLUMNS = new Set(['rid', 'doc']);
 const STATEMENT_CACHE_SIZE = 500;
 /** Bytes of WAL file kept after a checkpoint reset it; a larger file is truncated to this. */
@@ -59,7 +67,6 @@ export class SqliteStore implements Store {
   readonly file: string;
   private readonly statements = new Map<string, Statement>();
   private readonly tables = new Map<string, TableInfo>();
-  private readonly collections = new Map<string, SqliteCollection<Doc>>();
   private readonly icontainsFn = 'ecs_icontains';
   private closed = false;
   readonly generations = new WriteGenerations();
@@ -114,13 +121,8 @@ export class SqliteStore implements Store {
   }
 
   private loadTables(): void {
-    const rows = this.db.prepare('SELECT collection, path, kind, type FROM _fields').all() as Array<{
-      collection: string;
-      path: string;
-      kind: 'field' | 'array';
-      type: FieldType;
-    }>;
-    const existing = new Set(this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
+    const rows = this.db.prepare('SELECT collection, path, kind, type FROM _fields').all().map(fieldRow);
+    const existing = new Set(this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all().map(sqlText));
     const byName = new Map<string, { fields: Map<string, FieldType>; arrays: Map<string, ArrayField> }>();
     for (const name of existing) {
       if (name === COUNTERS || name === '_fields' || name.includes(':') || name.startsWith('sqlite_')) continue;
@@ -153,7 +155,7 @@ export class SqliteStore implements Store {
 
   /** Whether at least POPULAR_MEMBERS records hold the value (an index range read, stopped at the threshold). */
   private isPopular(table: string, value: ColValue): boolean {
-    const held = this.stmt(`SELECT COUNT(*) FROM (SELECT 1 FROM ${q(table)} WHERE value = ? LIMIT ${POPULAR_MEMBERS})`, true).get(value) as number;
+    const held = sqlNumber(this.stmt(`SELECT COUNT(*) FROM (SELECT 1 FROM ${q(table)} WHERE value = ? LIMIT ${POPULAR_MEMBERS})`, true).get(value));
     return held >= POPULAR_MEMBERS;
   }
 
@@ -162,22 +164,20 @@ export class SqliteStore implements Store {
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
-    let c = this.collections.get(name);
-    if (!c) {
-      this.table(name);
-      c = new SqliteCollection<Doc>(this, name);
-      this.collections.set(name, c);
-    }
-    return c as unknown as Collection<T>;
+    // A collection is its name and this store (no state of its own), so each call makes one, typed as asked.
+    this.table(name);
+    return new SqliteCollection<T>(this, name);
   }
 
   async nextId(counter: string, count = 1): Promise<number> {
     if (!Number.isInteger(count) || count < 1) throw new Error('nextId count must be a positive integer');
     // One statement, so concurrent callers (and processes sharing the file) always get disjoint blocks.
-    const seq = this.stmt(
-      `INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`,
-      true,
-    ).get(counter, count) as number;
+    const seq = sqlNumber(
+      this.stmt(`INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`, true).get(
+        counter,
+        count,
+      ),
+    );
     return seq - count + 1;
   }
 
@@ -189,8 +189,8 @@ export class SqliteStore implements Store {
   private ensureOne(spec: CollectionSpec): void {
     const name = assertCollectionName(spec.name);
     const declared: Array<[string, 'field' | 'array', FieldType]> = [
-      ...Object.entries(spec.fields ?? {}).map(([p, t]) => [p, 'field', t] as [string, 'field', FieldType]),
-      ...Object.entries(spec.arrays ?? {}).map(([p, t]) => [p, 'array', t] as [string, 'array', FieldType]),
+      ...Object.entries(spec.fields ?? {}).map(([p, t]): [string, 'field', FieldType] => [p, 'field', t]),
+      ...Object.entries(spec.arrays ?? {}).map(([p, t]): [string, 'array', FieldType] => [p, 'array', t]),
     ];
     for (const [p, , t] of declared) {
       assertPath(p);
@@ -201,15 +201,13 @@ export class SqliteStore implements Store {
     const info = this.db.transaction((): TableInfo => {
       this.db.exec(`CREATE TABLE IF NOT EXISTS ${q(name)} (rid INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
       const known = new Map(
-        (
-          this.db.prepare('SELECT path, kind, type FROM _fields WHERE collection = ?').all(name) as Array<{
-            path: string;
-            kind: string;
-            type: string;
-          }>
-        ).map((r) => [r.path, r]),
+        this.db
+          .prepare('SELECT path, kind, type FROM _fields WHERE collection = ?')
+          .all(name)
+          .map(sqlRow)
+          .map((r) => [sqlText(r.path), { kind: sqlText(r.kind), type: sqlText(r.type) }]),
       );
-      const columns = new Set(this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(name) as string[]);
+      const columns = new Set(this.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(name).map(sqlText));
       const fresh: Array<[string, 'field' | 'array', FieldType]> = [];
       for (const [p, kind, type] of declared) {
         const k = known.get(p);
@@ -239,8 +237,9 @@ export class SqliteStore implements Store {
       }
       // Reload what earlier runs recorded, in case this process has not seen the table yet.
       for (const [p, k] of known) {
-        if (k.kind === 'field') fields.set(p, k.type as FieldType);
-        else arrays.set(p, { type: k.type as FieldType, table: `${name}:${p}` });
+        if (!isFieldType(k.type)) throw new Error(`${name}.${p}: _fields records an unknown field type ${k.type}`);
+        if (k.kind === 'field') fields.set(p, k.type);
+        else arrays.set(p, { type: k.type, table: `${name}:${p}` });
       }
       const next = buildTableInfo(name, fields, arrays);
       if (fresh.length > 0) this.backfill(next, fresh);
@@ -264,7 +263,7 @@ export class SqliteStore implements Store {
     // In pages by rowid: better-sqlite3 allows no writes while a read cursor is open.
     const page = this.db.prepare(`SELECT rid, doc FROM ${info.table} WHERE rid > ? ORDER BY rid LIMIT 1000`);
     for (let last = -Infinity; ;) {
-      const rows = page.all(last) as Array<{ rid: number; doc: string }>;
+      const rows = page.all(last).map(docRow);
       if (rows.length === 0) break;
       for (const row of rows) {
         const doc = decodeDoc(row.doc);
@@ -306,10 +305,11 @@ export class SqliteStore implements Store {
     const b = new Sql();
     const where = this.compile(info, filter, b);
     const order = this.orderBy(info, options.sort, b);
-    const rows = this.db.prepare(`EXPLAIN QUERY PLAN SELECT t.doc FROM ${info.table} AS t WHERE ${where}${order}`).all(...b.params) as Array<{
-      detail: string;
-    }>;
-    return rows.map((r) => r.detail);
+    const rows = this.db
+      .prepare(`EXPLAIN QUERY PLAN SELECT t.doc FROM ${info.table} AS t WHERE ${where}${order}`)
+      .all(...b.params)
+      .map(sqlRow);
+    return rows.map((r) => sqlText(r.detail));
   }
 
   /** Runs `fn` in a transaction (nested calls become savepoints) and maps unique violations. */
@@ -331,7 +331,7 @@ export class SqliteStore implements Store {
 
   foreignWrites(): number {
     // Moves on every commit by another connection; not on this connection's own writes, nor on checkpoints.
-    return this.stmt('PRAGMA data_version', true).get() as number;
+    return sqlNumber(this.stmt('PRAGMA data_version', true).get());
   }
 
   async close(): Promise<void> {

@@ -47,7 +47,8 @@ export interface FindOptions {
   fields?: string[];
 }
 
-export interface Update {
+/** A type, not an interface, so an update is also a plain record (the MongoDB driver takes it as a Document). */
+export type Update = {
   $set?: Record<string, unknown>;
   $unset?: Record<string, true | 1 | ''>;
   $inc?: Record<string, number>;
@@ -55,7 +56,7 @@ export interface Update {
   $push?: Record<string, unknown>;
   /** Removes every element equal to the value from an array field. */
   $pull?: Record<string, Scalar>;
-}
+};
 
 export type Doc = Record<string, unknown>;
 

@@ -5,6 +5,7 @@
  * wp_delete_term, and lists its get_terms, for every route that writes or lists terms.
  */
 import { sanitizeTitle } from '../posts/slug';
+import type { PostDoc } from '../posts/types';
 import { Repository } from '../store/repository';
 import type { Filter, Store } from '../store/types';
 import { termErrors } from './errors';
@@ -224,17 +225,18 @@ export class TermsRepository extends Repository<TermDoc> {
    * children move up to the term's parent, then the term goes.
    */
   async deleteTerm(tax: TaxonomyInfo, term: TermDoc, defaultTerm?: number): Promise<void> {
-    const posts = this.store.collection('posts');
+    const posts = this.store.collection<PostDoc>('posts');
     const field = `tax.${tax.name}`;
     const carriers = defaultTerm ? await posts.find({ terms: term.id }, { fields: ['tax', 'status'] }) : [];
     await posts.updateMany({ terms: term.id }, { $pull: { terms: term.id, [field]: term.id } });
     if (defaultTerm) {
       const orphans = carriers.filter((p) => {
-        const ids = ((p.tax as Record<string, number[]> | undefined)?.[tax.name] ?? []).filter((i) => i !== term.id);
+        // Only tax and status were read (and id).
+        const ids = (p.tax?.[tax.name] ?? []).filter((i) => i !== term.id);
         return ids.length === 0;
       });
       if (orphans.length) {
-        await posts.updateMany({ id: { $in: orphans.map((p) => p.id as number) } }, { $set: { [field]: [defaultTerm] }, $push: { terms: defaultTerm } });
+        await posts.updateMany({ id: { $in: orphans.map((p) => p.id) } }, { $set: { [field]: [defaultTerm] }, $push: { terms: defaultTerm } });
         const published = orphans.filter((p) => p.status === 'publish').length;
         if (published) await this.collection.updateOne({ id: defaultTerm }, { $inc: { count: published } });
       }

@@ -15,6 +15,15 @@ import type { EventsResult, ImportJob, LinkedResult } from './insert-job';
 import { runSource, type SourceRunResult } from './source-run';
 import { Sources } from './sources';
 
+declare module '../../libs/queue/types' {
+  interface JobPayloads {
+    /** One step of a pushed batch, built by the aggregator service (handlers.ts). */
+    'import.batch': { data: ImportJob; result: LinkedResult | EventsResult };
+    /** One run of the import source `source` (a post id); runSource checks the data, which may name a source since deleted. */
+    'import.source': { data: { source: number }; result: SourceRunResult };
+  }
+}
+
 /** Feeds are fetched within a minute, whatever their size. */
 const FEED_TIMEOUT_MS = 60_000;
 const DEFAULT_FEED_MAX_BYTES = 50 * 1024 * 1024;
@@ -29,8 +38,8 @@ export function importJobHandlers(o: {
   site: Site;
   config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OUTBOUND_ALLOW_HOSTS' | 'IMPORT_FEED_MAX_BYTES'>;
 }): {
-  'import.batch': JobHandler<unknown, LinkedResult | EventsResult>;
-  'import.source': JobHandler<unknown, SourceRunResult>;
+  'import.batch': JobHandler<ImportJob, LinkedResult | EventsResult>;
+  'import.source': JobHandler<{ source?: unknown }, SourceRunResult>;
 } {
   const posts = new PostsRepository(o.store);
   const images = o.config
@@ -48,7 +57,8 @@ export function importJobHandlers(o: {
   };
   return {
     // Job data arrives as parsed JSON; the service that enqueued it built it as an ImportJob.
-    'import.batch': (data) => runImportJob(deps, data as ImportJob),
-    'import.source': (data, job) => runSource(feeds, (data ?? {}) as { source?: unknown }, job),
+    'import.batch': (data) => runImportJob(deps, data),
+    // Parsed JSON too: runSource checks that `source` is a number before using it.
+    'import.source': (data, job) => runSource(feeds, data ?? {}, job),
   };
 }

@@ -1,7 +1,7 @@
 /** What the gateway answers itself: the site index, namespace indexes, the batch executor and cms-abilities/v1. */
 import { RestError, unavailableFor } from '../../libs/rest/errors';
 import { namespaceIndex, siteIndex } from '../../libs/rest/index-doc';
-import type { BatchJob, BatchResult } from '../../libs/rest/batch';
+import type { BatchJob } from '../../libs/rest/batch';
 import type { RestServer } from '../../libs/rest/server';
 import type { JobQueue } from '../../libs/queue/types';
 import { QueueTimeoutError } from '../../libs/queue/types';
@@ -31,7 +31,7 @@ export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeo
       requestId: input.requestId ?? 'batch',
     };
     try {
-      const result = await queue.run<BatchResult>('batch.run', job, { timeoutMs: batchTimeoutMs });
+      const result = await queue.run('batch.run', job, { timeoutMs: batchTimeoutMs });
       return { status: 207, headers: {}, body: result };
     } catch (e) {
       if (e instanceof QueueTimeoutError) {

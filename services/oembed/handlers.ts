@@ -15,6 +15,13 @@ import type { OembedDeps } from './index';
 import { REQUEST_TIMEOUT_MS } from './provider';
 import { xmlBody } from './xml';
 
+declare module '../../libs/queue/types' {
+  interface JobPayloads {
+    /** One proxy lookup of another site (fetch-job.ts), which checks the data again: it arrives as parsed JSON. */
+    'oembed.fetch': { data: LookupParams; result: FetchResult };
+  }
+}
+
 export const notFound = () => new RestError('oembed_invalid_url', 'Not Found', 404);
 
 /** Attempts of a fetch job, and how long the proxy waits for it: two requests per attempt, plus time in the queue. */
@@ -56,7 +63,7 @@ export function bindOembed(app: ServiceApp, deps: OembedDeps): void {
       }
       let result: FetchResult;
       try {
-        result = await deps.queue().run<FetchResult>('oembed.fetch', lookup, { attempts: FETCH_ATTEMPTS, timeoutMs: FETCH_WAIT_MS });
+        result = await deps.queue().run('oembed.fetch', lookup, { attempts: FETCH_ATTEMPTS, timeoutMs: FETCH_WAIT_MS });
       } catch (e) {
         // A lookup that failed for good is the reference's "not found"; a queue that cannot take or finish the job is unavailable.
         if (e instanceof JobFailedError) throw notFound();

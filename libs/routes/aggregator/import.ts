@@ -5,6 +5,7 @@
  * and is pending, batch_hash equals its stored hash) run first thing in the aggregator service and are
  * reported the same way, as 400 `rest_invalid_param` naming the argument.
  */
+import { isRecord } from '../../rest/args';
 import type { ArgDecl, RouteRegistry } from '../../rest/registry';
 
 export const NS = 'vendor/event-aggregator/v1';
@@ -24,10 +25,9 @@ const int = (v: unknown): number => Math.trunc(Number(v));
 
 /** The reference's is_valid_status_information: numeric totals and done counts, done never above total. */
 export function isValidStatusInformation(status: unknown): boolean {
-  if (typeof status !== 'object' || status === null || Array.isArray(status)) return false;
-  const s = status as Record<string, unknown>;
-  const part = (v: unknown): { total: unknown; done: unknown } | null =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as { total: unknown; done: unknown }) : null;
+  if (!isRecord(status)) return false;
+  const s = status;
+  const part = (v: unknown): Record<string, unknown> | null => (isRecord(v) ? v : null);
   const data = part(s.data);
   const batch = part(s.batch);
   if (!data || !batch) return false;

@@ -4,13 +4,13 @@
  */
 import { metaSchema } from '../../posts/meta';
 import { restUrl, type Site } from '../../rest/site';
-import { objectSchema } from '../common';
+import { objectSchema, type ObjectSchema } from '../common';
 import { POST_FORMATS, WRITE_STATUSES, type KindInfo } from './post-args';
 
 const NS = 'cms/v2';
 
 /** The record schema of a post or page (OPTIONS and context=help). */
-export function itemSchema(k: KindInfo): Record<string, unknown> {
+export function itemSchema(k: KindInfo): ObjectSchema {
   const rendered = (d: string, ctx = ['view', 'edit', 'embed']) => ({ description: d, type: 'string', context: ctx, readonly: true });
   const props: Record<string, unknown> = {
     date: {
@@ -154,7 +154,7 @@ export function postSchemaLinks(k: KindInfo, site: Site): Array<Record<string, u
 
 /** The record schema of a revision (or, with preview_link, an autosave) of a post or page. */
 export function revisionSchema(k: KindInfo, autosave: boolean): Record<string, unknown> {
-  const item = itemSchema(k).properties as Record<string, unknown>;
+  const item = itemSchema(k).properties;
   const props: Record<string, unknown> = {
     author: { description: 'The ID for the author of the revision.', type: 'integer', context: ['view', 'edit', 'embed'] },
     date: {

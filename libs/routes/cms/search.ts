@@ -43,7 +43,8 @@ export function registerSearchRoutes(registry: RouteRegistry): void {
             items: { enum: [...POST_SUBTYPES, ...TERM_SUBTYPES, 'any'], type: 'string' },
             // 'any' overrides any other subtype; the handler keeps those of the requested type.
             sanitize: (v) => {
-              const list = [...new Set(v as string[])];
+              // Validated: a list of strings.
+              const list = [...new Set<unknown>(Array.isArray(v) ? v : [])];
               return list.includes('any') ? ['any'] : list;
             },
           },

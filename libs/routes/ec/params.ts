@@ -115,7 +115,7 @@ export const arrayCheck =
   (item?: Check): Check =>
   (v, params) => {
     if (!(Array.isArray(v) || (typeof v === 'string' && v.includes(',')))) return INVALID;
-    const list = typeof v === 'string' ? v.split(',') : (v as unknown[]);
+    const list = typeof v === 'string' ? v.split(',') : v;
     if (!item) return true;
     for (const x of list) {
       const r = item(x, params);

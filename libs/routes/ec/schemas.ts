@@ -5,6 +5,7 @@
  * declarations, so the document never disagrees with what the gateway validates.
  */
 import { publishArg } from '../../rest/index-doc';
+import { isRecord } from '../../rest/args';
 import type { ArgDecl } from '../../rest/registry';
 import { DATE_PATTERN, RFC3339_PATTERN, STATUSES, entityWriteArgs, eventWriteArgs, organizerWriteArgs, venueWriteArgs } from './args';
 
@@ -172,7 +173,7 @@ const BUILDERS: Record<EcComponent, (ref: Ref) => Schema> = {
   Venue_Request_Body: requestBody('Venue', venueWriteArgs),
 };
 
-export const EC_COMPONENTS = Object.keys(BUILDERS) as EcComponent[];
+export const EC_COMPONENTS = Object.keys(BUILDERS).filter((k): k is EcComponent => Object.hasOwn(BUILDERS, k));
 
 /** A component for the OpenAPI document; its parts are `$ref`s to the other components. */
 export function ecComponent(name: EcComponent): Schema {
@@ -184,7 +185,7 @@ function inline(name: EcComponent): Schema {
   const built = BUILDERS[name](inline);
   if (!Array.isArray(built.allOf)) return built;
   const properties: Schema = {};
-  for (const part of built.allOf as Schema[]) Object.assign(properties, part.properties as Schema);
+  for (const part of built.allOf) if (isRecord(part)) Object.assign(properties, part.properties);
   return { type: 'object', properties };
 }
 

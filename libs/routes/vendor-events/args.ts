@@ -5,6 +5,7 @@
  */
 import { strtotime } from '../../calendar/strtotime';
 import { isTimezone } from '../../calendar/timezone';
+import { isRecord } from '../../rest/args';
 import type { ArgDecl } from '../../rest/registry';
 import { isEmail } from '../../rest/validate';
 
@@ -47,8 +48,8 @@ export const emailOrEmpty = (v: unknown): true | string => (v === '' || (typeof 
 /** A status list: a string (CSV allowed, spaces around commas trimmed) or an array of strings. */
 export function statusList(v: unknown): string[] | null {
   const items = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : null;
-  if (!items || !items.every((s) => typeof s === 'string')) return null;
-  const list = (items as string[]).map((s) => s.trim()).filter(Boolean);
+  if (!items || !items.every((s): s is string => typeof s === 'string')) return null;
+  const list = items.map((s) => s.trim()).filter(Boolean);
   return list.length ? list : null;
 }
 
@@ -70,8 +71,8 @@ export const pageArgs = (): Record<string, ArgDecl> => ({
 /** A linked venue or organizer entry as the reference accepts it: an id, `{id}`, or the record's fields. */
 function linkedEntry(v: unknown, nameKey: string): boolean {
   if (isPositiveInt(v) || v === 0 || v === '0') return true;
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-    const o = v as Record<string, unknown>;
+  if (isRecord(v)) {
+    const o = v;
     if (o.id !== undefined) return isPositiveInt(o.id);
     return nameKey in o;
   }

@@ -181,7 +181,7 @@ const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
   }),
 };
 
-export const COMPONENT_NAMES = Object.keys(BUILDERS) as ComponentName[];
+export const COMPONENT_NAMES = Object.keys(BUILDERS).filter((k): k is ComponentName => Object.hasOwn(BUILDERS, k));
 
 const inline: Ref = (name) => BUILDERS[name](inline);
 

@@ -9,7 +9,7 @@ const idList = (description: string): ArgDecl => ({
   description,
   type: 'array',
   items: { type: 'integer' },
-  validate: (v) => ((v as unknown[]).every(isPositiveInt) ? true : INVALID),
+  validate: (v) => (Array.isArray(v) && v.every(isPositiveInt) ? true : INVALID),
 });
 
 export function termArchiveArgs(hierarchical: boolean): Record<string, ArgDecl> {
