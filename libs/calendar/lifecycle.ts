@@ -20,7 +20,7 @@ export interface LifecycleDeps {
 
 type Linked = Parameters<typeof unlinkFromEvents>[0];
 
-/** Trashes records of one kind (`linked` names venues or organizers; events pass nothing); their terms are counted again once. */
+/** Trashes records of one kind (`linked` names venues or organizers; events pass nothing); their terms' counts move once. */
 export async function trashRecords(deps: LifecycleDeps, docs: PostDoc[], linked?: Linked): Promise<PostDoc[]> {
   const trashed: PostDoc[] = [];
   for (const doc of docs) {
@@ -28,7 +28,7 @@ export async function trashRecords(deps: LifecycleDeps, docs: PostDoc[], linked?
     if (linked) await unlink(deps, linked, doc.id);
     await deps.comments.hideForTrashedPost(doc.id);
   }
-  await recount(deps, docs);
+  await deps.terms.countWrites(docs.map((doc, i): [PostDoc, PostDoc] => [doc, trashed[i]]));
   return trashed;
 }
 
@@ -40,12 +40,7 @@ export async function deleteRecord(deps: LifecycleDeps, doc: PostDoc, linked?: L
   if (linked) await unlink(deps, linked, doc.id);
   await deps.comments.removeForPost(doc.id);
   await deps.posts.remove(doc.id);
-  await recount(deps, [doc]);
-}
-
-async function recount(deps: LifecycleDeps, docs: PostDoc[]): Promise<void> {
-  const terms = new Set(docs.flatMap((d) => d.terms ?? []));
-  if (terms.size) await deps.terms.recount([...terms]);
+  await deps.terms.countWrite(doc, null);
 }
 
 async function unlink(deps: LifecycleDeps, linked: Linked, id: number): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Terms of every taxonomy (`category`, `post_tag`, `vendor_events_cat`) in one collection; ids come
  * from their own counter. Counts are the number of published records carrying the term: every record
- * write moves them by what it changed (countWrite, moveCounts), and `recount` recomputes them. Term writes follow the reference's wp_insert_term, wp_update_term and
+ * write moves them by what it changed (countWrite, countWrites, moveCounts), so no write scans records. Term writes follow the reference's wp_insert_term, wp_update_term and
  * wp_delete_term, and lists its get_terms, for every route that writes or lists terms.
  */
 import { sanitizeTitle } from '../posts/slug';
@@ -91,14 +91,19 @@ export function sanitizeTermName(raw: string): string {
 }
 
 /** What a record write shows of its terms: its status and its terms by taxonomy. */
-type Counted = { status: string; tax?: Record<string, number[]> };
+/**
+ * What a record write shows of its terms: its status and its terms, by taxonomy (`tax`) or, where a
+ * record was read with only some fields, as the flat `terms` list the repository derives from `tax`.
+ */
+export type Counted = { status: string; tax?: Record<string, number[]>; terms?: number[] };
 
 /**
  * How a record write moves the published-record count of each term: +1 where a published record gained
  * the term (or was published with it), -1 where it lost it (or left `publish`).
  */
 export function countDeltas(before: Counted | null, after: Counted | null): Map<number, number> {
-  const published = (d: Counted | null) => new Set(d && d.status === 'publish' ? Object.values(d.tax ?? {}).flat() : []);
+  const termsOf = (d: Counted) => (d.tax ? Object.values(d.tax).flat() : (d.terms ?? []));
+  const published = (d: Counted | null) => new Set(d && d.status === 'publish' ? termsOf(d) : []);
   const was = published(before);
   const now = published(after);
   const out = new Map<number, number>();
@@ -316,15 +321,13 @@ export class TermsRepository extends Repository<TermDoc> {
 
   /** Keeps the counts of the terms a record write touched (see countDeltas). */
   countWrite(before: Counted | null, after: Counted | null): Promise<void> {
-    return this.moveCounts(countDeltas(before, after));
+    return this.countWrites([[before, after]]);
   }
 
-  /** Recomputes the published-record counts of the given terms (one count query per term). */
-  async recount(ids: Iterable<number>): Promise<void> {
-    const posts = this.store.collection('posts');
-    for (const id of new Set(ids)) {
-      const count = await posts.count({ terms: id, status: 'publish' });
-      await this.collection.updateOne({ id }, { $set: { count } });
-    }
+  /** Keeps the counts of the terms several record writes touched, in one move per amount. */
+  countWrites(writes: Iterable<[before: Counted | null, after: Counted | null]>): Promise<void> {
+    const total = new Map<number, number>();
+    for (const [before, after] of writes) for (const [id, by] of countDeltas(before, after)) total.set(id, (total.get(id) ?? 0) + by);
+    return this.moveCounts(total);
   }
 }

@@ -21,7 +21,7 @@ import type { AggregatorDeps } from './deps';
 import type { BatchContext } from './insert-job';
 import { checkEvents } from './item-check';
 import { batchInterval } from './interval';
-import { applyTermCounts, storeEvents, type StoredEvents } from './store-events';
+import { storeEvents, type StoredEvents } from './store-events';
 import { DEFAULT_POST_STATUS, ERROR_COMMENT_TYPE, ImportRecords, RECORD_META, RECORD_STATUS, hashMatches, newBatchHash, type ImportRecordDoc } from './records';
 
 const log = logger.child({ component: 'aggregator' });
@@ -104,7 +104,7 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
   }
   if (!(await deps.records.advance(record, hash, { $set: set, $unset: unset }))) throw staleHash();
   // Term counts move by what the batch changed, once, by the request that moved the import on.
-  await applyTermCounts(deps.terms, stored.counts);
+  await deps.terms.moveCounts(stored.counts);
 
   const body: Record<string, unknown> = { status: 'success', activity: stored.activity, interval: await batchInterval(deps.store) };
   if (nextHash) body.next_batch_hash = nextHash;

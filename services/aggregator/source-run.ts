@@ -21,7 +21,7 @@ import { uniqueIdOf } from './item-identity';
 import { IMPORT_META, UNIQUE_FIELDS, type EaEvent } from './items';
 import { RECORD_META, RECORD_STATUS } from './records';
 import { SOURCE_META, countsOf, errorComment, sourceOf, type Source, type Sources } from './sources';
-import { applyTermCounts, storeEvents } from './store-events';
+import { storeEvents } from './store-events';
 import { errorText } from './error-text';
 
 const log = logger.child({ component: 'import-source' });
@@ -147,7 +147,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
         run: (step) => runImportJob(deps, step) as never,
         extraCategories: s.categories,
       });
-      await applyTermCounts(deps.terms, stored.counts);
+      await deps.terms.moveCounts(stored.counts);
       activity = mergeActivity(activity, stored.activity);
       const done = Math.min(events.length, start + chunk);
       await setRun({ [RECORD_META.percentage]: Math.floor((done / events.length) * 100), [SOURCE_META.counts]: countsOf(activity) });
@@ -225,12 +225,11 @@ async function retire(deps: SourceRunDeps, sourceId: number, s: Source, feed: Fe
     return typeof uid === 'string' && leftFeed(uid, doc.meta?.[EVENT_META.startUtc], feed, window);
   });
   if (!gone.length) return 0;
-  // Trashed as the calendar trashes events (comments hidden, terms counted again once).
+  // Trashed as the calendar trashes events (comments hidden, term counts moved once).
   if (s.onRemoved === 'trash') await trashRecords(deps, gone);
   else {
     await deps.posts.collection.updateMany({ id: { $in: gone.map((d) => d.id) } }, { $set: { status: 'draft' } });
-    const terms = new Set(gone.flatMap((d) => d.terms ?? []));
-    if (terms.size) await deps.terms.recount([...terms]);
+    await deps.terms.countWrites(gone.map((d) => [d, { ...d, status: 'draft' }]));
   }
   return gone.length;
 }

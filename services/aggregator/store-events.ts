@@ -3,10 +3,9 @@
  * organizers and terms of the whole list, then its events in slices, one `events` step each, run at
  * once. How a step runs is the caller's: the batch endpoint hands each to a worker through the queue,
  * a feed import already running on a worker runs them in its own process. Term counts are returned,
- * not applied, so the caller applies them once the whole import moved on (applyTermCounts).
+ * not applied, so the caller applies them once the whole import moved on (TermsRepository.moveCounts).
  */
 import { sanitizeTitle } from '../../libs/posts/slug';
-import type { TermsRepository } from '../../libs/terms/repository';
 import { mergeActivity, type Activity } from './activity';
 import type { BatchContext, EventSpec, EventsResult, ImportJob, LinkedResult } from './insert-job';
 import { eventIdentity } from './item-identity';
@@ -115,16 +114,4 @@ export async function storeEvents(o: {
   const counts = new Map<number, number>();
   for (const part of parts) for (const [id, by] of part.counts) counts.set(id, (counts.get(id) ?? 0) + by);
   return { activity: mergeActivity(linked.activity, ...parts.map((r) => r.activity)), counts };
-}
-
-/** Moves term counts by what an import changed: one update for all the terms that move by the same amount. */
-export async function applyTermCounts(terms: TermsRepository, counts: Map<number, number>): Promise<void> {
-  const byAmount = new Map<number, number[]>();
-  for (const [id, by] of counts) {
-    if (!by) continue;
-    const ids = byAmount.get(by);
-    if (ids) ids.push(id);
-    else byAmount.set(by, [id]);
-  }
-  for (const [by, ids] of byAmount) await terms.collection.updateMany({ id: { $in: ids } }, { $inc: { count: by } });
 }

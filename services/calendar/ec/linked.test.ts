@@ -185,4 +185,18 @@ describe('organizers', () => {
     expect(unknown.body.data.params).toEqual({ tags: 'Invalid parameter.' });
     expect((await app.request('GET', `/ec/v1/organizers/${draft.id}`)).status).toBe(401);
   });
+
+  it("counts an organizer in its tags' counts while it is published, whatever the write changed", async () => {
+    const tag = (await app.admin('POST', '/vendor/events/v1/tags', { body: { name: 'Counted' } })).body;
+    const count = async () => (await app.admin('GET', `/vendor/events/v1/tags/${tag.id}`)).body.count;
+    const org = await create('/ec/v1/organizers', { title: 'Counted organizer', tags: [tag.id] });
+    expect(await count()).toBe(1);
+    // A status change alone moves the count.
+    await app.admin('PATCH', `/ec/v1/organizers/${org.id}`, { body: { status: 'draft' } });
+    expect(await count()).toBe(0);
+    await app.admin('PATCH', `/ec/v1/organizers/${org.id}`, { body: { status: 'publish' } });
+    expect(await count()).toBe(1);
+    await app.admin('DELETE', `/ec/v1/organizers/${org.id}`);
+    expect(await count()).toBe(0);
+  });
 });

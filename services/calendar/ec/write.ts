@@ -12,7 +12,7 @@ import type { PostDoc } from '../../../libs/posts/types';
 import type { HandlerContext } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
 import { paramFailure } from '../errors';
-import { checkEventWrite, checkTerms, recountFor, saveEvent, type WriteRequest } from '../events/write';
+import { checkEventWrite, checkTerms, saveEvent, type WriteRequest } from '../events/write';
 import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from '../linked/write';
 import type { EcKind } from './kinds';
 
@@ -124,6 +124,7 @@ export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind:
   const saved = current
     ? await updateLinked(deps, ctx.user, linked, current, input, checked.image)
     : (await createLinked(deps, ctx.user, linked, input, checked.image, { dedupe: false })).doc;
-  if (input.tags) await recountFor(deps, current, saved);
+  // A venue's or organizer's tags count it while it is published, whatever changed.
+  await deps.terms.countWrite(current, saved);
   return saved;
 }

@@ -269,7 +269,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
     const doc = newCalendarRecord(deps.site, now, { id, type: EVENT_TYPE, slug, status, author: user?.id ?? 0, ...fields });
     if (plan.image) doc.featured_media = await storeImage(deps, user, plan.image, id);
     const saved = await deps.posts.create(doc);
-    await recountFor(deps, null, saved);
+    await deps.terms.countWrite(null, saved);
     return saved;
   }
 
@@ -283,14 +283,6 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
   if (plan.image) fields.featured_media = await storeImage(deps, user, plan.image, current.id);
   const saved = await deps.posts.save(current.id, fields);
   if (!saved) throw calendarErrors.eventNotFound(current.id);
-  await recountFor(deps, current, saved);
+  await deps.terms.countWrite(current, saved);
   return saved;
-}
-
-/** Recounts the terms an event had or has when its terms or its status changed. */
-export async function recountFor(deps: CalendarDeps, before: PostDoc | null, after: PostDoc): Promise<void> {
-  const old = before?.terms ?? [];
-  const now = after.terms ?? [];
-  const changed = !before || before.status !== after.status || old.length !== now.length || old.some((t) => !now.includes(t));
-  if (changed) await deps.terms.recount([...old, ...now]);
 }
