@@ -76,8 +76,7 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
       base,
       events: checked.events,
       sliceSize: deps.sliceSize,
-      // StepRunner promises the result of the step given; the queue's is that of any `import.batch` step.
-      run: (job, part) => queue.run('import.batch', job, { jobId: `${jobBase}-${part}`, timeoutMs: deps.timeoutMs }) as Promise<never>,
+      run: (job, part) => queue.run('import.batch', job, { jobId: `${jobBase}-${part}`, timeoutMs: deps.timeoutMs }),
     });
   } catch (e) {
     // Nothing moves on: the hash stays, so the remote service sends the batch again; the next

@@ -144,7 +144,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
         },
         events: part,
         sliceSize: chunk,
-        run: (step) => runImportJob(deps, step) as never,
+        run: (step) => runImportJob(deps, step),
         extraCategories: s.categories,
       });
       await deps.terms.moveCounts(stored.counts);

@@ -13,7 +13,19 @@ import { organizersOf, termNames, venueOf, type LinkedSpec } from './item-linked
 import type { EaEvent } from './items';
 
 /** Runs one step; `part` names it within the list (`linked`, `events-0`, ...) for idempotent job ids. */
-export type StepRunner = <O extends LinkedResult | EventsResult>(job: ImportJob, part: string) => Promise<O>;
+export type StepRunner = (job: ImportJob, part: string) => Promise<LinkedResult | EventsResult>;
+
+/** A step's answer, which crossed the queue as JSON: the linked step's ids by name and ref. */
+function linkedAnswer(r: LinkedResult | EventsResult): LinkedResult {
+  if ('venues' in r && 'organizers' in r && 'categories' in r && 'tags' in r) return r;
+  throw new Error('the linked step of an import answered something else');
+}
+
+/** An events step's answer: its activity and its term count changes. */
+function eventsAnswer(r: LinkedResult | EventsResult): EventsResult {
+  if ('counts' in r && Array.isArray(r.counts)) return r;
+  throw new Error('an events step of an import answered something else');
+}
 
 export interface StoredEvents {
   activity: Activity;
@@ -84,16 +96,18 @@ export async function storeEvents(o: {
 
   const needsLinked = venues.size + organizers.size + categories.size + tags.size > 0;
   const linked: LinkedResult = needsLinked
-    ? await o.run<LinkedResult>(
-        {
-          step: 'linked',
-          ...base,
-          venues: [...venues.values()],
-          organizers: [...organizers.values()],
-          categories: [...categories.values()],
-          tags: [...tags.values()],
-        },
-        'linked',
+    ? linkedAnswer(
+        await o.run(
+          {
+            step: 'linked',
+            ...base,
+            venues: [...venues.values()],
+            organizers: [...organizers.values()],
+            categories: [...categories.values()],
+            tags: [...tags.values()],
+          },
+          'linked',
+        ),
       )
     : { venues: {}, organizers: {}, categories: {}, tags: {}, activity: mergeActivity() };
   const termId = (byName: Record<string, number>, all: Map<string, string>, n: string) => byName[all.get(n.toLowerCase())!];
@@ -110,7 +124,9 @@ export async function storeEvents(o: {
       tags: e.tagNames.map((n) => termId(linked.tags, tags, n)),
     };
   });
-  const parts = await Promise.all(slices(specs, o.sliceSize).map((slice, k) => o.run<EventsResult>({ step: 'events', ...base, events: slice }, `events-${k}`)));
+  const parts = await Promise.all(
+    slices(specs, o.sliceSize).map((slice, k) => o.run({ step: 'events', ...base, events: slice }, `events-${k}`).then(eventsAnswer)),
+  );
   const counts = new Map<number, number>();
   for (const part of parts) for (const [id, by] of part.counts) counts.set(id, (counts.get(id) ?? 0) + by);
   return { activity: mergeActivity(linked.activity, ...parts.map((r) => r.activity)), counts };
