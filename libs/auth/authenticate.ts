@@ -4,6 +4,7 @@
  * that fail make the whole request fail with 401, even on public routes. Repeated failures are
  * throttled per client address and per (address, login), never per login alone.
  */
+import type { Kept } from '../store/kept';
 import { createHmac, randomBytes } from 'node:crypto';
 import { RestError, errors } from '../rest/errors';
 import { makeAuthUser, type AuthUser } from './user';
@@ -80,48 +81,40 @@ const VERIFIED_MAX = 2000;
  * Credentials verified lately, so that a client sending the same Authorization header on every request
  * is not looked up and checked again each time. An entry is keyed by a MAC of the whole header under a
  * key of this process (never the header itself, and a lookup's timing tells nothing of the password);
- * only a full verification (the constant-time hash comparison) makes one. It is dropped as soon as this
- * process writes any user (a revoked application password, a changed role, a deleted user) and after
+ * only a full verification (the constant-time hash comparison) makes one. It is a Kept value
+ * (UsersRepository.kept): dropped as soon as this process writes any user (a revoked application
+ * password, a changed role, a deleted user), or another process does where the store tells, and after
  * VERIFIED_TTL_MS in any case, which bounds how late a write by another process is seen.
  */
 class VerifiedCredentials {
   private readonly key = randomBytes(32);
-  private readonly entries = new Map<string, { user: UserDoc; ap: AppPasswordDoc; generation: number; at: number }>();
+  readonly kept: Kept<{ user: UserDoc; ap: AppPasswordDoc }>;
+
+  constructor(users: UsersRepository) {
+    this.kept = users.kept(VERIFIED_MAX, VERIFIED_TTL_MS);
+  }
 
   keyOf(authorization: string): string {
     return createHmac('sha256', this.key).update(authorization).digest('base64');
   }
-
-  get(key: string, generation: number, now = Date.now()): { user: UserDoc; ap: AppPasswordDoc } | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.generation !== generation || now - hit.at >= VERIFIED_TTL_MS) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit;
-  }
-
-  set(key: string, user: UserDoc, ap: AppPasswordDoc, generation: number, at: number): void {
-    if (this.entries.size >= VERIFIED_MAX) this.entries.clear();
-    this.entries.set(key, { user, ap, generation, at });
-  }
 }
 
 export class Authenticator {
-  private readonly verified = new VerifiedCredentials();
+  private readonly verified: VerifiedCredentials;
 
   constructor(
     private readonly users: UsersRepository,
     private readonly throttle: FailureThrottle,
-  ) {}
+  ) {
+    this.verified = new VerifiedCredentials(users);
+  }
 
   /** Null for an anonymous request, the user for good credentials; throws RestError for bad ones. */
   async authenticate(authorization: string | undefined, ip: string): Promise<AuthUser | null> {
     const creds = parseBasic(authorization);
     if (!creds) return null;
     const key = this.verified.keyOf(authorization!);
-    const hit = this.verified.get(key, this.users.generation());
+    const hit = this.verified.kept.peek(key);
     if (hit) {
       // Still subject to the throttle of its address, as a full check is.
       const wait = this.throttle.blockedFor(ip, throttleLogin(creds.login, hit.user));
@@ -129,8 +122,8 @@ export class Authenticator {
       await this.users.recordUse(hit.user, hit.ap, ip);
       return makeAuthUser(hit.user, hit.ap.uuid);
     }
-    // Read before the lookup: a write that lands while it runs leaves the entry already stale.
-    const generation = this.users.generation();
+    // Taken before the lookup: a write that lands while it runs leaves the entry already stale.
+    const stamp = this.verified.kept.stamp();
     const at = Date.now();
     const user = await this.users.byLoginOrEmail(creds.login);
     const who = throttleLogin(creds.login, user);
@@ -149,7 +142,7 @@ export class Authenticator {
     }
     this.throttle.succeed(ip, who);
     await this.users.recordUse(user, ap, ip);
-    this.verified.set(key, user, ap, generation, at);
+    this.verified.kept.keep(key, { user, ap }, stamp, at);
     return makeAuthUser(user, ap.uuid);
   }
 }

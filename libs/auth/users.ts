@@ -3,6 +3,7 @@
  * service manages them through cms/v2/users. Application passwords live inside the user document so
  * that authenticating a request is one indexed lookup.
  */
+import { Kept } from '../store/kept';
 import { randomUUID } from 'node:crypto';
 import { Repository } from '../store/repository';
 import type { Collection, Store } from '../store/types';
@@ -60,9 +61,12 @@ export class UsersRepository extends Repository<UserDoc> {
     return this.collection;
   }
 
-  /** Moves whenever this process writes a user (or a user's application passwords). */
-  generation(): number {
-    return this.store.generations.of('users');
+  /**
+   * A keeper of values read from users: dropped as soon as this process writes any user (or a user's
+   * application passwords) or, on the embedded store, another process does, and after `ttlMs` in any case.
+   */
+  kept<V>(maxEntries: number, ttlMs: number): Kept<V> {
+    return new Kept<V>(this.store, { collections: ['users'], maxEntries, blindTtlMs: ttlMs, seenTtlMs: ttlMs });
   }
 
   byLogin(login: string): Promise<UserDoc | null> {

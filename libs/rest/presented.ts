@@ -4,13 +4,14 @@
  * Presenting a record (dates, rendered content, links, embedded venues) and serialising it cost more
  * than reading it, and a record reads the same for every caller with the same rights until it is
  * written. So a service keeps each presented record under a key naming the record, its version and
- * the caller's view of it (context, user and roles, password), valid while none of the collections it
- * was built from has been written by this process (the store's write generations) and the site
- * settings are unchanged, and for TTL_MS at most (writes by another process). A kept record is frozen,
+ * the caller's view of it (context, user and roles, password), a Kept value (libs/store/kept.ts): valid
+ * while none of the collections it was built from has been written by this process (the store's write
+ * generations) or, on the embedded store, another, and the site settings are unchanged, and for TTL_MS
+ * at most. A kept record is frozen,
  * so that nothing can change it for the next caller, and its JSON text is made once, the first time an
  * answer holding it is written: `toJson` writes a list of kept records by joining their texts.
  */
-import { deepFreeze } from '../store/frozen';
+import { Kept } from '../store/kept';
 import type { Store } from '../store/types';
 import type { AuthUser } from '../auth/user';
 
@@ -68,43 +69,42 @@ export function viewerKey(user: AuthUser | null | undefined): string {
 }
 
 export class PresentedCache {
-  private readonly entries = new Map<string, { value: object; stamp: string; at: number }>();
+  private readonly kept: Kept<object>;
 
   /**
-   * @param store whose write generations tell when an entry is stale
+   * @param store whose write generations (and, on the embedded store, other processes' commits) tell when an entry is stale
    * @param collections the collections a presented record is built from
    * @param revision the site settings' revision (a changed time zone or title changes records)
    */
-  constructor(
-    private readonly store: Store,
-    private readonly collections: string[],
-    private readonly revision: () => number | undefined,
-    private readonly ttlMs = TTL_MS,
-  ) {}
+  constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, collections: string[], revision: () => number | undefined, ttlMs = TTL_MS) {
+    this.kept = new Kept<object>(store, {
+      collections,
+      also: revision,
+      maxEntries: MAX_ENTRIES,
+      blindTtlMs: ttlMs,
+      seenTtlMs: ttlMs,
+      freeze: true,
+      // A kept record's JSON text is made once, the first time an answer holding it is written.
+      onKeep: (value) => {
+        if (isObject(value) && !texts.has(value)) texts.set(value, null);
+      },
+    });
+  }
 
   /** What entries made now are valid for; read before the record is loaded, so a write that lands meanwhile leaves them stale. */
   stamp(): string {
-    return `${this.revision() ?? ''}|${this.collections.map((c) => this.store.generations.of(c)).join(',')}`;
+    return this.kept.stamp();
   }
 
   /** A kept record, or undefined. */
   peek<T extends object>(key: string, stamp: string, now = Date.now()): T | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.stamp !== stamp || now - hit.at >= this.ttlMs) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit.value as T;
+    // A boundary: records are kept by key, and the key names what was presented, so a hit is of the caller's type.
+    return this.kept.peek(key, stamp, now) as T | undefined;
   }
 
   /** Keeps a presented record (frozen from now on) and returns it. */
   keep<T extends object>(key: string, value: T, stamp: string, at = Date.now()): T {
-    if (stamp !== this.stamp()) return value;
-    deepFreeze(value);
-    if (!texts.has(value)) texts.set(value, null);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { value, stamp, at });
+    this.kept.keep(key, value, stamp, at);
     return value;
   }
 

@@ -4,40 +4,41 @@
  * every page of its list. A total is kept while its collection is unwritten by this process (the store's
  * write generations) and no other process has committed (the store's foreignWrites, where it can tell:
  * the embedded store), for LONG_TTL_MS at most; where other processes' writes cannot be seen (MongoDB),
- * for SHORT_TTL_MS at most.
+ * for SHORT_TTL_MS at most. Totals are Kept values (./kept.ts), one keeper per collection.
  */
-import type { Collection, Doc, Filter, Store } from './types';
+import { Kept } from './kept';
 import { keyOf } from './query-cache';
+import type { Collection, Doc, Filter, Store } from './types';
 
 const SHORT_TTL_MS = 1000;
 const LONG_TTL_MS = 60_000;
 const MAX_ENTRIES = 5000;
 
 export class CountCache {
-  private readonly entries = new Map<string, { value: number; stamp: string; at: number }>();
+  private readonly kept = new Map<string, Kept<number>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
     private readonly ttl: { exact: number; blind: number } = { exact: LONG_TTL_MS, blind: SHORT_TTL_MS },
   ) {}
 
-  private stampOf(collection: string): { stamp: string; ttlMs: number } {
-    const foreign = this.store.foreignWrites();
-    return { stamp: `${this.store.generations.of(collection)}:${foreign ?? ''}`, ttlMs: foreign === null ? this.ttl.blind : this.ttl.exact };
+  private of(collection: string): Kept<number> {
+    let kept = this.kept.get(collection);
+    if (!kept) {
+      kept = new Kept<number>(this.store, { collections: [collection], maxEntries: MAX_ENTRIES, blindTtlMs: this.ttl.blind, seenTtlMs: this.ttl.exact });
+      this.kept.set(collection, kept);
+    }
+    return kept;
   }
 
   /** The collection's count of the filter, from memory while it is still current. */
   async count<T extends Doc>(collection: Collection<T>, filter: Filter, now = Date.now()): Promise<number> {
-    const key = `${collection.name}\u0000${keyOf(filter)}`;
-    const { stamp, ttlMs } = this.stampOf(collection.name);
-    const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp && now - hit.at < ttlMs) return hit.value;
-    const value = await collection.count(filter);
-    // A write that landed while it counted leaves the total unkept.
-    if (this.stampOf(collection.name).stamp === stamp) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(key, { value, stamp, at: now });
-    }
-    return value;
+    const kept = this.of(collection.name);
+    const key = keyOf(filter);
+    const stamp = kept.stamp();
+    const hit = kept.peek(key, stamp, now);
+    if (hit !== undefined) return hit;
+    // A write that lands while it counts leaves the total unkept.
+    return kept.keep(key, await collection.count(filter), stamp, now);
   }
 }

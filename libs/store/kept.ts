@@ -35,6 +35,8 @@ export interface KeptOptions {
   weigh?: (value: unknown) => number;
   /** Freeze values as they are kept, so no reader can change what the next one gets. */
   freeze?: boolean;
+  /** Told of each value as it is kept (not of one a write made stale before it could be). */
+  onKeep?: (value: unknown) => void;
 }
 
 interface Entry<V> {
@@ -47,11 +49,16 @@ interface Entry<V> {
 export class Kept<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private held = 0;
+  private readonly ttlMs: number;
 
   constructor(
     private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
     private readonly opts: KeptOptions,
-  ) {}
+  ) {
+    // Whether the store tells of other processes' commits is a property of its kind.
+    const blind = store.foreignWrites() === null;
+    this.ttlMs = blind ? (opts.blindTtlMs ?? BLIND_TTL_MS) : (opts.seenTtlMs ?? opts.blindTtlMs ?? BLIND_TTL_MS);
+  }
 
   /** What values read from now on are valid for. */
   stamp(): string {
@@ -60,15 +67,11 @@ export class Kept<V> {
     return `${this.opts.also?.() ?? ''}|${foreign ?? ''}|${generations}`;
   }
 
-  private ttlMs(): number {
-    return this.store.foreignWrites() === null ? (this.opts.blindTtlMs ?? BLIND_TTL_MS) : (this.opts.seenTtlMs ?? this.opts.blindTtlMs ?? BLIND_TTL_MS);
-  }
-
   /** A kept value still current for `stamp`, else undefined. */
   peek(key: string, stamp = this.stamp(), now = Date.now()): V | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.stamp !== stamp || now - hit.at >= this.ttlMs()) {
+    if (hit.stamp !== stamp || now - hit.at >= this.ttlMs) {
       this.drop(key, hit);
       return undefined;
     }
@@ -79,6 +82,7 @@ export class Kept<V> {
   keep(key: string, value: V, stamp: string, at = Date.now()): V {
     if (stamp !== this.stamp()) return value;
     if (this.opts.freeze) deepFreeze(value);
+    this.opts.onKeep?.(value);
     const weight = this.opts.weigh?.(value) ?? 1;
     const replaced = this.entries.get(key);
     if (replaced) this.drop(key, replaced);

@@ -15,7 +15,7 @@ describe('QueryCache', () => {
   it('answers the same query from memory until the collection is written, then reads again', async () => {
     const items = store.collection('items');
     const find = jest.spyOn(items, 'find');
-    const pages = new QueryCache(store.generations);
+    const pages = new QueryCache(store);
     const first = await pages.find(items, { id: { $gte: 2 } }, { sort: [['id', 1]] });
     expect(first.map((d) => d.id)).toEqual([2, 3]);
     expect(await pages.find(items, { id: { $gte: 2 } }, { sort: [['id', 1]] })).toBe(first);
@@ -30,7 +30,7 @@ describe('QueryCache', () => {
 
   it('keeps a page for its time-to-live at most, and freezes it', async () => {
     const items = store.collection('items');
-    const pages = new QueryCache(store.generations, 1000);
+    const pages = new QueryCache(store, 1000);
     const now = jest.spyOn(Date, 'now').mockReturnValue(10_000);
     const page = await pages.find(items, {});
     expect(Object.isFrozen(page) && Object.isFrozen(page[0])).toBe(true);
@@ -45,7 +45,7 @@ describe('QueryCache', () => {
   it('holds a bounded number of records over all its pages', async () => {
     const items = store.collection('items');
     const find = jest.spyOn(items, 'find');
-    const pages = new QueryCache(store.generations, 1000, 4);
+    const pages = new QueryCache(store, 1000, 4);
     const a = await pages.find(items, { id: { $lte: 3 } });
     expect(await pages.find(items, { id: { $lte: 3 } })).toBe(a);
     // Three more records would make six: what was kept goes.
@@ -56,7 +56,7 @@ describe('QueryCache', () => {
 
   it('tells a Date from a string that reads the same', async () => {
     const items = store.collection('items');
-    const pages = new QueryCache(store.generations);
+    const pages = new QueryCache(store);
     const asDate = await pages.find(items, { at: new Date('2030-01-01T00:00:00.000Z') });
     const asText = await pages.find(items, { tag: '2030-01-01T00:00:00.000Z' });
     expect(asDate.map((d) => d.id)).toEqual([1]);

@@ -1,15 +1,14 @@
 /**
  * Pages of records kept between requests. A busy list (an archive page, a category's events in a date
  * window) is asked for again and again with the same filter, and its query costs more than the rest of
- * the answer once records are presented from memory. A page kept here is returned while its collection
- * has not been written by this process (the store's write generations) and for TTL_MS at most (writes by
- * another process). Only list pages use it, through `find`; everything that reads to decide a write
+ * the answer once records are presented from memory. A page is a Kept value (./kept.ts): returned while
+ * its collection has not been written by this process (the store's write generations) nor, on the
+ * embedded store, by another, and for TTL_MS at most. Only list pages use it, through `find`; everything that reads to decide a write
  * (uniqueness, counts, permissions) reads the store itself. A kept page and its records are frozen, so
  * no caller can change what the next one gets.
  */
-import { deepFreeze } from './frozen';
-import type { Collection, Doc, Filter, FindOptions } from './types';
-import type { WriteGenerations } from './generations';
+import { Kept } from './kept';
+import type { Collection, Doc, Filter, FindOptions, Store } from './types';
 
 const TTL_MS = 1000;
 /** Records held over all kept pages (a few kilobytes each once decoded), so memory stays bounded however large pages are. */
@@ -24,36 +23,43 @@ export function keyOf(value: unknown): string {
 }
 
 export class QueryCache {
-  private readonly entries = new Map<string, { value: readonly Doc[]; generation: number; at: number }>();
-  private held = 0;
+  private readonly kept = new Map<string, Kept<readonly Doc[]>>();
 
   constructor(
-    private readonly generations: WriteGenerations,
+    private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
     private readonly ttlMs = TTL_MS,
     private readonly maxRecords = MAX_RECORDS,
   ) {}
 
+  private of(collection: string): Kept<readonly Doc[]> {
+    let kept = this.kept.get(collection);
+    if (!kept) {
+      kept = new Kept<readonly Doc[]>(this.store, {
+        collections: [collection],
+        maxEntries: this.maxRecords,
+        weigh: (page) => (Array.isArray(page) ? page.length : 1),
+        blindTtlMs: this.ttlMs,
+        seenTtlMs: this.ttlMs,
+        freeze: true,
+      });
+      this.kept.set(collection, kept);
+    }
+    return kept;
+  }
+
   /** The collection's `find`, answered from memory while the same query's answer is still current. */
   async find<T extends Doc>(collection: Collection<T>, filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    const key = `${collection.name}\u0000${keyOf(filter)}\u0000${keyOf(options)}`;
-    const generation = this.generations.of(collection.name);
+    const kept = this.of(collection.name);
+    const key = `${keyOf(filter)}\u0000${keyOf(options)}`;
+    const stamp = kept.stamp();
     const now = Date.now();
-    const hit = this.entries.get(key);
+    const hit = kept.peek(key, stamp, now);
     // A boundary: pages are kept by collection name, so a hit is typed as the caller's collection is,
     // as its own find would be (the documents came from that collection, frozen).
-    if (hit && hit.generation === generation && now - hit.at < this.ttlMs) return hit.value as T[];
-    const value = deepFreeze(await collection.find(filter, options));
-    // A write that landed while the query ran leaves the answer unkept.
-    if (this.generations.of(collection.name) === generation) {
-      if (this.held + value.length > this.maxRecords) {
-        this.entries.clear();
-        this.held = 0;
-      }
-      const replaced = this.entries.get(key);
-      if (replaced) this.held -= replaced.value.length;
-      this.entries.set(key, { value, generation, at: now });
-      this.held += value.length;
-    }
+    if (hit) return hit as T[];
+    const value = await collection.find(filter, options);
+    // A write that lands while the query runs leaves the answer unkept.
+    kept.keep(key, value, stamp, now);
     return value;
   }
 }

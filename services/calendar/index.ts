@@ -46,7 +46,7 @@ export async function createCalendarService(opts: {
     users: new UsersRepository(store),
     cache: calendarCaches(store, opts.site),
     presented: new PresentedCache(opts.store, ['posts', 'terms'], () => opts.site.revision),
-    pages: new QueryCache(opts.store.generations),
+    pages: new QueryCache(opts.store),
     counts: new CountCache(opts.store),
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),

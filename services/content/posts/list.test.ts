@@ -266,7 +266,7 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
     });
   });
 
-  it("keeps a guest's list answer only while nothing it shows was written by this process, and a second at most", async () => {
+  it("keeps a guest's list answer only while nothing it shows was written, by this process or, on the embedded store, another", async () => {
     const url = `/cms/v2/posts?include=${ids.apple}&_fields=id,title`;
     const title = async () => (await app.request('GET', url)).body[0].title.rendered;
     expect(await title()).toBe('Apple pie recipe');
@@ -277,9 +277,14 @@ describe.each(STORES)('post lists on %s', (_name, env) => {
     } finally {
       await db.close();
     }
-    // Another process's write shows within the documented second.
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(await title()).toBe('Apple pie, renamed');
+    if (!env.MONGO_URL) {
+      // The embedded store counts every commit, so the next request sees it.
+      expect(await title()).toBe('Apple pie, renamed');
+    } else {
+      // MongoDB tells a process nothing of other clients' writes: what is kept may stay its second.
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await title()).toBe('Apple pie, renamed');
+    }
     // This process's own write shows at once on both.
     await app.admin('POST', `/cms/v2/posts/${ids.apple}`, { body: { title: 'Apple pie recipe' } });
     expect(await title()).toBe('Apple pie recipe');

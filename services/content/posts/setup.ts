@@ -55,7 +55,7 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     results: deps.store.collection('options'),
     lists,
     presented: new PresentedCache(deps.store, ['posts', 'terms'], () => deps.site.revision),
-    pages: new QueryCache(deps.store.generations),
+    pages: new QueryCache(deps.store),
     counts: new CountCache(deps.store),
     comments: deps.comments,
   };
