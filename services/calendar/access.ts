@@ -36,10 +36,9 @@ export function readableStatuses(user: Caller, type: CapabilityType, requested: 
     if (canReadRecord(user, type, { author: -1, status })) all.push(status);
     else if (user && canReadRecord(user, type, { author: user.id, status })) own.push(status);
   }
-  const one = (list: string[]) => (list.length === 1 ? list[0] : { $in: list });
   const parts: Filter[] = [];
-  if (all.length) parts.push({ status: one(all) });
-  if (own.length) parts.push({ status: one(own), author: user!.id });
+  if (all.length) parts.push({ status: { $in: all } });
+  if (own.length && user) parts.push({ status: { $in: own }, author: user.id });
   if (!parts.length) return null;
   return parts.length === 1 ? parts[0] : { $or: parts };
 }

@@ -38,9 +38,6 @@ export interface EventCriteria {
   parent?: number;
 }
 
-/** "Has one of these ids": an equality when there is one (a plainer query plan), else `$in`. */
-export const oneOf = (field: string, ids: number[]): Filter => ({ [field]: ids.length === 1 ? ids[0] : { $in: ids } });
-
 /** Words of a search, each to be found in the title, content or excerpt, and what the caller may find (the reference's search). */
 export function searchFilter(text: unknown, user: Caller): Filter[] {
   const words: Filter[] = String(text)
@@ -69,9 +66,9 @@ export function eventFilter(c: EventCriteria): Filter {
   if (c.endsBefore) and.push({ event_end: { $lt: c.endsBefore } });
   if (c.endsAfter) and.push({ event_end: { $gt: c.endsAfter } });
   if (c.search) and.push(...searchFilter(c.search.text, c.search.user));
-  for (const group of c.termGroups ?? []) if (group.length) and.push(oneOf('terms', group));
-  if (c.venues?.length) and.push(oneOf('venues', c.venues));
-  if (c.organizers?.length) and.push(oneOf('organizers', c.organizers));
+  for (const group of c.termGroups ?? []) if (group.length) and.push({ terms: { $in: group } });
+  if (c.venues?.length) and.push({ venues: { $in: c.venues } });
+  if (c.organizers?.length) and.push({ organizers: { $in: c.organizers } });
   if (c.featured !== undefined) and.push({ featured: c.featured });
   if (c.parent !== undefined) and.push({ parent: c.parent });
   return { $and: and };

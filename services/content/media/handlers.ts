@@ -106,7 +106,7 @@ function statusClause(statuses: string[], ctx: HandlerContext): Filter {
     else if (ctx.user) own.push(s);
   }
   const or: Filter[] = [];
-  if (all.length) or.push({ type: ATTACHMENT_TYPE, status: all.length === 1 ? all[0] : { $in: all } });
+  if (all.length) or.push({ type: ATTACHMENT_TYPE, status: { $in: all } });
   if (own.length && ctx.user) or.push({ type: ATTACHMENT_TYPE, author: ctx.user.id, status: own.length === 1 ? own[0] : { $in: own } });
   if (!or.length) return { type: ATTACHMENT_TYPE, status: { $in: [] } };
   return or.length === 1 ? or[0] : { $or: or };

@@ -176,8 +176,8 @@ function statusFilter(statuses: string[], kind: ListKind, user: Caller, edit: bo
   }
   // Each branch names the type too, so the store can serve each one from its own index.
   const or: Filter[] = [];
-  if (all.length) or.push({ type: kind.kind, status: all.length === 1 ? all[0] : { $in: all } });
-  if (own.length && user) or.push({ type: kind.kind, author: user.id, status: own.length === 1 ? own[0] : { $in: own } });
+  if (all.length) or.push({ type: kind.kind, status: { $in: all } });
+  if (own.length && user) or.push({ type: kind.kind, author: user.id, status: { $in: own } });
   if (!or.length) return { type: kind.kind, status: { $in: [] } };
   return or.length === 1 ? or[0] : { $or: or };
 }
@@ -219,7 +219,7 @@ export async function planList(
   if (list('author').length) and.push({ author: { $in: list('author') } });
   if (list('author_exclude').length) and.push({ author: { $nin: list('author_exclude') } });
   const slugs = a.strs('slug');
-  if (slugs.length) and.push(slugs.length === 1 ? { slug: slugs[0] } : { slug: { $in: slugs } });
+  if (slugs.length) and.push({ slug: { $in: slugs } });
   if (kind.hierarchical) {
     if (list('parent').length) and.push({ parent: { $in: list('parent') } });
     if (list('parent_exclude').length) and.push({ parent: { $nin: list('parent_exclude') } });

@@ -116,7 +116,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     const p = ctx.params;
     const taxonomies = chosen(ctx.args.strs('subtype'), TERM_SUBTYPES);
     if (!taxonomies.length) return { items: [], total: 0 };
-    const and: Filter[] = [{ taxonomy: taxonomies.length === 1 ? taxonomies[0] : { $in: taxonomies } }];
+    const and: Filter[] = [{ taxonomy: { $in: taxonomies } }];
     const search = typeof p.search === 'string' ? p.search : '';
     // WP_Term_Query's search: the text inside the name or the slug.
     if (search !== '') and.push({ $or: [{ name: { $icontains: search } }, { slug: { $icontains: search } }] });
