@@ -14,7 +14,7 @@ export interface Related {
 
 export const EMPTY_RELATED: Related = { posts: new Map(), terms: new Map() };
 
-export async function loadRelated(deps: CalendarDeps, records: PostDoc[]): Promise<Related> {
+export function loadRelated(deps: Pick<CalendarDeps, 'posts' | 'terms'>, records: PostDoc[]): Promise<Related> {
   const postIds = new Set<number>();
   const termIds = new Set<number>();
   for (const r of records) {
@@ -23,6 +23,11 @@ export async function loadRelated(deps: CalendarDeps, records: PostDoc[]): Promi
     if (r.featured_media) postIds.add(r.featured_media);
     for (const id of r.terms ?? []) termIds.add(id);
   }
+  return loadRelatedIds(deps, postIds, termIds);
+}
+
+/** The posts (with the images they show) and terms of the given ids: what a page embeds that is not kept already. */
+export async function loadRelatedIds(deps: Pick<CalendarDeps, 'posts' | 'terms'>, postIds: Set<number>, termIds: Set<number>): Promise<Related> {
   const [posts, terms] = await Promise.all([deps.posts.byIds(postIds), deps.terms.byIds(termIds)]);
   const images = new Set<number>();
   for (const p of posts.values()) if (p.featured_media && !posts.has(p.featured_media)) images.add(p.featured_media);

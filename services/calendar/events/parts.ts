@@ -1,14 +1,16 @@
 /**
  * What an event record embeds besides itself, in presented form: its venue and organizers, categories
- * and tags, and its image. Loaded for a whole page at once (one query for the linked records and
- * images, one more when those have images of their own, one for the terms), and kept in the read cache,
- * so a page of events usually costs only the query for the events themselves.
+ * and tags, and its image. What is not kept already is loaded for a whole page at once by the
+ * calendar's one loader of related records (../related.ts: one query for the linked records and images,
+ * one more when those have images of their own, one for the terms), and kept in the read cache, so a
+ * page of events usually costs only the query for the events themselves.
  */
 import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { CalendarDeps } from '../deps';
 import type { KeptLinked, Presented } from '../read-cache';
+import { loadRelatedIds } from '../related';
 import { presentImage } from '../images';
 import type { LinkedKindDef } from '../linked/kind';
 import { presentLinked } from '../linked/present';
@@ -59,40 +61,32 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
   }
 
   const mark = cache.linked.stamp();
-  if (missingPosts.size) {
-    const posts = await deps.posts.byIds(missingPosts);
-    const more = new Set<number>();
-    for (const p of posts.values()) if (p.featured_media && !posts.has(p.featured_media)) more.add(p.featured_media);
-    if (more.size) for (const [id, doc] of await deps.posts.byIds(more)) posts.set(id, doc);
-    const related = { posts, terms: new Map() };
-    for (const id of missingPosts) {
-      const doc = posts.get(id);
-      const kind = doc ? KINDS[doc.type] : undefined;
-      if (doc && kind) {
-        const kept =
-          doc.status === 'trash'
-            ? null
-            : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
-        linked.set(id, kept);
-        cache.linked.keep(linkedKey(id), kept, mark);
-      } else if (events.some((e) => e.featured_media === id)) {
-        const image = presentImage(doc);
-        images.set(id, image);
-        cache.images.keep(`image:${id}`, image, mark);
-      } else {
-        linked.set(id, null);
-        cache.linked.keep(linkedKey(id), null, mark);
-      }
+  const loaded = await loadRelatedIds(deps, missingPosts, missingTerms);
+  const posts = loaded.posts;
+  // Linked records are embedded without their own terms.
+  const related = { posts, terms: new Map() };
+  for (const id of missingPosts) {
+    const doc = posts.get(id);
+    const kind = doc ? KINDS[doc.type] : undefined;
+    if (doc && kind) {
+      const kept =
+        doc.status === 'trash' ? null : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
+      linked.set(id, kept);
+      cache.linked.keep(linkedKey(id), kept, mark);
+    } else if (events.some((e) => e.featured_media === id)) {
+      const image = presentImage(doc);
+      images.set(id, image);
+      cache.images.keep(`image:${id}`, image, mark);
+    } else {
+      linked.set(id, null);
+      cache.linked.keep(linkedKey(id), null, mark);
     }
   }
-  if (missingTerms.size) {
-    const found = await deps.terms.byIds(missingTerms);
-    for (const id of missingTerms) {
-      const t = found.get(id);
-      const presented = t ? embeddedTerm(site, t) : null;
-      terms.set(id, presented);
-      cache.terms.keep(`term:${id}`, presented, mark);
-    }
+  for (const id of missingTerms) {
+    const t = loaded.terms.get(id);
+    const presented = t ? embeddedTerm(site, t) : null;
+    terms.set(id, presented);
+    cache.terms.keep(`term:${id}`, presented, mark);
   }
 
   return {
