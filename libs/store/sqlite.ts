@@ -61,6 +61,8 @@ export interface SqliteStoreOptions {
 }
 
 export class SqliteStore implements Store {
+  /** PRAGMA data_version as last read, until the event loop's current phase ends (see foreignWrites). */
+  private dataVersion: number | undefined;
   readonly kind = 'sqlite' as const;
   /** The underlying connection, for diagnostics and SQLite-only tests; services go through the port. */
   readonly db: DB;
@@ -331,7 +333,15 @@ export class SqliteStore implements Store {
 
   foreignWrites(): number {
     // Moves on every commit by another connection; not on this connection's own writes, nor on checkpoints.
-    return sqlNumber(this.stmt('PRAGMA data_version', true).get());
+    // Every keeper asks before each read and keep (a few times per request), so the answer is reused
+    // until the event loop's current phase ends: a commit is then seen by the next request, and a stamp
+    // read a moment early only ever makes a kept value look older than it is (a miss, never a stale hit
+    // beyond that phase).
+    if (this.dataVersion === undefined) {
+      this.dataVersion = sqlNumber(this.stmt('PRAGMA data_version', true).get());
+      setImmediate(() => (this.dataVersion = undefined));
+    }
+    return this.dataVersion;
   }
 
   async close(): Promise<void> {
