@@ -7,7 +7,7 @@
  */
 import { DateTime } from 'luxon';
 import { MYSQL_FORMAT, TAG_TAXONOMY } from '../../../libs/calendar/meta';
-import { parseDateInput } from '../../../libs/posts/dates';
+import { parseDateInput } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { HandlerContext } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
