@@ -10,7 +10,8 @@
  * time zone's offset at an instant is asked of the time-zone database (cached per zone).
  */
 import { DateTime, Info, type Zone } from 'luxon';
-import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { EVENT_META, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { storedWall as wall, storedWallAt as wallAt, type StoredWall as Wall } from '../../../libs/dates/wall';
 
