@@ -6,6 +6,7 @@
  * meta goes through `eventMetaChanges` so the index never drifts from the data.
  */
 import { DateTime } from 'luxon';
+import { MYSQL_FORMAT } from '../dates/format';
 import type { PostDoc } from '../posts/types';
 import type { Filter, Update } from '../store/types';
 import { zoneAbbr, zoneOf } from './timezone';
@@ -66,8 +67,6 @@ export const ORGANIZER_META = {
   website: '_OrganizerWebsite',
 } as const;
 
-export const MYSQL_FORMAT = 'yyyy-LL-dd HH:mm:ss';
-
 /** The reference stores booleans as "1"/"yes"/true; anything else is false. */
 export function truthyMeta(v: unknown): boolean {
   if (typeof v === 'boolean') return v;
@@ -116,7 +115,7 @@ export function normaliseTimes(t: EventTimes): EventTimes {
 /** The date meta of an event's times (local and UTC strings, zone, abbreviation, all-day flag, duration). */
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
-/** `Y-m-d H:i:s` of a DateTime's wall time (MYSQL_FORMAT, without luxon's format parser). */
+/** `Y-m-d H:i:s` of a DateTime's wall time (libs/dates MYSQL_FORMAT, without luxon's format parser). */
 export function mysqlOf(dt: DateTime): string {
   return `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
 }

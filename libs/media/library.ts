@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/user';
-import { toLocal } from '../posts/dates';
+import { mysqlLocal } from '../dates/format';
 import { newPostRecord } from '../posts/record';
 import type { PostsRepository } from '../posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../posts/slug';
@@ -177,7 +177,7 @@ export class MediaLibrary {
         mime_type: checked.mime,
         meta,
         ...(f.sourceUrl ? { source_url: f.sourceUrl } : {}),
-        date: toLocal(now, this.site.timezone),
+        date: mysqlLocal(now, this.site.timezone),
         date_gmt: now,
       });
       return await this.posts.create(doc);

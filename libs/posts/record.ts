@@ -3,7 +3,7 @@
  * record, so every writer (cms/v2, the calendar APIs, imports, attachments, revisions, the bench
  * seeders) stores the same shape. Callers pass what they know; the rest is filled here.
  */
-import { mysqlLocal } from '../rest/dates';
+import { mysqlLocal } from '../dates/format';
 import type { PostDoc } from './types';
 
 export interface NewPost extends Partial<PostDoc> {

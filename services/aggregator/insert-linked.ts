@@ -7,7 +7,7 @@ import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../
 import { newCalendarRecord } from '../../libs/calendar/records';
 import { sanitizeTitle } from '../../libs/posts/slug';
 import type { PostDoc } from '../../libs/posts/types';
-import { mysqlLocal } from '../../libs/rest/dates';
+import { mysqlLocal } from '../../libs/dates/format';
 import type { Filter } from '../../libs/store/types';
 import { DuplicateKeyError } from '../../libs/store/types';
 import type { TermDoc } from '../../libs/terms/repository';

@@ -18,7 +18,7 @@ import { newCalendarRecord } from '../../libs/calendar/records';
 import { flattenTax } from '../../libs/posts/repository';
 import { sanitizeTitle } from '../../libs/posts/slug';
 import type { PostDoc } from '../../libs/posts/types';
-import { mysqlLocal } from '../../libs/rest/dates';
+import { mysqlLocal } from '../../libs/dates/format';
 import { addActivity, emptyActivity } from './activity';
 import { attachImages } from './insert-images';
 import {

@@ -5,10 +5,9 @@
  */
 import { DateTime } from 'luxon';
 import type { EventTimes } from '../../libs/calendar/meta';
-import { strtotime } from '../../libs/calendar/strtotime';
 import { zoneFor, zoneOf } from '../../libs/calendar/timezone';
+import { readWall } from '../../libs/dates/wall';
 import { ParamError } from '../../libs/rest/errors';
-import type { Wall as LocalWall } from '../../libs/calendar/wall';
 import { truthy, type EaEvent } from './items';
 
 type Kind = 'string' | 'scalar' | 'flag' | 'list' | 'strings';
@@ -111,34 +110,6 @@ function checkFields(at: string, obj: Record<string, unknown>, fields: Record<st
     if (!kindOk(kind, v)) return new ParamError('rest_invalid_type', `${at}.${name} is not of type ${KIND_WORD[kind]}.`, { param: `${at}.${name}` });
   }
   return null;
-}
-
-const DAY = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
-
-interface Wall extends LocalWall {
-  /** Whether the text named a time of day. */
-  timed: boolean;
-}
-
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** Whether a year, month and day name a day of the (proleptic Gregorian) calendar: luxon's rule, without building a DateTime. */
-function isCalendarDay(year: number, month: number, day: number): boolean {
-  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day) || month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 && leap ? 29 : MONTH_DAYS[month - 1]);
-}
-
-/** A date text's wall-clock parts: `Y-m-d` and `Y-m-d H:i:s` directly, anything else as strtotime reads it. */
-function readWall(text: string, zone: string): Wall | null {
-  const m = DAY.exec(text.trim());
-  if (m) {
-    const w = { year: +m[1], month: +m[2], day: +m[3], hour: m[4] ? +m[4] : 0, minute: m[5] ? +m[5] : 0, second: m[6] ? +m[6] : 0, timed: !!m[4] };
-    return isCalendarDay(w.year, w.month, w.day) && w.hour < 24 && w.minute < 60 && w.second < 60 ? w : null;
-  }
-  const dt = strtotime(text, { zone });
-  if (!dt) return null;
-  return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second, timed: true };
 }
 
 /** Hour and minute fields: 1–12 with a meridian, else 0–23; minutes 0–59. Null when absent. */

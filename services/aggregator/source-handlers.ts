@@ -5,7 +5,7 @@
  */
 import { CATEGORY_TAXONOMY } from '../../libs/calendar/meta';
 import { can } from '../../libs/auth/user';
-import { mysqlLocal } from '../../libs/rest/dates';
+import { mysqlLocal } from '../../libs/dates/format';
 import { ParamError, RestError, invalidParams } from '../../libs/rest/errors';
 import { pagingHeaders } from '../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../libs/rest/service';

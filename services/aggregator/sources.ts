@@ -8,7 +8,7 @@
  */
 import { newCalendarRecord } from '../../libs/calendar/records';
 import type { PostsRepository } from '../../libs/posts/repository';
-import { mysqlLocal } from '../../libs/rest/dates';
+import { mysqlLocal } from '../../libs/dates/format';
 import type { Site } from '../../libs/rest/site';
 import {
   REMOVED_POLICIES,

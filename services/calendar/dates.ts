@@ -1,13 +1,6 @@
 /** Post dates of calendar records as the reference prints them (`Y-m-d H:i:s`, local and UTC). */
+import { MYSQL_ZERO, mysqlUtc } from '../../libs/dates/format';
 import type { PostDoc } from '../../libs/posts/types';
-
-const ZERO = '0000-00-00 00:00:00';
-
-/** `2024-01-02 03:04:05` of a UTC instant. */
-export function mysqlUtc(d: Date | null | undefined): string {
-  if (!(d instanceof Date) || Number.isNaN(d.getTime())) return ZERO;
-  return d.toISOString().slice(0, 19).replace('T', ' ');
-}
 
 export function postDates(doc: Pick<PostDoc, 'date' | 'date_gmt' | 'modified' | 'modified_gmt'>): {
   date: string;
@@ -16,9 +9,9 @@ export function postDates(doc: Pick<PostDoc, 'date' | 'date_gmt' | 'modified' | 
   modified_utc: string;
 } {
   return {
-    date: doc.date || ZERO,
+    date: doc.date || MYSQL_ZERO,
     date_utc: mysqlUtc(doc.date_gmt),
-    modified: doc.modified || doc.date || ZERO,
+    modified: doc.modified || doc.date || MYSQL_ZERO,
     modified_utc: mysqlUtc(doc.modified_gmt),
   };
 }

@@ -6,6 +6,7 @@
  */
 import ICAL from 'ical.js';
 import { DateTime, Info, type Zone } from 'luxon';
+import { wallOfUtc } from '../../dates/wall';
 import { zoneAbbr, zoneOf } from '../timezone';
 
 const DAY = 86_400_000;
@@ -95,16 +96,7 @@ function observances(zone: string, years: Iterable<number>): Observance[] {
 
 /** An iCalendar local date-time (no zone) from UTC milliseconds shifted by an offset in minutes. */
 function localTime(ms: number): ICAL.Time {
-  const d = new Date(ms);
-  return ICAL.Time.fromData({
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-    isDate: false,
-  });
+  return ICAL.Time.fromData({ ...wallOfUtc(ms), isDate: false });
 }
 
 /**

@@ -7,7 +7,7 @@ import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { findIana } from 'windows-iana';
 import { zoneFor, zoneOf } from '../../../libs/calendar/timezone';
-import type { Wall } from '../../../libs/calendar/wall';
+import { daysInMonth, wallOfUtc, type Wall } from '../../../libs/dates/wall';
 
 export type { Wall };
 
@@ -26,16 +26,13 @@ export function basicUtc(ms: number): string {
   return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}Z`;
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 export function isWall(w: Wall): boolean {
-  const leap = w.year % 4 === 0 && (w.year % 100 !== 0 || w.year % 400 === 0);
   return (
     w.year >= 1 &&
     w.month >= 1 &&
     w.month <= 12 &&
     w.day >= 1 &&
-    w.day <= (w.month === 2 && leap ? 29 : MONTH_DAYS[w.month - 1]) &&
+    w.day <= daysInMonth(w.year, w.month) &&
     w.hour >= 0 &&
     w.hour < 24 &&
     w.minute >= 0 &&
@@ -50,18 +47,6 @@ export function addDays(w: Wall, days: number): Wall {
   const d = new Date(Date.UTC(w.year, w.month - 1, w.day + days));
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: w.hour, minute: w.minute, second: w.second };
 }
-
-export const wallOfUtc = (ms: number): Wall => {
-  const d = new Date(ms);
-  return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-  };
-};
 
 /**
  * Offsets remembered per zone by quarter hour (of local time for walls, of UTC for instants): a feed

@@ -8,7 +8,8 @@
 import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { formatCost } from '../../../libs/calendar/cost';
 import { CATEGORY_TAXONOMY, EVENT_META, ORGANIZER_META, TAG_TAXONOMY, VENUE_META, truthyMeta } from '../../../libs/calendar/meta';
-import { fromLocal, rfc3339, rfc3339Gmt, toLocal } from '../../../libs/posts/dates';
+import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
+import { fromLocal } from '../../../libs/dates/post-dates';
 import { permalinkOf } from '../../../libs/posts/permalink';
 import { renderContent, renderExcerpt, renderTitle } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -159,7 +160,7 @@ export function presentEntity(kind: EcKind, doc: PostDoc, view: EcView): Record<
     date: rfc3339(doc.date),
     date_gmt: rfc3339Gmt(gmt),
     guid: { rendered: doc.guid },
-    modified: rfc3339(doc.modified || toLocal(modifiedGmt, zone)),
+    modified: rfc3339(doc.modified || mysqlLocal(modifiedGmt, zone)),
     modified_gmt: rfc3339Gmt(modifiedGmt),
     slug: doc.slug,
     status: doc.status,

@@ -10,9 +10,10 @@
  * time zone's offset at an instant is asked of the time-zone database (cached per zone).
  */
 import { DateTime, Info, type Zone } from 'luxon';
-import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { EVENT_META, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { zoneOf } from '../../../libs/calendar/timezone';
-import type { Wall as LocalWall } from '../../../libs/calendar/wall';
+import { storedWall as wall, storedWallAt as wallAt, type StoredWall as Wall } from '../../../libs/dates/wall';
 
 /** A date as the reference's DateTime serialises: `{date: "Y-m-d H:i:s.u", timezone_type, timezone}`. */
 export interface PhpDate {
@@ -22,40 +23,7 @@ export interface PhpDate {
 }
 
 const DAY_MS = 86_400_000;
-const MYSQL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** A wall-clock time: its parts, and the same parts read as if they were UTC (for day and offset arithmetic). */
-interface Wall extends LocalWall {
-  text: string;
-  /** Milliseconds of the wall time read as UTC. */
-  ms: number;
-}
-
-function wall(text: unknown): Wall | null {
-  if (typeof text !== 'string') return null;
-  const m = MYSQL.exec(text);
-  if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-  if (Number.isNaN(ms) || new Date(ms).getUTCDate() !== day) return null;
-  return { text, year, month, day, hour, minute, second, ms };
-}
-
-function wallAt(ms: number): Wall {
-  const d = new Date(ms);
-  const text = d.toISOString().slice(0, 19).replace('T', ' ');
-  return {
-    text,
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-    ms,
-  };
-}
 
 const zones = new Map<string, Zone>();
 /** Minutes east of UTC of a zone at an instant. */

@@ -6,8 +6,9 @@
  * Declared defaults (status `publish`, open comments and pings, standard format) apply on create only.
  */
 import { DateTime } from 'luxon';
-import { MYSQL_FORMAT, TAG_TAXONOMY } from '../../../libs/calendar/meta';
-import { parseDateInput } from '../../../libs/posts/dates';
+import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
+import { MYSQL_FORMAT } from '../../../libs/dates/format';
+import { parseDateInput } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { HandlerContext } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';

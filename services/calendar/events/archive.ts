@@ -7,7 +7,8 @@
  */
 import { DateTime } from 'luxon';
 import type { Caller } from '../../../libs/auth/user';
-import { CATEGORY_TAXONOMY, EVENT_TYPE, MYSQL_FORMAT, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { Args } from '../../../libs/rest/args';

@@ -6,7 +6,8 @@
  */
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
 import { inNameOrder } from '../../../libs/terms/order';
-import { EVENT_META, MYSQL_FORMAT, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { EVENT_META, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
 import { dateDetails, postDates } from '../dates';

@@ -23,7 +23,7 @@ import { zoneOf } from '../../../libs/calendar/timezone';
 import type { PostDoc } from '../../../libs/posts/types';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import { isRecord } from '../../../libs/rest/args';
-import { mysqlLocal } from '../../../libs/rest/dates';
+import { mysqlLocal } from '../../../libs/dates/format';
 import type { TermDoc } from '../../../libs/terms/repository';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';

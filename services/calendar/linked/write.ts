@@ -9,7 +9,7 @@ import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import type { PostDoc } from '../../../libs/posts/types';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
-import { mysqlLocal } from '../../../libs/rest/dates';
+import { mysqlLocal } from '../../../libs/dates/format';
 import type { ArgDecl } from '../../../libs/rest/registry';
 import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
 import { Args } from '../../../libs/rest/args';

@@ -6,7 +6,7 @@
  * A view only chooses the window, the order and the page.
  */
 import type { DateTime } from 'luxon';
-import { MYSQL_FORMAT } from '../../../libs/calendar/meta';
+import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { SortSpec } from '../../../libs/store/types';
 import type { CalendarDeps } from '../deps';

@@ -3,7 +3,7 @@ import { can, type Caller } from '../../../libs/auth/user';
 import { chunkPassword } from '../../../libs/auth/passwords';
 import type { AppPasswordDoc, UserDoc } from '../../../libs/auth/users';
 import { RestError, authStatus } from '../../../libs/rest/errors';
-import { rfc3339Gmt } from '../../../libs/rest/dates';
+import { rfc3339Gmt } from '../../../libs/dates/format';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { ContentDeps } from '../deps';

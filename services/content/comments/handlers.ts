@@ -6,7 +6,7 @@
  * here, the writes (create, update, delete) in write-handlers.ts, with what both share in common.ts.
  */
 import { can } from '../../../libs/auth/user';
-import { filterDate } from '../../../libs/posts/dates';
+import { filterDate } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { listSkip, pagingHeaders } from '../../../libs/rest/paging';

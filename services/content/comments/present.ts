@@ -5,7 +5,7 @@
  * the caller, so presenting never queries.
  */
 import type { Caller } from '../../../libs/auth/user';
-import { rfc3339, rfc3339Gmt } from '../../../libs/posts/dates';
+import { rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
 import { permalinkOf, type PageParents } from '../../../libs/posts/permalink';
 import { wpautop, wptexturize } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';

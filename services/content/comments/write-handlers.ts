@@ -3,7 +3,8 @@
  * update_item and delete_item with their permission checks). Writing needs an account; moderators
  * (moderate_comments) change everything, others what their rights on the comment's post allow.
  */
-import { now, toLocal } from '../../../libs/posts/dates';
+import { mysqlLocal } from '../../../libs/dates/format';
+import { now } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
@@ -97,7 +98,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       if (!prepared.date_gmt) {
         const at = now();
         prepared.date_gmt = at;
-        prepared.date = toLocal(at, deps.site.timezone);
+        prepared.date = mysqlLocal(at, deps.site.timezone);
       }
       const missingAuthor = !prepared.author && !prepared.author_name && !prepared.author_email && !prepared.author_url;
       if (missingAuthor) {

@@ -7,7 +7,7 @@ import { can, type Caller } from '../../../libs/auth/user';
 import { capsOf } from '../../../libs/auth/roles';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { kses, TITLE_TAGS } from '../../../libs/posts/kses';
-import { now, parseDateInput } from '../../../libs/posts/dates';
+import { now, parseDateInput } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { stripAllTags } from '../../../libs/posts/render';
 import { isRecord } from '../../../libs/rest/args';

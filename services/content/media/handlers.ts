@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { can } from '../../../libs/auth/user';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { mergeMeta } from '../../../libs/posts/meta';
-import { parseDateInput, toLocal } from '../../../libs/posts/dates';
+import { mysqlLocal } from '../../../libs/dates/format';
+import { parseDateInput } from '../../../libs/dates/post-dates';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -358,7 +359,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       checkParentType(parent);
       const changes = await writeFields(deps, ctx, doc);
       const at = new Date();
-      const saved = (await deps.posts.save(doc.id, { ...changes, modified: toLocal(at, deps.site.timezone), modified_gmt: at })) ?? doc;
+      const saved = (await deps.posts.save(doc.id, { ...changes, modified: mysqlLocal(at, deps.site.timezone), modified_gmt: at })) ?? doc;
       return { body: await presentOne(deps, ctx, saved, 'edit') };
     },
   });

@@ -3,7 +3,7 @@
  * controller's prepare_item_for_response over the posts controller's).
  */
 import type { Caller } from '../../../libs/auth/user';
-import { rfc3339, rfc3339Gmt, toLocal } from '../../../libs/posts/dates';
+import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
 import { readMeta } from '../../../libs/posts/meta';
 import { renderContent, renderExcerpt, renderTitle } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -80,7 +80,7 @@ export function presentMedia(doc: PostDoc, input: MediaPresentInput, withLinks =
   if (!embed) {
     out.date_gmt = doc.date_gmt ? rfc3339Gmt(new Date(doc.date_gmt)) : null;
     out.guid = edit ? { rendered: doc.guid, raw: doc.guid } : { rendered: doc.guid };
-    out.modified = rfc3339(doc.modified || toLocal(new Date(doc.modified_gmt), zone));
+    out.modified = rfc3339(doc.modified || mysqlLocal(new Date(doc.modified_gmt), zone));
     out.modified_gmt = rfc3339Gmt(new Date(doc.modified_gmt));
   }
   out.slug = doc.slug;

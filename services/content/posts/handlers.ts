@@ -10,7 +10,8 @@ import { loadAncestors } from '../../../libs/posts/permalink';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
-import { toLocal, now } from '../../../libs/posts/dates';
+import { mysqlLocal } from '../../../libs/dates/format';
+import { now } from '../../../libs/dates/post-dates';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
@@ -332,7 +333,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
         status: 'trash',
         trash: { status: post.status, time: at, desired_slug: post.slug },
         slug: post.slug ? `${post.slug}__trashed` : post.slug,
-        modified: toLocal(at, deps.site.timezone),
+        modified: mysqlLocal(at, deps.site.timezone),
         modified_gmt: at,
         ...withKey(post, key),
       }))!;

@@ -6,7 +6,8 @@
  */
 import type { Caller } from '../../../libs/auth/user';
 import { can } from '../../../libs/auth/user';
-import { fromLocal, rfc3339, rfc3339Gmt, toLocal } from '../../../libs/posts/dates';
+import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
+import { fromLocal } from '../../../libs/dates/post-dates';
 import { readMeta } from '../../../libs/posts/meta';
 import { ancestorsPath, permalinkOf } from '../../../libs/posts/permalink';
 import { blockVersion, renderContent, renderExcerpt, renderStoredExcerpt, renderTitle } from '../../../libs/posts/render';
@@ -142,7 +143,7 @@ export function presentPost(post: PostDoc, input: PresentInput, withLinks = true
   if (!embed) {
     out.date_gmt = rfc3339Gmt(gmtOf(post, zone));
     out.guid = edit ? { rendered: post.guid, raw: post.guid } : { rendered: post.guid };
-    out.modified = rfc3339(post.modified || toLocal(new Date(post.modified_gmt), zone));
+    out.modified = rfc3339(post.modified || mysqlLocal(new Date(post.modified_gmt), zone));
     out.modified_gmt = rfc3339Gmt(new Date(post.modified_gmt));
   }
   if (edit) out.password = post.password ?? '';

@@ -5,7 +5,7 @@
  */
 import type { QueryCache } from '../../../libs/store/query-cache';
 import { can, type Caller } from '../../../libs/auth/user';
-import { filterDate } from '../../../libs/posts/dates';
+import { filterDate } from '../../../libs/dates/post-dates';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
 import { Args, isRecord } from '../../../libs/rest/args';

@@ -6,7 +6,8 @@
  */
 import { can, type Caller } from '../../../libs/auth/user';
 import { writtenMeta } from '../../../libs/calendar/meta';
-import { now, toLocal } from '../../../libs/posts/dates';
+import { mysqlLocal } from '../../../libs/dates/format';
+import { now } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
@@ -299,7 +300,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       if (existing && !differs) autosave = existing;
       else {
         const t = now();
-        const stamp = { modified: toLocal(t, deps.site.timezone), modified_gmt: t };
+        const stamp = { modified: mysqlLocal(t, deps.site.timezone), modified_gmt: t };
         const changed = ctx.args.obj('meta');
         const meta = changed ? writtenMeta(post, changed, deps.site.timezone).meta : post.meta;
         const source: PostDoc = { ...post, ...fields, ...stamp, meta };

@@ -6,7 +6,8 @@
  */
 import { can, type Caller } from '../../../libs/auth/user';
 import { writtenMeta } from '../../../libs/calendar/meta';
-import { fromLocal, now, parseDateInput, toLocal, type PostDate } from '../../../libs/posts/dates';
+import { mysqlLocal } from '../../../libs/dates/format';
+import { fromLocal, now, parseDateInput, type PostDate } from '../../../libs/dates/post-dates';
 import { kses, ksesTitle } from '../../../libs/posts/kses';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
@@ -200,7 +201,7 @@ const emptyContent = () => new RestError('empty_content', 'Content, title, and e
 
 /** Dates and status after a write (wp_insert_post): floating drafts, defaults, and publish ⇄ future. */
 function settleDates(status: string, local: string | null, gmt: Date | null, zone: string): { status: string; date: string; date_gmt: Date | null } {
-  const date = local ?? toLocal(gmt ?? now(), zone);
+  const date = local ?? mysqlLocal(gmt ?? now(), zone);
   const dateGmt = gmt ?? (FLOATING_STATUSES.has(status) ? null : fromLocal(date, zone));
   let s = status;
   if (dateGmt) {
@@ -301,7 +302,7 @@ export async function buildUpdate(
   }
   // A floating draft is dated "now" on every save until a date is set.
   if (floating) {
-    local = toLocal(now(), zone);
+    local = mysqlLocal(now(), zone);
     gmt = null;
   }
   const dates = settleDates(status, local, gmt, zone);
@@ -340,7 +341,7 @@ export async function buildUpdate(
   after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);
   if (isRecord(p.meta)) Object.assign(after, writtenMeta(old, p.meta, zone));
   const t = now();
-  after.modified = toLocal(t, zone);
+  after.modified = mysqlLocal(t, zone);
   after.modified_gmt = t;
 
   const changes: Partial<PostDoc> = {};

@@ -2,10 +2,10 @@
  * Post dates as the reference keeps them: a local date string in the site time zone
  * (`YYYY-MM-DD HH:MM:SS`, what lists sort by) beside the UTC instant, which is absent while a draft's
  * date floats. Input dates without an offset are read in the site zone (or UTC for `*_gmt` fields).
+ * The local string of an instant is format.ts's mysqlLocal.
  */
 import { DateTime } from 'luxon';
-
-const LOCAL_FORMAT = 'yyyy-LL-dd HH:mm:ss';
+import { MYSQL_FORMAT, mysqlLocal } from './format';
 
 export interface PostDate {
   /** `YYYY-MM-DD HH:MM:SS` in the site zone. */
@@ -13,14 +13,9 @@ export interface PostDate {
   gmt: Date;
 }
 
-/** The local date string of an instant. */
-export function toLocal(at: Date, zone: string): string {
-  return DateTime.fromJSDate(at, { zone }).toFormat(LOCAL_FORMAT);
-}
-
 /** The instant of a local date string (the reference's get_gmt_from_date). */
 export function fromLocal(local: string, zone: string): Date {
-  return DateTime.fromFormat(local, LOCAL_FORMAT, { zone }).toJSDate();
+  return DateTime.fromFormat(local, MYSQL_FORMAT, { zone }).toJSDate();
 }
 
 /** Now, to the second, as the reference's current_time() reads it. */
@@ -43,17 +38,7 @@ export function parseDateInput(value: string, zone: string, isUtc = false): Post
   const dt = DateTime.fromISO(iso, { zone: readZone });
   if (!dt.isValid) return null;
   const gmt = new Date(Math.floor(dt.toMillis() / 1000) * 1000);
-  return { local: toLocal(gmt, zone), gmt };
-}
-
-/** `2024-01-02 03:04:05` → `2024-01-02T03:04:05` (the reference's mysql_to_rfc3339). */
-export function rfc3339(local: string): string {
-  return local.replace(' ', 'T');
-}
-
-/** An instant as the reference prints GMT dates: `2024-01-02T03:04:05`. */
-export function rfc3339Gmt(at: Date): string {
-  return at.toISOString().slice(0, 19);
+  return { local: mysqlLocal(gmt, zone), gmt };
 }
 
 /**
