@@ -88,16 +88,14 @@ async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo
     if (missing.length) {
       const candidates = new Map(missing.map((d) => [d.id, sanitizeTitle(d.title) || String(d.id)]));
       const taken = new Set(
-        (await deps.posts.collection.find({ type: kind.kind, slug: { $in: [...new Set(candidates.values())] } }, { fields: ['slug'] })).map((r) =>
-          String(r.slug),
-        ),
+        (await deps.posts.find({ type: kind.kind, slug: { $in: [...new Set(candidates.values())] } }, { fields: ['slug'] })).map((r) => String(r.slug)),
       );
       input.generatedSlugs = new Map();
       for (const d of missing) {
         const c = candidates.get(d.id)!;
         const slug =
           taken.has(c) || /^\d+$/.test(c)
-            ? await uniquePostSlug(deps.posts.collection, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id })
+            ? await uniquePostSlug(deps.posts, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id })
             : c;
         input.generatedSlugs.set(d.id, slug);
       }
@@ -171,14 +169,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     checkListOrder(p);
     const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-    const { items, total, page, perPage } = await pageOfPlan(
-      deps.posts.collection,
-      p,
-      plan,
-      (f) => deps.counts.count(deps.posts.collection, f),
-      undefined,
-      deps.pages,
-    );
+    const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.counts.count(deps.posts, f), undefined, deps.pages);
     const context = contextOf(ctx.args);
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
@@ -328,14 +319,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       if (key && post.batch_keys?.includes(key)) return { body: await presentOne(ctx, deps, kind, post, 'edit') };
       if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
       const at = now();
-      const trashed = (await deps.posts.save(post.id, {
-        status: 'trash',
-        trash: { status: post.status, time: at, desired_slug: post.slug },
-        slug: post.slug ? `${post.slug}__trashed` : post.slug,
-        modified: toLocal(at, deps.site.timezone),
-        modified_gmt: at,
-        ...withKey(post, key),
-      }))!;
+      const trashed = await deps.posts.trash(post, at, { modified: toLocal(at, deps.site.timezone), modified_gmt: at, ...withKey(post, key) });
       await recount(deps, post, trashed);
       await deps.comments.hideForTrashedPost(post.id);
       return { body: await presentOne(ctx, deps, kind, trashed, 'edit') };
@@ -347,9 +331,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
 async function removePost(deps: PostsDeps, post: PostDoc): Promise<void> {
   await deleteRevisionsOf(deps, post.id);
   await deps.comments.removeForPost(post.id);
-  if (post.type === 'page') await deps.posts.collection.updateMany({ parent: post.id, type: 'page' }, { $set: { parent: post.parent } });
-  // Its attachments move up a level too (unattached for a post).
-  await deps.posts.collection.updateMany({ parent: post.id, type: 'attachment' }, { $set: { parent: post.parent } });
+  await deps.posts.reparentChildren(post);
   await deps.posts.remove(post.id);
   await recount(deps, post, null);
 }

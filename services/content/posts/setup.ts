@@ -15,7 +15,7 @@ import type { PostsDeps } from './handlers';
 import type { LinkTargets } from './present';
 
 export async function ensureDefaultCategory(terms: TermsRepository): Promise<number> {
-  const find = () => terms.collection.findOne({ taxonomy: 'category', slug: 'uncategorized' });
+  const find = () => terms.findOne({ taxonomy: 'category', slug: 'uncategorized' });
   const found = await find();
   if (found) return found.id;
   try {

@@ -151,14 +151,14 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       });
       // A retried batch sub-request answers with the term its first run made.
       const key = ctx.req.idempotencyKey;
-      const done = key ? await terms.collection.findOne({ batch_key: key }) : null;
+      const done = key ? await terms.findOne({ batch_key: key }) : null;
       if (done) return reply(done);
       await checkParent(ctx);
       let created: TermDoc;
       try {
         created = await terms.insertTerm(tax, { ...termInput(ctx, tax), name: String(ctx.params.name) }, key);
       } catch (e) {
-        const first = key && e instanceof DuplicateKeyError ? await terms.collection.findOne({ batch_key: key }) : null;
+        const first = key && e instanceof DuplicateKeyError ? await terms.findOne({ batch_key: key }) : null;
         if (!first) throw e;
         created = first;
       }
