@@ -16,7 +16,7 @@ import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import { KINDS, type KindInfo } from '../../../libs/routes/cms/post-args';
-import type { Collection } from '../../../libs/store/types';
+import type { BatchResults } from '../batch-results';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { CommentsRepository } from '../../../libs/comments/repository';
@@ -38,7 +38,7 @@ export interface PostsDeps extends WriteDeps {
   users: UsersRepository;
   links: LinkTargets;
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
-  results: Collection;
+  results: BatchResults;
   /** Guests' list answers, the same for every guest asking the same query. */
   lists: Kept<Reply>;
   /** Presented records kept between requests (libs/rest/presented.ts). */
@@ -288,7 +288,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     async permission(ctx) {
       const key = ctx.req.idempotencyKey;
       // A permanent delete that already ran answers as it did, though the record is gone.
-      if (key && (await deps.results.findOne({ id: `batch:${key}` }))) return true;
+      if (key && (await deps.results.answer(key))) return true;
       const post = await loadPost(ctx, deps, kind);
       if (!canDeletePost(ctx.user, post)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(ctx.user));
       return true;
@@ -296,7 +296,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     async handle(ctx) {
       const key = ctx.req.idempotencyKey;
       if (key) {
-        const done = await deps.results.findOne({ id: `batch:${key}` });
+        const done = await deps.results.answer(key);
         if (done) {
           const left = await deps.posts.byId(Number(ctx.params.id));
           if (left) await removePost(deps, left);
@@ -309,9 +309,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
         const body = { deleted: true, previous };
         // Recorded before the delete: a retry after a crash in between finishes it and answers the same.
         if (key) {
-          await deps.results.insertOne({ id: `batch:${key}`, status: 200, body, created: new Date() });
-          // A batch job is retried within a day at most; older answers are no longer needed.
-          await deps.results.deleteMany({ id: { $gte: 'batch:', $lt: 'batch;' }, created: { $lt: new Date(Date.now() - 86_400_000) } });
+          await deps.results.record(key, body);
         }
         await removePost(deps, post);
         return { body };
