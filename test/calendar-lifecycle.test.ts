@@ -44,11 +44,11 @@ async function commentOn(post: number, approved: string): Promise<number> {
     type: 'comment',
     meta: {},
   };
-  await comments.collection.insertOne(doc);
+  await comments.insert(doc);
   return id;
 }
 
-const states = async (post: number) => (await comments.collection.find({ post }, { sort: [['id', 1]] })).map((c) => c.approved);
+const states = async (post: number) => (await comments.find({ post }, { sort: [['id', 1]] })).map((c) => c.approved);
 
 const eventBody = { title: 'Talk', start_date: '2030-05-01 10:00:00', end_date: '2030-05-01 11:00:00' };
 

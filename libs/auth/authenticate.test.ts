@@ -55,7 +55,7 @@ describe('Authenticator', () => {
   it('refuses a revoked application password on the very next request', async () => {
     await auth.authenticate(basic('ada', password), '10.0.0.1');
     await auth.authenticate(basic('ada', password), '10.0.0.1');
-    await users.users.updateOne({ id: userId }, { $set: { app_passwords: [] } });
+    await users.setAppPasswords(userId, []);
     const e = await refusal(auth.authenticate(basic('ada', password), '10.0.0.1'));
     expect(e.status).toBe(401);
     expect(e.code).toBe('incorrect_password');
@@ -66,10 +66,10 @@ describe('Authenticator', () => {
     await auth.authenticate(basic('ada', password), '10.0.0.1');
     // Another service's repository over the same store.
     const elsewhere = new UsersRepository(store);
-    await elsewhere.users.updateOne({ id: userId }, { $set: { roles: ['subscriber'] } });
+    await elsewhere.setAccount(userId, { roles: ['subscriber'] });
     const user = await auth.authenticate(basic('ada', password), '10.0.0.1');
     expect(user?.roles).toEqual(['subscriber']);
-    await elsewhere.users.deleteOne({ id: userId });
+    await elsewhere.remove(userId);
     expect((await refusal(auth.authenticate(basic('ada', password), '10.0.0.1'))).code).toBe('invalid_username');
   });
 

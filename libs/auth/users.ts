@@ -6,7 +6,7 @@
 import { Kept } from '../store/kept';
 import { randomUUID } from 'node:crypto';
 import { Repository } from '../store/repository';
-import type { Collection, Store } from '../store/types';
+import type { Store } from '../store/types';
 import { generateAppPassword, hashAccountPassword, hashAppPassword, normaliseAppPassword, verifyAppPassword } from './passwords';
 
 export interface AppPasswordDoc {
@@ -56,11 +56,6 @@ export class UsersRepository extends Repository<UserDoc> {
     super(store.collection<UserDoc>('users'));
   }
 
-  /** The raw collection, for the users list's own queries. */
-  get users(): Collection<UserDoc> {
-    return this.collection;
-  }
-
   /**
    * A keeper of values read from users: dropped as soon as this process writes any user (or a user's
    * application passwords) or, on the embedded store, another process does, and after `ttlMs` in any case.
@@ -70,11 +65,11 @@ export class UsersRepository extends Repository<UserDoc> {
   }
 
   byLogin(login: string): Promise<UserDoc | null> {
-    return this.users.findOne({ login });
+    return this.collection.findOne({ login });
   }
 
   byEmail(email: string): Promise<UserDoc | null> {
-    return this.users.findOne({ email: email.toLowerCase() });
+    return this.collection.findOne({ email: email.toLowerCase() });
   }
 
   /** The reference accepts the login or the e-mail address in Basic credentials. */
@@ -102,7 +97,7 @@ export class UsersRepository extends Repository<UserDoc> {
       email: fields.email.toLowerCase(),
       pass_hash: await hashAccountPassword(password),
     };
-    await this.users.insertOne(doc);
+    await this.collection.insertOne(doc);
     return doc;
   }
 
@@ -120,8 +115,22 @@ export class UsersRepository extends Repository<UserDoc> {
       last_used: null,
       last_ip: null,
     };
-    await this.users.updateOne({ id: userId }, { $push: { app_passwords: record } });
+    await this.collection.updateOne({ id: userId }, { $push: { app_passwords: record } });
     return { record, password: clear };
+  }
+
+  /** Replaces the user's application passwords with `list` (an empty list revokes them all). */
+  async setAppPasswords(userId: number, list: AppPasswordDoc[]): Promise<void> {
+    await this.collection.updateOne({ id: userId }, { $set: { app_passwords: list } });
+  }
+
+  /**
+   * Sets account fields (roles, e-mail, password hash, profile); callers have checked that a login or
+   * e-mail stays unique. Application passwords change only through their own methods.
+   */
+  async setAccount(userId: number, set: Record<string, unknown>): Promise<void> {
+    if ('app_passwords' in set || 'id' in set) throw new Error('not an account field');
+    await this.collection.updateOne({ id: userId }, { $set: set });
   }
 
   /** The application password of the user that matches, or null. Every stored hash is checked. */
@@ -137,6 +146,6 @@ export class UsersRepository extends Repository<UserDoc> {
     const day = 24 * 3600 * 1000;
     if (ap.last_used && Date.now() - new Date(ap.last_used).getTime() < day && ap.last_ip === ip) return;
     const list = (user.app_passwords ?? []).map((p) => (p.uuid === ap.uuid ? { ...p, last_used: new Date(), last_ip: ip } : p));
-    await this.users.updateOne({ id: user.id }, { $set: { app_passwords: list } });
+    await this.collection.updateOne({ id: user.id }, { $set: { app_passwords: list } });
   }
 }

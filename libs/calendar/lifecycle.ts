@@ -44,6 +44,5 @@ export async function deleteRecord(deps: LifecycleDeps, doc: PostDoc, linked?: L
 }
 
 async function unlink(deps: LifecycleDeps, linked: Linked, id: number): Promise<void> {
-  const { filter, update } = unlinkFromEvents(linked, id);
-  await deps.posts.collection.updateMany(filter, update);
+  await deps.posts.unlinkFromEvents(linked, id);
 }

@@ -4,7 +4,7 @@
  * trashing or marking as spam remembers the previous state so untrash and unspam restore it.
  */
 import { Repository } from '../store/repository';
-import type { Filter, Store } from '../store/types';
+import type { Store } from '../store/types';
 
 export interface CommentDoc extends Record<string, unknown> {
   id: number;
@@ -41,10 +41,6 @@ export class CommentsRepository extends Repository<CommentDoc> {
 
   nextId(): Promise<number> {
     return this.store.nextId('comments');
-  }
-
-  count(filter: Filter): Promise<number> {
-    return this.collection.count(filter);
   }
 
   /** Which of these comments have replies (in any state but spam and trash), in one query. */

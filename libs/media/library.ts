@@ -165,7 +165,7 @@ export class MediaLibrary {
         id,
         type: ATTACHMENT_TYPE,
         status: 'inherit',
-        slug: await uniquePostSlug(this.posts.collection, sanitizeTitle(title) || String(id), { type: ATTACHMENT_TYPE, hierarchical: false }),
+        slug: await uniquePostSlug(this.posts, sanitizeTitle(title) || String(id), { type: ATTACHMENT_TYPE, hierarchical: false }),
         title,
         content: f.description ?? '',
         excerpt: caption,
@@ -189,7 +189,7 @@ export class MediaLibrary {
 
   /** The image attachment an earlier fetch of this URL made, if any (so a URL is fetched once). */
   async bySourceUrl(url: string): Promise<PostDoc | null> {
-    const doc = await this.posts.collection.findOne({ source_url: url, type: ATTACHMENT_TYPE });
+    const doc = await this.posts.findOne({ source_url: url, type: ATTACHMENT_TYPE });
     return isImageAttachment(doc) ? doc : null;
   }
 

@@ -25,7 +25,7 @@ export type Linkable = Pick<PostDoc, 'id' | 'type' | 'slug'> & Partial<Pick<Post
 export async function loadAncestors(posts: PostsRepository, docs: Array<{ parent?: number }>, into: PageParents = new Map()): Promise<PageParents> {
   let wanted = [...new Set(docs.map((d) => Number(d.parent ?? 0)).filter((p) => p > 0 && !into.has(p)))];
   while (wanted.length) {
-    const found = await posts.collection.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
+    const found = await posts.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
     for (const f of found) into.set(f.id, { slug: String(f.slug ?? ''), parent: Number(f.parent ?? 0) });
     wanted = [...new Set(found.map((f) => Number(f.parent ?? 0)).filter((p) => p > 0 && !into.has(p)))];
   }
@@ -120,13 +120,13 @@ export async function resolvePermalink(posts: PostsRepository, site: Site, raw: 
     if (!doc || (target.type !== undefined && doc.type !== target.type)) return null;
     return doc;
   }
-  if ('slug' in target) return posts.collection.findOne({ type: target.type, slug: target.slug });
+  if ('slug' in target) return posts.findOne({ type: target.type, slug: target.slug });
   const slug = target.path[target.path.length - 1];
   // Pages first, as the reference's page rules come before the post rule; a post has a one-segment path.
-  for (const page of await posts.collection.find({ type: 'page', slug }, { sort: [['id', 1]] })) {
+  for (const page of await posts.find({ type: 'page', slug }, { sort: [['id', 1]] })) {
     if (await ancestorsMatch(posts, page, target.path.slice(0, -1))) return page;
   }
-  if (target.path.length === 1) return posts.collection.findOne({ type: 'post', slug }, { sort: [['id', 1]] });
+  if (target.path.length === 1) return posts.findOne({ type: 'post', slug }, { sort: [['id', 1]] });
   return null;
 }
 

@@ -4,6 +4,7 @@
  */
 import { Repository } from '../store/repository';
 import type { Filter, Store, Update } from '../store/types';
+import { unlinkFromEvents } from '../calendar/meta';
 import type { PostDoc, TrashInfo } from './types';
 
 export class PostsRepository extends Repository<PostDoc> {
@@ -34,6 +35,73 @@ export class PostsRepository extends Repository<PostDoc> {
     return full;
   }
 
+  /** Inserts many new records, all or none; `terms` is derived from `tax` (whatever the callers put there). */
+  async createMany(docs: PostDoc[]): Promise<void> {
+    await this.collection.insertMany(docs.map((doc) => ({ ...doc, terms: flattenTax(doc.tax) })));
+  }
+
+  /**
+   * Sets fields (dotted paths allowed) in one write that returns nothing, for bookkeeping that needs no
+   * record back (an import run's progress). Terms change only through save, which keeps `terms` in step.
+   */
+  async setFields(id: number, set: Record<string, unknown>): Promise<void> {
+    if (Object.keys(set).some((k) => k === 'tax' || k === 'terms' || k.startsWith('tax.'))) throw new Error('terms change through save');
+    await this.collection.updateOne({ id }, { $set: set });
+  }
+
+  /**
+   * A compare-and-set: applies `update` to the record only while it still matches `condition`; returns
+   * the record after the change, or null when it no longer matches (another writer moved it on first).
+   */
+  updateWhile(id: number, condition: Filter, update: Update): Promise<PostDoc | null> {
+    return this.collection.findOneAndUpdate({ id, ...condition }, update);
+  }
+
+  /** Sets the status of many records in one write (their term counts are the caller's to move). */
+  async setStatus(ids: number[], status: string): Promise<void> {
+    await this.collection.updateMany({ id: { $in: ids } }, { $set: { status } });
+  }
+
+  /**
+   * wp_delete_post's reparenting: a deleted page's child pages, and any deleted record's attachments,
+   * move up to its parent (attachments of a post become unattached).
+   */
+  async reparentChildren(post: PostDoc): Promise<void> {
+    if (post.type === 'page') await this.collection.updateMany({ parent: post.id, type: 'page' }, { $set: { parent: post.parent } });
+    await this.collection.updateMany({ parent: post.id, type: 'attachment' }, { $set: { parent: post.parent } });
+  }
+
+  /** A record's revisions and autosaves go with it (a permanent delete). */
+  async deleteRevisions(parentId: number): Promise<void> {
+    await this.collection.deleteMany({ parent: parentId, type: 'revision' });
+  }
+
+  /** Records of one type under a parent go with it (an import source's runs). */
+  async deleteChildren(type: string, parentId: number): Promise<void> {
+    await this.collection.deleteMany({ type, parent: parentId });
+  }
+
+  /** wp_delete_attachment: no record keeps a deleted attachment as its featured image. */
+  async clearFeaturedMedia(attachmentId: number): Promise<void> {
+    await this.collection.updateMany({ featured_media: attachmentId }, { $set: { featured_media: 0 } });
+  }
+
+  /** A trashed or deleted venue or organizer: no event links to it any more (meta list and indexed copy in one write). */
+  async unlinkFromEvents(kind: 'venue' | 'organizer', id: number): Promise<void> {
+    const { filter, update } = unlinkFromEvents(kind, id);
+    await this.collection.updateMany(filter, update);
+  }
+
+  /** wp_delete_user with reassignment: the user's records pass to another author. */
+  async reassignAuthor(from: number, to: number): Promise<void> {
+    await this.collection.updateMany({ author: from }, { $set: { author: to } });
+  }
+
+  /** wp_delete_user without reassignment: the user's records go with them. */
+  async deleteByAuthor(author: number): Promise<void> {
+    await this.collection.deleteMany({ author });
+  }
+
   /** Sets fields (and unsets the `undefined` ones); returns the record after the change. */
   async save(id: number, changes: Partial<PostDoc>): Promise<PostDoc | null> {
     const set: Record<string, unknown> = {};
@@ -50,11 +118,11 @@ export class PostsRepository extends Repository<PostDoc> {
     return this.update(id, update);
   }
 
-  /** Moves a record to the trash as the reference does; returns it after the move. */
-  async trash(doc: PostDoc, now = new Date()): Promise<PostDoc> {
+  /** Moves a record to the trash as the reference does (with any other fields the same write sets, `also`); returns it after the move. */
+  async trash(doc: PostDoc, now = new Date(), also: Partial<PostDoc> = {}): Promise<PostDoc> {
     const trash: TrashInfo = { status: doc.status, time: now, desired_slug: doc.slug };
     const slug = doc.slug ? `${doc.slug}__trashed` : doc.slug;
-    return (await this.save(doc.id, { status: 'trash', trash, slug }))!;
+    return (await this.save(doc.id, { status: 'trash', trash, slug, ...also }))!;
   }
 
   /** Restores a trashed record to `status` (default: its status before the trash) and its slug. */
@@ -65,10 +133,6 @@ export class PostsRepository extends Repository<PostDoc> {
       slug: info?.desired_slug ?? doc.slug.replace(/__trashed$/, ''),
       trash: undefined,
     }))!;
-  }
-
-  count(filter: Filter): Promise<number> {
-    return this.collection.count(filter);
   }
 }
 

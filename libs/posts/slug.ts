@@ -1,5 +1,5 @@
 /** Slugs as the reference makes them: sanitize_title, then unique per type (and parent when hierarchical). */
-import type { Collection, Filter } from '../store/types';
+import type { Filter, ReadableCollection } from '../store/types';
 
 /** Lower-case, accents folded (æ → ae, ß → ss), anything else non-alphanumeric becomes a hyphen. */
 export function sanitizeTitle(title: string): string {
@@ -29,7 +29,7 @@ const RESERVED = new Set(['embed', 'feed', 'rdf', 'rss', 'rss2', 'atom']);
  * `slug`, or `slug-2`, `slug-3`, ... whichever is free among records of the same type (and parent,
  * for hierarchical types), ignoring the record itself. One query fetches every candidate in use.
  */
-export async function uniqueSlug(posts: Collection, slug: string, scope: { type: string; parent?: number; selfId?: number }): Promise<string> {
+export async function uniqueSlug(posts: ReadableCollection, slug: string, scope: { type: string; parent?: number; selfId?: number }): Promise<string> {
   if (!slug) return slug;
   const filter: Filter = { type: scope.type };
   if (scope.parent !== undefined) filter.parent = scope.parent;
@@ -68,7 +68,7 @@ function badBare(slug: string, scope: SlugScope): boolean {
  * and numeric slugs that would read as a date archive (posts) or a page number (hierarchical types)
  * are never handed out bare; a numeric slug a post already has is kept.
  */
-export async function uniquePostSlug(posts: Collection, slug: string, scope: SlugScope): Promise<string> {
+export async function uniquePostSlug(posts: ReadableCollection, slug: string, scope: SlugScope): Promise<string> {
   if (!slug) return slug;
   const filter: Filter = { type: scope.type };
   if (scope.hierarchical) filter.parent = scope.parent ?? 0;

@@ -8,7 +8,7 @@
  */
 import { Kept } from './kept';
 import { keyOf } from './query-cache';
-import type { Collection, Doc, Filter, Store } from './types';
+import type { ReadableCollection, Doc, Filter, Store } from './types';
 
 const SHORT_TTL_MS = 1000;
 const LONG_TTL_MS = 60_000;
@@ -32,7 +32,7 @@ export class CountCache {
   }
 
   /** The collection's count of the filter, from memory while it is still current. */
-  async count<T extends Doc>(collection: Collection<T>, filter: Filter, now = Date.now()): Promise<number> {
+  async count<T extends Doc>(collection: ReadableCollection<T>, filter: Filter, now = Date.now()): Promise<number> {
     const kept = this.of(collection.name);
     const key = keyOf(filter);
     const stamp = kept.stamp();

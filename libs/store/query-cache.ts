@@ -8,7 +8,7 @@
  * no caller can change what the next one gets.
  */
 import { Kept } from './kept';
-import type { Collection, Doc, Filter, FindOptions, Store } from './types';
+import type { ReadableCollection, Doc, Filter, FindOptions, Store } from './types';
 
 const TTL_MS = 1000;
 /** Records held over all kept pages (a few kilobytes each once decoded), so memory stays bounded however large pages are. */
@@ -48,7 +48,7 @@ export class QueryCache {
   }
 
   /** The collection's `find`, answered from memory while the same query's answer is still current. */
-  async find<T extends Doc>(collection: Collection<T>, filter: Filter, options: FindOptions = {}): Promise<T[]> {
+  async find<T extends Doc>(collection: ReadableCollection<T>, filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const kept = this.of(collection.name);
     const key = `${keyOf(filter)}\u0000${keyOf(options)}`;
     const stamp = kept.stamp();

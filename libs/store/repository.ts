@@ -1,9 +1,11 @@
 /**
  * The base of every domain repository: the one place services touch the store. It wraps one
  * collection and adds the few shapes every resource needs (by id, by ids, a counted page); domain
- * repositories extend it with their own queries through `collection`.
+ * repositories extend it with their own queries and writes through `collection`, which only they can
+ * reach. Anyone may read with their own filters (find, findOne, count, distinct); every write goes
+ * through a method of the repository that says what it keeps true.
  */
-import type { Collection, Doc, Filter, SortSpec, Update } from './types';
+import type { Collection, Doc, Filter, FindOptions, ReadableCollection, Scalar, SortSpec, Update } from './types';
 
 export type Id = string | number;
 
@@ -23,8 +25,30 @@ export interface ListResult<T> {
   total: number;
 }
 
-export class Repository<T extends Doc & { id: Id }> {
-  constructor(readonly collection: Collection<T>) {}
+export class Repository<T extends Doc & { id: Id }> implements ReadableCollection<T> {
+  constructor(protected readonly collection: Collection<T>) {}
+
+  /** The collection's name (what the store's write generations and the read caches key on). */
+  get name(): string {
+    return this.collection.name;
+  }
+
+  find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return this.collection.find(filter, options);
+  }
+
+  findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null> {
+    return this.collection.findOne(filter, options);
+  }
+
+  count(filter: Filter): Promise<number> {
+    return this.collection.count(filter);
+  }
+
+  /** Distinct values of one field among matching documents (array fields contribute each element). */
+  distinct(path: string, filter: Filter): Promise<Scalar[]> {
+    return this.collection.distinct(path, filter);
+  }
 
   byId(id: T['id']): Promise<T | null> {
     return this.collection.findOne({ id });

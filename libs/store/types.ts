@@ -83,6 +83,9 @@ export interface Collection<T extends Doc = Doc> {
   deleteMany(filter: Filter): Promise<number>;
 }
 
+/** The reading half of a collection: what a repository offers everyone and what the read caches need. */
+export type ReadableCollection<T extends Doc = Doc> = Pick<Collection<T>, 'name' | 'find' | 'findOne' | 'count' | 'distinct'>;
+
 /** How a collection's fields are typed and indexed; declared once and given to both adapters. */
 export type FieldType = 'int' | 'number' | 'text' | 'bool' | 'date';
 

@@ -30,7 +30,7 @@ export async function loadTermAncestors(terms: TermsRepository, docs: Array<Pick
   const out: TermParents = new Map();
   let wanted = [...new Set(docs.map((d) => d.parent).filter((p) => p > 0))];
   while (wanted.length) {
-    const found = await terms.collection.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
+    const found = await terms.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
     for (const f of found) out.set(f.id, { slug: f.slug, parent: f.parent });
     wanted = [...new Set(found.map((f) => f.parent).filter((p) => p > 0 && !out.has(p)))];
   }

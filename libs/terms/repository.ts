@@ -48,6 +48,9 @@ export interface TermQuery {
   limit?: number;
 }
 
+/** A term's own fields, which only the term methods change. */
+const TERM_OWN_FIELDS = new Set(['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'count', 'batch_key']);
+
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /**
@@ -302,6 +305,15 @@ export class TermsRepository extends Repository<TermDoc> {
       wanted = [...new Set(rows.map((r) => Number(r.parent)))].filter((p) => p > 0 && !out.has(p));
     }
     return out;
+  }
+
+  /**
+   * Sets a field that is not the term's own (an importer's mark of the batch that created it); name,
+   * slug, parent, taxonomy and count change only through the methods that keep them consistent.
+   */
+  async setMark(id: number, field: string, value: unknown): Promise<void> {
+    if (TERM_OWN_FIELDS.has(field.split('.')[0])) throw new Error(`a term's ${field} is not a mark`);
+    await this.collection.updateOne({ id }, { $set: { [field]: value } });
   }
 
   /**

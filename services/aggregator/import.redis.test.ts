@@ -32,7 +32,7 @@ it('stores a batch of several slices once, through the import queue', async () =
   const created: number[] = res.body.activity.vendor_events.created;
   expect(created).toHaveLength(count);
   expect(new Set(created).size).toBe(count);
-  const stored = await db.posts.collection.find({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${e.global_id}`) } }, { fields: ['id'] });
+  const stored = await db.posts.find({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${e.global_id}`) } }, { fields: ['id'] });
   expect(stored.map((d) => d.id).sort((a, b) => a - b)).toEqual([...created].sort((a, b) => a - b));
   const after = await db.reload(record);
   expect(after.status).toBe('vendor-ea-pending');
@@ -57,6 +57,6 @@ it('stores a batch delivered twice at once exactly once', async () => {
   // Both ran the same jobs; only one moved the import on, the other's hash was spent by then.
   expect(statuses[0]).toBe(200);
   expect([200, 400]).toContain(statuses[1]);
-  const stored = await db.posts.collection.count({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${e.global_id}`) } });
+  const stored = await db.posts.count({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${e.global_id}`) } });
   expect(stored).toBe(40);
 }, 60000);

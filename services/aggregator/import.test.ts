@@ -224,7 +224,7 @@ describe('batch processing (ProcessingCest)', () => {
     );
     const res = await batch(id, batchBody(events));
     expect(res.status).toBe(200);
-    const stored = await Promise.all((res.body.activity.vendor_events.created as number[]).map((eventId) => db.posts.collection.findOne({ id: eventId })));
+    const stored = await Promise.all((res.body.activity.vendor_events.created as number[]).map((eventId) => db.posts.findOne({ id: eventId })));
     expect(stored.map((e) => e?.meta?._EventStartDate)).toEqual(['2032-02-29 10:00:00', '2000-02-29 10:00:00']);
   });
 
@@ -364,7 +364,7 @@ describe('batch processing (ProcessingCest)', () => {
     expect(renamed!.title).toBe('Renamed 0');
     // Term counts follow what the batches changed: every term's count is its published events.
     for (const term of await db.store.collection('terms').find({ taxonomy: { $in: ['vendor_events_cat', 'post_tag'] } })) {
-      expect([term.name, term.count]).toEqual([term.name, await db.posts.collection.count({ terms: term.id as number, status: 'publish' })]);
+      expect([term.name, term.count]).toEqual([term.name, await db.posts.count({ terms: term.id as number, status: 'publish' })]);
     }
   });
 

@@ -33,7 +33,7 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
   if (slugs.length) or.push({ type: { $in: [VENUE_TYPE, ORGANIZER_TYPE] }, slug: { $in: slugs } });
   // One query for every venue and organizer of the batch, each branch an index lookup (a condition on
   // type around the identity branch would make the store walk every record of the type instead).
-  const found = (or.length ? await deps.posts.collection.find({ $or: or }, { sort: [['id', 1]] }) : []).filter(
+  const found = (or.length ? await deps.posts.find({ $or: or }, { sort: [['id', 1]] }) : []).filter(
     (d) => (d.type === VENUE_TYPE || d.type === ORGANIZER_TYPE) && d.status !== 'trash',
   );
 
@@ -87,7 +87,7 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
     for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) {
       const ofType = fresh.filter((f) => f.type === type);
       slugsOf[type] = await bulkSlugs(
-        deps.posts.collection,
+        deps.posts,
         type,
         ofType.map((f) => sanitizeTitle(f.s.name)),
       );
@@ -112,7 +112,7 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
         ...(s.identity.primary ? { ea_key: `${type}|${s.identity.primary}` } : {}),
       });
     });
-    await deps.posts.collection.insertMany(docs);
+    await deps.posts.createMany(docs);
   }
 
   const categories = await storeTerms(deps, CATEGORY_TAXONOMY, job.categories, job.batchRef, activity);
@@ -131,7 +131,7 @@ async function storeTerms(
   const out: Record<string, number> = {};
   if (names.length === 0) return out;
   const slugs = names.map((n) => sanitizeTitle(n)).filter(Boolean);
-  const find = () => deps.terms.collection.find({ taxonomy, $or: [{ slug: { $in: slugs } }, { name: { $in: names } }] }, { sort: [['id', 1]] });
+  const find = () => deps.terms.find({ taxonomy, $or: [{ slug: { $in: slugs } }, { name: { $in: names } }] }, { sort: [['id', 1]] });
   const match = (found: TermDoc[], name: string) =>
     found.find((t) => t.slug === sanitizeTitle(name)) ?? found.find((t) => t.name.toLowerCase() === name.toLowerCase());
   let found = await find();
@@ -141,7 +141,7 @@ async function storeTerms(
     if (!term) {
       try {
         term = await deps.terms.create({ taxonomy, name });
-        await deps.terms.collection.updateOne({ id: term.id }, { $set: { [IMPORT_META.createdBy]: batchRef } });
+        await deps.terms.setMark(term.id, IMPORT_META.createdBy, batchRef);
         addActivity(activity, taxonomy, 'created', term.id);
       } catch (e) {
         // Another worker created it first.

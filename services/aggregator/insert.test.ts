@@ -8,7 +8,7 @@ import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../libs/calendar/meta
 import { PostsRepository } from '../../libs/posts/repository';
 import { siteFrom } from '../../libs/rest/site';
 import { openStore } from '../../libs/store';
-import type { Collection, Store } from '../../libs/store/types';
+import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import { eaEvent } from '../../test/support/imports';
 import { runImportJob } from './insert';
@@ -76,9 +76,9 @@ it('reports the same activity and stores nothing twice when a job runs again', a
   expect(second.activity).toEqual(first.activity);
   // A rerun whose first answer was lost counts its events as new again (their counts were never added).
   expect(second.counts).toEqual(first.counts);
-  expect(await deps.posts.collection.count({ type: EVENT_TYPE })).toBe(3);
-  expect(await deps.posts.collection.count({ type: VENUE_TYPE })).toBe(3);
-  expect(await deps.posts.collection.count({ type: ORGANIZER_TYPE })).toBe(4);
+  expect(await deps.posts.count({ type: EVENT_TYPE })).toBe(3);
+  expect(await deps.posts.count({ type: VENUE_TYPE })).toBe(3);
+  expect(await deps.posts.count({ type: ORGANIZER_TYPE })).toBe(4);
 });
 
 it('reports records another batch created as updated', async () => {
@@ -102,14 +102,13 @@ it('ends with one record when two slices race for the same identity', async () =
   expect(failed.length).toBeLessThanOrEqual(1);
   const retry = (await job('imp:b')) as EventsResult;
   expect(retry.activity.vendor_events.created.length + retry.activity.vendor_events.updated.length).toBe(1);
-  expect(await deps.posts.collection.count({ type: EVENT_TYPE })).toBe(1);
+  expect(await deps.posts.count({ type: EVENT_TYPE })).toBe(1);
 });
 
 it('finds every venue and organizer of a batch with one query', async () => {
   const items = Array.from({ length: 40 }, (_, i) => eaEvent(100 + i)) as unknown as EaEvent[];
   await linkedFor(items);
-  const posts = deps.posts.collection as Collection;
-  const find = jest.spyOn(posts, 'find');
+  const find = jest.spyOn(deps.posts, 'find');
   await linkedFor(items, 'imp:again');
   const linkedQueries = find.mock.calls.filter(([filter]) => JSON.stringify(filter).includes(VENUE_TYPE));
   expect(linkedQueries).toHaveLength(1);
@@ -122,7 +121,7 @@ it('gives repeated titles distinct slugs with one query per repeated slug', asyn
   await runImportJob(deps, { step: 'events', ...ctx('imp:a'), events: specs(items, none) });
   const more = items.map((i) => ({ ...i, uid: `${i.uid}-b` }));
   await runImportJob(deps, { step: 'events', ...ctx('imp:b'), events: specs(more, none) });
-  const slugs = (await deps.posts.collection.find({ type: EVENT_TYPE }, { fields: ['slug'] })).map((d) => d.slug);
+  const slugs = (await deps.posts.find({ type: EVENT_TYPE }, { fields: ['slug'] })).map((d) => d.slug);
   expect(slugs).toHaveLength(60);
   expect(new Set(slugs).size).toBe(60);
   expect(slugs).toContain('weekly-yoga');

@@ -48,7 +48,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
   const keys = [...new Set(job.events.flatMap((e) => e.identity.keys))];
   // One query for every event of the slice that an earlier import (or attempt) stored: by identity
   // alone, an index lookup; the type is checked here (with it the store would walk every event).
-  const existing = (keys.length ? await deps.posts.collection.find({ ea_ids: { $in: keys } }, { sort: [['id', 1]] }) : []).filter((d) => d.type === EVENT_TYPE);
+  const existing = (keys.length ? await deps.posts.find({ ea_ids: { $in: keys } }, { sort: [['id', 1]] }) : []).filter((d) => d.type === EVENT_TYPE);
   const byKey = new Map<string, PostDoc>();
   for (const doc of existing) for (const k of eaIdsOf(doc) ?? []) if (!byKey.has(k)) byKey.set(k, doc);
 
@@ -123,7 +123,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
   if (creates.length) {
     const first = await deps.store.nextId('posts', creates.length);
     const slugs = await bulkSlugs(
-      deps.posts.collection,
+      deps.posts,
       EVENT_TYPE,
       creates.map((d) => d.slug),
     );
@@ -132,7 +132,7 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
       d.slug = slugs[i] || String(d.id);
       d.guid = `${deps.site.home}/?post_type=${EVENT_TYPE}&p=${d.id}`;
     });
-    await deps.posts.collection.insertMany(creates);
+    await deps.posts.createMany(creates);
   }
   for (const { before, after } of updates.values()) {
     const changes: Partial<PostDoc> = {};

@@ -4,7 +4,7 @@
  * (`node dist/scripts/import.js interval <seconds>`); whatever is stored, the answer is clamped as the
  * reference clamps the filtered value: non-numeric or at most 10 gives 10, above 600 gives 600.
  */
-import type { Store } from '../../libs/store/types';
+import type { Collection, Store } from '../../libs/store/types';
 
 export const INTERVAL_MIN = 10;
 export const INTERVAL_MAX = 600;
@@ -17,13 +17,30 @@ export function clampInterval(value: unknown): number {
   return isNumeric(value) && Math.trunc(Number(value)) > INTERVAL_MIN ? Math.min(INTERVAL_MAX, Math.trunc(Number(value))) : INTERVAL_MIN;
 }
 
-export async function batchInterval(store: Store): Promise<number> {
-  const doc = await store.collection('options').findOne({ id: INTERVAL_OPTION });
-  return clampInterval(doc?.value);
+/** The batch interval option: one document of the options collection. */
+class IntervalOption {
+  private readonly options: Collection;
+
+  constructor(store: Store) {
+    this.options = store.collection('options');
+  }
+
+  async get(): Promise<number> {
+    const doc = await this.options.findOne({ id: INTERVAL_OPTION });
+    return clampInterval(doc?.value);
+  }
+
+  /** Stores the value as given (readers clamp it), creating the option the first time. */
+  async set(value: unknown): Promise<void> {
+    const r = await this.options.updateOne({ id: INTERVAL_OPTION }, { $set: { value } });
+    if (r.matched === 0) await this.options.insertOne({ id: INTERVAL_OPTION, value });
+  }
 }
 
-export async function setBatchInterval(store: Store, value: unknown): Promise<void> {
-  const options = store.collection('options');
-  const r = await options.updateOne({ id: INTERVAL_OPTION }, { $set: { value } });
-  if (r.matched === 0) await options.insertOne({ id: INTERVAL_OPTION, value });
+export function batchInterval(store: Store): Promise<number> {
+  return new IntervalOption(store).get();
+}
+
+export function setBatchInterval(store: Store, value: unknown): Promise<void> {
+  return new IntervalOption(store).set(value);
 }

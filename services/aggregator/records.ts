@@ -90,7 +90,7 @@ export class ImportRecords {
 
   /** The record of an import id, in one of the statuses (any status when none is given). */
   async byImportId(importId: string, statuses?: string[]): Promise<ImportRecordDoc | null> {
-    const doc = await this.posts.collection.findOne({ import_id: importId, type: RECORD_TYPE }, { sort: [['id', 1]] });
+    const doc = await this.posts.findOne({ import_id: importId, type: RECORD_TYPE }, { sort: [['id', 1]] });
     if (!isImportRecord(doc)) return null;
     return !statuses || statuses.includes(doc.status) ? doc : null;
   }
@@ -132,8 +132,7 @@ export class ImportRecords {
    * after the change, or null when another request moved it on first.
    */
   async advance(record: ImportRecordDoc, hash: string, update: Update): Promise<ImportRecordDoc | null> {
-    const filter = { id: record.id, status: RECORD_STATUS.pending, [`meta.${RECORD_META.nextBatchHash}`]: hash };
-    const doc = await this.posts.collection.findOneAndUpdate(filter, update);
+    const doc = await this.posts.updateWhile(record.id, { status: RECORD_STATUS.pending, [`meta.${RECORD_META.nextBatchHash}`]: hash }, update);
     return isImportRecord(doc) ? doc : null;
   }
 

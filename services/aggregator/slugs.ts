@@ -3,13 +3,13 @@
  * `-2`, `-3`, ...) but one query for the whole list plus one per slug that is already taken, instead
  * of one per record.
  */
-import type { Collection } from '../../libs/store/types';
+import type { ReadableCollection } from '../../libs/store/types';
 
 /** Names the reference never hands out as a bare post slug. */
 const RESERVED = new Set(['embed', 'feed', 'rdf', 'rss', 'rss2', 'atom']);
 
 /** A free slug for each wanted one, in order; an empty wanted slug stays empty (the caller uses the id). */
-export async function bulkSlugs(posts: Collection, type: string, wanted: string[]): Promise<string[]> {
+export async function bulkSlugs(posts: ReadableCollection, type: string, wanted: string[]): Promise<string[]> {
   const bases = [...new Set(wanted.filter(Boolean))];
   if (bases.length === 0) return wanted.map(() => '');
   const taken = new Set<string>();

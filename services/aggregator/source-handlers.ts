@@ -107,7 +107,7 @@ async function checkSource(deps: AggregatorDeps, meta: Record<string, unknown>, 
   // Category ids (the `categories` argument is a list of integers).
   const categories = Array.isArray(givenCategories) ? givenCategories.filter((n): n is number => typeof n === 'number') : [];
   if (categories.length) {
-    const found = await deps.terms.collection.find({ id: { $in: categories }, taxonomy: CATEGORY_TAXONOMY }, { fields: ['id'] });
+    const found = await deps.terms.find({ id: { $in: categories }, taxonomy: CATEGORY_TAXONOMY }, { fields: ['id'] });
     if (found.length !== new Set(categories).size)
       failures.push(['categories', new ParamError('rest_invalid_param', 'categories names an event category that does not exist.')]);
   }

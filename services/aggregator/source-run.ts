@@ -91,10 +91,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
   if (run.status === RECORD_STATUS.success) return { run: run.id, status: 'success' };
   const s = sourceOf(sourceDoc);
   const setRun = (changes: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    deps.posts.collection.updateOne(
-      { id: run.id },
-      { $set: { ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [`meta.${k}`, v])), ...extra, modified_gmt: deps.now() } },
-    );
+    deps.posts.setFields(run.id, { ...Object.fromEntries(Object.entries(changes).map(([k, v]) => [`meta.${k}`, v])), ...extra, modified_gmt: deps.now() });
   await setRun({}, { status: RECORD_STATUS.pending });
 
   try {
@@ -215,7 +212,7 @@ export function leftFeed(key: string, startUtc: unknown, feed: FeedContents, win
 /** Applies the source's policy to its events that are no longer in the feed; returns how many moved. */
 async function retire(deps: SourceRunDeps, sourceId: number, s: Source, feed: FeedContents, window: { from: Date; to: Date }): Promise<number> {
   const keep = s.onRemoved === 'draft' ? ['trash', 'draft'] : ['trash'];
-  const mine = await deps.posts.collection.find(
+  const mine = await deps.posts.find(
     { type: EVENT_TYPE, [`meta.${IMPORT_META.record}`]: sourceId, status: { $nin: keep } },
     { fields: ['id', 'status', 'slug', 'meta', 'terms'] },
   );
@@ -228,7 +225,10 @@ async function retire(deps: SourceRunDeps, sourceId: number, s: Source, feed: Fe
   // Trashed as the calendar trashes events (comments hidden, term counts moved once).
   if (s.onRemoved === 'trash') await trashRecords(deps, gone);
   else {
-    await deps.posts.collection.updateMany({ id: { $in: gone.map((d) => d.id) } }, { $set: { status: 'draft' } });
+    await deps.posts.setStatus(
+      gone.map((d) => d.id),
+      'draft',
+    );
     await deps.terms.countWrites(gone.map((d) => [d, { ...d, status: 'draft' }]));
   }
   return gone.length;

@@ -131,7 +131,7 @@ export class Sources {
 
   /** Sources that run on a schedule. */
   async scheduled(): Promise<ImportRecordDoc[]> {
-    const all = await this.deps.posts.collection.find({ type: RECORD_TYPE, status: RECORD_STATUS.schedule });
+    const all = await this.deps.posts.find({ type: RECORD_TYPE, status: RECORD_STATUS.schedule });
     return all.filter(isImportRecord).filter((d) => periodOf(sourceOf(d)) > 0);
   }
 
@@ -173,7 +173,7 @@ export class Sources {
 
   /** A new pending run of a source, for a queue job (or the run that job already made). */
   async startRun(source: ImportRecordDoc, job: string): Promise<ImportRecordDoc> {
-    const existing = await this.deps.posts.collection.findOne({
+    const existing = await this.deps.posts.findOne({
       type: RECORD_TYPE,
       parent: source.id,
       [`meta.${SOURCE_META.job}`]: job,
@@ -214,7 +214,7 @@ export class Sources {
 
   /** Removes a source and its runs; the events it imported stay. */
   async remove(doc: ImportRecordDoc): Promise<void> {
-    await this.deps.posts.collection.deleteMany({ type: RECORD_TYPE, parent: doc.id });
+    await this.deps.posts.deleteChildren(RECORD_TYPE, doc.id);
     await this.deps.posts.remove(doc.id);
   }
 }

@@ -13,7 +13,7 @@ import type { Site } from '../../libs/rest/site';
 import type { CountCache } from '../../libs/store/count-cache';
 import { Kept } from '../../libs/store/kept';
 import type { QueryCache } from '../../libs/store/query-cache';
-import type { Collection, Doc, Filter, SortSpec, Store } from '../../libs/store/types';
+import type { Doc, Filter, ReadableCollection, SortSpec, Store } from '../../libs/store/types';
 
 /** A presented record, as embedded in another. */
 export type Presented = Record<string, unknown>;
@@ -61,7 +61,7 @@ export function calendarCaches(store: Store, site: Site): CalendarCaches {
 
 /** One page of records and the total across pages; the total is counted only when the page cannot tell it, and then kept (CountCache). */
 export async function pageWithTotal<T extends Doc>(
-  collection: Collection<T>,
+  collection: ReadableCollection<T>,
   counts: CountCache,
   filter: Filter,
   opts: { page: number; perPage: number; sort: SortSpec; pages?: QueryCache },

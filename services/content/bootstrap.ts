@@ -32,7 +32,7 @@ function writeCredentials(dataDir: string, text: string): string {
  * choose the administrator's passwords instead.
  */
 async function firstRunAdmin(deps: ContentDeps, config: Pick<Config, 'DATA_DIR' | 'SITE_URL'>): Promise<void> {
-  if ((await deps.users.users.count({})) > 0) return;
+  if ((await deps.users.count({})) > 0) return;
   const password = generateAppPassword();
   const appPassword = generateAppPassword();
   try {
@@ -88,7 +88,7 @@ export async function bootstrapAdmin(
     if (!(await verifyAccountPassword(config.ADMIN_PASSWORD, user.pass_hash))) set.pass_hash = await hashAccountPassword(config.ADMIN_PASSWORD);
     if (config.ADMIN_EMAIL && user.email !== email) set.email = email;
     if (Object.keys(set).length) {
-      await deps.users.users.updateOne({ id: user.id }, { $set: set });
+      await deps.users.setAccount(user.id, set);
       logger.info({ login }, 'administrator updated');
     }
   }
@@ -96,7 +96,7 @@ export async function bootstrapAdmin(
     const fresh = (await deps.users.byId(user.id))!;
     if (!deps.users.matchAppPassword(fresh, config.ADMIN_APP_PASSWORD)) {
       const others = (fresh.app_passwords ?? []).filter((p) => p.name !== 'bootstrap');
-      await deps.users.users.updateOne({ id: user.id }, { $set: { app_passwords: others } });
+      await deps.users.setAppPasswords(user.id, others);
       await deps.users.addAppPassword(user.id, 'bootstrap', '', config.ADMIN_APP_PASSWORD);
       logger.info({ login }, 'bootstrap application password installed');
     }

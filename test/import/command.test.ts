@@ -79,7 +79,7 @@ it('creates an import and feeds a file to the end', async () => {
   const record = await db.reload({ id: recordId });
   expect(record.status).toBe('vendor-ea-success');
   expect(record.meta._vendor_aggregator_percentage_complete).toBe(100);
-  const stored = await db.posts.collection.count({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${e.global_id}`) } });
+  const stored = await db.posts.count({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${e.global_id}`) } });
   expect(stored).toBe(53);
 }, 60000);
 
@@ -110,7 +110,7 @@ it('ends the import as failed when the service refuses a batch', async () => {
   expect(record.status).toBe('vendor-ea-failed');
   expect(record.comments?.[0]).toMatchObject({ type: 'vendor-ea-error', code: 'error:batch-refused' });
   // The first batch was stored, the refused one not at all.
-  expect(await db.posts.collection.count({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${(e as { global_id: string }).global_id}`) } })).toBe(5);
+  expect(await db.posts.count({ type: EVENT_TYPE, ea_ids: { $in: events.map((e) => `g:${(e as { global_id: string }).global_id}`) } })).toBe(5);
 }, 60000);
 
 it('refuses a file that is not a JSON array before sending anything', async () => {

@@ -101,8 +101,8 @@ export class AppStore {
     const doc = await this.records.create({ importId, origin, ...(hash ? { batchHash: hash } : {}) });
     const update: Record<string, unknown> = { status };
     if (hash === null) {
-      await this.posts.collection.updateOne({ id: doc.id }, { $set: update, $unset: { [`meta.${RECORD_META.nextBatchHash}`]: true } });
-    } else await this.posts.collection.updateOne({ id: doc.id }, { $set: update });
+      await this.store.collection('posts').updateOne({ id: doc.id }, { $set: update, $unset: { [`meta.${RECORD_META.nextBatchHash}`]: true } });
+    } else await this.store.collection('posts').updateOne({ id: doc.id }, { $set: update });
     return (await this.posts.byId(doc.id)) as ImportRecordDoc;
   }
 
@@ -111,7 +111,7 @@ export class AppStore {
   }
 
   ofType(type: string): Promise<PostDoc[]> {
-    return this.posts.collection.find({ type }, { sort: [['id', 1]] });
+    return this.posts.find({ type }, { sort: [['id', 1]] });
   }
 
   close(): Promise<void> {

@@ -92,7 +92,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     // An event list without per_page shows the site's posts-per-page setting.
     const perPage = kind.type === EVENT_TYPE && !ctx.has('per_page') && deps.postsPerPage ? Math.min(deps.postsPerPage(), 100) : Number(ctx.params.per_page);
     const { items, total }: { items: PostDoc[]; total: number } = query
-      ? await pageWithTotal(deps.posts.collection, deps.counts, query.filter, { page, perPage, sort: query.sort, pages: deps.pages })
+      ? await pageWithTotal(deps.posts, deps.counts, query.filter, { page, perPage, sort: query.sort, pages: deps.pages })
       : { items: [], total: 0 };
     if (page > 1 && items.length === 0) return { status: 404, body: PAGE_NOT_FOUND };
     const readable = items.filter((d) => canReadRecord(ctx.user, kind.cap, d));

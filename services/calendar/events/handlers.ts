@@ -25,8 +25,7 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
     const stamp = deps.presented.stamp();
     const slug = pathSlug(ctx);
     const id = Number(ctx.params.id);
-    const doc =
-      slug !== null ? await deps.posts.collection.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
+    const doc = slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
     if (doc) readAt.set(doc, stamp);
     return doc;
   });
@@ -74,7 +73,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     const stamp = deps.presented.stamp();
     const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
     if ('code' in q) throw q;
-    const { items, total } = await pageWithTotal(deps.posts.collection, deps.counts, q.filter, {
+    const { items, total } = await pageWithTotal(deps.posts, deps.counts, q.filter, {
       page: q.page,
       perPage: q.perPage,
       sort: q.sort,

@@ -152,7 +152,7 @@ export async function termIds(deps: CalendarDeps, taxonomy: string, entries: Ter
       const name = e.name.trim();
       term = (await deps.terms.bySlugs(taxonomy, [name, sanitizeTitle(name)].filter(Boolean)))[0] ?? null;
       if (!term) {
-        const byName = await deps.terms.collection.find({ taxonomy, name: { $icontains: name } });
+        const byName = await deps.terms.find({ taxonomy, name: { $icontains: name } });
         term = byName.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null;
       }
       term ??= await deps.terms.create({ taxonomy, name });
@@ -262,7 +262,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
 
   if (!current) {
     const id = await deps.posts.nextId();
-    const slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), {
+    const slug = await uniquePostSlug(deps.posts, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), {
       type: EVENT_TYPE,
       hierarchical: false,
     });
@@ -274,7 +274,7 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
   }
 
   if (text('slug') !== undefined)
-    fields.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(text('slug')!) || String(current.id), {
+    fields.slug = await uniquePostSlug(deps.posts, sanitizeTitle(text('slug')!) || String(current.id), {
       type: EVENT_TYPE,
       hierarchical: false,
       selfId: current.id,

@@ -78,7 +78,7 @@ async function exportArchive(deps: CalendarDeps, ctx: HandlerContext, name: stri
   const writer = new ICalendarWriter(deps.site, { now: deps.now(), refreshMinutes: REFRESH_MINUTES });
   for (let skip = 0; skip < ICAL_MAX_EVENTS; skip += BATCH) {
     const limit = Math.min(BATCH, ICAL_MAX_EVENTS - skip);
-    const items = await deps.posts.collection.find(q.filter, { sort, skip, limit });
+    const items = await deps.posts.find(q.filter, { sort, skip, limit });
     if (!items.length) break;
     const parts = await loadEventParts(deps, items, false, ctx.user);
     writer.add(items.map((doc) => icalEvent(deps, doc, parts, !!doc.password)));

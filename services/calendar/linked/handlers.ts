@@ -33,24 +33,20 @@ export function searchFragments(search: string): string[] {
 
 /** Ids of the kind that events link to, counting only events in a status that counts (has_events). */
 export async function idsWithEvents(deps: CalendarDeps, kind: LinkedKindDef): Promise<number[]> {
-  return (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $nin: NOT_COUNTED } })).map(Number);
+  return (await deps.posts.distinct(kind.eventField, { type: EVENT_TYPE, status: { $nin: NOT_COUNTED } })).map(Number);
 }
 
 /** Ids of the kind linked to upcoming events the caller could see: published, and private ones for those who read them. */
 export async function idsWithUpcoming(deps: CalendarDeps, kind: LinkedKindDef, user: Caller): Promise<number[]> {
   const visible = can(user, 'read_private_vendor_events') ? ['publish', 'private'] : ['publish'];
-  return (await deps.posts.collection.distinct(kind.eventField, { type: EVENT_TYPE, status: { $in: visible }, event_start: { $gt: deps.now() } })).map(Number);
+  return (await deps.posts.distinct(kind.eventField, { type: EVENT_TYPE, status: { $in: visible }, event_start: { $gt: deps.now() } })).map(Number);
 }
 
 function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc | null> {
   return ctx.cached(kind.key, async () => {
     const slug = pathSlug(ctx);
     const doc =
-      slug !== null
-        ? await deps.posts.collection.findOne({ type: kind.type, slug })
-        : Number(ctx.params.id) > 0
-          ? await deps.posts.byId(Number(ctx.params.id))
-          : null;
+      slug !== null ? await deps.posts.findOne({ type: kind.type, slug }) : Number(ctx.params.id) > 0 ? await deps.posts.byId(Number(ctx.params.id)) : null;
     return doc && doc.type === kind.type ? doc : null;
   });
 }
@@ -131,12 +127,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
 
       const page = Number(params.page);
       const perPage = Number(params.per_page);
-      const { items, total } = await pageWithTotal(
-        deps.posts.collection,
-        deps.counts,
-        { $and: and },
-        { page, perPage, sort: [['date', -1]], pages: deps.pages },
-      );
+      const { items, total } = await pageWithTotal(deps.posts, deps.counts, { $and: and }, { page, perPage, sort: [['date', -1]], pages: deps.pages });
       if (page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound(kind.key);
       const related = await loadRelated(deps, items);
       const records = items.map((d) => presentLinked(kind, d, site, related, { blank: !!d.password }));

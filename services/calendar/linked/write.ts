@@ -66,7 +66,7 @@ const lower = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : 
 export async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, name: string, description: unknown): Promise<PostDoc | null> {
   const wanted = name.trim();
   if (!wanted) return null;
-  const candidates = await deps.posts.collection.find({ type: kind.type, status: { $ne: 'trash' }, title: { $icontains: wanted } }, { sort: [['id', 1]] });
+  const candidates = await deps.posts.find({ type: kind.type, status: { $ne: 'trash' }, title: { $icontains: wanted } }, { sort: [['id', 1]] });
   return (
     candidates.find(
       (c) => lower(c.title) === lower(wanted) && (typeof description !== 'string' || description === '' || lower(c.content) === lower(description)),
@@ -139,7 +139,7 @@ export async function createLinked(
     id,
     type: kind.type,
     status: statusForDate(scaleStatus(user, kind.cap, statusOf(input)), dateGmt, now),
-    slug: await uniquePostSlug(deps.posts.collection, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), {
+    slug: await uniquePostSlug(deps.posts, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), {
       type: kind.type,
       hierarchical: false,
     }),
@@ -170,7 +170,7 @@ export async function updateLinked(
   if (typeof input.description === 'string') changes.content = input.description;
   if (input.author !== undefined) changes.author = Number(input.author);
   if (typeof input.slug === 'string')
-    changes.slug = await uniquePostSlug(deps.posts.collection, sanitizeTitle(input.slug) || String(current.id), {
+    changes.slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug) || String(current.id), {
       type: kind.type,
       hierarchical: false,
       selfId: current.id,

@@ -98,7 +98,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     async handle(ctx) {
       const u = await owner(ctx, deps);
       const count = (u.app_passwords ?? []).length;
-      await users.users.updateOne({ id: u.id }, { $set: { app_passwords: [] } });
+      await users.setAppPasswords(u.id, []);
       return { body: { deleted: true, count } };
     },
   });
@@ -142,7 +142,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
         }
         updated = { ...ap, name };
         const list = (u.app_passwords ?? []).map((p) => (p.uuid === ap.uuid ? updated : p));
-        await users.users.updateOne({ id: u.id }, { $set: { app_passwords: list } });
+        await users.setAppPasswords(u.id, list);
       }
       return { body: present(u, updated, site) };
     },
@@ -153,7 +153,10 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     async handle(ctx) {
       const u = await owner(ctx, deps);
       const ap = findItem(u, ctx.params.uuid);
-      await users.users.updateOne({ id: u.id }, { $set: { app_passwords: (u.app_passwords ?? []).filter((p) => p.uuid !== ap.uuid) } });
+      await users.setAppPasswords(
+        u.id,
+        (u.app_passwords ?? []).filter((p) => p.uuid !== ap.uuid),
+      );
       return { body: { deleted: true, previous: present(u, ap, site) } };
     },
   });

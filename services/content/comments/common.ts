@@ -90,13 +90,13 @@ export function commentLoader(deps: CommentsDeps) {
     const parents: PageParents = new Map();
     let wanted = [...new Set([...posts.values()].filter((p) => p.type === 'page' && p.parent > 0).map((p) => p.parent))];
     while (wanted.length) {
-      const found = await deps.posts.collection.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
+      const found = await deps.posts.find({ id: { $in: wanted } }, { fields: ['slug', 'parent'] });
       for (const f of found) parents.set(f.id, { slug: String(f.slug ?? ''), parent: Number(f.parent ?? 0) });
       wanted = [...new Set(found.map((f) => Number(f.parent ?? 0)).filter((p) => p > 0 && !parents.has(p)))];
     }
     const userIds = [...new Set(docs.map((d) => d.author).filter((a) => a > 0))];
     const emails = new Map<number, string>();
-    if (userIds.length) for (const u of await deps.users.users.find({ id: { $in: userIds } }, { fields: ['email'] })) emails.set(u.id, String(u.email ?? ''));
+    if (userIds.length) for (const u of await deps.users.find({ id: { $in: userIds } }, { fields: ['email'] })) emails.set(u.id, String(u.email ?? ''));
     return {
       site: deps.site,
       context,

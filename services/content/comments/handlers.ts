@@ -127,7 +127,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const readable = await readablePostsCondition(
       ctx.user,
       access,
-      (f) => deps.posts.collection.find(f, { fields: ['type', 'author', 'status', 'password', 'trash'] }),
+      (f) => deps.posts.find(f, { fields: ['type', 'author', 'status', 'password', 'trash'] }),
       postIds,
     );
     const base = listFilter(ctx);
@@ -151,11 +151,11 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     let total: number;
     if (byInclude) {
       // At most the listed ids match, so they are ordered here.
-      const all = (await deps.comments.collection.find(filter, { sort })).sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+      const all = (await deps.comments.find(filter, { sort })).sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
       total = all.length;
       items = all.slice(skip, skip + perPage);
     } else {
-      items = await deps.comments.collection.find(filter, { sort, skip, limit: perPage });
+      items = await deps.comments.find(filter, { sort, skip, limit: perPage });
       total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.comments.count(filter);
     }
     const context = contextOf(ctx.args);

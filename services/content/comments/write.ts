@@ -142,7 +142,7 @@ async function isFlood(comments: CommentsRepository, user: Caller, email: string
   if (!user || can(user, 'manage_options') || can(user, 'moderate_comments')) return false;
   const since = new Date(Date.now() - 3_600_000);
   const or = [{ author: user.id }, ...(email ? [{ author_email: email }] : [])];
-  const [last] = await comments.collection.find({ date_gmt: { $gte: since }, $or: or }, { sort: [['date_gmt', -1]], limit: 1, fields: ['date_gmt'] });
+  const [last] = await comments.find({ date_gmt: { $gte: since }, $or: or }, { sort: [['date_gmt', -1]], limit: 1, fields: ['date_gmt'] });
   // wp_throttle_comment_flood: less than 15 seconds since the last one.
   return !!last && (at.getTime() - new Date(last.date_gmt).getTime()) / 1000 < 15;
 }
@@ -153,14 +153,14 @@ async function passesModeration(comments: CommentsRepository, users: UsersReposi
   if (!doc.author_name || !doc.author_email) return false;
   const registered = await users.byEmail(doc.author_email.toLowerCase());
   const filter = registered ? { author: registered.id, approved: '1' } : { author_email: doc.author_email, author_name: doc.author_name, approved: '1' };
-  return !!(await comments.collection.findOne(filter, { fields: ['id'] }));
+  return !!(await comments.findOne(filter, { fields: ['id'] }));
 }
 
 /** wp_allow_comment: duplicate and flood checks, then the approval state of a new comment. */
 export async function allowComment(comments: CommentsRepository, users: UsersRepository, doc: CommentDoc, post: PostDoc, user: Caller): Promise<string> {
   const dupe: Filter = { post: doc.post, parent: doc.parent, approved: { $ne: 'trash' }, author_name: doc.author_name, content: doc.content };
   if (doc.author_email) dupe.author_email = doc.author_email;
-  if (await comments.collection.findOne(dupe, { fields: ['id'] })) {
+  if (await comments.findOne(dupe, { fields: ['id'] })) {
     throw new RestError('comment_duplicate', 'Duplicate comment detected; it looks as though you&#8217;ve already said that!', 409);
   }
   if (await isFlood(comments, user, doc.author_email, doc.date_gmt))

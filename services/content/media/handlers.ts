@@ -70,7 +70,7 @@ function loadParent(ctx: HandlerContext, deps: MediaDeps): Promise<PostDoc | nul
 async function parentsOf(deps: MediaDeps, docs: PostDoc[]): Promise<Map<number, PostDoc>> {
   const ids = [...new Set(docs.map((d) => d.parent).filter((p) => p > 0))];
   const out = new Map<number, PostDoc>();
-  if (ids.length) for (const p of await deps.posts.collection.find({ id: { $in: ids } }, { fields: ['type', 'status', 'author', 'trash'] })) out.set(p.id, p);
+  if (ids.length) for (const p of await deps.posts.find({ id: { $in: ids } }, { fields: ['type', 'status', 'author', 'trash'] })) out.set(p.id, p);
   return out;
 }
 
@@ -211,7 +211,7 @@ async function writeFields(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc | 
   if (typeof p.alt_text === 'string') meta._wp_attachment_image_alt = p.alt_text;
   if (Object.keys(meta).length) out.meta = mergeMeta(doc?.meta, meta);
   if (typeof p.slug === 'string' && p.slug) {
-    out.slug = await uniquePostSlug(deps.posts.collection, p.slug, { type: ATTACHMENT_TYPE, hierarchical: false, selfId: doc?.id });
+    out.slug = await uniquePostSlug(deps.posts, p.slug, { type: ATTACHMENT_TYPE, hierarchical: false, selfId: doc?.id });
   }
   return out;
 }
@@ -239,7 +239,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, statusClause(statuses, ctx));
       const mime = mimeClause(ctx.args);
       const filter: Filter = mime ? { $and: [plan.filter, mime] } : plan.filter;
-      const { items, total, page, perPage } = await pageOfPlan(deps.posts.collection, p, plan, (f) => deps.posts.collection.count(f), filter);
+      const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.posts.count(f), filter);
       // As the reference, attachments of records the caller may not read drop out of the page (the totals stay).
       const parents = await parentsOf(deps, items);
       const readable = items.filter((d) => canReadMedia(ctx.user, d, d.parent ? (parents.get(d.parent) ?? null) : null));
@@ -377,8 +377,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       const previous = await presentOne(deps, ctx, doc, 'edit', false);
       await deps.posts.remove(doc.id);
       await deps.media.deleteFiles(doc);
-      // wp_delete_attachment: no record keeps it as its featured image.
-      await deps.posts.collection.updateMany({ featured_media: doc.id }, { $set: { featured_media: 0 } });
+      await deps.posts.clearFeaturedMedia(doc.id);
       return { body: { deleted: true, previous } };
     },
   });

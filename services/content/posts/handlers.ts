@@ -17,7 +17,7 @@ import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import { KINDS, type KindInfo } from '../../../libs/routes/cms/post-args';
-import type { Collection } from '../../../libs/store/types';
+import type { BatchResults } from '../batch-results';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { CommentsRepository } from '../../../libs/comments/repository';
@@ -39,7 +39,7 @@ export interface PostsDeps extends WriteDeps {
   users: UsersRepository;
   links: LinkTargets;
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
-  results: Collection;
+  results: BatchResults;
   /** Guests' list answers, the same for every guest asking the same query. */
   lists: Kept<Reply>;
   /** Presented records kept between requests (libs/rest/presented.ts). */
@@ -89,16 +89,14 @@ async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo
     if (missing.length) {
       const candidates = new Map(missing.map((d) => [d.id, sanitizeTitle(d.title) || String(d.id)]));
       const taken = new Set(
-        (await deps.posts.collection.find({ type: kind.kind, slug: { $in: [...new Set(candidates.values())] } }, { fields: ['slug'] })).map((r) =>
-          String(r.slug),
-        ),
+        (await deps.posts.find({ type: kind.kind, slug: { $in: [...new Set(candidates.values())] } }, { fields: ['slug'] })).map((r) => String(r.slug)),
       );
       input.generatedSlugs = new Map();
       for (const d of missing) {
         const c = candidates.get(d.id)!;
         const slug =
           taken.has(c) || /^\d+$/.test(c)
-            ? await uniquePostSlug(deps.posts.collection, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id })
+            ? await uniquePostSlug(deps.posts, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id })
             : c;
         input.generatedSlugs.set(d.id, slug);
       }
@@ -172,14 +170,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     checkListOrder(p);
     const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-    const { items, total, page, perPage } = await pageOfPlan(
-      deps.posts.collection,
-      p,
-      plan,
-      (f) => deps.counts.count(deps.posts.collection, f),
-      undefined,
-      deps.pages,
-    );
+    const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.counts.count(deps.posts, f), undefined, deps.pages);
     const context = contextOf(ctx.args);
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
@@ -298,7 +289,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     async permission(ctx) {
       const key = ctx.req.idempotencyKey;
       // A permanent delete that already ran answers as it did, though the record is gone.
-      if (key && (await deps.results.findOne({ id: `batch:${key}` }))) return true;
+      if (key && (await deps.results.answer(key))) return true;
       const post = await loadPost(ctx, deps, kind);
       if (!canDeletePost(ctx.user, post)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(ctx.user));
       return true;
@@ -306,7 +297,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     async handle(ctx) {
       const key = ctx.req.idempotencyKey;
       if (key) {
-        const done = await deps.results.findOne({ id: `batch:${key}` });
+        const done = await deps.results.answer(key);
         if (done) {
           const left = await deps.posts.byId(Number(ctx.params.id));
           if (left) await removePost(deps, left);
@@ -319,9 +310,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
         const body = { deleted: true, previous };
         // Recorded before the delete: a retry after a crash in between finishes it and answers the same.
         if (key) {
-          await deps.results.insertOne({ id: `batch:${key}`, status: 200, body, created: new Date() });
-          // A batch job is retried within a day at most; older answers are no longer needed.
-          await deps.results.deleteMany({ id: { $gte: 'batch:', $lt: 'batch;' }, created: { $lt: new Date(Date.now() - 86_400_000) } });
+          await deps.results.record(key, body);
         }
         await removePost(deps, post);
         return { body };
@@ -329,14 +318,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       if (key && post.batch_keys?.includes(key)) return { body: await presentOne(ctx, deps, kind, post, 'edit') };
       if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
       const at = now();
-      const trashed = (await deps.posts.save(post.id, {
-        status: 'trash',
-        trash: { status: post.status, time: at, desired_slug: post.slug },
-        slug: post.slug ? `${post.slug}__trashed` : post.slug,
-        modified: mysqlLocal(at, deps.site.timezone),
-        modified_gmt: at,
-        ...withKey(post, key),
-      }))!;
+      const trashed = await deps.posts.trash(post, at, { modified: mysqlLocal(at, deps.site.timezone), modified_gmt: at, ...withKey(post, key) });
       await recount(deps, post, trashed);
       await deps.comments.hideForTrashedPost(post.id);
       return { body: await presentOne(ctx, deps, kind, trashed, 'edit') };
@@ -348,9 +330,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
 async function removePost(deps: PostsDeps, post: PostDoc): Promise<void> {
   await deleteRevisionsOf(deps, post.id);
   await deps.comments.removeForPost(post.id);
-  if (post.type === 'page') await deps.posts.collection.updateMany({ parent: post.id, type: 'page' }, { $set: { parent: post.parent } });
-  // Its attachments move up a level too (unattached for a post).
-  await deps.posts.collection.updateMany({ parent: post.id, type: 'attachment' }, { $set: { parent: post.parent } });
+  await deps.posts.reparentChildren(post);
   await deps.posts.remove(post.id);
   await recount(deps, post, null);
 }

@@ -11,7 +11,7 @@ import type { PostDoc } from '../../../libs/posts/types';
 import { Args, isRecord } from '../../../libs/rest/args';
 import { RestError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
-import type { Collection, Filter, SortSpec } from '../../../libs/store/types';
+import type { Filter, ReadableCollection, SortSpec } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import { ANY_STATUSES, capType } from './access';
 import { listSkip } from '../../../libs/rest/paging';
@@ -123,7 +123,7 @@ async function descendants(terms: TermsRepository, ids: number[]): Promise<Map<n
   let frontier = [...new Set(ids)];
   const seen = new Set(frontier);
   while (frontier.length) {
-    const rows = await terms.collection.find({ taxonomy: 'category', parent: { $in: frontier } }, { fields: ['parent'] });
+    const rows = await terms.find({ taxonomy: 'category', parent: { $in: frontier } }, { fields: ['parent'] });
     frontier = [];
     for (const r of rows) {
       if (seen.has(r.id)) continue;
@@ -296,7 +296,7 @@ export function checkListOrder(p: Record<string, unknown>): void {
  * page does not tell it, and the reference's error for a page past the end.
  */
 export async function pageOfPlan(
-  posts: Collection<PostDoc>,
+  posts: ReadableCollection<PostDoc>,
   p: Record<string, unknown>,
   plan: ListPlan,
   count: (filter: Filter) => Promise<number>,

@@ -55,7 +55,7 @@ export async function revisionStats(deps: PostsDeps, parentId: number): Promise<
   const filter = { parent: parentId, type: 'revision' };
   const [count, latest] = await Promise.all([
     deps.posts.count(filter),
-    deps.posts.collection.findOne(filter, {
+    deps.posts.findOne(filter, {
       sort: [
         ['date', -1],
         ['id', -1],
@@ -73,7 +73,7 @@ export async function revisionStats(deps: PostsDeps, parentId: number): Promise<
  */
 export async function saveRevision(deps: PostsDeps, after: PostDoc, user: Caller): Promise<Pick<PostDoc, 'revision_count' | 'latest_revision'> | null> {
   if (after.status === 'auto-draft') return null;
-  const latest = await deps.posts.collection.findOne({ parent: after.id, type: 'revision', slug: revisionSlug(after.id) }, { sort: [['id', -1]] });
+  const latest = await deps.posts.findOne({ parent: after.id, type: 'revision', slug: revisionSlug(after.id) }, { sort: [['id', -1]] });
   if (latest && (['title', 'content', 'excerpt'] as const).every((f) => normalizeWs(latest[f]) === normalizeWs(after[f]))) return null;
   const id = await deps.posts.nextId();
   await deps.posts.create(revisionDoc(after, id, user?.id ?? after.author, false, deps.site));
@@ -82,7 +82,7 @@ export async function saveRevision(deps: PostsDeps, after: PostDoc, user: Caller
 
 /** Removes a record's revisions and autosaves with it (a permanent delete). */
 export async function deleteRevisionsOf(deps: PostsDeps, parentId: number): Promise<void> {
-  await deps.posts.collection.deleteMany({ parent: parentId, type: 'revision' });
+  await deps.posts.deleteRevisions(parentId);
 }
 
 const invalidParent = () => new RestError('rest_post_invalid_parent', 'Invalid post parent ID.', 404);
@@ -160,7 +160,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
             ]
           : [[field, dir]];
       // A post's revisions are few; they are ordered and paged here, as the reference pages WP_Query.
-      let all = await deps.posts.collection.find({ $and: and }, { sort });
+      let all = await deps.posts.find({ $and: and }, { sort });
       if (search) all = all.filter((r) => !excludedBySearch(r, search));
       if (p.orderby === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
       if (p.orderby === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
@@ -224,7 +224,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     },
     async handle(ctx) {
       const parent = await parentOf(ctx, deps, kind, 'id');
-      const list = await deps.posts.collection.find(
+      const list = await deps.posts.find(
         { parent: parent.id, type: 'revision', slug: autosaveSlug(parent.id) },
         {
           sort: [
@@ -244,7 +244,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     async handle(ctx) {
       const parentId = Number(ctx.params.parent);
       // The reference answers the newest autosave of the parent, whatever id the path names.
-      const autosave = await deps.posts.collection.findOne(
+      const autosave = await deps.posts.findOne(
         { parent: parentId, type: 'revision', slug: autosaveSlug(parentId) },
         {
           sort: [
@@ -294,7 +294,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
         content: prep.content ?? post.content,
         excerpt: prep.excerpt ?? post.excerpt,
       };
-      const existing = await deps.posts.collection.findOne({ parent: post.id, type: 'revision', slug: autosaveSlug(post.id), author: userId });
+      const existing = await deps.posts.findOne({ parent: post.id, type: 'revision', slug: autosaveSlug(post.id), author: userId });
       const differs = (['title', 'content', 'excerpt'] as const).some((f) => normalizeWs(fields[f]) !== normalizeWs(post[f]));
       let autosave: PostDoc;
       if (existing && !differs) autosave = existing;

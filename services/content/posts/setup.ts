@@ -12,10 +12,11 @@ import { CountCache } from '../../../libs/store/count-cache';
 import { Kept } from '../../../libs/store/kept';
 import type { Reply } from '../../../libs/rest/service';
 import type { PostsDeps } from './handlers';
+import { BatchResults } from '../batch-results';
 import type { LinkTargets } from './present';
 
 export async function ensureDefaultCategory(terms: TermsRepository): Promise<number> {
-  const find = () => terms.collection.findOne({ taxonomy: 'category', slug: 'uncategorized' });
+  const find = () => terms.findOne({ taxonomy: 'category', slug: 'uncategorized' });
   const found = await find();
   if (found) return found.id;
   try {
@@ -52,7 +53,7 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     defaultCategory: () => deps.settings.get<number>('default_category'),
     defaultDiscussion: () => ({ comment_status: deps.settings.get('default_comment_status'), ping_status: deps.settings.get('default_ping_status') }),
     links: linkTargets(registry),
-    results: deps.store.collection('options'),
+    results: new BatchResults(deps.store),
     lists,
     presented: new PresentedCache(deps.store, ['posts', 'terms'], () => deps.site.revision),
     pages: new QueryCache(deps.store),

@@ -168,7 +168,7 @@ export function checkTemplate(p: Record<string, unknown>, existing: PostDoc | nu
 /** Term ids of the request that exist in the taxonomy (unknown ones are dropped, as the reference does). */
 async function existingTerms(deps: WriteDeps, taxonomy: string, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const found = new Set((await deps.terms.collection.find({ id: { $in: ids }, taxonomy }, { fields: ['id'] })).map((t) => t.id));
+  const found = new Set((await deps.terms.find({ id: { $in: ids }, taxonomy }, { fields: ['id'] })).map((t) => t.id));
   return [...new Set(ids)].filter((id) => found.has(id));
 }
 
@@ -225,11 +225,11 @@ async function finalSlug(
   const scope = { type: kind.kind, hierarchical: kind.hierarchical, parent, selfId: id, currentSlug: current };
   let slug = wanted ?? '';
   // The reference makes a sent slug unique even for drafts, which otherwise keep theirs as given.
-  if (slug && FLOATING_STATUSES.has(status)) return uniquePostSlug(deps.posts.collection, slug, scope);
+  if (slug && FLOATING_STATUSES.has(status)) return uniquePostSlug(deps.posts, slug, scope);
   if (!slug) slug = FLOATING_STATUSES.has(status) ? '' : sanitizeTitle(title);
   if (FLOATING_STATUSES.has(status)) return slug;
   // A title without letters or digits gives the id as the slug.
-  return uniquePostSlug(deps.posts.collection, slug || String(id), scope);
+  return uniquePostSlug(deps.posts, slug || String(id), scope);
 }
 
 /** The new record of a create. */

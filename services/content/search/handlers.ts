@@ -78,14 +78,14 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     let docs: PostDoc[];
     let total: number;
     if (plan.memorySort || plan.memoryFilter) {
-      let all = await deps.posts.collection.find(filter, { sort: plan.sort });
+      let all = await deps.posts.find(filter, { sort: plan.sort });
       const s = plan.search;
       if (plan.memoryFilter && s) all = all.filter((d) => !excludedBySearch(d, s));
       if (plan.memorySort === 'relevance' && s) all.sort((a, b) => relevanceRank(a, s) - relevanceRank(b, s));
       total = all.length;
       docs = all.slice(skip, skip + perPage);
     } else {
-      docs = await deps.posts.collection.find(filter, { sort: plan.sort, skip, limit: perPage });
+      docs = await deps.posts.find(filter, { sort: plan.sort, skip, limit: perPage });
       total = docs.length < perPage && (docs.length > 0 || skip === 0) ? skip + docs.length : await deps.posts.count(filter);
     }
     const parents = await loadAncestors(
@@ -126,7 +126,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     if (exclude.length) and.push({ id: { $nin: exclude } });
     const filter: Filter = and.length === 1 ? and[0] : { $and: and };
     const [terms, total] = await Promise.all([
-      deps.terms.collection.find(filter, {
+      deps.terms.find(filter, {
         sort: [
           ['name', 1],
           ['id', 1],
@@ -134,7 +134,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
         skip: (page - 1) * perPage,
         limit: perPage,
       }),
-      deps.terms.collection.count(filter),
+      deps.terms.count(filter),
     ]);
     const parents = await loadTermAncestors(
       deps.terms,
@@ -156,7 +156,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
   async function searchFormats(ctx: HandlerContext, page: number, perPage: number): Promise<Found> {
     const search = typeof ctx.params.search === 'string' ? ctx.params.search.toLowerCase() : '';
     // A format has an archive once some post was written in it (the reference's post_format term exists).
-    const used = new Set((await deps.posts.collection.distinct('format', { type: 'post', format: { $in: Object.keys(FORMAT_STRINGS) } })).map(String));
+    const used = new Set((await deps.posts.distinct('format', { type: 'post', format: { $in: Object.keys(FORMAT_STRINGS) } })).map(String));
     const found = Object.entries(FORMAT_STRINGS)
       .filter(([slug, name]) => used.has(slug) && (!search || slug.includes(search) || name.toLowerCase().includes(search)))
       .map(([slug]) => slug);

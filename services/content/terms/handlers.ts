@@ -21,6 +21,7 @@ import type { TermDoc, TermInput, TermsRepository } from '../../../libs/terms/re
 import { CMS_TAXONOMIES, termCan, type TaxonomyInfo } from '../../../libs/terms/taxonomies';
 import { canReadPost, PUBLIC_STATUSES } from '../posts/access';
 import { contextOf } from '../context';
+import { BatchResults } from '../batch-results';
 import { presentTerm, termLinkTargets, type Context, type TermLinkTargets } from './present';
 
 export interface TermsDeps {
@@ -61,7 +62,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
   const { site, terms } = deps;
   const base = `/cms/v2/${tax.base}`;
   // Answers of permanent deletes made by batch sub-requests, by idempotency key (as for posts).
-  const results = deps.store.collection('options');
+  const results = new BatchResults(deps.store);
 
   const loadTerm = (ctx: HandlerContext): Promise<TermDoc> =>
     ctx.cached('term', async () => {
@@ -151,14 +152,14 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       });
       // A retried batch sub-request answers with the term its first run made.
       const key = ctx.req.idempotencyKey;
-      const done = key ? await terms.collection.findOne({ batch_key: key }) : null;
+      const done = key ? await terms.findOne({ batch_key: key }) : null;
       if (done) return reply(done);
       await checkParent(ctx);
       let created: TermDoc;
       try {
         created = await terms.insertTerm(tax, { ...termInput(ctx, tax), name: String(ctx.params.name) }, key);
       } catch (e) {
-        const first = key && e instanceof DuplicateKeyError ? await terms.collection.findOne({ batch_key: key }) : null;
+        const first = key && e instanceof DuplicateKeyError ? await terms.findOne({ batch_key: key }) : null;
         if (!first) throw e;
         created = first;
       }
@@ -186,7 +187,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     async permission(ctx) {
       const key = ctx.req.idempotencyKey;
       // A permanent delete that already ran answers as it did, though the term is gone.
-      if (key && (await results.findOne({ id: `batch:${key}` }))) return true;
+      if (key && (await results.answer(key))) return true;
       const t = await loadTerm(ctx);
       // The default category is never deletable (delete_term maps to do_not_allow for it).
       const isDefault = tax.name === 'category' && t.id === deps.defaultCategory();
@@ -197,7 +198,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     },
     async handle(ctx) {
       const key = ctx.req.idempotencyKey;
-      const done = key ? await results.findOne({ id: `batch:${key}` }) : null;
+      const done = key ? await results.answer(key) : null;
       if (done) {
         const left = await terms.ofTaxonomy(Number(ctx.params.id), tax.name);
         if (left) await terms.deleteTerm(tax, left, tax.name === 'category' ? deps.defaultCategory() : undefined);
@@ -209,9 +210,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       const body = { deleted: true, previous };
       // Recorded before the delete: a retry after a crash in between finishes it and answers the same.
       if (key) {
-        await results.insertOne({ id: `batch:${key}`, status: 200, body, created: new Date() });
-        // A batch job is retried within a day at most; older answers are no longer needed.
-        await results.deleteMany({ id: { $gte: 'batch:', $lt: 'batch;' }, created: { $lt: new Date(Date.now() - 86_400_000) } });
+        await results.record(key, body);
       }
       await terms.deleteTerm(tax, t, tax.name === 'category' ? deps.defaultCategory() : undefined);
       return { body };

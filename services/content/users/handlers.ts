@@ -43,7 +43,7 @@ async function loadTarget(ctx: HandlerContext, deps: ContentDeps, me: boolean): 
 }
 
 async function publishedAuthorIds(deps: ContentDeps): Promise<number[]> {
-  const ids = await deps.store.collection('posts').distinct('author', { status: 'publish', type: { $in: PUBLIC_AUTHOR_TYPES } });
+  const ids = await deps.posts.distinct('author', { status: 'publish', type: { $in: PUBLIC_AUTHOR_TYPES } });
   return ids.map(Number);
 }
 
@@ -154,7 +154,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       const perPage = Number(p.per_page);
       const page = Number(p.page);
       const skip = listSkip(p.offset, page, perPage);
-      const [items, total] = await Promise.all([deps.users.users.find(filter, { sort, skip, limit: perPage }), deps.users.users.count(filter)]);
+      const [items, total] = await Promise.all([deps.users.find(filter, { sort, skip, limit: perPage }), deps.users.count(filter)]);
       if (orderby === 'include' && include.length) items.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
       if (orderby === 'include_slugs' && Array.isArray(p.slug)) items.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
       const context = contextOf(ctx.args);
@@ -247,7 +247,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
         if (changes.password) {
           set.pass_hash = await hashAccountPassword(changes.password);
         }
-        if (Object.keys(set).length) await deps.users.users.updateOne({ id: target.id }, { $set: set });
+        if (Object.keys(set).length) await deps.users.setAccount(target.id, set);
         const fresh = (await deps.users.byId(target.id))!;
         return { body: presentUser(fresh, site, 'edit') };
       },
@@ -267,16 +267,15 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
           throw new RestError('rest_trash_not_supported', "Users do not support trashing. Set 'force' to true to delete.", 501);
         }
         const reassign = Number(ctx.params.reassign);
-        const posts = deps.store.collection('posts');
         if (reassign) {
           if (reassign === target.id || !(await deps.users.byId(reassign))) {
             throw new RestError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
           }
         }
         const previous = presentUser(target, site, 'edit');
-        if (reassign) await posts.updateMany({ author: target.id }, { $set: { author: reassign } });
-        else await posts.deleteMany({ author: target.id });
-        await deps.users.users.deleteOne({ id: target.id });
+        if (reassign) await deps.posts.reassignAuthor(target.id, reassign);
+        else await deps.posts.deleteByAuthor(target.id);
+        await deps.users.remove(target.id);
         return { body: { deleted: true, previous } };
       },
     });
