@@ -7,7 +7,8 @@
 import { can, type Caller } from '../auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../calendar/meta';
 
-export interface PostTypeObject {
+/** What a registered post type and a registered taxonomy both carry (register_post_type / register_taxonomy's common arguments). */
+interface RegisteredObject {
   name: string;
   /** Plural label (`name` in REST) and singular label. */
   label: string;
@@ -16,14 +17,17 @@ export interface PostTypeObject {
   hierarchical: boolean;
   public: boolean;
   publiclyQueryable: boolean;
+  restBase: string;
+  restNamespace: string;
+}
+
+export interface PostTypeObject extends RegisteredObject {
   builtin: boolean;
   hasArchive: boolean | string;
   showUi: boolean;
   showInNavMenus: boolean;
   /** The calendar types are shown in REST only to callers who can manage options, as the calendar registers them. */
   showInRest: (user: Caller) => boolean;
-  restBase: string;
-  restNamespace: string;
   /** Capability type: singular and plural (`post`/`posts`, `vendor_event`/`vendor_events`). */
   capType: [string, string];
   /** Primitive capability for creating, when it is not the plural edit capability. */
@@ -173,22 +177,13 @@ export const restPostTypes = (user: Caller): PostTypeObject[] => POST_TYPES.filt
 /** Whether the caller can edit records of any type shown to them in REST (the discovery routes' edit-context rule). */
 export const canEditAnyType = (user: Caller): boolean => restPostTypes(user).some((t) => can(user, postTypeCaps(t).edit_posts));
 
-export interface TaxonomyObject {
-  name: string;
-  label: string;
-  singular: string;
-  description: string;
-  hierarchical: boolean;
-  public: boolean;
-  publiclyQueryable: boolean;
+export interface TaxonomyObject extends RegisteredObject {
   showUi: boolean;
   showAdminColumn: boolean;
   showInNavMenus: boolean;
   showInQuickEdit: boolean;
   showTagcloud: boolean;
   showInRest: boolean;
-  restBase: string;
-  restNamespace: string;
   /** Post types the taxonomy is registered for, in the order they were attached. */
   objectType: string[];
   caps: { manage_terms: string; edit_terms: string; delete_terms: string; assign_terms: string };
