@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { entry, type WorkerReport } from './import';
-import { collect, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } from './processes';
+import { collect, importBenchEnv, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } from './processes';
 
 const env = process.env;
 const EVENTS = Number(env.BENCH_FEED_EVENTS ?? 50000);
@@ -89,14 +89,7 @@ export async function runFeedImportBench(): Promise<FeedImportRow | null> {
   const port = 20000 + Math.floor(Math.random() * 1000);
   const url = `http://127.0.0.1:${port}`;
   const baseEnv: NodeJS.ProcessEnv = {
-    PATH: env.PATH,
-    HOME: env.HOME,
-    DATA_DIR: dataDir,
-    SITE_URL: url,
-    LOG_LEVEL: 'warn',
-    MONGO_URL: '',
-    REDIS_URL: REDIS,
-    QUEUE_PREFIX: `bench-feed-${process.pid}-${Date.now().toString(36)}`,
+    ...importBenchEnv({ dataDir, url, redisUrl: REDIS, queuePrefix: `bench-feed-${process.pid}-${Date.now().toString(36)}` }),
     OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${feedPort}`,
   };
   const children: ChildProcess[] = [];

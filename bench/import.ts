@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { EVENT_TYPE } from '../libs/calendar/meta';
 import { openStore } from '../libs/store';
-import { collect, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } from './processes';
+import { collect, importBenchEnv, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } from './processes';
 
 const env = process.env;
 const EVENTS = Number(env.BENCH_IMPORT_EVENTS ?? 50000);
@@ -142,14 +142,7 @@ async function runOnce(feed: string, workers: number, redisUrl: string | null): 
   const url = `http://127.0.0.1:${port}`;
   const prefix = `bench-import-${process.pid}-${Date.now().toString(36)}`;
   const baseEnv: NodeJS.ProcessEnv = {
-    PATH: env.PATH,
-    HOME: env.HOME,
-    DATA_DIR: dataDir,
-    SITE_URL: url,
-    LOG_LEVEL: 'warn',
-    MONGO_URL: '',
-    REDIS_URL: redisUrl ?? '',
-    QUEUE_PREFIX: prefix,
+    ...importBenchEnv({ dataDir, url, redisUrl: redisUrl ?? '', queuePrefix: prefix }),
     MAX_BODY_BYTES: String(16 * 1024 * 1024),
   };
   const children: ChildProcess[] = [];

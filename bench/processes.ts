@@ -14,6 +14,24 @@ export function peakRssMiB(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * The environment the import benchmarks give both the all-in-one process and its import workers: a
+ * bare environment (PATH and HOME only) on the embedded store in `dataDir`, jobs on `redisUrl` under
+ * their own queue prefix so that runs never share a queue.
+ */
+export function importBenchEnv(o: { dataDir: string; url: string; redisUrl: string; queuePrefix: string }): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: o.dataDir,
+    SITE_URL: o.url,
+    LOG_LEVEL: 'warn',
+    MONGO_URL: '',
+    REDIS_URL: o.redisUrl,
+    QUEUE_PREFIX: o.queuePrefix,
+  };
+}
+
 /** The environment of an all-in-one service a benchmark starts on loopback, on the embedded store. */
 export function allInOneEnv(o: { port: number; dataDir: string; adminPassword: string; appPassword: string; redisUrl?: string }): NodeJS.ProcessEnv {
   const url = `http://127.0.0.1:${o.port}`;

@@ -9,6 +9,7 @@ import { DateTime } from 'luxon';
 import { MYSQL_FORMAT } from '../dates/format';
 import type { PostDoc } from '../posts/types';
 import type { Filter, Update } from '../store/types';
+import type { CostMeta } from './cost';
 import { zoneAbbr, zoneOf } from './timezone';
 
 export const EVENT_TYPE = 'vendor_events';
@@ -66,6 +67,16 @@ export const ORGANIZER_META = {
   phone: '_OrganizerPhone',
   website: '_OrganizerWebsite',
 } as const;
+
+/** The cost an event's meta holds (text, currency symbol, code and position), as the cost formatter reads it. */
+export function eventCostMeta(meta: Record<string, unknown>): CostMeta {
+  return {
+    cost: meta[EVENT_META.cost],
+    currencySymbol: meta[EVENT_META.currencySymbol],
+    currencyCode: meta[EVENT_META.currencyCode],
+    currencyPosition: meta[EVENT_META.currencyPosition],
+  };
+}
 
 /** The reference stores booleans as "1"/"yes"/true; anything else is false. */
 export function truthyMeta(v: unknown): boolean {

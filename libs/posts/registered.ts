@@ -7,7 +7,8 @@
 import { can, type Caller } from '../auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../calendar/meta';
 
-export interface PostTypeObject {
+/** What a registered post type and a registered taxonomy both carry (register_post_type / register_taxonomy's common arguments). */
+interface RegisteredObject {
   name: string;
   /** Plural label (`name` in REST) and singular label. */
   label: string;
@@ -16,14 +17,17 @@ export interface PostTypeObject {
   hierarchical: boolean;
   public: boolean;
   publiclyQueryable: boolean;
+  restBase: string;
+  restNamespace: string;
+}
+
+export interface PostTypeObject extends RegisteredObject {
   builtin: boolean;
   hasArchive: boolean | string;
   showUi: boolean;
   showInNavMenus: boolean;
   /** The calendar types are shown in REST only to callers who can manage options, as the calendar registers them. */
   showInRest: (user: Caller) => boolean;
-  restBase: string;
-  restNamespace: string;
   /** Capability type: singular and plural (`post`/`posts`, `vendor_event`/`vendor_events`). */
   capType: [string, string];
   /** Primitive capability for creating, when it is not the plural edit capability. */
@@ -35,107 +39,89 @@ export interface PostTypeObject {
 const always = () => true;
 const managers = (user: Caller) => can(user, 'manage_options');
 
+/**
+ * A post type with what the ones registered here share unless said otherwise: public, publicly
+ * queryable, not hierarchical, not built in, without an archive, shown in the UI, in menus and in REST
+ * to everyone under cms/v2, with no description.
+ */
+const postType = (
+  t: Pick<PostTypeObject, 'name' | 'label' | 'singular' | 'restBase' | 'capType' | 'supports' | 'icon'> & Partial<PostTypeObject>,
+): PostTypeObject => ({
+  description: '',
+  hierarchical: false,
+  public: true,
+  publiclyQueryable: true,
+  builtin: false,
+  hasArchive: false,
+  showUi: true,
+  showInNavMenus: true,
+  showInRest: always,
+  restNamespace: 'cms/v2',
+  ...t,
+});
+
 /** The calendar's venues and organizers: private types with a title and a description, shown in REST to managers. */
 function linkedType(name: string, label: string, singular: string, cap: string): PostTypeObject {
-  return {
+  return postType({
     name,
     label,
     singular,
-    description: '',
-    hierarchical: false,
     public: false,
-    publiclyQueryable: true,
-    builtin: false,
-    hasArchive: false,
-    showUi: true,
     showInNavMenus: false,
     showInRest: managers,
     restBase: name,
-    restNamespace: 'cms/v2',
     capType: [cap, `${cap}s`],
     supports: ['title', 'editor'],
     icon: null,
-  };
+  });
 }
 
 export const POST_TYPES: PostTypeObject[] = [
-  {
+  postType({
     name: 'post',
     label: 'Posts',
     singular: 'Post',
-    description: '',
-    hierarchical: false,
-    public: true,
-    publiclyQueryable: true,
     builtin: true,
-    hasArchive: false,
-    showUi: true,
-    showInNavMenus: true,
-    showInRest: always,
     restBase: 'posts',
-    restNamespace: 'cms/v2',
     capType: ['post', 'posts'],
     supports: ['title', 'editor', 'author', 'thumbnail', 'excerpt', 'trackbacks', 'custom-fields', 'comments', 'revisions', 'post-formats', 'autosave'],
     icon: 'dashicons-admin-post',
-  },
-  {
+  }),
+  postType({
     name: 'page',
     label: 'Pages',
     singular: 'Page',
-    description: '',
     hierarchical: true,
-    public: true,
     publiclyQueryable: false,
     builtin: true,
-    hasArchive: false,
-    showUi: true,
-    showInNavMenus: true,
-    showInRest: always,
     restBase: 'pages',
-    restNamespace: 'cms/v2',
     capType: ['page', 'pages'],
     supports: ['title', 'editor', 'author', 'thumbnail', 'page-attributes', 'custom-fields', 'comments', 'revisions', 'autosave'],
     icon: 'dashicons-admin-page',
-  },
-  {
+  }),
+  postType({
     name: 'attachment',
     label: 'Media',
     singular: 'Media',
-    description: '',
-    hierarchical: false,
-    public: true,
-    publiclyQueryable: true,
     builtin: true,
-    hasArchive: false,
-    showUi: true,
     showInNavMenus: false,
-    showInRest: always,
     restBase: 'media',
-    restNamespace: 'cms/v2',
     capType: ['post', 'posts'],
     createCap: 'upload_files',
     supports: ['title', 'author', 'comments'],
     icon: 'dashicons-admin-media',
-  },
-  {
+  }),
+  postType({
     name: EVENT_TYPE,
     label: 'Events',
     singular: 'Event',
-    description: '',
-    hierarchical: false,
-    public: true,
-    publiclyQueryable: true,
-    builtin: false,
     hasArchive: true,
-    showUi: true,
-    showInNavMenus: true,
     showInRest: managers,
     restBase: EVENT_TYPE,
-    restNamespace: 'cms/v2',
     capType: ['vendor_event', 'vendor_events'],
     supports: ['title', 'editor', 'excerpt', 'author', 'thumbnail', 'custom-fields', 'comments', 'revisions'],
     icon: 'dashicons-calendar',
-  },
+  }),
   linkedType(VENUE_TYPE, 'Venues', 'Venue', 'vendor_venue'),
   linkedType(ORGANIZER_TYPE, 'Organizers', 'Organizer', 'vendor_organizer'),
 ];
@@ -173,22 +159,13 @@ export const restPostTypes = (user: Caller): PostTypeObject[] => POST_TYPES.filt
 /** Whether the caller can edit records of any type shown to them in REST (the discovery routes' edit-context rule). */
 export const canEditAnyType = (user: Caller): boolean => restPostTypes(user).some((t) => can(user, postTypeCaps(t).edit_posts));
 
-export interface TaxonomyObject {
-  name: string;
-  label: string;
-  singular: string;
-  description: string;
-  hierarchical: boolean;
-  public: boolean;
-  publiclyQueryable: boolean;
+export interface TaxonomyObject extends RegisteredObject {
   showUi: boolean;
   showAdminColumn: boolean;
   showInNavMenus: boolean;
   showInQuickEdit: boolean;
   showTagcloud: boolean;
   showInRest: boolean;
-  restBase: string;
-  restNamespace: string;
   /** Post types the taxonomy is registered for, in the order they were attached. */
   objectType: string[];
   caps: { manage_terms: string; edit_terms: string; delete_terms: string; assign_terms: string };
@@ -196,56 +173,54 @@ export interface TaxonomyObject {
   archiveBase: string;
 }
 
+/**
+ * A taxonomy with what the ones registered here share unless said otherwise: public, publicly
+ * queryable, shown everywhere (UI, admin column, menus, quick edit, tag cloud, REST) under cms/v2,
+ * with no description.
+ */
+const taxonomy = (
+  t: Pick<TaxonomyObject, 'name' | 'label' | 'singular' | 'hierarchical' | 'restBase' | 'objectType' | 'caps' | 'archiveBase'> & Partial<TaxonomyObject>,
+): TaxonomyObject => ({
+  description: '',
+  public: true,
+  publiclyQueryable: true,
+  showUi: true,
+  showAdminColumn: true,
+  showInNavMenus: true,
+  showInQuickEdit: true,
+  showTagcloud: true,
+  showInRest: true,
+  restNamespace: 'cms/v2',
+  ...t,
+});
+
 export const TAXONOMIES: TaxonomyObject[] = [
-  {
+  taxonomy({
     name: 'category',
     label: 'Categories',
     singular: 'Category',
-    description: '',
     hierarchical: true,
-    public: true,
-    publiclyQueryable: true,
-    showUi: true,
-    showAdminColumn: true,
-    showInNavMenus: true,
-    showInQuickEdit: true,
-    showTagcloud: true,
-    showInRest: true,
     restBase: 'categories',
-    restNamespace: 'cms/v2',
     objectType: ['post'],
     caps: { manage_terms: 'manage_categories', edit_terms: 'edit_categories', delete_terms: 'delete_categories', assign_terms: 'assign_categories' },
     archiveBase: 'category',
-  },
-  {
+  }),
+  taxonomy({
     name: 'post_tag',
     label: 'Tags',
     singular: 'Tag',
-    description: '',
     hierarchical: false,
-    public: true,
-    publiclyQueryable: true,
-    showUi: true,
-    showAdminColumn: true,
-    showInNavMenus: true,
-    showInQuickEdit: true,
-    showTagcloud: true,
-    showInRest: true,
     restBase: 'tags',
-    restNamespace: 'cms/v2',
     objectType: ['post', EVENT_TYPE],
     caps: { manage_terms: 'manage_post_tags', edit_terms: 'edit_post_tags', delete_terms: 'delete_post_tags', assign_terms: 'assign_post_tags' },
     archiveBase: 'tag',
-  },
-  {
-    // Registered (posts have formats) but not shown in REST, as in the reference.
+  }),
+  // Registered (posts have formats) but not shown in REST, as in the reference.
+  taxonomy({
     name: 'post_format',
     label: 'Formats',
     singular: 'Format',
-    description: '',
     hierarchical: false,
-    public: true,
-    publiclyQueryable: true,
     showUi: false,
     showAdminColumn: false,
     showInNavMenus: false,
@@ -253,27 +228,17 @@ export const TAXONOMIES: TaxonomyObject[] = [
     showTagcloud: false,
     showInRest: false,
     restBase: 'post_format',
-    restNamespace: 'cms/v2',
     objectType: ['post'],
     caps: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' },
     archiveBase: 'type',
-  },
-  {
+  }),
+  taxonomy({
     name: CATEGORY_TAXONOMY,
     label: 'Event Categories',
     singular: 'Event Category',
-    description: '',
     hierarchical: true,
-    public: true,
-    publiclyQueryable: true,
-    showUi: true,
     showAdminColumn: false,
-    showInNavMenus: true,
-    showInQuickEdit: true,
-    showTagcloud: true,
-    showInRest: true,
     restBase: CATEGORY_TAXONOMY,
-    restNamespace: 'cms/v2',
     objectType: [EVENT_TYPE],
     caps: {
       manage_terms: 'publish_vendor_events',
@@ -282,7 +247,7 @@ export const TAXONOMIES: TaxonomyObject[] = [
       assign_terms: 'edit_vendor_events',
     },
     archiveBase: 'events/category',
-  },
+  }),
 ];
 
 export const taxonomyObject = (name: string): TaxonomyObject | undefined => TAXONOMIES.find((t) => t.name === name);

@@ -3,7 +3,7 @@
  * reference system's shape. Argument declarations are published with the reference's allowed keywords
  * only; the serialised index is built once per context and reused.
  */
-import type { ArgDecl, CompiledRoute, RouteRegistry } from './registry';
+import { PLAIN_CONSTRAINTS, type ArgDecl, type CompiledRoute, type RouteRegistry } from './registry';
 import { gmtOffset, restUrl, type Site } from './site';
 
 const PUBLISHED_KEYWORDS = [
@@ -23,13 +23,7 @@ const PUBLISHED_KEYWORDS = [
   'maximum',
   'exclusiveMinimum',
   'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
+  ...PLAIN_CONSTRAINTS,
   'anyOf',
   'oneOf',
 ] as const;

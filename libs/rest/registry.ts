@@ -51,6 +51,12 @@ export interface ArgSchema {
   readonly?: boolean;
 }
 
+/**
+ * The dialect's constraints on numbers, strings and arrays that standard JSON Schema spells and reads the
+ * same way: the site index publishes them as declared and the validator hands them to AJV unchanged.
+ */
+export const PLAIN_CONSTRAINTS = ['multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems'] as const;
+
 export interface ArgDecl extends ArgSchema {
   /**
    * Extra validation after the schema passed (the reference's validate_callback), run in the gateway.

@@ -4,12 +4,22 @@
  * which methods of the route this caller may use (the `Allow` header). The same `dispatch` is called
  * in-process in all-in-one mode and behind a signed HTTP endpoint in cluster mode.
  */
-import type { ServiceName } from '../config/env';
+import type { Config, ServiceName } from '../config/env';
 import type { AuthUser } from '../auth/user';
 import { logger } from '../observability/logger';
 import { Args } from './args';
 import { RestError, errors, unavailableFor } from './errors';
+import type { Store } from '../store/types';
 import type { EndpointDecl, Method, RouteRegistry } from './registry';
+import type { Site } from './site';
+
+/** What every service is built from, in whichever process runs it: the route registry, the store, the site and the configuration. */
+export interface ServiceOptions {
+  registry: RouteRegistry;
+  store: Store;
+  site: Site;
+  config: Config;
+}
 
 export interface ServiceRequest {
   endpoint: string;

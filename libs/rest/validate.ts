@@ -9,7 +9,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ParamError } from './errors';
-import type { ArgDecl, ArgSchema, JsonType } from './registry';
+import { PLAIN_CONSTRAINTS, type ArgDecl, type ArgSchema, type JsonType } from './registry';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:\d{2})?)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,22 +56,7 @@ for (const f of ['uri', 'text-field', 'textarea-field', 'tel', 'date']) ajv.addF
 /** Translates a reference-dialect schema into a standard JSON Schema for AJV. */
 function toJsonSchema(schema: ArgSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const copy = [
-    'type',
-    'enum',
-    'format',
-    'minimum',
-    'maximum',
-    'multipleOf',
-    'minLength',
-    'maxLength',
-    'pattern',
-    'minItems',
-    'maxItems',
-    'uniqueItems',
-    'minProperties',
-    'maxProperties',
-  ] as const;
+  const copy = ['type', 'enum', 'format', 'minimum', 'maximum', ...PLAIN_CONSTRAINTS, 'minProperties', 'maxProperties'] as const;
   for (const k of copy) if (schema[k] !== undefined) out[k] = schema[k];
   if (schema.exclusiveMinimum && schema.minimum !== undefined) {
     delete out.minimum;

@@ -20,6 +20,14 @@ export const perPageArg = (def: number | undefined = 10, max = 100): ArgDecl => 
 
 export const searchArg = (): ArgDecl => ({ description: 'Limit results to those matching a string.', type: 'string' });
 
+/** The arguments every collection starts with (the reference's get_collection_params): context, page, per_page and search. */
+export const collectionParams = (): Record<string, ArgDecl> => ({
+  context: contextArg('view'),
+  page: pageArg(),
+  per_page: perPageArg(),
+  search: searchArg(),
+});
+
 export const idListArg = (description: string, def: unknown = []): ArgDecl => ({
   description,
   type: 'array',

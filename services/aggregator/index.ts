@@ -2,11 +2,9 @@
  * The aggregator service: vendor/event-aggregator/v1, where the remote import service pushes batches
  * and states, and its sources routes, the import sources the service's workers fetch themselves.
  */
-import type { Config } from '../../libs/config/env';
 import { PostsRepository } from '../../libs/posts/repository';
 import type { JobQueue } from '../../libs/queue/types';
-import type { RouteRegistry } from '../../libs/rest/registry';
-import { ServiceApp } from '../../libs/rest/service';
+import { ServiceApp, type ServiceOptions } from '../../libs/rest/service';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
@@ -39,13 +37,7 @@ export function aggregatorDeps(o: { store: Store; site: Site; queue: () => JobQu
   };
 }
 
-export async function createAggregatorService(opts: {
-  registry: RouteRegistry;
-  store: Store;
-  site: Site;
-  config: Config;
-  queue: () => JobQueue;
-}): Promise<ServiceApp> {
+export async function createAggregatorService(opts: ServiceOptions & { queue: () => JobQueue }): Promise<ServiceApp> {
   const app = new ServiceApp('aggregator', opts.registry);
   const deps = aggregatorDeps(opts);
   bindImport(app, deps);

@@ -7,7 +7,19 @@
  * Pure: no store here.
  */
 
-export interface EaVenue {
+/** What the remote service sends for a venue and for an organizer alike: texts and the ids that name the record. */
+interface EaLinked {
+  phone?: string;
+  website?: string;
+  description?: string;
+  excerpt?: string;
+  global_id?: string;
+  global_id_lineage?: string[];
+  meetup_id?: string | number;
+  eventbrite_id?: string | number;
+}
+
+export interface EaVenue extends EaLinked {
   venue?: string;
   address?: string;
   city?: string;
@@ -16,30 +28,14 @@ export interface EaVenue {
   state?: string;
   stateprovince?: string;
   zip?: string;
-  phone?: string;
-  website?: string;
   url?: string;
-  description?: string;
-  excerpt?: string;
-  global_id?: string;
-  global_id_lineage?: string[];
-  meetup_id?: string | number;
-  eventbrite_id?: string | number;
   show_map?: unknown;
   show_map_link?: unknown;
 }
 
-export interface EaOrganizer {
+export interface EaOrganizer extends EaLinked {
   organizer?: string;
-  phone?: string;
   email?: string;
-  website?: string;
-  description?: string;
-  excerpt?: string;
-  global_id?: string;
-  global_id_lineage?: string[];
-  meetup_id?: string | number;
-  eventbrite_id?: string | number;
 }
 
 export interface EaEvent {

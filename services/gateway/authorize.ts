@@ -83,6 +83,19 @@ function withQuery(url: string, params: Record<string, string>): string {
   return u.toString();
 }
 
+/** Answers 400 with the list of problems when the request's parameters break a rule; whether it did. */
+function refused(ctx: Koa.Context, site: Site, p: Params): boolean {
+  const bad = problems(p);
+  if (!bad.length) return false;
+  ctx.status = 400;
+  ctx.body = page(
+    site,
+    'Authorize Application',
+    `<p>The Authorize Application request is not allowed.</p><ul>${bad.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>`,
+  );
+  return true;
+}
+
 export function authorizePage(opts: { site: Site; users: UsersRepository; throttle: FailureThrottle }) {
   const { site, users, throttle } = opts;
   return async (ctx: Koa.Context, readBody: () => Promise<Buffer>): Promise<boolean> => {
@@ -92,16 +105,7 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
     ctx.set('Cache-Control', 'no-store');
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
       const p = readParams(ctx.query);
-      const bad = problems(p);
-      if (bad.length) {
-        ctx.status = 400;
-        ctx.body = page(
-          site,
-          'Authorize Application',
-          `<p>The Authorize Application request is not allowed.</p><ul>${bad.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>`,
-        );
-        return true;
-      }
+      if (refused(ctx, site, p)) return true;
       ctx.body = form(site, p);
       return true;
     }
@@ -113,16 +117,7 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
     }
     const fields: Record<string, unknown> = qs.parse((await readBody()).toString('utf8'), { depth: 1, parameterLimit: 20 });
     const p = readParams(fields);
-    const bad = problems(p);
-    if (bad.length) {
-      ctx.status = 400;
-      ctx.body = page(
-        site,
-        'Authorize Application',
-        `<p>The Authorize Application request is not allowed.</p><ul>${bad.map((b) => `<li>${esc(b)}</li>`).join('')}</ul>`,
-      );
-      return true;
-    }
+    if (refused(ctx, site, p)) return true;
     if (fields.action === 'reject') {
       const to = p.reject_url || (p.success_url ? withQuery(p.success_url, { success: 'false' }) : '');
       if (to) ctx.redirect(to);

@@ -1,12 +1,8 @@
 /** The oEmbed service: oembed/1.0 embed (this site's records) and proxy (other sites, fetched by workers). */
 import { UsersRepository } from '../../libs/auth/users';
-import type { Config } from '../../libs/config/env';
 import { PostsRepository } from '../../libs/posts/repository';
 import type { JobQueue } from '../../libs/queue/types';
-import type { RouteRegistry } from '../../libs/rest/registry';
-import { ServiceApp } from '../../libs/rest/service';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
+import { ServiceApp, type ServiceOptions } from '../../libs/rest/service';
 import { OembedCache } from './cache';
 import type { EmbedDeps } from './embed';
 import { bindOembed } from './handlers';
@@ -17,13 +13,7 @@ export interface OembedDeps extends EmbedDeps {
   queue: () => JobQueue;
 }
 
-export async function createOembedService(opts: {
-  registry: RouteRegistry;
-  store: Store;
-  site: Site;
-  config: Config;
-  queue: () => JobQueue;
-}): Promise<ServiceApp> {
+export async function createOembedService(opts: ServiceOptions & { queue: () => JobQueue }): Promise<ServiceApp> {
   const deps: OembedDeps = {
     site: opts.site,
     posts: new PostsRepository(opts.store),

@@ -5,7 +5,7 @@
  */
 import { type ArgDecl, type ArgSchema, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { validateArg } from '../../rest/validate';
-import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg, objectSchema } from '../common';
+import { collectionParams, contextArg, idListArg, offsetArg, orderArg, objectSchema } from '../common';
 
 const NS = 'cms/v2';
 
@@ -71,10 +71,7 @@ export function commentWriteArgs(create: boolean): Record<string, ArgDecl> {
 
 export function commentCollectionArgs(): Record<string, ArgDecl> {
   return {
-    context: contextArg('view'),
-    page: pageArg(),
-    per_page: perPageArg(),
-    search: searchArg(),
+    ...collectionParams(),
     after: { description: 'Limit response to comments published after a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
     author: { description: 'Limit result set to comments assigned to specific user IDs. Requires authorization.', type: 'array', items: { type: 'integer' } },
     author_exclude: {

@@ -7,7 +7,7 @@
 import { metaArg } from '../../posts/meta';
 import { sanitizeTitle } from '../../posts/slug';
 import type { ArgDecl, ArgSchema } from '../../rest/registry';
-import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
+import { collectionParams, idListArg, offsetArg, orderArg } from '../common';
 
 export type PostKind = 'post' | 'page';
 
@@ -125,10 +125,7 @@ function termLimitArg(base: string, exclude: boolean, hierarchical: boolean): Ar
 
 export function collectionArgs(k: KindInfo): Record<string, ArgDecl> {
   const args: Record<string, ArgDecl> = {
-    context: contextArg('view'),
-    page: pageArg(),
-    per_page: perPageArg(),
-    search: searchArg(),
+    ...collectionParams(),
     after: { description: 'Limit response to posts published after a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
     modified_after: { description: 'Limit response to posts modified after a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
     author: idListArg('Limit result set to posts assigned to specific authors.'),

@@ -5,7 +5,7 @@
 import { sanitizeTitle } from '../../posts/slug';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { CMS_TAXONOMIES, type TaxonomyInfo } from '../../terms/taxonomies';
-import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg, objectSchema } from '../common';
+import { collectionParams, contextArg, idListArg, offsetArg, orderArg, objectSchema } from '../common';
 
 const NS = 'cms/v2';
 
@@ -30,10 +30,7 @@ export function termWriteArgs(tax: TaxonomyInfo, create: boolean): Record<string
 
 export function termCollectionArgs(tax: TaxonomyInfo): Record<string, ArgDecl> {
   const args: Record<string, ArgDecl> = {
-    context: contextArg('view'),
-    page: pageArg(),
-    per_page: perPageArg(),
-    search: searchArg(),
+    ...collectionParams(),
     exclude: idListArg('Ensure result set excludes specific IDs.'),
     include: idListArg('Limit result set to specific IDs.'),
   };

@@ -1,6 +1,6 @@
 /** cms/v2 users and their application passwords (reference: the users and application-passwords controllers). */
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
-import { contextArg, forceArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
+import { collectionParams, contextArg, forceArg, idListArg, offsetArg, orderArg } from '../common';
 
 const NS = 'cms/v2';
 
@@ -35,10 +35,7 @@ export function registerUserRoutes(registry: RouteRegistry): void {
         service: 'content',
         methods: ['GET'],
         args: {
-          context: contextArg('view'),
-          page: pageArg(),
-          per_page: perPageArg(),
-          search: searchArg(),
+          ...collectionParams(),
           exclude: idListArg('Ensure result set excludes specific IDs.'),
           include: idListArg('Limit result set to specific IDs.'),
           offset: offsetArg(),

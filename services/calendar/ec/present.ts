@@ -7,7 +7,7 @@
  */
 import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { formatCost } from '../../../libs/calendar/cost';
-import { CATEGORY_TAXONOMY, EVENT_META, ORGANIZER_META, TAG_TAXONOMY, VENUE_META, truthyMeta } from '../../../libs/calendar/meta';
+import { CATEGORY_TAXONOMY, EVENT_META, ORGANIZER_META, TAG_TAXONOMY, VENUE_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
 import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
 import { fromLocal } from '../../../libs/dates/post-dates';
 import { permalinkOf } from '../../../libs/posts/permalink';
@@ -116,12 +116,7 @@ function eventFields(doc: PostDoc, view: EcView): Record<string, unknown> {
     ...week,
     featured: truthyMeta(m[EVENT_META.featured]),
     sticky: doc.menu_order === -1,
-    cost: formatCost({
-      cost: m[EVENT_META.cost],
-      currencySymbol: m[EVENT_META.currencySymbol],
-      currencyCode: m[EVENT_META.currencyCode],
-      currencyPosition: m[EVENT_META.currencyPosition],
-    }),
+    cost: formatCost(eventCostMeta(m)),
     organizer_names: organizers.map((o) => (o.title ?? '').trim()),
     organizers: organizers.map((o) => embed(EC_ORGANIZER, o)),
     venues: venues.map((v) => embed(EC_VENUE, v)),

@@ -6,12 +6,13 @@
  */
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
 import { inNameOrder } from '../../../libs/terms/order';
-import { EVENT_META, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { EVENT_META, eventCostMeta, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
-import { dateDetails, postDates } from '../dates';
+import { dateDetails } from '../dates';
 import type { LinkedKindDef } from '../linked/kind';
+import { recordHead } from '../linked/present';
 import { eventRestUrl, globalId, permalink } from '../links';
 import { ORGANIZER } from '../organizers/kind';
 import { autop, stripTags, trimWords } from '../text';
@@ -102,14 +103,8 @@ function eventJsonLd(
 export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: EventPresentOptions = {}): Record<string, unknown> {
   const m = doc.meta ?? {};
   const blank = !!opts.blank;
-  const dates = postDates(doc);
   const times = localTimes(doc, site);
-  const costMeta = {
-    cost: m[EVENT_META.cost],
-    currencySymbol: m[EVENT_META.currencySymbol],
-    currencyCode: m[EVENT_META.currencyCode],
-    currencyPosition: m[EVENT_META.currencyPosition],
-  };
+  const costMeta = eventCostMeta(m);
   const cost = costDetails(costMeta);
   const url = permalink(site, doc);
   const gid = globalId(site, doc.id);
@@ -122,12 +117,7 @@ export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: 
     id: doc.id,
     global_id: gid,
     global_id_lineage: [gid],
-    author: String(doc.author ?? 0),
-    status: doc.status,
-    date: dates.date,
-    date_utc: dates.date_utc,
-    modified: dates.modified,
-    modified_utc: dates.modified_utc,
+    ...recordHead(doc),
     url,
     rest_url: eventRestUrl(site, doc.id),
     title: (doc.title ?? '').trim(),

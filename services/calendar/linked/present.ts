@@ -89,17 +89,16 @@ export function organizerJsonLd(doc: PostDoc, site: Site): Record<string, unknow
   };
 }
 
+/** The author, status and post dates an event, venue or organizer answer carries after its ids, in the reference's order. */
+export function recordHead(doc: PostDoc): Record<string, unknown> {
+  return { author: String(doc.author ?? 0), status: doc.status, ...postDates(doc) };
+}
+
 export function presentLinked(kind: LinkedKindDef, doc: PostDoc, site: Site, related: Related, opts: LinkedPresentOptions = {}): Record<string, unknown> {
   const blank = !!opts.blank;
-  const dates = postDates(doc);
   const fields: Record<string, unknown> = {
     id: doc.id,
-    author: String(doc.author ?? 0),
-    status: doc.status,
-    date: dates.date,
-    date_utc: dates.date_utc,
-    modified: dates.modified,
-    modified_utc: dates.modified_utc,
+    ...recordHead(doc),
     url: permalink(site, doc),
     [kind.key]: (doc.title ?? '').trim(),
     description: blank ? '' : autop(doc.content),

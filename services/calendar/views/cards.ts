@@ -5,7 +5,7 @@
  */
 import type { DateTime } from 'luxon';
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
-import { EVENT_META, ORGANIZER_META, VENUE_META, timesFromMeta } from '../../../libs/calendar/meta';
+import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta, timesFromMeta } from '../../../libs/calendar/meta';
 import { permalinkOf } from '../../../libs/posts/permalink';
 import { renderTitle, stripAllTags, trimWords } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -112,12 +112,7 @@ export function cardsOf(site: Site, docs: PostDoc[], related: Related, now: Date
     if (!t) continue;
     const { schedule } = eventDateFields(meta, site.timezone, now);
     const title = titleHtml(doc.title);
-    const costMeta = {
-      cost: meta[EVENT_META.cost],
-      currencySymbol: meta[EVENT_META.currencySymbol],
-      currencyCode: meta[EVENT_META.currencyCode],
-      currencyPosition: meta[EVENT_META.currencyPosition],
-    };
+    const costMeta = eventCostMeta(meta);
     const details = costDetails(costMeta);
     const text = stripAllTags(doc.password ? '' : doc.excerpt || doc.content || '');
     const days = occupiedDays(t.start.setZone(site.timezone), t.end.setZone(site.timezone), t.allDay);
