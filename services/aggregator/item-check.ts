@@ -46,6 +46,15 @@ const EVENT_FIELDS: Record<string, Kind> = {
   featured: 'flag',
   feature_event: 'flag',
 };
+/** Fields the remote service sends for venues and organizers alike (see EaLinked). */
+const LINKED_FIELDS: Record<string, Kind> = {
+  description: 'string',
+  excerpt: 'string',
+  global_id: 'string',
+  global_id_lineage: 'strings',
+  meetup_id: 'scalar',
+  eventbrite_id: 'scalar',
+};
 const VENUE_FIELDS: Record<string, Kind> = {
   venue: 'string',
   address: 'string',
@@ -58,12 +67,7 @@ const VENUE_FIELDS: Record<string, Kind> = {
   phone: 'scalar',
   website: 'string',
   url: 'string',
-  description: 'string',
-  excerpt: 'string',
-  global_id: 'string',
-  global_id_lineage: 'strings',
-  meetup_id: 'scalar',
-  eventbrite_id: 'scalar',
+  ...LINKED_FIELDS,
   show_map: 'flag',
   show_map_link: 'flag',
 };
@@ -72,12 +76,7 @@ const ORGANIZER_FIELDS: Record<string, Kind> = {
   phone: 'scalar',
   email: 'string',
   website: 'string',
-  description: 'string',
-  excerpt: 'string',
-  global_id: 'string',
-  global_id_lineage: 'strings',
-  meetup_id: 'scalar',
-  eventbrite_id: 'scalar',
+  ...LINKED_FIELDS,
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
