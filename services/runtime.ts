@@ -25,7 +25,7 @@ import { SiteSettings } from '../libs/settings/site-settings';
 import { storageFor } from '../libs/media/storage';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
-import { createAggregatorService } from './aggregator';
+import { BATCH_TIMEOUT_MS as IMPORT_BATCH_TIMEOUT_MS, createAggregatorService } from './aggregator';
 import { importJobHandlers } from './aggregator/jobs';
 import { createCalendarService } from './calendar';
 import { createContentService } from './content';
@@ -77,11 +77,21 @@ async function buildServices(names: ServiceName[], o: ServiceFactoryOptions): Pr
   return out;
 }
 
+/** How long the gateway waits for a service's answer. */
+const SERVICE_CALL_TIMEOUT_MS = 30_000;
+/**
+ * The gateway waits for a service at least as long as the service's own deadline, so that the service's
+ * answer is the one the client gets: an import batch waits up to IMPORT_BATCH_TIMEOUT_MS for its jobs and
+ * then answers 503 without moving the import on. Were the gateway to give up first, the client would
+ * resend a batch that the service then stores, and the resend would find its hash already consumed.
+ */
+const CALL_TIMEOUT_MS: Partial<Record<ServiceName, number>> = { aggregator: IMPORT_BATCH_TIMEOUT_MS + 15_000 };
+
 function remoteServices(config: Config): Partial<Record<ServiceName, Dispatch>> {
   const out: Partial<Record<ServiceName, Dispatch>> = {};
   for (const s of SERVICES) {
     const url = serviceUrl(config, s);
-    if (url && config.SERVICE_SECRET) out[s] = remoteDispatch(url, config.SERVICE_SECRET);
+    if (url && config.SERVICE_SECRET) out[s] = remoteDispatch(url, config.SERVICE_SECRET, CALL_TIMEOUT_MS[s] ?? SERVICE_CALL_TIMEOUT_MS);
   }
   return out;
 }
