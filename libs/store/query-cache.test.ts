@@ -30,7 +30,7 @@ describe('QueryCache', () => {
 
   it('keeps a page for its time-to-live at most, and freezes it', async () => {
     const items = store.collection('items');
-    const pages = new QueryCache(store, 1000);
+    const pages = new QueryCache(store, { exact: 1000, blind: 1000 });
     const now = jest.spyOn(Date, 'now').mockReturnValue(10_000);
     const page = await pages.find(items, {});
     expect(Object.isFrozen(page) && Object.isFrozen(page[0])).toBe(true);
@@ -45,7 +45,7 @@ describe('QueryCache', () => {
   it('holds a bounded number of records over all its pages', async () => {
     const items = store.collection('items');
     const find = jest.spyOn(items, 'find');
-    const pages = new QueryCache(store, 1000, 4);
+    const pages = new QueryCache(store, { exact: 1000, blind: 1000 }, 4);
     const a = await pages.find(items, { id: { $lte: 3 } });
     expect(await pages.find(items, { id: { $lte: 3 } })).toBe(a);
     // Three more records would make six: what was kept goes.
@@ -62,5 +62,27 @@ describe('QueryCache', () => {
     expect(asDate.map((d) => d.id)).toEqual([1]);
     expect(asText.map((d) => d.id)).toEqual([2]);
     expect(await pages.find(items, { at: '2030-01-01T00:00:00.000Z' })).not.toBe(asDate);
+  });
+
+  it('keeps a page a minute where every write shows in its stamp (the embedded store), a second where it cannot', async () => {
+    const items = store.collection('items');
+    const find = jest.spyOn(items, 'find');
+    const now = jest.spyOn(Date, 'now').mockReturnValue(10_000);
+    const exact = new QueryCache(store);
+    const page = await exact.find(items, {});
+    now.mockReturnValue(69_999);
+    expect(await exact.find(items, {})).toBe(page);
+    now.mockReturnValue(70_000);
+    expect(await exact.find(items, {})).not.toBe(page);
+    const blindStore = { generations: store.generations, foreignWrites: () => null };
+    const blind = new QueryCache(blindStore);
+    now.mockReturnValue(10_000);
+    const kept = await blind.find(items, {});
+    now.mockReturnValue(10_999);
+    expect(await blind.find(items, {})).toBe(kept);
+    now.mockReturnValue(11_000);
+    expect(await blind.find(items, {})).not.toBe(kept);
+    expect(find).toHaveBeenCalledTimes(4);
+    now.mockRestore();
   });
 });

@@ -3,14 +3,18 @@
  * window) is asked for again and again with the same filter, and its query costs more than the rest of
  * the answer once records are presented from memory. A page is a Kept value (./kept.ts): returned while
  * its collection has not been written by this process (the store's write generations) nor, on the
- * embedded store, by another, and for TTL_MS at most. Only list pages use it, through `find`; everything that reads to decide a write
+ * embedded store, by another, and for LONG_TTL_MS at most there (the stamp then tells every write), or
+ * SHORT_TTL_MS where other processes' writes cannot be seen (MongoDB). Only list pages use it, through `find`; everything that reads to decide a write
  * (uniqueness, counts, permissions) reads the store itself. A kept page and its records are frozen, so
  * no caller can change what the next one gets.
  */
 import { Kept } from './kept';
 import type { ReadableCollection, Doc, Filter, FindOptions, Store } from './types';
 
-const TTL_MS = 1000;
+/** Where other processes' writes cannot be seen (MongoDB). */
+const SHORT_TTL_MS = 1000;
+/** Where they can (the embedded store tells of every commit): a page is exact while its stamp holds. */
+const LONG_TTL_MS = 60_000;
 /** Records held over all kept pages (a few kilobytes each once decoded), so memory stays bounded however large pages are. */
 const MAX_RECORDS = 2000;
 
@@ -27,7 +31,7 @@ export class QueryCache {
 
   constructor(
     private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
-    private readonly ttlMs = TTL_MS,
+    private readonly ttl: { exact: number; blind: number } = { exact: LONG_TTL_MS, blind: SHORT_TTL_MS },
     private readonly maxRecords = MAX_RECORDS,
   ) {}
 
@@ -38,8 +42,8 @@ export class QueryCache {
         collections: [collection],
         maxEntries: this.maxRecords,
         weigh: (page) => (Array.isArray(page) ? page.length : 1),
-        blindTtlMs: this.ttlMs,
-        seenTtlMs: this.ttlMs,
+        blindTtlMs: this.ttl.blind,
+        seenTtlMs: this.ttl.exact,
         freeze: true,
       });
       this.kept.set(collection, kept);
