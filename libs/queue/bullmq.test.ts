@@ -4,31 +4,8 @@ import { createInterface } from 'node:readline';
 import { UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTERVAL_MS, PRODUCER_WAIT_MS, createBullQueue, createBullWorker } from './bullmq';
-import {
-  JobFailedError,
-  QueueTimeoutError,
-  QueueUnavailableError,
-  type EnqueueOptions,
-  type JobContext,
-  type JobHandlers,
-  type JobName,
-  type JobQueue,
-  type JobWorker,
-  type QueueName,
-} from './types';
-
-/**
- * These tests drive the queue's mechanics with payloads of no real job's shape, so they see it
- * untyped: any data, any result (the typed surface is checked by the services' use of it).
- */
-interface LooseQueue extends Omit<JobQueue, 'run' | 'enqueue' | 'schedule'> {
-  run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
-  enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
-  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
-}
-type LooseHandlers = { [K in JobName]?: (data: never, job: JobContext) => Promise<unknown> };
-const loose = (queue: JobQueue) => queue as LooseQueue;
-const typed = (handlers: LooseHandlers) => handlers as JobHandlers;
+import { JobFailedError, QueueTimeoutError, QueueUnavailableError, type JobContext, type JobWorker, type QueueName } from './types';
+import { loose, typed, type LooseHandlers } from '../../test/support/loose-queue';
 
 const redisUrl = process.env.TEST_REDIS_URL as string;
 // Unique per run and per test below, so tests share no keys with each other or with anything else in Redis.

@@ -1,20 +1,8 @@
 import { UnrecoverableError } from 'bullmq';
 import { openQueue } from './index';
 import { createInlineQueue } from './inline';
-import { JobFailedError, QueueTimeoutError, type EnqueueOptions, type JobContext, type JobHandlers, type JobName, type JobQueue } from './types';
-
-/**
- * These tests drive the queue's mechanics with payloads of no real job's shape, so they see it
- * untyped: any data, any result (the typed surface is checked by the services' use of it).
- */
-interface LooseQueue extends Omit<JobQueue, 'run' | 'enqueue' | 'schedule'> {
-  run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
-  enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
-  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
-}
-type LooseHandlers = { [K in JobName]?: (data: never, job: JobContext) => Promise<unknown> };
-const loose = (queue: JobQueue) => queue as LooseQueue;
-const typed = (handlers: LooseHandlers) => handlers as JobHandlers;
+import { JobFailedError, QueueTimeoutError, type JobContext, type JobHandlers } from './types';
+import { loose, typed, type LooseHandlers, type LooseQueue } from '../../test/support/loose-queue';
 
 const toClose: LooseQueue[] = [];
 

@@ -6,20 +6,8 @@
 import { Redis } from 'ioredis';
 import { createBullQueue, createBullWorker } from './bullmq';
 import { createInlineQueue } from './inline';
-import type { EnqueueOptions, JobContext, JobHandlers, JobName, JobQueue } from './types';
-
-/**
- * These tests drive the queue's mechanics with payloads of no real job's shape, so they see it
- * untyped: any data, any result (the typed surface is checked by the services' use of it).
- */
-interface LooseQueue extends Omit<JobQueue, 'run' | 'enqueue' | 'schedule'> {
-  run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;
-  enqueue(name: JobName, data: unknown, options?: EnqueueOptions): Promise<string>;
-  schedule(key: string, everyMs: number, name: JobName, data: unknown, opts?: { keepExisting?: boolean }): Promise<void>;
-}
-type LooseHandlers = { [K in JobName]?: (data: never, job: JobContext) => Promise<unknown> };
-const loose = (queue: JobQueue) => queue as LooseQueue;
-const typed = (handlers: LooseHandlers) => handlers as JobHandlers;
+import type { JobContext, JobHandlers } from './types';
+import { loose, typed } from '../../test/support/loose-queue';
 
 const redisUrl = process.env.TEST_REDIS_URL as string;
 const prefix = `test-schedule-${process.pid}-${Date.now().toString(36)}`;
