@@ -6,7 +6,7 @@
  * the embedded store), for LONG_TTL_MS at most; where other processes' writes cannot be seen (MongoDB),
  * for SHORT_TTL_MS at most. Totals are Kept values (./kept.ts), one keeper per collection.
  */
-import { Kept } from './kept';
+import { KeptPerCollection } from './kept';
 import { keyOf } from './query-cache';
 import type { ReadableCollection, Doc, Filter, Store } from './types';
 
@@ -15,25 +15,15 @@ const LONG_TTL_MS = 60_000;
 const MAX_ENTRIES = 5000;
 
 export class CountCache {
-  private readonly kept = new Map<string, Kept<number>>();
+  private readonly kept: KeptPerCollection<number>;
 
-  constructor(
-    private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
-    private readonly ttl: { exact: number; blind: number } = { exact: LONG_TTL_MS, blind: SHORT_TTL_MS },
-  ) {}
-
-  private of(collection: string): Kept<number> {
-    let kept = this.kept.get(collection);
-    if (!kept) {
-      kept = new Kept<number>(this.store, { collections: [collection], maxEntries: MAX_ENTRIES, blindTtlMs: this.ttl.blind, seenTtlMs: this.ttl.exact });
-      this.kept.set(collection, kept);
-    }
-    return kept;
+  constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, ttl: { exact: number; blind: number } = { exact: LONG_TTL_MS, blind: SHORT_TTL_MS }) {
+    this.kept = new KeptPerCollection<number>(store, { maxEntries: MAX_ENTRIES, blindTtlMs: ttl.blind, seenTtlMs: ttl.exact });
   }
 
   /** The collection's count of the filter, from memory while it is still current. */
   async count<T extends Doc>(collection: ReadableCollection<T>, filter: Filter, now = Date.now()): Promise<number> {
-    const kept = this.of(collection.name);
+    const kept = this.kept.of(collection.name);
     const key = keyOf(filter);
     const stamp = kept.stamp();
     const hit = kept.peek(key, stamp, now);

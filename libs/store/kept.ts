@@ -112,3 +112,22 @@ export class Kept<V> {
     this.held -= entry.weight;
   }
 }
+
+/** One Kept per collection, made when first asked for: for keepers whose every value comes from one collection (list pages, totals). */
+export class KeptPerCollection<V> {
+  private readonly kept = new Map<string, Kept<V>>();
+
+  constructor(
+    private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
+    private readonly opts: Omit<KeptOptions, 'collections'>,
+  ) {}
+
+  of(collection: string): Kept<V> {
+    let kept = this.kept.get(collection);
+    if (!kept) {
+      kept = new Kept<V>(this.store, { ...this.opts, collections: [collection] });
+      this.kept.set(collection, kept);
+    }
+    return kept;
+  }
+}

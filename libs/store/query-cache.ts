@@ -8,7 +8,7 @@
  * (uniqueness, counts, permissions) reads the store itself. A kept page and its records are frozen, so
  * no caller can change what the next one gets.
  */
-import { Kept } from './kept';
+import { KeptPerCollection } from './kept';
 import type { ReadableCollection, Doc, Filter, FindOptions, Store } from './types';
 
 /** Where other processes' writes cannot be seen (MongoDB). */
@@ -27,33 +27,25 @@ export function keyOf(value: unknown): string {
 }
 
 export class QueryCache {
-  private readonly kept = new Map<string, Kept<readonly Doc[]>>();
+  private readonly kept: KeptPerCollection<readonly Doc[]>;
 
   constructor(
-    private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
-    private readonly ttl: { exact: number; blind: number } = { exact: LONG_TTL_MS, blind: SHORT_TTL_MS },
-    private readonly maxRecords = MAX_RECORDS,
-  ) {}
-
-  private of(collection: string): Kept<readonly Doc[]> {
-    let kept = this.kept.get(collection);
-    if (!kept) {
-      kept = new Kept<readonly Doc[]>(this.store, {
-        collections: [collection],
-        maxEntries: this.maxRecords,
-        weigh: (page) => (Array.isArray(page) ? page.length : 1),
-        blindTtlMs: this.ttl.blind,
-        seenTtlMs: this.ttl.exact,
-        freeze: true,
-      });
-      this.kept.set(collection, kept);
-    }
-    return kept;
+    store: Pick<Store, 'generations' | 'foreignWrites'>,
+    ttl: { exact: number; blind: number } = { exact: LONG_TTL_MS, blind: SHORT_TTL_MS },
+    maxRecords = MAX_RECORDS,
+  ) {
+    this.kept = new KeptPerCollection<readonly Doc[]>(store, {
+      maxEntries: maxRecords,
+      weigh: (page) => (Array.isArray(page) ? page.length : 1),
+      blindTtlMs: ttl.blind,
+      seenTtlMs: ttl.exact,
+      freeze: true,
+    });
   }
 
   /** The collection's `find`, answered from memory while the same query's answer is still current. */
   async find<T extends Doc>(collection: ReadableCollection<T>, filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    const kept = this.of(collection.name);
+    const kept = this.kept.of(collection.name);
     const key = `${keyOf(filter)}\u0000${keyOf(options)}`;
     const stamp = kept.stamp();
     const now = Date.now();
