@@ -63,6 +63,11 @@ export function toJson(body: unknown): string {
   return compose(body, 2) ?? 'null';
 }
 
+/** The part of a key that names a record's version: its modification time. */
+export function versionOf(doc: { modified_gmt?: unknown }): string {
+  return doc.modified_gmt instanceof Date ? String(doc.modified_gmt.getTime()) : String(doc.modified_gmt);
+}
+
 /** The part of a key that names the caller's rights: the same for every guest, per user otherwise (ownership counts). */
 export function viewerKey(user: AuthUser | null | undefined): string {
   return user ? `${user.id}/${user.roles.join(',')}` : '-';

@@ -6,7 +6,7 @@
  * delete edit_post/delete_post on the id. Failures inside an allowed write answer `{"error": "..."}`.
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { viewerKey } from '../../../libs/rest/presented';
+import { versionOf, viewerKey } from '../../../libs/rest/presented';
 import { mayWriteAs } from '../access';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -30,7 +30,6 @@ const PAGE_NOT_FOUND = { code: 'tec_rest_organizers_page_not_found', message: 'T
 const entityError = (status: number, error: string): Reply => ({ status, body: { error } });
 
 /** A record's version in a presented-record key. */
-const versionOf = (d: PostDoc): string => (d.modified_gmt instanceof Date ? String(d.modified_gmt.getTime()) : String(d.modified_gmt));
 
 /**
  * Linked records and terms of a page of records, in a few queries for all of them. Embedded venues and

@@ -1,6 +1,6 @@
 /** vendor/events/v1 events: archive, create, and get/update/delete by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { viewerKey } from '../../../libs/rest/presented';
+import { versionOf, viewerKey } from '../../../libs/rest/presented';
 import { mayWriteAs } from '../access';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -35,8 +35,7 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
 const readAt = new WeakMap<PostDoc, string>();
 
 /** A presented event's key: the event at its version, a single read or an archive item, and what the caller may see of its venues and organizers. */
-const presentedKey = (doc: PostDoc, how: string, user: Caller) =>
-  `v1.event:${doc.id}:${doc.modified_gmt instanceof Date ? doc.modified_gmt.getTime() : String(doc.modified_gmt)}:${how}:${viewerKey(user)}`;
+const presentedKey = (doc: PostDoc, how: string, user: Caller) => `v1.event:${doc.id}:${versionOf(doc)}:${how}:${viewerKey(user)}`;
 
 /** By slug, the slug must name an event (any status), else the parameter is invalid, before any permission check. */
 async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise<void> {

@@ -24,7 +24,7 @@ import type { CommentsRepository } from '../../../libs/comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
 import type { Kept } from '../../../libs/store/kept';
 import { presentPost, type Context, type LinkTargets, type PresentInput } from './present';
-import { viewerKey, type PresentedCache } from '../../../libs/rest/presented';
+import { versionOf, viewerKey, type PresentedCache } from '../../../libs/rest/presented';
 import type { QueryCache } from '../../../libs/store/query-cache';
 import type { CountCache } from '../../../libs/store/count-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
@@ -73,7 +73,7 @@ function loadPost(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): Promise
 
 /** A presented record's key: the record at its version, the context, the caller's rights and the single read's own options. */
 function presentedKey(kind: KindInfo, post: PostDoc, context: Context, user: Caller, extra = ''): string {
-  return `${kind.kind}:${post.id}:${post.modified_gmt instanceof Date ? post.modified_gmt.getTime() : String(post.modified_gmt)}:${context}:${viewerKey(user)}:${extra}`;
+  return `${kind.kind}:${post.id}:${versionOf(post)}:${context}:${viewerKey(user)}:${extra}`;
 }
 
 /** Term slugs, ancestors and generated slugs for a page of records, in a few queries for all of them. */
