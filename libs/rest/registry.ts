@@ -19,13 +19,13 @@ export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | '
 
 /** An argument or property schema in the reference system's dialect (draft-04 style exclusive bounds). */
 export interface ArgSchema {
-  type?: JsonType | JsonType[];
+  type?: JsonType | readonly JsonType[];
   title?: string;
   description?: string;
   default?: unknown;
   /** On an argument: whether the request must carry it. On an object property: draft-03 style required. */
-  required?: boolean | string[];
-  enum?: unknown[];
+  required?: boolean | readonly string[];
+  enum?: readonly unknown[];
   format?: 'date-time' | 'email' | 'uri' | 'uuid' | 'hex-color' | 'ip' | 'text-field' | 'textarea-field' | 'tel' | string;
   items?: ArgSchema;
   properties?: Record<string, ArgSchema>;
@@ -44,10 +44,10 @@ export interface ArgSchema {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
-  anyOf?: ArgSchema[];
-  oneOf?: ArgSchema[];
+  anyOf?: readonly ArgSchema[];
+  oneOf?: readonly ArgSchema[];
   /** Schema contexts (view, edit, embed) a record property appears in; not published in arg lists. */
-  context?: string[];
+  context?: readonly string[];
   readonly?: boolean;
 }
 
@@ -69,7 +69,7 @@ export interface ArgDecl extends ArgSchema {
    */
   precheck?: (value: unknown, params: Record<string, unknown>) => true | ParamError | string;
   /** Keywords published in the index but not enforced, because the precheck replaces them. */
-  unchecked?: Array<'format' | 'pattern' | 'enum'>;
+  unchecked?: ReadonlyArray<'format' | 'pattern' | 'enum'>;
   /** Turns the validated value into what the handler receives (the reference's sanitize_callback). */
   sanitize?: (value: unknown, params: Record<string, unknown>) => unknown;
   /** Leave out of the published index (the argument still works). */
@@ -86,6 +86,8 @@ export interface EndpointDecl {
   upload?: boolean;
   /** Who answers: a service, or the gateway itself (index, namespace index, batch). */
   service: ServiceName | 'gateway';
+  /** URL captures of the route the endpoint's handler relies on (checked against the pattern when added). */
+  captures?: readonly string[];
 }
 
 export interface RouteDecl {
@@ -154,6 +156,10 @@ export class RouteRegistry {
       if (this.byEndpoint.has(ep.id)) throw new Error(`endpoint id ${ep.id} declared twice`);
     }
     const { regex, groups } = compilePattern(route.pattern);
+    for (const ep of route.endpoints) {
+      const stray = ep.captures?.filter((c) => !groups.includes(c)) ?? [];
+      if (stray.length) throw new Error(`endpoint ${ep.id} relies on captures ${stray.join(', ')} that ${route.pattern} does not have`);
+    }
     const compiled: CompiledRoute = { ...route, regex, groups, hasParams: groups.length > 0 };
     this.routes.push(compiled);
     for (const ep of route.endpoints) this.byEndpoint.set(ep.id, { route: compiled, endpoint: ep });

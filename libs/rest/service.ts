@@ -10,6 +10,7 @@ import { logger } from '../observability/logger';
 import { Args } from './args';
 import { RestError, errors, unavailableFor } from './errors';
 import type { Store } from '../store/types';
+import type { ArgMap, Endpoint, ParamsOf } from './params';
 import type { EndpointDecl, Method, RouteRegistry } from './registry';
 import type { Site } from './site';
 
@@ -92,7 +93,11 @@ export interface Reply {
   raw?: RawBody;
 }
 
-export class HandlerContext {
+/** The arguments of a request when nothing more is known of its endpoint. */
+export type AnyParams = Readonly<Record<string, unknown>>;
+
+/** What a handler sees of its request; `P` is the type of its validated arguments (see libs/rest/params.ts). */
+export class HandlerContext<P extends AnyParams = AnyParams> {
   /** Per-request cache: records a permission check loaded are reused by the handler. */
   readonly memo = new Map<string, unknown>();
   private allowed?: Promise<Method[]>;
@@ -105,6 +110,14 @@ export class HandlerContext {
 
   get params(): Record<string, unknown> {
     return this.req.params;
+  }
+  /**
+   * The validated arguments, typed from the endpoint's declarations. The gateway validated and coerced
+   * every declared argument against those declarations before the request reached the service, which is
+   * what the type states.
+   */
+  get input(): P {
+    return this.req.params as P;
   }
   /** The arguments, read by the type their declaration promises (see Args). */
   get args(): Args {
@@ -140,15 +153,15 @@ export class HandlerContext {
   }
 }
 
-export interface Handler {
+export interface Handler<P extends AnyParams = AnyParams> {
   /**
    * Argument checks that need the caller (the reference makes them in a sanitize callback): they run
    * before the permission check and, unlike it, play no part in `Allow`.
    */
-  validate?(ctx: HandlerContext): Promise<true | RestError>;
+  validate?(ctx: HandlerContext<P>): Promise<true | RestError>;
   /** Returns true, or the error to answer with (false means rest_forbidden). Missing means public. */
-  permission?(ctx: HandlerContext): Promise<true | false | RestError>;
-  handle(ctx: HandlerContext): Promise<Reply>;
+  permission?(ctx: HandlerContext<P>): Promise<true | false | RestError>;
+  handle(ctx: HandlerContext<P>): Promise<Reply>;
 }
 
 export class ServiceApp {
@@ -159,9 +172,14 @@ export class ServiceApp {
     private readonly registry: RouteRegistry,
   ) {}
 
-  bind(endpointId: string, handler: Handler): this {
+  /** Binds a handler to an endpoint constant (libs/rest/params.ts); its `ctx.input` is typed from the constant's declarations. */
+  bind<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, handler: Handler<ParamsOf<A, C>>): this;
+  bind(endpointId: string, handler: Handler): this;
+  bind(ep: string | Endpoint, handler: Handler): this {
+    const endpointId = typeof ep === 'string' ? ep : ep.id;
     const found = this.registry.endpoint(endpointId);
     if (!found) throw new Error(`${this.name}: no endpoint ${endpointId} in the route registry`);
+    if (typeof ep !== 'string' && found.endpoint !== ep) throw new Error(`${this.name}: endpoint ${endpointId} is not the constant the route declares`);
     if (found.endpoint.service !== this.name) throw new Error(`${this.name}: endpoint ${endpointId} belongs to ${found.endpoint.service}`);
     if (this.handlers.has(endpointId)) throw new Error(`${this.name}: endpoint ${endpointId} bound twice`);
     this.handlers.set(endpointId, handler);

@@ -23,19 +23,20 @@ export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]
 export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}(?::\\d{2})?)?$';
 
 /** Text: a string, or one of its enum values. */
-const text = (description: string, extra: Partial<ArgDecl> = {}): ArgDecl => tecParam({ description, type: 'string', ...extra }, textCheck(extra.enum));
-const uri = (name: string, description: string): ArgDecl => tecParam({ description, type: 'string', format: 'uri' }, uriCheck(name));
-const email = (name: string, description: string): ArgDecl => tecParam({ description, type: 'string', format: 'email' }, emailCheck(name));
+const text = <const E extends Partial<ArgDecl> = object>(description: string, extra?: E) =>
+  tecParam(Object.assign({ description, type: 'string' as const }, extra), textCheck(extra?.enum));
+const uri = (name: string, description: string) => tecParam({ description, type: 'string', format: 'uri' }, uriCheck(name));
+const email = (name: string, description: string) => tecParam({ description, type: 'string', format: 'email' }, emailCheck(name));
 /** Positive_Integer; the schema's bounds still apply once the type check passed. */
-const positive = (name: string, decl: ArgDecl): ArgDecl => tecParam(decl, positiveIntegerCheck(name));
+const positive = <D extends ArgDecl>(name: string, decl: D) => tecParam(decl, positiveIntegerCheck(name));
 /** Array_Of_Type of Positive_Integer (items checked under the reference's placeholder name). */
-const idList = (description: string): ArgDecl =>
+const idList = (description: string) =>
   tecParam({ description, type: 'array', items: { type: 'integer' }, uniqueItems: true }, arrayCheck(positiveIntegerCheck('example')));
 /** Date_Time: strtotime decides, not the RFC 3339 format; a declared pattern is checked first. */
-const dateTime = (name: string, decl: ArgDecl): ArgDecl => tecParam(decl, dateTimeCheck(name, decl.pattern), ['format', 'pattern']);
+const dateTime = <D extends ArgDecl>(name: string, decl: D) => tecParam(decl, dateTimeCheck(name, decl.pattern), ['format', 'pattern']);
 
 /** The fields every entity is written with (the reference's TEC_Post_Entity_Request_Body). */
-export function entityWriteArgs(stickyDefault: boolean | undefined): Record<string, ArgDecl> {
+export function entityWriteArgs(stickyDefault: boolean | undefined) {
   return {
     date: dateTime('date', {
       description: "The date the entity was published, in the site's timezone. In RFC3339 format.",
@@ -66,12 +67,12 @@ export function entityWriteArgs(stickyDefault: boolean | undefined): Record<stri
     },
     template: text('The theme file to use to display the entity.'),
     tags: idList('The terms assigned to the entity in the post_tag taxonomy.'),
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-const eventDate = (name: string, description: string): ArgDecl => dateTime(name, { description, type: 'string', pattern: DATE_PATTERN });
+const eventDate = (name: string, description: string) => dateTime(name, { description, type: 'string', pattern: DATE_PATTERN });
 
-export function eventWriteArgs(): Record<string, ArgDecl> {
+export function eventWriteArgs() {
   return {
     ...entityWriteArgs(undefined),
     vendor_events_cat: idList('The terms assigned to the entity in the vendor_events_cat taxonomy.'),
@@ -86,19 +87,19 @@ export function eventWriteArgs(): Record<string, ArgDecl> {
     cost: text('The cost of the event.'),
     organizers: idList('The organizers of the event.'),
     venues: idList('The venues of the event.'),
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-export function organizerWriteArgs(): Record<string, ArgDecl> {
+export function organizerWriteArgs() {
   return {
     ...entityWriteArgs(false),
     phone: text("The organizer's phone number.", { format: 'tel' }),
     website: uri('website', "The organizer's website."),
     email: email('email', "The organizer's email address."),
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-export function venueWriteArgs(): Record<string, ArgDecl> {
+export function venueWriteArgs() {
   return {
     ...entityWriteArgs(false),
     address: text("The venue's address."),
@@ -110,15 +111,15 @@ export function venueWriteArgs(): Record<string, ArgDecl> {
     zip: text("The venue's zip code."),
     phone: text("The venue's phone number."),
     website: uri('website', "The venue's website."),
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-export const pageArg = (): ArgDecl => positive('page', { description: 'The collection page number.', type: 'integer', default: 1, minimum: 1 });
-export const perPageArg = (): ArgDecl =>
+export const pageArg = () => positive('page', { description: 'The collection page number.', type: 'integer', default: 1, minimum: 1 });
+export const perPageArg = () =>
   positive('per_page', { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 });
 
 /** Array_Of_Type of Text with the entity statuses, checked by the endpoint's own status validator. */
-export const statusListArg = (what: string): ArgDecl =>
+export const statusListArg = (what: string) =>
   tecParam(
     {
       description: `Limit result set to ${what} with specific status.`,
@@ -130,11 +131,11 @@ export const statusListArg = (what: string): ArgDecl =>
     statusListCheck(STATUSES),
   );
 
-const dateFilter = (name: string, description: string): ArgDecl => dateTime(name, { description, type: 'string', format: 'date-time' });
+const dateFilter = (name: string, description: string) => dateTime(name, { description, type: 'string', format: 'date-time' });
 /** The linked-record filters: the event validator's id lists (existence is checked by the service). */
-const linkedIds = (description: string): ArgDecl => tecParam({ description, type: 'array', items: { type: 'integer' }, uniqueItems: true }, idListCheck);
+const linkedIds = (description: string) => tecParam({ description, type: 'array', items: { type: 'integer' }, uniqueItems: true }, idListCheck);
 
-export function eventListArgs(): Record<string, ArgDecl> {
+export function eventListArgs() {
   return {
     page: pageArg(),
     per_page: perPageArg(),
@@ -155,10 +156,10 @@ export function eventListArgs(): Record<string, ArgDecl> {
     ticketed: { description: 'Limit result set to events with tickets.', type: 'boolean' },
     orderby: text('Sort collection by event attribute.', { default: 'event_date', enum: EVENT_ORDERBY }),
     order: text('Order sort attribute ascending or descending.', { default: 'ASC', enum: ['ASC', 'DESC'] }),
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-export function linkedListArgs(plural: 'organizers' | 'venues'): Record<string, ArgDecl> {
+export function linkedListArgs(plural: 'organizers' | 'venues') {
   return {
     page: pageArg(),
     per_page: perPageArg(),
@@ -167,12 +168,12 @@ export function linkedListArgs(plural: 'organizers' | 'venues'): Record<string, 
     has_events: { description: `Limit result set to ${plural} that have events.`, type: 'boolean' },
     only_with_upcoming: { description: `Limit result set to ${plural} that have upcoming events.`, type: 'boolean' },
     status: statusListArg(plural),
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-export const idArg = (what: string): ArgDecl => positive('id', { description: `Unique identifier for the ${what}.`, type: 'integer' });
+export const idArg = (what: string) => positive('id', { description: `Unique identifier for the ${what}.`, type: 'integer' });
 
 /** The password of a protected entity: unlocks its fields on a single read (not published in the index). */
-export const passwordArg = (): ArgDecl => ({ description: 'The password of a password-protected entity.', type: 'string', hidden: true });
+export const passwordArg = () => ({ description: 'The password of a password-protected entity.', type: 'string', hidden: true }) satisfies ArgDecl;
 
-export const forceArg = (): ArgDecl => ({ description: 'Whether to bypass Trash and force deletion.', type: 'boolean', default: false });
+export const forceArg = () => ({ description: 'Whether to bypass Trash and force deletion.', type: 'boolean', default: false }) satisfies ArgDecl;

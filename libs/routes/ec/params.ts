@@ -147,6 +147,6 @@ export const statusListCheck =
   };
 
 /** Declares an argument of a TEC parameter type: its check, and the keywords the check replaces. */
-export function tecParam(decl: ArgDecl, precheck: Check, unchecked?: ArgDecl['unchecked']): ArgDecl {
+export function tecParam<D extends ArgDecl>(decl: D, precheck: Check, unchecked?: ArgDecl['unchecked']): D & { precheck: Check } {
   return { ...decl, precheck, ...(unchecked ? { unchecked } : {}) };
 }

@@ -14,6 +14,8 @@ import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
 import { bindOpenApi } from '../doc/handlers';
+import { EC_DOCS_ENDPOINT, EC_ENDPOINTS } from '../../../libs/routes/ec';
+import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
 import { queryKey } from '../http';
 import { deleteRecord, trashRecord } from '../../../libs/calendar/lifecycle';
 import { pageWithTotal } from '../read-cache';
@@ -81,15 +83,16 @@ async function presentBody(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind
 
 function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   const p = `ec.${kind.plural}`;
+  const eps = EC_ENDPOINTS[kind.plural];
   const base = `/ec/v1/${kind.plural}`;
 
-  async function listPage(ctx: HandlerContext): Promise<Reply> {
+  async function listPage(ctx: HandlerContext<InputOf<Shared<(typeof eps)['list']>>>): Promise<Reply> {
     const req = { params: ctx.params, has: (n: string) => ctx.has(n), user: ctx.user };
     const stamp = deps.presented.stamp();
     const query = kind.type === EVENT_TYPE ? await eventListQuery(deps, kind, req) : await linkedListQuery(deps, kind, req);
-    const page = Number(ctx.params.page);
+    const page = ctx.input.page;
     // An event list without per_page shows the site's posts-per-page setting.
-    const perPage = kind.type === EVENT_TYPE && !ctx.has('per_page') && deps.postsPerPage ? Math.min(deps.postsPerPage(), 100) : Number(ctx.params.per_page);
+    const perPage = kind.type === EVENT_TYPE && !ctx.has('per_page') && deps.postsPerPage ? Math.min(deps.postsPerPage(), 100) : ctx.input.per_page;
     const { items, total }: { items: PostDoc[]; total: number } = query
       ? await pageWithTotal(deps.posts, deps.counts, query.filter, { page, perPage, sort: query.sort, pages: deps.pages })
       : { items: [], total: 0 };
@@ -103,20 +106,20 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
   }
 
-  app.bind(`${p}.list`, {
+  app.bind(shared(eps.list), {
     // Guests all get the same page for the same query: kept briefly in the read cache, dropped on every local write.
     handle: (ctx) => (ctx.user ? listPage(ctx) : deps.cache.replies.get(`${p}.list:${queryKey(ctx.req.query)}`, () => listPage(ctx))),
   });
 
-  app.bind(`${p}.create`, {
-    permission: async (ctx) => can(ctx.user, `edit_${kind.cap}s`) && mayWriteAs(ctx.user, kind.cap, ctx.params.author),
+  app.bind(shared(eps.create), {
+    permission: async (ctx) => can(ctx.user, `edit_${kind.cap}s`) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
     async handle(ctx) {
       const doc = kind === EC_EVENT ? await writeEvent(deps, ctx, null) : await writeLinked(deps, ctx, kind, null);
       return present(deps, ctx, kind, doc, 201);
     },
   });
 
-  app.bind(`${p}.get`, {
+  app.bind(shared(eps.get), {
     async permission(ctx) {
       const doc = await target(ctx, deps);
       return !!doc && doc.type === kind.type && canReadRecord(ctx.user, kind.cap, doc);
@@ -124,7 +127,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     async handle(ctx) {
       const doc = (await target(ctx, deps))!;
       if (ctx.user) {
-        const password = typeof ctx.params.password === 'string' ? ctx.params.password : undefined;
+        const password = ctx.input.password ?? undefined;
         const key = presentedKey(deps, kind, doc, ctx.user, password);
         const stamp = readAt.get(doc) ?? '';
         return {
@@ -133,14 +136,14 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
       }
       // A guest reads a published entity as every guest does (kept like the lists).
       if (doc.status !== 'publish') return present(deps, ctx, kind, doc);
-      return deps.cache.replies.get(`${p}.get:${doc.id}:${JSON.stringify(ctx.params.password ?? null)}`, () => present(deps, ctx, kind, doc));
+      return deps.cache.replies.get(`${p}.get:${doc.id}:${JSON.stringify(ctx.input.password ?? null)}`, () => present(deps, ctx, kind, doc));
     },
   });
 
-  app.bind(`${p}.update`, {
+  app.bind(shared(eps.update), {
     async permission(ctx) {
       const doc = await target(ctx, deps);
-      return !!doc && canEditRecord(ctx.user, capTypeOf(doc.type), doc) && mayWriteAs(ctx.user, capTypeOf(doc.type), ctx.params.author);
+      return !!doc && canEditRecord(ctx.user, capTypeOf(doc.type), doc) && mayWriteAs(ctx.user, capTypeOf(doc.type), ctx.input.author);
     },
     async handle(ctx) {
       const doc = (await target(ctx, deps))!;
@@ -150,7 +153,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     },
   });
 
-  app.bind(`${p}.delete`, {
+  app.bind(shared(eps.delete), {
     async permission(ctx) {
       const doc = await target(ctx, deps);
       return !!doc && canDeleteRecord(ctx.user, capTypeOf(doc.type), doc);
@@ -158,7 +161,7 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     async handle(ctx) {
       const doc = (await target(ctx, deps))!;
       if (doc.type !== kind.type) return entityError(404, 'The entity could not be deleted.');
-      if (ctx.params.force === true) await deleteRecord(deps, doc, kind.linked?.key);
+      if (ctx.input.force) await deleteRecord(deps, doc, kind.linked?.key);
       else if (doc.status === 'trash') return entityError(410, 'The entity has already been trashed.');
       else await trashRecord(deps, doc, kind.linked?.key);
       return { body: [] };
@@ -168,5 +171,5 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
 
 export function bindEc(app: ServiceApp, deps: CalendarDeps): void {
   for (const kind of EC_KINDS) bindKind(app, deps, kind);
-  bindOpenApi(app, deps, 'ec.docs', EC_DOC);
+  bindOpenApi(app, deps, EC_DOCS_ENDPOINT, EC_DOC);
 }
