@@ -6,7 +6,8 @@
  *
  * Options (environment): BENCH_DURATION seconds per endpoint (default 10), BENCH_WARMUP seconds
  * (default 2), BENCH_CONNECTIONS (default 8), BENCH_ONLY (comma list of endpoint names),
- * BENCH_SCALE (fraction of the data set, default 1), BENCH_REPEAT (measurements per row, the median reported; default 1). Then the import benchmark (bench/import.ts; BENCH_ONLY=import
+ * BENCH_SCALE (fraction of the data set, default 1), BENCH_REPEAT (measurements per row, the median reported; default 1),
+ * BENCH_PROFILE (a folder for a CPU profile of the service). Then the import benchmark (bench/import.ts; BENCH_ONLY=import
  * runs only it).
  *
  * BENCH_SCALES (comma list of event counts, e.g. 1000,10000,100000) runs the scaling table instead:
@@ -133,7 +134,12 @@ async function withService<T>(
         .join(', ')}`,
     );
 
-    const child = spawn(process.execPath, [resolve(__dirname, '../services/main.js'), 'all'], { env: serviceEnv, stdio: ['ignore', 'inherit', 'inherit'] });
+    // BENCH_PROFILE: a CPU profile of the service, one file per service started, for finding where a row's time goes.
+    const profile = env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(env.BENCH_PROFILE)}`] : [];
+    const child = spawn(process.execPath, [...profile, resolve(__dirname, '../services/main.js'), 'all'], {
+      env: serviceEnv,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     try {
       await waitReady(url, child);
       const ctx: BenchContext = {
