@@ -3,12 +3,12 @@
  * the reference's `export` (a block theme as a zip) and `navigation-fallback` (a navigation menu
  * post) serve block themes and navigation menus, which this service does not have.
  */
+import { endpoint } from '../rest/params';
 import type { RouteRegistry } from '../rest/registry';
 import { sanitizeUrl } from './oembed';
 import { objectSchema } from './common';
 
 export const BLOCK_EDITOR_NS = 'cms-block-editor/v1';
-export const URL_DETAILS_ENDPOINT = 'cms-block-editor.url-details';
 
 function urlDetailsSchema(): Record<string, unknown> {
   const field = (description: string, format?: string) => ({
@@ -26,20 +26,16 @@ function urlDetailsSchema(): Record<string, unknown> {
   });
 }
 
+/** The url-details endpoint, a constant the content service binds to. */
+export const URL_DETAILS_ENDPOINT = endpoint({
+  id: 'cms-block-editor.url-details',
+  service: 'content',
+  methods: ['GET'],
+  args: {
+    url: { required: true, description: 'The URL to process.', type: 'string', format: 'uri', sanitize: sanitizeUrl },
+  },
+});
+
 export function registerBlockEditorRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: BLOCK_EDITOR_NS,
-    pattern: `/${BLOCK_EDITOR_NS}/url-details`,
-    endpoints: [
-      {
-        id: URL_DETAILS_ENDPOINT,
-        service: 'content',
-        methods: ['GET'],
-        args: {
-          url: { required: true, description: 'The URL to process.', type: 'string', format: 'uri', sanitize: sanitizeUrl },
-        },
-      },
-    ],
-    schema: urlDetailsSchema,
-  });
+  registry.add({ namespace: BLOCK_EDITOR_NS, pattern: `/${BLOCK_EDITOR_NS}/url-details`, endpoints: [URL_DETAILS_ENDPOINT], schema: urlDetailsSchema });
 }

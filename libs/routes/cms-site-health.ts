@@ -5,6 +5,7 @@
  * checks of core updates, plugin directory access, loopback and page cache test things this
  * service does not have.
  */
+import { endpoint } from '../rest/params';
 import type { RouteRegistry } from '../rest/registry';
 import { objectSchema } from './common';
 
@@ -14,8 +15,17 @@ export const SITE_HEALTH_NS = 'cms-site-health/v1';
 export const SITE_HEALTH_TESTS = ['https-status', 'authorization-header', 'store', 'queues', 'disk-space'] as const;
 export type SiteHealthTest = (typeof SITE_HEALTH_TESTS)[number];
 
-export const siteHealthEndpoint = (test: SiteHealthTest) => `cms-site-health.tests.${test}`;
-export const DIRECTORY_SIZES_ENDPOINT = 'cms-site-health.directory-sizes';
+const testEndpoint = (test: SiteHealthTest) => endpoint({ id: `cms-site-health.tests.${test}`, service: 'content', methods: ['GET'], args: {} });
+
+/** Each test's endpoint: constants the content service binds to. */
+export const SITE_HEALTH_TEST_ENDPOINTS: Readonly<Record<SiteHealthTest, ReturnType<typeof testEndpoint>>> = {
+  'https-status': testEndpoint('https-status'),
+  'authorization-header': testEndpoint('authorization-header'),
+  store: testEndpoint('store'),
+  queues: testEndpoint('queues'),
+  'disk-space': testEndpoint('disk-space'),
+};
+export const DIRECTORY_SIZES_ENDPOINT = endpoint({ id: 'cms-site-health.directory-sizes', service: 'content', methods: ['GET'], args: {} });
 
 /** The reference's test result schema (get_item_schema), renamed. */
 export function siteHealthTestSchema(): Record<string, unknown> {
@@ -46,13 +56,13 @@ export function registerSiteHealthRoutes(registry: RouteRegistry): void {
     registry.add({
       namespace: SITE_HEALTH_NS,
       pattern: `/${SITE_HEALTH_NS}/tests/${test}`,
-      endpoints: [{ id: siteHealthEndpoint(test), service: 'content', methods: ['GET'], args: {} }],
+      endpoints: [SITE_HEALTH_TEST_ENDPOINTS[test]],
       schema: siteHealthTestSchema,
     });
   }
   registry.add({
     namespace: SITE_HEALTH_NS,
     pattern: `/${SITE_HEALTH_NS}/directory-sizes`,
-    endpoints: [{ id: DIRECTORY_SIZES_ENDPOINT, service: 'content', methods: ['GET'], args: {} }],
+    endpoints: [DIRECTORY_SIZES_ENDPOINT],
   });
 }

@@ -3,6 +3,7 @@
  * `maxwidth` carry no type, as in the reference: any format other than xml reads as json, and maxwidth
  * goes through absint. The proxy declares its types and enum, so they are validated.
  */
+import { endpoint } from '../rest/params';
 import type { ArgDecl, RouteRegistry } from '../rest/registry';
 
 export const OEMBED_NS = 'oembed/1.0';
@@ -69,47 +70,42 @@ export function sanitizeUrl(value: unknown): string {
   return url;
 }
 
-const urlArg = (): ArgDecl => ({
-  description: 'The URL of the resource for which to fetch oEmbed data.',
-  required: true,
-  type: 'string',
-  format: 'uri',
-  sanitize: sanitizeUrl,
-});
+const urlArg = () =>
+  ({
+    description: 'The URL of the resource for which to fetch oEmbed data.',
+    required: true,
+    type: 'string',
+    format: 'uri',
+    sanitize: sanitizeUrl,
+  }) satisfies ArgDecl;
+
+/** The embed and proxy endpoints, constants the oEmbed service binds to. */
+export const OEMBED_ENDPOINTS = {
+  embed: endpoint({
+    id: 'oembed.embed',
+    service: 'oembed',
+    methods: ['GET'],
+    args: {
+      url: urlArg(),
+      format: { default: 'json', sanitize: ensureFormat },
+      maxwidth: { default: DEFAULT_MAX_WIDTH, sanitize: absint },
+    },
+  }),
+  proxy: endpoint({
+    id: 'oembed.proxy',
+    service: 'oembed',
+    methods: ['GET'],
+    args: {
+      url: urlArg(),
+      format: { description: 'The oEmbed format to use.', type: 'string', default: 'json', enum: ['json', 'xml'] },
+      maxwidth: { description: 'The maximum width of the embed frame in pixels.', type: 'integer', default: DEFAULT_MAX_WIDTH, sanitize: absint },
+      maxheight: { description: 'The maximum height of the embed frame in pixels.', type: 'integer', sanitize: absint },
+      discover: { description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.', type: 'boolean', default: true },
+    },
+  }),
+};
 
 export function registerOembedRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: OEMBED_NS,
-    pattern: `/${OEMBED_NS}/embed`,
-    endpoints: [
-      {
-        id: 'oembed.embed',
-        service: 'oembed',
-        methods: ['GET'],
-        args: {
-          url: urlArg(),
-          format: { default: 'json', sanitize: ensureFormat },
-          maxwidth: { default: DEFAULT_MAX_WIDTH, sanitize: absint },
-        },
-      },
-    ],
-  });
-  registry.add({
-    namespace: OEMBED_NS,
-    pattern: `/${OEMBED_NS}/proxy`,
-    endpoints: [
-      {
-        id: 'oembed.proxy',
-        service: 'oembed',
-        methods: ['GET'],
-        args: {
-          url: urlArg(),
-          format: { description: 'The oEmbed format to use.', type: 'string', default: 'json', enum: ['json', 'xml'] },
-          maxwidth: { description: 'The maximum width of the embed frame in pixels.', type: 'integer', default: DEFAULT_MAX_WIDTH, sanitize: absint },
-          maxheight: { description: 'The maximum height of the embed frame in pixels.', type: 'integer', sanitize: absint },
-          discover: { description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.', type: 'boolean', default: true },
-        },
-      },
-    ],
-  });
+  registry.add({ namespace: OEMBED_NS, pattern: `/${OEMBED_NS}/embed`, endpoints: [OEMBED_ENDPOINTS.embed] });
+  registry.add({ namespace: OEMBED_NS, pattern: `/${OEMBED_NS}/proxy`, endpoints: [OEMBED_ENDPOINTS.proxy] });
 }

@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import { errors, invalidParams, type RestError } from '../../libs/rest/errors';
 import type { HandlerContext, Reply, ServiceApp } from '../../libs/rest/service';
-import { IMPORT_STATUSES, INVALID } from '../../libs/routes/aggregator/import';
+import type { InputOf } from '../../libs/rest/params';
+import { AGGREGATOR_IMPORT_ENDPOINTS as EPS, INVALID } from '../../libs/routes/aggregator/import';
 import { isRecord } from '../../libs/rest/args';
 import { logger } from '../../libs/observability/logger';
 import type { Update } from '../../libs/store/types';
@@ -27,11 +28,14 @@ import { DEFAULT_POST_STATUS, ERROR_COMMENT_TYPE, ImportRecords, RECORD_META, RE
 const log = logger.child({ component: 'aggregator' });
 
 /** The pending record of the request's import whose stored hash is the one sent; else the 400 to answer with. */
-async function expectedRecord(deps: AggregatorDeps, ctx: HandlerContext): Promise<ImportRecordDoc> {
-  const record = await deps.records.byImportId(String(ctx.params.import_id), [RECORD_STATUS.pending]);
+async function expectedRecord(
+  deps: AggregatorDeps,
+  ctx: HandlerContext<{ readonly import_id: string; readonly batch_hash: string }>,
+): Promise<ImportRecordDoc> {
+  const record = await deps.records.byImportId(ctx.input.import_id, [RECORD_STATUS.pending]);
   const failures: Array<[string, string]> = [];
   if (!record) failures.push(['import_id', INVALID]);
-  if (!record || !hashMatches(record.meta?.[RECORD_META.nextBatchHash], ctx.params.batch_hash)) failures.push(['batch_hash', INVALID]);
+  if (!record || !hashMatches(record.meta?.[RECORD_META.nextBatchHash], ctx.input.batch_hash)) failures.push(['batch_hash', INVALID]);
   if (failures.length) throw invalidParams(failures);
   return record!;
 }
@@ -42,16 +46,17 @@ const staleHash = (): RestError => invalidParams([['batch_hash', INVALID]]);
 const int = (v: unknown): number => Math.trunc(Number(v));
 const digest = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
-async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Reply> {
+async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext<InputOf<typeof EPS.batch>>): Promise<Reply> {
   const record = await expectedRecord(deps, ctx);
-  const p = ctx.params;
-  const hash = String(p.batch_hash);
-  const checked = checkEvents(p.events, deps.site.timezone);
+  const p = ctx.input;
+  const hash = p.batch_hash;
+  // `events` is not a declared argument (the reference reads it from the request as sent).
+  const checked = checkEvents(ctx.params.events, deps.site.timezone);
   if ('error' in checked) throw invalidParams([['events', checked.error]]);
   // The status information (validated: `data.total`, `batch.total` and `batch.done`).
-  const status = ctx.args.obj('status');
-  const batch = isRecord(status?.batch) ? status.batch : {};
-  const data = isRecord(status?.data) ? status.data : {};
+  const status = p.status;
+  const batch = isRecord(status.batch) ? status.batch : {};
+  const data = isRecord(status.data) ? status.data : {};
   const isLastBatch = int(batch.total) === int(batch.done) + 1;
 
   const meta = record.meta ?? {};
@@ -90,7 +95,7 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
   const set: Record<string, unknown> = {
     [`meta.${RECORD_META.activity}`]: ImportRecords.mergedActivity(record, stored.activity),
     [`meta.${RECORD_META.totalEvents}`]: int(data.total),
-    [`meta.${RECORD_META.percentage}`]: int(p.percentage_complete),
+    [`meta.${RECORD_META.percentage}`]: p.percentage_complete,
     modified_gmt: now,
   };
   if (!storedStatus) set[`meta.${RECORD_META.postStatus}`] = DEFAULT_POST_STATUS;
@@ -110,30 +115,28 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext): Promise<Re
   return { status: 200, body };
 }
 
-async function setState(deps: AggregatorDeps, ctx: HandlerContext): Promise<Reply> {
+async function setState(deps: AggregatorDeps, ctx: HandlerContext<InputOf<typeof EPS.state>>): Promise<Reply> {
   const record = await expectedRecord(deps, ctx);
-  const p = ctx.params;
-  const status = ctx.args.oneOf('status', IMPORT_STATUSES);
-  // A required enum argument: the gateway let only these through.
-  if (!status) throw invalidParams([['status', INVALID]]);
+  const p = ctx.input;
+  // A required enum argument: the gateway let only its values through.
+  const status = p.status;
   const update: Update = {
     $set: {
       status: RECORD_STATUS[status],
-      [`meta.${RECORD_META.percentage}`]: int(p.percentage_complete),
-      [`meta.${RECORD_META.message}`]: String(p.message),
-      [`meta.${RECORD_META.messageSlug}`]: String(p.message_slug),
+      [`meta.${RECORD_META.percentage}`]: p.percentage_complete,
+      [`meta.${RECORD_META.message}`]: p.message,
+      [`meta.${RECORD_META.messageSlug}`]: p.message_slug,
       modified_gmt: deps.now(),
     },
   };
   // With pending the import goes on and keeps expecting the same batch; otherwise it is over.
   if (status !== 'pending') update.$unset = { [`meta.${RECORD_META.nextBatchHash}`]: true, [`meta.${RECORD_META.batchAttempt}`]: true };
-  if (status === 'failed')
-    update.$push = { comments: { type: ERROR_COMMENT_TYPE, code: String(p.message_slug), message: String(p.message), date_gmt: deps.now() } };
-  if (!(await deps.records.advance(record, String(p.batch_hash), update))) throw staleHash();
+  if (status === 'failed') update.$push = { comments: { type: ERROR_COMMENT_TYPE, code: p.message_slug, message: p.message, date_gmt: deps.now() } };
+  if (!(await deps.records.advance(record, p.batch_hash, update))) throw staleHash();
   return { status: 200, body: { status: 'success' } };
 }
 
 export function bindImport(app: ServiceApp, deps: AggregatorDeps): void {
-  app.bind('aggregator.import.batch', { handle: (ctx) => storeBatch(deps, ctx) });
-  app.bind('aggregator.import.state', { handle: (ctx) => setState(deps, ctx) });
+  app.bind(EPS.batch, { handle: (ctx) => storeBatch(deps, ctx) });
+  app.bind(EPS.state, { handle: (ctx) => setState(deps, ctx) });
 }

@@ -10,7 +10,8 @@ import { ParamError, RestError, invalidParams } from '../../libs/rest/errors';
 import { pagingHeaders } from '../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../libs/rest/service';
 import { restUrl, type Site } from '../../libs/rest/site';
-import { SOURCES_NS } from '../../libs/routes/aggregator/sources';
+import { SOURCE_ENDPOINTS as EPS, SOURCES_NS } from '../../libs/routes/aggregator/sources';
+import type { InputOf, Shared } from '../../libs/rest/params';
 import type { AggregatorDeps } from './deps';
 import { ERROR_COMMENT_TYPE, RECORD_META, isImportRecord, newImportId, type ImportRecordDoc } from './records';
 import { SOURCE_META, Sources, periodOf, scheduleKey, sourceOf } from './sources';
@@ -72,22 +73,23 @@ export function presentSource(site: Site, doc: ImportRecordDoc, lastRun: ImportR
 
 const invalidSource = () => new RestError('rest_import_source_invalid_id', 'Invalid import source ID.', 404);
 
-function fieldsFrom(ctx: HandlerContext): { meta: Record<string, unknown>; title?: string } {
-  const p = ctx.params;
+/** The fields a create or an update writes: each argument that has a value (a JSON null included) under its meta key. */
+function fieldsFrom(ctx: HandlerContext<InputOf<Shared<typeof EPS.create | typeof EPS.update>>>): { meta: Record<string, unknown>; title?: string } {
+  const p = ctx.input;
   const meta: Record<string, unknown> = {};
-  const set = (arg: string, key: string) => {
-    if (p[arg] !== undefined) meta[key] = p[arg];
+  const set = (value: unknown, key: string) => {
+    if (value !== undefined) meta[key] = value;
   };
-  set('origin', RECORD_META.origin);
-  set('source', SOURCE_META.source);
-  set('file', SOURCE_META.file);
-  set('post_status', RECORD_META.postStatus);
-  set('categories', SOURCE_META.categories);
-  set('timezone', SOURCE_META.timezone);
-  set('schedule', SOURCE_META.frequency);
-  set('on_removed', SOURCE_META.onRemoved);
-  set('interval', SOURCE_META.interval);
-  return { meta, ...(typeof p.title === 'string' ? { title: p.title } : {}) };
+  set(p.origin, RECORD_META.origin);
+  set(p.source, SOURCE_META.source);
+  set(p.file, SOURCE_META.file);
+  set(p.post_status, RECORD_META.postStatus);
+  set(p.categories, SOURCE_META.categories);
+  set(p.timezone, SOURCE_META.timezone);
+  set(p.schedule, SOURCE_META.frequency);
+  set(p.on_removed, SOURCE_META.onRemoved);
+  set(p.interval, SOURCE_META.interval);
+  return { meta, ...(p.title != null ? { title: p.title } : {}) };
 }
 
 /** What a source needs whole: a URL for the ical origin, a file for ics, one of them for csv; existing categories. */
@@ -143,8 +145,8 @@ export interface SourceLimits {
 export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceLimits): Sources {
   const sources = new Sources(deps);
   const permission = async (ctx: HandlerContext) => can(ctx.user, 'manage_options');
-  const mustExist = async (ctx: HandlerContext) => {
-    const doc = await ctx.cached(`source:${ctx.params.id}`, () => sources.get(Number(ctx.params.id)));
+  const mustExist = async (ctx: HandlerContext<InputOf<Shared<typeof EPS.get>>>) => {
+    const doc = await ctx.cached(`source:${ctx.input.id}`, () => sources.get(ctx.input.id));
     if (!doc) throw invalidSource();
     return doc;
   };
@@ -153,11 +155,11 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     return presentSource(deps.site, doc, last ? await sources.runRecord(last) : null);
   };
 
-  app.bind('imports.sources.list', {
+  app.bind(EPS.list, {
     permission,
     async handle(ctx) {
-      const page = Number(ctx.params.page);
-      const perPage = Number(ctx.params.per_page);
+      const page = ctx.input.page;
+      const perPage = ctx.input.per_page;
       const { items, total } = await sources.page(page, perPage);
       const runs = await deps.posts.byIds(items.map((d) => sourceOf(d).lastRun).filter((n) => n > 0));
       const body = items.map((d) => {
@@ -168,7 +170,7 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     },
   });
 
-  app.bind('imports.sources.create', {
+  app.bind(EPS.create, {
     permission,
     async handle(ctx) {
       const { meta, title } = fieldsFrom(ctx);
@@ -193,14 +195,14 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     },
   });
 
-  app.bind('imports.sources.get', {
+  app.bind(EPS.get, {
     permission,
     async handle(ctx) {
       return { body: await withLastRun(await mustExist(ctx)) };
     },
   });
 
-  app.bind('imports.sources.update', {
+  app.bind(EPS.update, {
     permission,
     async handle(ctx) {
       const doc = await mustExist(ctx);
@@ -215,7 +217,7 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     },
   });
 
-  app.bind('imports.sources.delete', {
+  app.bind(EPS.delete, {
     permission,
     async handle(ctx) {
       const doc = await mustExist(ctx);
@@ -226,12 +228,12 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     },
   });
 
-  app.bind('imports.sources.runs', {
+  app.bind(EPS.runs, {
     permission,
     async handle(ctx) {
       const doc = await mustExist(ctx);
-      const page = Number(ctx.params.page);
-      const perPage = Number(ctx.params.per_page);
+      const page = ctx.input.page;
+      const perPage = ctx.input.per_page;
       const { items, total } = await sources.runsOf(doc.id, page, perPage);
       return {
         body: items.map((r) => presentRun(deps.site, r)),
@@ -240,7 +242,7 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
     },
   });
 
-  app.bind('imports.sources.run', {
+  app.bind(EPS.run, {
     permission,
     async handle(ctx) {
       const doc = await mustExist(ctx);

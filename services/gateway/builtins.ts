@@ -6,27 +6,35 @@ import type { RestServer } from '../../libs/rest/server';
 import type { JobQueue } from '../../libs/queue/types';
 import { QueueTimeoutError } from '../../libs/queue/types';
 import { logger } from '../../libs/observability/logger';
+import { BATCH_ENDPOINT, SITE_INDEX_ENDPOINT } from '../../libs/routes/site';
 import { registerAbilities } from './abilities/handlers';
+import { builtinFor } from './typed-builtin';
 
 export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeoutMs: number): void {
   registerAbilities(server);
 
-  server.builtin('index.site', async ({ params }) => ({
+  // The index's `context` is declared without a type (as in the reference): it arrives as sent.
+  builtinFor(server, SITE_INDEX_ENDPOINT, async ({ params }) => ({
     status: 200,
     headers: {},
     body: siteIndex(server.registry, server.site, String(params.context ?? 'view')),
   }));
 
+  // Each namespace's index endpoint is declared by the registry itself (RouteRegistry.namespace), one per namespace.
   server.builtin('index.namespace', async ({ params, route }) => ({
     status: 200,
     headers: {},
     body: namespaceIndex(server.registry, server.site, route.namespace, String(params.context ?? 'view')),
   }));
 
-  server.builtin('batch.v1', async ({ params, input }) => {
+  builtinFor(server, BATCH_ENDPOINT, async ({ params, input }) => {
+    // The requests were validated against the items' declared properties (path a string, method one of
+    // the enum, body and headers objects), but a declaration's type derives objects as records, not
+    // property by property: they are read as the batch executor takes them.
+    const sent: Readonly<Record<string, unknown>> = params;
     const job: BatchJob = {
-      validation: params.validation === 'require-all-validate' ? 'require-all-validate' : 'normal',
-      requests: params.requests as BatchJob['requests'],
+      validation: params.validation,
+      requests: sent.requests as BatchJob['requests'],
       user: input.user,
       requestId: input.requestId ?? 'batch',
     };

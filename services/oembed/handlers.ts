@@ -8,6 +8,7 @@ import { onSite } from '../../libs/posts/permalink';
 import { JobFailedError, QueueTimeoutError } from '../../libs/queue/types';
 import { RestError, errors } from '../../libs/rest/errors';
 import type { Reply, ServiceApp } from '../../libs/rest/service';
+import { OEMBED_ENDPOINTS as EPS } from '../../libs/routes/oembed';
 import { cacheKey, type LookupParams } from './cache';
 import type { FetchResult } from './fetch-job';
 import { localEmbed, type OembedData } from './embed';
@@ -28,30 +29,30 @@ export const notFound = () => new RestError('oembed_invalid_url', 'Not Found', 4
 const FETCH_ATTEMPTS = 2;
 const FETCH_WAIT_MS = FETCH_ATTEMPTS * 2 * REQUEST_TIMEOUT_MS + 10_000;
 
-function reply(data: OembedData, format: unknown): Reply {
+function reply(data: OembedData, format: 'json' | 'xml'): Reply {
   return format === 'xml' ? { body: data, raw: xmlBody(data) } : { body: data };
 }
 
 export function bindOembed(app: ServiceApp, deps: OembedDeps): void {
-  app.bind('oembed.embed', {
+  app.bind(EPS.embed, {
     async handle(ctx) {
-      const data = await localEmbed(deps, String(ctx.params.url ?? ''), Number(ctx.params.maxwidth));
+      const data = await localEmbed(deps, ctx.input.url, ctx.input.maxwidth);
       if (!data) throw notFound();
-      return reply(data, ctx.params.format);
+      return reply(data, ctx.input.format);
     },
   });
 
-  app.bind('oembed.proxy', {
+  app.bind(EPS.proxy, {
     async permission(ctx) {
       return can(ctx.user, 'edit_posts') ? true : errors.forbidden(ctx.user, 'Sorry, you are not allowed to make proxied oEmbed requests.');
     },
     async handle(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       const lookup: LookupParams = {
-        url: String(p.url ?? ''),
-        maxwidth: Number(p.maxwidth),
-        ...(typeof p.maxheight === 'number' ? { maxheight: p.maxheight } : {}),
-        discover: p.discover !== false,
+        url: p.url,
+        maxwidth: p.maxwidth,
+        ...(p.maxheight != null ? { maxheight: p.maxheight } : {}),
+        discover: p.discover,
       };
       const cached = await deps.cache.get(cacheKey(lookup));
       if (cached) return reply(cached, p.format);

@@ -10,6 +10,7 @@ import { isZoneName } from '../../settings/site-settings';
 import type { ArgDecl, RouteRegistry } from '../../rest/registry';
 import { DELETABLE, EDITABLE } from '../../rest/registry';
 import { pageArg, perPageArg } from '../common';
+import { endpoint } from '../../rest/params';
 
 export const SOURCES_NS = 'vendor/event-aggregator/v1';
 const BASE = `/${SOURCES_NS}`;
@@ -22,7 +23,7 @@ export const REMOVED_POLICIES = ['keep', 'draft', 'trash'] as const;
 export type RemovedPolicy = (typeof REMOVED_POLICIES)[number];
 const IMPORT_POST_STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
 
-const fields: Record<string, ArgDecl> = {
+const fields = {
   title: { description: 'A name for the source.', type: 'string', maxLength: 200 },
   origin: {
     description: "ical: an iCalendar feed URL; ics: an uploaded iCalendar file; csv: a CSV file (uploaded, or by URL) with the reference importer's columns.",
@@ -52,55 +53,38 @@ const fields: Record<string, ArgDecl> = {
     minimum: 0,
     maximum: 31_536_000,
   },
-};
+} satisfies Record<string, ArgDecl>;
 
-const withDefaults: Record<string, ArgDecl> = {
+const withDefaults = {
   ...fields,
   origin: { ...fields.origin, required: true },
   post_status: { ...fields.post_status, default: 'publish' },
   schedule: { ...fields.schedule, default: 'once' },
   on_removed: { ...fields.on_removed, default: 'keep' },
+} satisfies Record<string, ArgDecl>;
+
+const id = { description: 'Unique identifier for the source.', type: 'integer' } satisfies ArgDecl;
+/**
+ * page and per_page. perPageArg() has its default of 10, but its type leaves `default` optional (the
+ * helper also builds a per_page without one), which would derive per_page as possibly absent: the
+ * default is restated so that the type holds it (the declaration is the same, key order included).
+ */
+const paging = () => ({ page: pageArg(), per_page: { ...perPageArg(), default: 10 } });
+
+/** The sources endpoints, constants the aggregator service binds to; those on a source rely on its id capture. */
+export const SOURCE_ENDPOINTS = {
+  list: endpoint({ id: 'imports.sources.list', service: 'aggregator', methods: ['GET'], args: paging() }),
+  create: endpoint({ id: 'imports.sources.create', service: 'aggregator', methods: ['POST'], args: withDefaults }),
+  get: endpoint({ id: 'imports.sources.get', service: 'aggregator', methods: ['GET'], args: { id }, captures: ['id'] }),
+  update: endpoint({ id: 'imports.sources.update', service: 'aggregator', methods: EDITABLE, args: { id, ...fields }, captures: ['id'] }),
+  delete: endpoint({ id: 'imports.sources.delete', service: 'aggregator', methods: DELETABLE, args: { id }, captures: ['id'] }),
+  runs: endpoint({ id: 'imports.sources.runs', service: 'aggregator', methods: ['GET'], args: { id, ...paging() }, captures: ['id'] }),
+  run: endpoint({ id: 'imports.sources.run', service: 'aggregator', methods: ['POST'], args: { id }, captures: ['id'] }),
 };
 
-const id: ArgDecl = { description: 'Unique identifier for the source.', type: 'integer' };
-
 export function registerSourceRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: SOURCES_NS,
-    hidden: true,
-    pattern: `${BASE}/sources`,
-    endpoints: [
-      {
-        id: 'imports.sources.list',
-        service: 'aggregator',
-        methods: ['GET'],
-        args: { page: pageArg(), per_page: perPageArg() },
-      },
-      { id: 'imports.sources.create', service: 'aggregator', methods: ['POST'], args: withDefaults },
-    ],
-  });
-  registry.add({
-    namespace: SOURCES_NS,
-    hidden: true,
-    pattern: `${BASE}/sources/(?P<id>[\\d]+)`,
-    endpoints: [
-      { id: 'imports.sources.get', service: 'aggregator', methods: ['GET'], args: { id } },
-      { id: 'imports.sources.update', service: 'aggregator', methods: EDITABLE, args: { id, ...fields } },
-      { id: 'imports.sources.delete', service: 'aggregator', methods: DELETABLE, args: { id } },
-    ],
-  });
-  registry.add({
-    namespace: SOURCES_NS,
-    hidden: true,
-    pattern: `${BASE}/sources/(?P<id>[\\d]+)/runs`,
-    endpoints: [
-      {
-        id: 'imports.sources.runs',
-        service: 'aggregator',
-        methods: ['GET'],
-        args: { id, page: pageArg(), per_page: perPageArg() },
-      },
-      { id: 'imports.sources.run', service: 'aggregator', methods: ['POST'], args: { id } },
-    ],
-  });
+  const eps = SOURCE_ENDPOINTS;
+  registry.add({ namespace: SOURCES_NS, hidden: true, pattern: `${BASE}/sources`, endpoints: [eps.list, eps.create] });
+  registry.add({ namespace: SOURCES_NS, hidden: true, pattern: `${BASE}/sources/(?P<id>[\\d]+)`, endpoints: [eps.get, eps.update, eps.delete] });
+  registry.add({ namespace: SOURCES_NS, hidden: true, pattern: `${BASE}/sources/(?P<id>[\\d]+)/runs`, endpoints: [eps.runs, eps.run] });
 }

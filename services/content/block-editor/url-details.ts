@@ -137,7 +137,7 @@ export function bindUrlDetails(app: ServiceApp, deps: { site: Site; policy: Fetc
       return new RestError('rest_cannot_view_url_details', 'Sorry, you are not allowed to process remote URLs.', authStatus(ctx.user));
     },
     async handle(ctx) {
-      const url = String(ctx.params.url ?? '').replace(/[/\\]+$/, '');
+      const url = ctx.input.url.replace(/[/\\]+$/, '');
       if (!url) throw new RestError('rest_invalid_url', 'Invalid URL', 404);
       // The reference's validate_callback (wp_http_validate_url): an address the guard refuses is an invalid parameter.
       try {

@@ -5,8 +5,8 @@
  */
 import { can } from '../../../libs/auth/user';
 import { RestError } from '../../../libs/rest/errors';
-import type { Handler, HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { DIRECTORY_SIZES_ENDPOINT, SITE_HEALTH_TESTS, siteHealthEndpoint, type SiteHealthTest } from '../../../libs/routes/cms-site-health';
+import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import { DIRECTORY_SIZES_ENDPOINT, SITE_HEALTH_TESTS, SITE_HEALTH_TEST_ENDPOINTS, type SiteHealthTest } from '../../../libs/routes/cms-site-health';
 import { authorizationHeader, diskCheck, directorySizes, httpsStatus, queuesCheck, storeCheck, type HealthDeps, type HealthResult } from './checks';
 
 const permission = async (ctx: HandlerContext) => can(ctx.user, 'view_site_health_checks');
@@ -21,8 +21,7 @@ export function bindSiteHealth(app: ServiceApp, deps: HealthDeps): void {
   };
   for (const test of SITE_HEALTH_TESTS) {
     const run = tests[test];
-    const handler: Handler = { permission, handle: async (ctx) => ({ body: await run(ctx) }) };
-    app.bind(siteHealthEndpoint(test), handler);
+    app.bind(SITE_HEALTH_TEST_ENDPOINTS[test], { permission, handle: async (ctx) => ({ body: await run(ctx) }) });
   }
   app.bind(DIRECTORY_SIZES_ENDPOINT, {
     permission,

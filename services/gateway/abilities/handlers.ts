@@ -9,10 +9,12 @@ import { can } from '../../../libs/auth/user';
 import { RestError, authStatus, errors } from '../../../libs/rest/errors';
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { ArgSchema } from '../../../libs/rest/registry';
-import type { BuiltinHandler, RestInput, RestOutput, RestServer } from '../../../libs/rest/server';
+import type { InputOf, Shared } from '../../../libs/rest/params';
+import type { RestInput, RestOutput, RestServer } from '../../../libs/rest/server';
 import { restUrl } from '../../../libs/rest/site';
 import { validateArg } from '../../../libs/rest/validate';
-import { ABILITIES_NS, ABILITY_ENDPOINTS } from '../../../libs/routes/cms-abilities';
+import { ABILITIES_NS, ABILITY_ENDPOINTS as EPS } from '../../../libs/routes/cms-abilities';
+import { builtinFor, type TypedBuiltinArgs } from '../typed-builtin';
 import { ABILITIES, CATEGORIES, type Ability, type AbilityCategory, type Annotations, type RunContext } from './catalog';
 
 const reply = (body: unknown, headers: Record<string, string> = {}, status = 200): RestOutput => ({ status, headers, body });
@@ -21,7 +23,7 @@ const failure = (err: RestError): RestOutput => reply(err.toJSON(), {}, err.stat
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The context the request asks for; routes that do not declare it read it as the reference does, defaulting to view. */
-function contextOf(params: Record<string, unknown>, input: RestInput): string {
+function contextOf(params: Readonly<Record<string, unknown>>, input: RestInput): string {
   const c = params.context ?? input.query.context;
   return c === 'embed' || c === 'edit' ? c : 'view';
 }
@@ -51,9 +53,17 @@ function presentAbility(server: RestServer, a: Ability, context: string): Record
 }
 
 /** A page of a list as the reference's collections answer it (no error past the last page). */
-function page<T>(items: T[], params: Record<string, unknown>, input: RestInput, server: RestServer, path: string, present: (item: T) => unknown): RestOutput {
-  const pageNo = Number(params.page ?? 1);
-  const perPage = Number(params.per_page ?? 50);
+function page<T>(
+  items: T[],
+  params: InputOf<Shared<typeof EPS.categories | typeof EPS.list>>,
+  input: RestInput,
+  server: RestServer,
+  path: string,
+  present: (item: T) => unknown,
+): RestOutput {
+  const pageNo = params.page;
+  // per_page has its default of 50 (the declaration's type leaves the default optional).
+  const perPage = params.per_page ?? 50;
   const headers = pagingHeaders(server.site, path, input.query, pageNo, perPage, items.length);
   const body = items.slice((pageNo - 1) * perPage, pageNo * perPage).map(present);
   return reply(body, headers);
@@ -61,7 +71,7 @@ function page<T>(items: T[], params: Record<string, unknown>, input: RestInput, 
 
 const readable = (input: RestInput): RestError | null => (can(input.user, 'read') ? null : errors.forbidden(input.user));
 
-const findAbility = (name: unknown): Ability | undefined => ABILITIES.find((a) => a.name === name && a.meta.show_in_rest);
+const findAbility = (name: string): Ability | undefined => ABILITIES.find((a) => a.name === name && a.meta.show_in_rest);
 
 /** The method the reference expects for an ability's annotations. */
 export function expectedMethod(a: Annotations): { method: string; message: string } {
@@ -112,14 +122,14 @@ function metaMatches(actual: unknown, wanted: unknown): boolean {
 }
 
 export function registerAbilities(server: RestServer): void {
-  const categories: BuiltinHandler = async ({ input, params }) => {
+  const categories = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.categories>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     const context = contextOf(params, input);
     return page(CATEGORIES, params, input, server, `/${ABILITIES_NS}/categories`, (c) => presentCategory(server, c, context));
   };
 
-  const category: BuiltinHandler = async ({ input, params }) => {
+  const category = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.category>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     const found = CATEGORIES.find((c) => c.slug === params.slug);
@@ -127,13 +137,13 @@ export function registerAbilities(server: RestServer): void {
     return reply(presentCategory(server, found, contextOf(params, input)));
   };
 
-  const list: BuiltinHandler = async ({ input, params }) => {
+  const list = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.list>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     let found = ABILITIES.filter((a) => a.meta.show_in_rest);
     if (params.category) found = found.filter((a) => a.category === params.category);
     if (params.namespace) found = found.filter((a) => a.name.split('/')[0] === params.namespace);
-    if (isObj(params.meta)) {
+    if (params.meta) {
       // show_in_rest is forced on: a caller cannot list hidden abilities through the filter.
       const wanted = { ...params.meta, show_in_rest: true };
       found = found.filter((a) => metaMatches(a.meta, wanted));
@@ -142,7 +152,7 @@ export function registerAbilities(server: RestServer): void {
     return page(found, params, input, server, `/${ABILITIES_NS}/abilities`, (a) => presentAbility(server, a, context));
   };
 
-  const single: BuiltinHandler = async ({ input, params }) => {
+  const single = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.single>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     const found = findAbility(params.name);
@@ -150,7 +160,7 @@ export function registerAbilities(server: RestServer): void {
     return reply(presentAbility(server, found, contextOf(params, input)));
   };
 
-  const run: BuiltinHandler = async ({ input, params }) => {
+  const run = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.run>>) => {
     const ability = findAbility(params.name);
     if (!ability) return failure(new RestError('rest_ability_not_found', 'Ability not found.', 404));
     const method = input.method === 'HEAD' ? 'GET' : input.method;
@@ -174,10 +184,9 @@ export function registerAbilities(server: RestServer): void {
     return reply(output);
   };
 
-  server
-    .builtin(ABILITY_ENDPOINTS.categories, categories)
-    .builtin(ABILITY_ENDPOINTS.category, category)
-    .builtin(ABILITY_ENDPOINTS.list, list)
-    .builtin(ABILITY_ENDPOINTS.single, single)
-    .builtin(ABILITY_ENDPOINTS.run, run);
+  builtinFor(server, EPS.categories, categories);
+  builtinFor(server, EPS.category, category);
+  builtinFor(server, EPS.list, list);
+  builtinFor(server, EPS.single, single);
+  builtinFor(server, EPS.run, run);
 }
