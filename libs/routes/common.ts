@@ -11,14 +11,20 @@ export const contextArg = (def: 'view' | 'embed' | 'edit' = 'view', values: read
 
 export const pageArg = () => ({ description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 }) satisfies ArgDecl;
 
-export const perPageArg = (def: number | undefined = 10, max = 100) =>
-  ({
+type PerPageDecl = { description: string; type: 'integer'; minimum: number; maximum: number };
+
+/** per_page: with its default (10 unless given), or with none when `undefined` is passed (a collection the reference leaves unbounded by default). */
+export function perPageArg(def: undefined, max?: number): PerPageDecl;
+export function perPageArg(def?: number, max?: number): PerPageDecl & { default: number };
+export function perPageArg(def: number | undefined = 10, max = 100): PerPageDecl {
+  return {
     description: 'Maximum number of items to be returned in result set.',
     type: 'integer',
     ...(def === undefined ? {} : { default: def }),
     minimum: 1,
     maximum: max,
-  }) satisfies ArgDecl;
+  } satisfies ArgDecl;
+}
 
 export const searchArg = () => ({ description: 'Limit results to those matching a string.', type: 'string' }) satisfies ArgDecl;
 
@@ -30,12 +36,12 @@ export const collectionParams = () => ({
   search: searchArg(),
 });
 
-export const idListArg = (description: string, def: unknown = []) =>
+export const idListArg = (description: string, def: readonly number[] = []) =>
   ({
     description,
     type: 'array',
     items: { type: 'integer' },
-    ...(def === undefined ? {} : { default: def }),
+    default: def,
   }) satisfies ArgDecl;
 
 export const offsetArg = () => ({ description: 'Offset the result set by a specific number of items.', type: 'integer' }) satisfies ArgDecl;

@@ -26,8 +26,7 @@ describe('gateway endpoint parameter types', () => {
 
   it('types the abilities arguments: captures present, sanitized filters strings', () => {
     is<Equal<Categories['page'], number>>();
-    // perPageArg's type leaves its default optional (libs/routes/common.ts).
-    is<Equal<Categories['per_page'], number | null | undefined>>();
+    is<Equal<Categories['per_page'], number>>();
     is<Equal<InputOf<typeof ABILITY_ENDPOINTS.category>['slug'], string>>();
     is<Equal<InputOf<typeof ABILITY_ENDPOINTS.single>['name'], string>>();
     is<Equal<List['category'], string | null | undefined>>();

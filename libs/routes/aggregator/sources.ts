@@ -64,12 +64,8 @@ const withDefaults = {
 } satisfies Record<string, ArgDecl>;
 
 const id = { description: 'Unique identifier for the source.', type: 'integer' } satisfies ArgDecl;
-/**
- * page and per_page. perPageArg() has its default of 10, but its type leaves `default` optional (the
- * helper also builds a per_page without one), which would derive per_page as possibly absent: the
- * default is restated so that the type holds it (the declaration is the same, key order included).
- */
-const paging = () => ({ page: pageArg(), per_page: { ...perPageArg(), default: 10 } });
+/** page and per_page. */
+const paging = () => ({ page: pageArg(), per_page: perPageArg() });
 
 /** The sources endpoints, constants the aggregator service binds to; those on a source rely on its id capture. */
 export const SOURCE_ENDPOINTS = {

@@ -62,8 +62,7 @@ function page<T>(
   present: (item: T) => unknown,
 ): RestOutput {
   const pageNo = params.page;
-  // per_page has its default of 50 (the declaration's type leaves the default optional).
-  const perPage = params.per_page ?? 50;
+  const perPage = params.per_page;
   const headers = pagingHeaders(server.site, path, input.query, pageNo, perPage, items.length);
   const body = items.slice((pageNo - 1) * perPage, pageNo * perPage).map(present);
   return reply(body, headers);
