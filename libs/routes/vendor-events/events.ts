@@ -32,20 +32,19 @@ const costValue = (v: unknown): boolean => typeof v === 'string' || typeof v ===
 
 /** The event write fields; on create title, start_date and end_date are required. */
 export function eventWriteArgs<C extends boolean>(create: C) {
-  const req = requiredOn(create);
   return {
     author: { description: 'The event author ID', type: 'integer', validate: positive },
     date: { description: 'The event publication date', type: 'string', validate: dateText },
     date_utc: { description: 'The event publication date (UTC time zone)', type: 'string', validate: dateText },
-    title: { description: 'The event title', type: 'string', ...req, validate: nonEmptyString },
+    title: { description: 'The event title', type: 'string', ...requiredOn(create), validate: nonEmptyString },
     description: { description: 'The event description', type: 'string', validate: nonEmptyString },
     slug: { description: 'The event slug', type: 'string', validate: nonEmptyString },
     excerpt: { description: 'The event excerpt', type: 'string', validate: nonEmptyString },
     status: writeStatus,
     timezone: { description: 'The event time zone (IANA name or UTC offset); the site time zone when empty', type: 'string', validate: timezoneOrEmpty },
     all_day: { description: 'Whether the event lasts the whole day or not', type: 'boolean', default: false },
-    start_date: { description: 'The event start date and time', type: 'string', ...req, validate: dateText },
-    end_date: { description: 'The event end date and time', type: 'string', ...req, validate: dateText },
+    start_date: { description: 'The event start date and time', type: 'string', ...requiredOn(create), validate: dateText },
+    end_date: { description: 'The event end date and time', type: 'string', ...requiredOn(create), validate: dateText },
     image: { description: 'The event featured image ID or URL', validate: imageRef },
     cost: {
       description: 'The event cost',
