@@ -4,46 +4,41 @@
  * checked as its permission, the wizard's nonce as a parameter check that needs the caller (in the
  * service, before the permission), as the reference does.
  */
+import { endpoint } from '../rest/params';
 import type { RouteRegistry } from '../rest/registry';
 
 export const VIEWS_NS = 'vendor/views/v2';
 export const ONBOARDING_NS = 'ec/v2/onboarding';
 
+/** The rendered calendar view (the calendar service binds its handler to this constant). */
+export const VIEWS_HTML_ENDPOINT = endpoint({
+  id: 'views.html',
+  service: 'calendar',
+  methods: ['GET', 'POST'],
+  args: {
+    u: { description: 'The URL of the view to render; its query carries the view filters.', type: 'string', required: true },
+    view: { description: 'The slug of the view to render (list, month or day).', type: 'string' },
+    tvn1: { description: 'The view nonce of the current user.', type: 'string' },
+    tvn2: { description: 'The view nonce of a visitor who is not logged in.', type: 'string' },
+    view_data: { description: 'View filters that override those of the URL.', type: 'object', properties: {}, additionalProperties: true },
+    action: { description: 'The action of the fallback request (unused).', type: 'string' },
+  },
+});
+
+/** A step of the onboarding wizard (the calendar service binds its handler to this constant). */
+export const ONBOARDING_WIZARD_ENDPOINT = endpoint({
+  id: 'onboarding.wizard',
+  service: 'calendar',
+  methods: ['POST'],
+  args: {
+    action_nonce: { description: 'The action nonce for the request.', type: 'string', required: true },
+  },
+});
+
 export function registerViewsRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: VIEWS_NS,
-    pattern: `/${VIEWS_NS}/html`,
-    endpoints: [
-      {
-        id: 'views.html',
-        service: 'calendar',
-        methods: ['GET', 'POST'],
-        args: {
-          u: { description: 'The URL of the view to render; its query carries the view filters.', type: 'string', required: true },
-          view: { description: 'The slug of the view to render (list, month or day).', type: 'string' },
-          tvn1: { description: 'The view nonce of the current user.', type: 'string' },
-          tvn2: { description: 'The view nonce of a visitor who is not logged in.', type: 'string' },
-          view_data: { description: 'View filters that override those of the URL.', type: 'object', properties: {}, additionalProperties: true },
-          action: { description: 'The action of the fallback request (unused).', type: 'string' },
-        },
-      },
-    ],
-  });
+  registry.add({ namespace: VIEWS_NS, pattern: `/${VIEWS_NS}/html`, endpoints: [VIEWS_HTML_ENDPOINT] });
 }
 
 export function registerOnboardingRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: ONBOARDING_NS,
-    pattern: `/${ONBOARDING_NS}/wizard`,
-    endpoints: [
-      {
-        id: 'onboarding.wizard',
-        service: 'calendar',
-        methods: ['POST'],
-        args: {
-          action_nonce: { description: 'The action nonce for the request.', type: 'string', required: true },
-        },
-      },
-    ],
-  });
+  registry.add({ namespace: ONBOARDING_NS, pattern: `/${ONBOARDING_NS}/wizard`, endpoints: [ONBOARDING_WIZARD_ENDPOINT] });
 }

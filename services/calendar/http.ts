@@ -1,28 +1,29 @@
 /** How calendar handlers are bound: checks that need stored data before permissions, and the v1 archive envelope. */
 import type { RestError } from '../../libs/rest/errors';
 import { totalPages } from '../../libs/rest/paging';
-import type { Handler, HandlerContext, Reply } from '../../libs/rest/service';
+import type { Endpoint, InputOf, Shared } from '../../libs/rest/params';
+import type { AnyParams, Handler, HandlerContext, Reply } from '../../libs/rest/service';
 import { restUrl, type Site } from '../../libs/rest/site';
 
-export interface GuardedHandler {
+export interface GuardedHandler<P extends AnyParams = AnyParams> {
   /**
    * Parameter checks that need the store (an id names an existing venue, a slug resolves); they throw the
    * reference's 400. They are the handler's validate step: they run before `allow`, as the reference
    * validates before it authorises, and play no part in `Allow` (so a record just deleted still allows
    * what the caller's capabilities allow, as the reference's capability-only checks do).
    */
-  check?: (ctx: HandlerContext) => Promise<void>;
+  check?: (ctx: HandlerContext<P>) => Promise<void>;
   /** The permission: true, false (rest_forbidden, 401/403), or the error to answer with. */
-  allow: (ctx: HandlerContext) => Promise<boolean | RestError>;
-  handle: (ctx: HandlerContext) => Promise<Reply>;
+  allow: (ctx: HandlerContext<P>) => Promise<boolean | RestError>;
+  handle: (ctx: HandlerContext<P>) => Promise<Reply>;
 }
 
-export function guarded(h: GuardedHandler): Handler {
+export function guarded<P extends AnyParams>(h: GuardedHandler<P>): Handler<P> {
   const { check } = h;
   return {
     ...(check
       ? {
-          async validate(ctx: HandlerContext) {
+          async validate(ctx: HandlerContext<P>) {
             await check(ctx);
             return true as const;
           },
@@ -66,6 +67,16 @@ export function archiveEnvelope(
  */
 export function archiveHeaders(total: number, perPage: number): Record<string, string> {
   return { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages(total, perPage)) };
+}
+
+/**
+ * Whether the request came through one of `eps`, members of a family that declare what the rest of it
+ * does not (the by-id routes' `id` capture beside the by-slug routes): a handler bound to the whole
+ * family may then read what they declare. The test is on the endpoint the request was dispatched to,
+ * which is also the one whose arguments the permission checks see when they are asked for `Allow`.
+ */
+export function through<const E extends readonly Endpoint[]>(ctx: HandlerContext, ...eps: E): ctx is HandlerContext<InputOf<Shared<E[number]>>> {
+  return eps.some((ep) => ep.id === ctx.req.endpoint);
 }
 
 /**

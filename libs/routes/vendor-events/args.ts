@@ -57,16 +57,34 @@ export function statusList(v: unknown): string[] | null {
 export const imageRef = (v: unknown): true | string => (v === '' || v === 0 || v === false || isPositiveInt(v) || isUrl(v) ? true : INVALID);
 
 /** `page` and `per_page` of the v1 archives: positive integers; per_page beyond 50 is clamped. */
-export const pageArgs = (): Record<string, ArgDecl> => ({
-  page: { description: 'The archive page to return', type: 'integer', default: 1, validate: positive },
-  per_page: {
-    description: 'The number of items to return per page',
-    type: 'integer',
-    default: 10,
-    validate: positive,
-    sanitize: (v) => Math.min(Number(v), MAX_PER_PAGE),
-  },
-});
+export const pageArgs = () =>
+  ({
+    page: { description: 'The archive page to return', type: 'integer', default: 1, validate: positive },
+    per_page: {
+      description: 'The number of items to return per page',
+      type: 'integer',
+      default: 10,
+      validate: positive,
+      sanitize: (v) => Math.min(Number(v), MAX_PER_PAGE),
+    },
+  }) satisfies Record<string, ArgDecl>;
+
+/**
+ * `default: null`, typed so that the parameter derived from the declaration keeps its null: the gateway
+ * fills a null default, but a null reaches neither the type check nor `sanitize`, so a request without
+ * the argument gives the handler null. (libs/rest/params.ts takes any default but `undefined` as making
+ * an argument present with a value of its type; this widened type is how a declaration says otherwise.)
+ */
+export const NULL_DEFAULT: { readonly default: null | undefined } = { default: null };
+
+/**
+ * `required: true` where `create`, nothing otherwise: a write argument a create needs and an update
+ * does not. Typed by the flag, so a create's parameter derives as always present.
+ */
+export function requiredOn<C extends boolean>(create: C): C extends true ? { readonly required: true } : Record<never, never>;
+export function requiredOn(create: boolean): object {
+  return create ? { required: true } : {};
+}
 
 /** A linked venue or organizer entry as the reference accepts it: an id, `{id}`, or the record's fields. */
 function linkedEntry(v: unknown, nameKey: string): boolean {
@@ -83,7 +101,7 @@ function linkedEntry(v: unknown, nameKey: string): boolean {
  * Venue or organizer input of an event: empty (unlink), an id, a CSV of ids, `{id}`, an inline record,
  * or a list of those. Turned into a list of entries for the service.
  */
-export function linkedArg(kind: 'venue' | 'organizer', description: string): ArgDecl {
+export function linkedArg(kind: 'venue' | 'organizer', description: string) {
   const toList = (v: unknown): unknown[] => {
     if (v === '' || v === null || v === false) return [];
     if (typeof v === 'string')
@@ -96,36 +114,36 @@ export function linkedArg(kind: 'venue' | 'organizer', description: string): Arg
   };
   return {
     description,
-    default: null,
+    ...NULL_DEFAULT,
     items: { type: ['integer', 'object', 'string'] },
     validate: (v) => (toList(v).every((e) => linkedEntry(e, kind)) ? true : INVALID),
     sanitize: (v) =>
       toList(v)
         .map((e) => (typeof e === 'object' && e !== null ? e : Number(e)))
         .filter((e) => e !== 0),
-  };
+  } satisfies ArgDecl;
 }
 
 /** Categories or tags of an event: ids, slugs or names (unknown names are created), as a list or CSV; empty clears. */
-export function termsArg(description: string): ArgDecl {
+export function termsArg(description: string) {
   return {
     description,
-    default: null,
+    ...NULL_DEFAULT,
     items: { type: ['integer', 'string'] },
     validate: (v) => {
       if (v === '' || typeof v === 'number' || typeof v === 'string') return true;
       return Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'string') ? true : INVALID;
     },
-    sanitize: (v) => {
-      const list = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : [v];
+    sanitize: (v): unknown[] => {
+      const list: unknown[] = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : [v];
       return list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== 0);
     },
-  };
+  } satisfies ArgDecl;
 }
 
 /** A status to write: one of the statuses a record can hold. */
-export const writeStatus: ArgDecl = {
+export const writeStatus = {
   description: 'The post status',
   type: 'string',
   validate: (v) => (typeof v === 'string' && WRITE_STATUSES.includes(v) ? true : INVALID),
-};
+} satisfies ArgDecl;

@@ -1,11 +1,16 @@
-/** vendor/events/v1 events: the archive, create, and the single event by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
+/**
+ * vendor/events/v1 events: the archive, create, and the single event by id and by slug (reference:
+ * Archive_Event, Single_Event, Single_Event_Slug). The endpoints are constants the calendar service binds to.
+ */
 import { ParamError } from '../../rest/errors';
+import { endpoint } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import {
   BASE,
   ID,
   INVALID,
   NS,
+  NULL_DEFAULT,
   SLUG,
   dateText,
   imageRef,
@@ -14,6 +19,7 @@ import {
   nonEmptyString,
   pageArgs,
   positive,
+  requiredOn,
   statusList,
   termsArg,
   timezoneOrEmpty,
@@ -25,27 +31,26 @@ import { eventSchema } from './schemas';
 const costValue = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
 
 /** The event write fields; on create title, start_date and end_date are required. */
-export function eventWriteArgs(create: boolean): Record<string, ArgDecl> {
-  const req = create ? { required: true } : {};
+export function eventWriteArgs<C extends boolean>(create: C) {
   return {
     author: { description: 'The event author ID', type: 'integer', validate: positive },
     date: { description: 'The event publication date', type: 'string', validate: dateText },
     date_utc: { description: 'The event publication date (UTC time zone)', type: 'string', validate: dateText },
-    title: { description: 'The event title', type: 'string', ...req, validate: nonEmptyString },
+    title: { description: 'The event title', type: 'string', ...requiredOn(create), validate: nonEmptyString },
     description: { description: 'The event description', type: 'string', validate: nonEmptyString },
     slug: { description: 'The event slug', type: 'string', validate: nonEmptyString },
     excerpt: { description: 'The event excerpt', type: 'string', validate: nonEmptyString },
     status: writeStatus,
     timezone: { description: 'The event time zone (IANA name or UTC offset); the site time zone when empty', type: 'string', validate: timezoneOrEmpty },
     all_day: { description: 'Whether the event lasts the whole day or not', type: 'boolean', default: false },
-    start_date: { description: 'The event start date and time', type: 'string', ...req, validate: dateText },
-    end_date: { description: 'The event end date and time', type: 'string', ...req, validate: dateText },
+    start_date: { description: 'The event start date and time', type: 'string', ...requiredOn(create), validate: dateText },
+    end_date: { description: 'The event end date and time', type: 'string', ...requiredOn(create), validate: dateText },
     image: { description: 'The event featured image ID or URL', validate: imageRef },
     cost: {
       description: 'The event cost',
       validate: (v) => (costValue(v) || (Array.isArray(v) && v.every(costValue)) ? true : INVALID),
     },
-    website: { description: 'The event website URL', default: null, validate: urlOrEmpty },
+    website: { description: 'The event website URL', ...NULL_DEFAULT, validate: urlOrEmpty },
     show_map: { description: 'Whether the map should be shown in the event single page or not', type: 'boolean' },
     show_map_link: { description: 'Whether the map link should be shown in the event single page or not', type: 'boolean' },
     hide_from_listings: { description: 'Whether the event should be hidden in the calendar view or not', type: 'boolean' },
@@ -55,13 +60,13 @@ export function eventWriteArgs(create: boolean): Record<string, ArgDecl> {
     tags: termsArg('The event tag IDs, slugs or names'),
     venue: linkedArg('venue', 'The event venue ID or data'),
     organizer: linkedArg('organizer', 'The event organizer IDs or data'),
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-const dateFilter = (description: string): ArgDecl => ({ description, type: 'string', validate: dateText });
+const dateFilter = (description: string) => ({ description, type: 'string', validate: dateText }) satisfies ArgDecl;
 
 /** The archive's query parameters. */
-export function archiveArgs(): Record<string, ArgDecl> {
+export function archiveArgs() {
   return {
     ...pageArgs(),
     start_date: dateFilter('Events that start on or after the date (default: yesterday, site time zone)'),
@@ -106,41 +111,41 @@ export function archiveArgs(): Record<string, ArgDecl> {
       validate: (v) =>
         v === true ? new ParamError('event-tickets-not-active', 'Ticket filters need ticketing, which this edition does not have.', { status: 400 }) : true,
     },
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-const idArg: ArgDecl = { description: 'The event ID', type: 'integer' };
-const passwordArg: ArgDecl = { description: 'The event password', type: 'string' };
-const slugArg: ArgDecl = { description: 'The event slug', type: 'string', required: true };
+const idArg = { description: 'The event ID', type: 'integer' } satisfies ArgDecl;
+const passwordArg = { description: 'The event password', type: 'string' } satisfies ArgDecl;
+const slugArg = { description: 'The event slug', type: 'string', required: true } satisfies ArgDecl;
+
+const byId = { id: idArg, password: passwordArg };
+const bySlug = { slug: slugArg };
+const update = eventWriteArgs(false);
+
+/** The events' endpoints: archive and create, the single event by id, and by slug (`slug`). */
+export const VENDOR_EVENT_ENDPOINTS = {
+  list: endpoint({ id: 'vendor.events.list', service: 'calendar', methods: ['GET'], args: archiveArgs() }),
+  create: endpoint({ id: 'vendor.events.create', service: 'calendar', methods: ['POST'], args: eventWriteArgs(true) }),
+  get: endpoint({ id: 'vendor.events.get', service: 'calendar', methods: ['GET'], args: byId, captures: ['id'] }),
+  update: endpoint({ id: 'vendor.events.update', service: 'calendar', methods: EDITABLE, args: { ...byId, ...update }, captures: ['id'] }),
+  delete: endpoint({ id: 'vendor.events.delete', service: 'calendar', methods: DELETABLE, args: byId, captures: ['id'] }),
+  slug: {
+    get: endpoint({ id: 'vendor.events.slug.get', service: 'calendar', methods: ['GET'], args: bySlug }),
+    // The update's `slug` is the slug to write (the write argument's declaration, in the capture's place):
+    // the handlers find the event by the slug in the path (see pathSlug).
+    update: endpoint({ id: 'vendor.events.slug.update', service: 'calendar', methods: EDITABLE, args: Object.assign({ slug: update.slug }, update) }),
+    delete: endpoint({ id: 'vendor.events.slug.delete', service: 'calendar', methods: DELETABLE, args: bySlug }),
+  },
+};
 
 export function registerEventRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: NS,
-    pattern: `${BASE}/events`,
-    schema: eventSchema,
-    endpoints: [
-      { id: 'vendor.events.list', service: 'calendar', methods: ['GET'], args: archiveArgs() },
-      { id: 'vendor.events.create', service: 'calendar', methods: ['POST'], args: eventWriteArgs(true) },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: `${BASE}/events/${ID}`,
-    schema: eventSchema,
-    endpoints: [
-      { id: 'vendor.events.get', service: 'calendar', methods: ['GET'], args: { id: idArg, password: passwordArg } },
-      { id: 'vendor.events.update', service: 'calendar', methods: EDITABLE, args: { id: idArg, password: passwordArg, ...eventWriteArgs(false) } },
-      { id: 'vendor.events.delete', service: 'calendar', methods: DELETABLE, args: { id: idArg, password: passwordArg } },
-    ],
-  });
+  const eps = VENDOR_EVENT_ENDPOINTS;
+  registry.add({ namespace: NS, pattern: `${BASE}/events`, schema: eventSchema, endpoints: [eps.list, eps.create] });
+  registry.add({ namespace: NS, pattern: `${BASE}/events/${ID}`, schema: eventSchema, endpoints: [eps.get, eps.update, eps.delete] });
   registry.add({
     namespace: NS,
     pattern: `${BASE}/events/by-slug/${SLUG}`,
     schema: eventSchema,
-    endpoints: [
-      { id: 'vendor.events.slug.get', service: 'calendar', methods: ['GET'], args: { slug: slugArg } },
-      { id: 'vendor.events.slug.update', service: 'calendar', methods: EDITABLE, args: { slug: slugArg, ...eventWriteArgs(false) } },
-      { id: 'vendor.events.slug.delete', service: 'calendar', methods: DELETABLE, args: { slug: slugArg } },
-    ],
+    endpoints: [eps.slug.get, eps.slug.update, eps.slug.delete],
   });
 }

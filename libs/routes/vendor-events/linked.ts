@@ -1,9 +1,28 @@
 /**
  * vendor/events/v1 venues and organizers, the "linked posts" of an event: archive, create, and the
  * single record by id and by slug (reference: Archive_Venue/Organizer, Single_Venue/Organizer(+_Slug)).
+ * The endpoints are constants the calendar service binds to; venues and organizers are one family.
  */
+import { endpoint, type ArgMap } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
-import { BASE, ID, INVALID, NS, SLUG, dateText, emailOrEmpty, imageRef, nonEmptyString, pageArgs, positive, statusList, urlOrEmpty, writeStatus } from './args';
+import {
+  BASE,
+  ID,
+  INVALID,
+  NS,
+  NULL_DEFAULT,
+  SLUG,
+  dateText,
+  emailOrEmpty,
+  imageRef,
+  nonEmptyString,
+  pageArgs,
+  positive,
+  requiredOn,
+  statusList,
+  urlOrEmpty,
+  writeStatus,
+} from './args';
 import { organizerSchema, venueSchema } from './schemas';
 
 const BOOLEAN_LIKE = ['true', 'false', '1', '0', 'yes', 'no'];
@@ -11,22 +30,23 @@ export const isBooleanLike = (v: unknown): boolean =>
   typeof v === 'boolean' || v === 0 || v === 1 || (typeof v === 'string' && BOOLEAN_LIKE.includes(v.trim().toLowerCase()));
 export const booleanLike = (v: unknown): boolean => v === true || v === 1 || (typeof v === 'string' && ['true', '1', 'yes'].includes(v.trim().toLowerCase()));
 
-const flag = (description: string): ArgDecl => ({ description, default: null, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike });
-const text = (description: string): ArgDecl => ({ description, type: 'string', default: null });
+const flag = (description: string) =>
+  ({ description, ...NULL_DEFAULT, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike }) satisfies ArgDecl;
+const text = (description: string) => ({ description, type: 'string', ...NULL_DEFAULT }) satisfies ArgDecl;
 
-function commonWriteArgs(what: string): Record<string, ArgDecl> {
+function commonWriteArgs(what: string) {
   return {
     author: { description: `The ${what} author ID`, type: 'integer', validate: positive },
     date: { description: `The ${what} publication date`, type: 'string', validate: dateText },
     date_utc: { description: `The ${what} publication date (UTC time zone)`, type: 'string', validate: dateText },
-    description: { description: `The ${what} description`, type: 'string', default: null },
+    description: { description: `The ${what} description`, type: 'string', ...NULL_DEFAULT },
     status: { ...writeStatus, description: `The ${what} post status` },
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-export function venueWriteArgs(create: boolean): Record<string, ArgDecl> {
+export function venueWriteArgs<C extends boolean>(create: C) {
   return {
-    venue: { description: 'The venue name', type: 'string', ...(create ? { required: true } : {}), validate: nonEmptyString },
+    venue: { description: 'The venue name', type: 'string', ...requiredOn(create), validate: nonEmptyString },
     ...commonWriteArgs('venue'),
     show_map: flag('Whether events linked to the venue should show a map or not'),
     show_map_link: flag('Whether events linked to the venue should show a map link or not'),
@@ -38,23 +58,23 @@ export function venueWriteArgs(create: boolean): Record<string, ArgDecl> {
     zip: text('The venue ZIP code'),
     phone: text('The venue phone number'),
     stateprovince: text('The venue state or province'),
-    website: { description: 'The venue website URL', type: 'string', default: null, validate: urlOrEmpty },
-    image: { description: 'The venue featured image ID or URL', default: null, validate: imageRef },
-  };
+    website: { description: 'The venue website URL', type: 'string', ...NULL_DEFAULT, validate: urlOrEmpty },
+    image: { description: 'The venue featured image ID or URL', ...NULL_DEFAULT, validate: imageRef },
+  } satisfies Record<string, ArgDecl>;
 }
 
-export function organizerWriteArgs(create: boolean): Record<string, ArgDecl> {
+export function organizerWriteArgs<C extends boolean>(create: C) {
   return {
-    organizer: { description: 'The organizer name', type: 'string', ...(create ? { required: true } : {}), default: null, validate: nonEmptyString },
+    organizer: { description: 'The organizer name', type: 'string', ...requiredOn(create), ...NULL_DEFAULT, validate: nonEmptyString },
     ...commonWriteArgs('organizer'),
     phone: text('The organizer phone number'),
-    website: { description: 'The organizer website URL', type: 'string', default: null, validate: urlOrEmpty },
-    email: { description: 'The organizer e-mail address', type: 'string', default: null, validate: emailOrEmpty },
-    image: { description: 'The organizer featured image ID or URL', default: null, validate: imageRef },
-  };
+    website: { description: 'The organizer website URL', type: 'string', ...NULL_DEFAULT, validate: urlOrEmpty },
+    email: { description: 'The organizer e-mail address', type: 'string', ...NULL_DEFAULT, validate: emailOrEmpty },
+    image: { description: 'The organizer featured image ID or URL', ...NULL_DEFAULT, validate: imageRef },
+  } satisfies Record<string, ArgDecl>;
 }
 
-export function linkedArchiveArgs(what: string): Record<string, ArgDecl> {
+export function linkedArchiveArgs(what: string) {
   return {
     ...pageArgs(),
     search: { description: `${what} that contain the text in the title, description or address fields`, type: 'string', validate: nonEmptyString },
@@ -75,51 +95,45 @@ export function linkedArchiveArgs(what: string): Record<string, ArgDecl> {
       validate: (v) => (statusList(v) ? true : INVALID),
       sanitize: (v) => statusList(v),
     },
+  } satisfies Record<string, ArgDecl>;
+}
+
+/** A kind's endpoints: archive and create, the single record by id, and by slug (`slug`). */
+function linkedEndpoints<L extends ArgMap, C extends ArgMap, U extends ArgMap>(kind: 'venue' | 'organizer', list: L, create: C, update: U) {
+  const p = `vendor.${kind}s`;
+  const byId = { id: { description: `The ${kind} ID`, type: 'integer' } satisfies ArgDecl };
+  const bySlug = { slug: { description: `The ${kind} slug`, type: 'string', required: true } satisfies ArgDecl };
+  return {
+    list: endpoint({ id: `${p}.list`, service: 'calendar', methods: ['GET'], args: list }),
+    create: endpoint({ id: `${p}.create`, service: 'calendar', methods: ['POST'], args: create }),
+    get: endpoint({ id: `${p}.get`, service: 'calendar', methods: ['GET'], args: byId, captures: ['id'] }),
+    update: endpoint({ id: `${p}.update`, service: 'calendar', methods: EDITABLE, args: { ...byId, ...update }, captures: ['id'] }),
+    delete: endpoint({ id: `${p}.delete`, service: 'calendar', methods: DELETABLE, args: byId, captures: ['id'] }),
+    slug: {
+      get: endpoint({ id: `${p}.slug.get`, service: 'calendar', methods: ['GET'], args: bySlug }),
+      update: endpoint({ id: `${p}.slug.update`, service: 'calendar', methods: EDITABLE, args: { ...bySlug, ...update } }),
+      delete: endpoint({ id: `${p}.slug.delete`, service: 'calendar', methods: DELETABLE, args: bySlug }),
+    },
   };
 }
 
-function registerLinked(registry: RouteRegistry, kind: 'venue' | 'organizer'): void {
-  const plural = `${kind}s`;
-  const what = kind === 'venue' ? 'Venues' : 'Organizers';
-  const write = kind === 'venue' ? venueWriteArgs : organizerWriteArgs;
-  const schema = kind === 'venue' ? venueSchema : organizerSchema;
-  const id: ArgDecl = { description: `The ${kind} ID`, type: 'integer' };
-  const slug: ArgDecl = { description: `The ${kind} slug`, type: 'string', required: true };
-  registry.add({
-    namespace: NS,
-    pattern: `${BASE}/${plural}`,
-    schema,
-    endpoints: [
-      { id: `vendor.${plural}.list`, service: 'calendar', methods: ['GET'], args: linkedArchiveArgs(what) },
-      { id: `vendor.${plural}.create`, service: 'calendar', methods: ['POST'], args: write(true) },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: `${BASE}/${plural}/${ID}`,
-    schema,
-    endpoints: [
-      { id: `vendor.${plural}.get`, service: 'calendar', methods: ['GET'], args: { id } },
-      { id: `vendor.${plural}.update`, service: 'calendar', methods: EDITABLE, args: { id, ...write(false) } },
-      { id: `vendor.${plural}.delete`, service: 'calendar', methods: DELETABLE, args: { id } },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: `${BASE}/${plural}/by-slug/${SLUG}`,
-    schema,
-    endpoints: [
-      { id: `vendor.${plural}.slug.get`, service: 'calendar', methods: ['GET'], args: { slug } },
-      { id: `vendor.${plural}.slug.update`, service: 'calendar', methods: EDITABLE, args: { slug, ...write(false) } },
-      { id: `vendor.${plural}.slug.delete`, service: 'calendar', methods: DELETABLE, args: { slug } },
-    ],
-  });
+export const VENDOR_LINKED_ENDPOINTS = {
+  venues: linkedEndpoints('venue', linkedArchiveArgs('Venues'), venueWriteArgs(true), venueWriteArgs(false)),
+  organizers: linkedEndpoints('organizer', linkedArchiveArgs('Organizers'), organizerWriteArgs(true), organizerWriteArgs(false)),
+};
+
+function registerLinked(registry: RouteRegistry, plural: 'venues' | 'organizers'): void {
+  const schema = plural === 'venues' ? venueSchema : organizerSchema;
+  const eps = VENDOR_LINKED_ENDPOINTS[plural];
+  registry.add({ namespace: NS, pattern: `${BASE}/${plural}`, schema, endpoints: [eps.list, eps.create] });
+  registry.add({ namespace: NS, pattern: `${BASE}/${plural}/${ID}`, schema, endpoints: [eps.get, eps.update, eps.delete] });
+  registry.add({ namespace: NS, pattern: `${BASE}/${plural}/by-slug/${SLUG}`, schema, endpoints: [eps.slug.get, eps.slug.update, eps.slug.delete] });
 }
 
 export function registerVenueRoutes(registry: RouteRegistry): void {
-  registerLinked(registry, 'venue');
+  registerLinked(registry, 'venues');
 }
 
 export function registerOrganizerRoutes(registry: RouteRegistry): void {
-  registerLinked(registry, 'organizer');
+  registerLinked(registry, 'organizers');
 }

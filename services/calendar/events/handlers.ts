@@ -6,10 +6,12 @@ import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
+import { shared, type InputOf } from '../../../libs/rest/params';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import { VENDOR_EVENT_ENDPOINTS } from '../../../libs/routes/vendor-events';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
-import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey } from '../http';
+import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey, through } from '../http';
 import { V1 } from '../links';
 import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { nonceHeaders } from '../nonces';
@@ -19,12 +21,20 @@ import { loadEventParts } from './parts';
 import { presentEvent } from './present';
 import { checkEventWrite, saveEvent, type EventPlan, type WriteRequest } from './write';
 
+const E = VENDOR_EVENT_ENDPOINTS;
+
+/**
+ * The id a by-id route names (its capture); 0 on the by-slug routes (see pathSlug) and where a JSON null
+ * in the body replaced the capture (the body's arguments win over the URL's), which names no event.
+ */
+const namedId = (ctx: HandlerContext): number => (through(ctx, E.get, E.update, E.delete) ? (ctx.input.id ?? 0) : 0);
+
 /** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
   return ctx.cached('event', async () => {
     const stamp = deps.presented.stamp();
     const slug = pathSlug(ctx);
-    const id = Number(ctx.params.id);
+    const id = namedId(ctx);
     const doc = slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
     if (doc) readAt.set(doc, stamp);
     return doc;
@@ -46,11 +56,12 @@ async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise
 /** The event a route names, or the reference's 404 (missing) / 400 (not an event). */
 async function existingEvent(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc> {
   const doc = await target(ctx, deps);
-  if (!doc) throw calendarErrors.eventNotFound(Number(ctx.params.id ?? 0));
+  if (!doc) throw calendarErrors.eventNotFound(namedId(ctx));
   if (doc.type !== EVENT_TYPE) throw calendarErrors.invalidEventId();
   return doc;
 }
 
+/** The write as checkEventWrite and saveEvent read it (by argument name, as ec/v1's writes do). */
 const writeRequest = (ctx: HandlerContext): WriteRequest => ({ user: ctx.user, has: (n) => ctx.has(n), get: (n) => ctx.params[n] });
 
 const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, writeRequest(ctx)));
@@ -68,9 +79,9 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   const { site } = deps;
 
   /** One archive page: what every caller with the same rights and query gets. */
-  async function archivePage(ctx: HandlerContext): Promise<{ body: unknown; headers: Record<string, string> }> {
+  async function archivePage(ctx: HandlerContext<InputOf<typeof E.list>>): Promise<{ body: unknown; headers: Record<string, string> }> {
     const stamp = deps.presented.stamp();
-    const q = await archiveQuery(deps, { params: ctx.params, given: (n) => ctx.has(n), user: ctx.user });
+    const q = await archiveQuery(deps, { params: ctx.input, given: (n) => ctx.has(n), user: ctx.user });
     if ('code' in q) throw q;
     const { items, total } = await pageWithTotal(deps.posts, deps.counts, q.filter, {
       page: q.page,
@@ -91,7 +102,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     };
   }
 
-  app.bind('vendor.events.list', {
+  app.bind(E.list, {
     async handle(ctx) {
       // Guests all see the same page for the same query, so it is kept briefly like the totals (dropped on every local write).
       const page = ctx.user ? await archivePage(ctx) : await deps.cache.replies.get(`events:${queryKey(ctx.req.query)}`, () => archivePage(ctx));
@@ -100,10 +111,10 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   });
 
   app.bind(
-    'vendor.events.create',
+    E.create,
     guarded({
       check: async (ctx) => void (await plan(ctx, deps)),
-      allow: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.params.author),
+      allow: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.input.author),
       async handle(ctx) {
         const doc = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), null);
         return single(ctx, deps, doc, 201);
@@ -111,21 +122,22 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     }),
   );
 
-  for (const by of ['', 'slug.'] as const) {
-    app.bind(`vendor.events.${by}get`, {
+  // The by-id routes and the by-slug ones share their handlers; `target` finds the event either way.
+  for (const eps of [E, E.slug]) {
+    app.bind(shared(eps.get), {
       async handle(ctx) {
         await slugMustResolve(ctx, deps);
         const doc = await existingEvent(ctx, deps);
         if (doc.status === 'trash') throw calendarErrors.eventNoLongerAvailable();
         if (doc.status !== 'publish' && !canReadRecord(ctx.user, 'vendor_event', doc)) throw calendarErrors.eventNotAccessible();
+        // Read from the request's arguments: the by-slug route does not declare a password, yet one given there unlocks the event too.
         if (doc.password && ctx.params.password !== doc.password) throw calendarErrors.eventPasswordProtected();
         return single(ctx, deps, doc);
       },
     });
 
-    const updateId = `vendor.events.${by}update`;
     app.bind(
-      updateId,
+      shared(eps.update),
       guarded({
         check: async (ctx) => {
           await slugMustResolve(ctx, deps);
@@ -134,7 +146,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         // An existing event needs edit rights on it; otherwise the general right, so the handler's 404 can be reached.
         allow: async (ctx) => {
           const doc = await target(ctx, deps);
-          if (!mayWriteAs(ctx.user, 'vendor_event', ctx.params.author)) return false;
+          if (!mayWriteAs(ctx.user, 'vendor_event', ctx.input.author)) return false;
           return doc?.type === EVENT_TYPE ? canEditRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'edit_vendor_events');
         },
         async handle(ctx) {
@@ -145,9 +157,8 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
       }),
     );
 
-    const deleteId = `vendor.events.${by}delete`;
     app.bind(
-      deleteId,
+      shared(eps.delete),
       guarded({
         check: (ctx) => slugMustResolve(ctx, deps),
         allow: async (ctx) => {

@@ -10,7 +10,9 @@ import { ICAL_CONTENT_TYPE, ICalendarWriter, type ICalEvent } from '../../../lib
 import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, truthyMeta } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
+import { shared } from '../../../libs/rest/params';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
+import { VENDOR_ICAL_ENDPOINTS } from '../../../libs/routes/vendor-events';
 import type { SortSpec } from '../../../libs/store/types';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
@@ -70,7 +72,7 @@ function reply(writer: ICalendarWriter, name: string): Reply {
  * batches. The archive's query decides what the caller may see.
  */
 async function exportArchive(deps: CalendarDeps, ctx: HandlerContext, name: string, fixed: Record<string, unknown> = {}): Promise<Reply> {
-  const params = { ...ctx.params, ...fixed };
+  const params = { ...ctx.input, ...fixed };
   const q = await archiveQuery(deps, { params, given: (n) => n in fixed || ctx.has(n), user: ctx.user });
   if ('code' in q) throw q;
   // The id last makes the order total, so batches neither repeat nor skip an event.
@@ -87,9 +89,8 @@ async function exportArchive(deps: CalendarDeps, ctx: HandlerContext, name: stri
   return reply(writer, name);
 }
 
-/** The venue or organizer a route names, readable by the caller (as its single GET requires). */
-async function linkedRecord(deps: CalendarDeps, ctx: HandlerContext, type: string, kind: 'venue' | 'organizer'): Promise<PostDoc> {
-  const id = Number(ctx.params.id);
+/** The venue or organizer a route's id names, readable by the caller (as its single GET requires). */
+async function linkedRecord(deps: CalendarDeps, ctx: HandlerContext, id: number, type: string, kind: 'venue' | 'organizer'): Promise<PostDoc> {
   const doc = Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
   if (!doc || doc.type !== type) throw invalidParams([['id', INVALID]]);
   if (doc.status !== 'publish' && !canReadRecord(ctx.user, `vendor_${kind}`, doc)) throw calendarErrors.notAccessible(kind);
@@ -97,13 +98,13 @@ async function linkedRecord(deps: CalendarDeps, ctx: HandlerContext, type: strin
 }
 
 export function bindICal(app: ServiceApp, deps: CalendarDeps): void {
-  app.bind('vendor.events.ical', {
+  app.bind(VENDOR_ICAL_ENDPOINTS.events, {
     handle: (ctx) => exportArchive(deps, ctx, `${deps.site.name}-events`),
   });
 
-  app.bind('vendor.events.ical.single', {
+  app.bind(VENDOR_ICAL_ENDPOINTS.event, {
     async handle(ctx) {
-      const id = Number(ctx.params.id);
+      const id = ctx.input.id;
       const doc = Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
       // The single event's own rules (its GET's errors), except that a password-protected event is exported
       // without its protected fields rather than refused.
@@ -112,7 +113,7 @@ export function bindICal(app: ServiceApp, deps: CalendarDeps): void {
       if (doc.status === 'trash') throw calendarErrors.eventNoLongerAvailable();
       if (doc.status !== 'publish' && !canReadRecord(ctx.user, 'vendor_event', doc)) throw calendarErrors.eventNotAccessible();
       const parts = await loadEventParts(deps, [doc], false, ctx.user);
-      const blank = !!doc.password && ctx.params.password !== doc.password;
+      const blank = !!doc.password && ctx.input.password !== doc.password;
       const writer = new ICalendarWriter(deps.site, { now: deps.now() }).add([icalEvent(deps, doc, parts, blank)]);
       return reply(writer, doc.slug || `event-${doc.id}`);
     },
@@ -122,9 +123,9 @@ export function bindICal(app: ServiceApp, deps: CalendarDeps): void {
     ['venue', VENUE_TYPE],
     ['organizer', ORGANIZER_TYPE],
   ] as const) {
-    app.bind(`vendor.${kind}s.ical`, {
+    app.bind(shared(VENDOR_ICAL_ENDPOINTS[kind]), {
       async handle(ctx) {
-        const record = await linkedRecord(deps, ctx, type, kind);
+        const record = await linkedRecord(deps, ctx, ctx.input.id, type, kind);
         return exportArchive(deps, ctx, `${kind}-${record.slug || record.id}-events`, { [kind]: [record.id] });
       },
     });

@@ -9,12 +9,14 @@ import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams, type ParamError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
+import { shared } from '../../../libs/rest/params';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import { VENDOR_LINKED_ENDPOINTS } from '../../../libs/routes/vendor-events';
 import type { Filter } from '../../../libs/store/types';
 import { listStatuses, mayWriteAs } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
-import { archiveEnvelope, archiveHeaders, guarded, pathSlug } from '../http';
+import { archiveEnvelope, archiveHeaders, guarded, pathSlug, through } from '../http';
 import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
@@ -42,11 +44,20 @@ export async function idsWithUpcoming(deps: CalendarDeps, kind: LinkedKindDef, u
   return (await deps.posts.distinct(kind.eventField, { type: EVENT_TYPE, status: { $in: visible }, event_start: { $gt: deps.now() } })).map(Number);
 }
 
+/**
+ * The id a by-id route names (its capture); 0 on the by-slug routes (see pathSlug) and where a JSON null
+ * in the body replaced the capture (the body's arguments win over the URL's), which names no record.
+ */
+function namedId(ctx: HandlerContext, kind: LinkedKindDef): number {
+  const eps = VENDOR_LINKED_ENDPOINTS[kind.plural];
+  return through(ctx, eps.get, eps.update, eps.delete) ? (ctx.input.id ?? 0) : 0;
+}
+
 function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc | null> {
   return ctx.cached(kind.key, async () => {
     const slug = pathSlug(ctx);
-    const doc =
-      slug !== null ? await deps.posts.findOne({ type: kind.type, slug }) : Number(ctx.params.id) > 0 ? await deps.posts.byId(Number(ctx.params.id)) : null;
+    const id = namedId(ctx, kind);
+    const doc = slug !== null ? await deps.posts.findOne({ type: kind.type, slug }) : id > 0 ? await deps.posts.byId(id) : null;
     return doc && doc.type === kind.type ? doc : null;
   });
 }
@@ -58,6 +69,7 @@ async function mustExist(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKi
   return doc;
 }
 
+/** The write's arguments by name (the kind's own names: read from the request's arguments, not typed). */
 function inputOf(ctx: HandlerContext, kind: LinkedKindDef): LinkedInput {
   const names = [kind.key, 'author', 'date', 'date_utc', 'description', 'status', 'image', ...Object.keys(kind.metaArgs), ...Object.keys(kind.flagArgs)];
   const input: LinkedInput = {};
@@ -77,56 +89,57 @@ function checked(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef) {
 
 async function present(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef, doc: PostDoc, status = 200, single = false) {
   const related = await loadRelated(deps, [doc]);
+  // The routes declare no password, yet a request's password unlocks a protected record's fields.
   const blank = !!doc.password && ctx.params.password !== doc.password;
   return { status, body: presentLinked(kind, doc, deps.site, related, { single, blank }) };
 }
 
 export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKindDef): void {
   const { site } = deps;
-  const p = `vendor.${kind.plural}`;
+  const eps = VENDOR_LINKED_ENDPOINTS[kind.plural];
   const editCap = `edit_${kind.cap}s`;
 
-  app.bind(`${p}.list`, {
+  app.bind(shared(eps.list), {
     async handle(ctx) {
-      const params = ctx.params;
+      // A list is a GET: its arguments come from the query string, so one without a default has a value
+      // exactly when the request carried it.
+      const { page, per_page: perPage, search, event: eventId, has_events: hasEvents } = ctx.input;
       const failures: Array<[string, ParamError | string]> = [];
       const and: Filter[] = [{ type: kind.type }];
-      const echo: Record<string, unknown> = { page: params.page, per_page: params.per_page };
-      const status = listStatuses(ctx.user, kind.cap, ctx.has('status') ? ctx.args.strs('status') : undefined);
+      const echo: Record<string, unknown> = { page, per_page: perPage };
+      const status = listStatuses(ctx.user, kind.cap, ctx.input.status ?? undefined);
       if (typeof status === 'string') failures.push(['status', status]);
       else and.push(status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } });
-      if (ctx.has('event')) {
-        const event = await deps.posts.byId(Number(params.event));
+      if (eventId != null) {
+        const event = await deps.posts.byId(eventId);
         if (event?.type !== EVENT_TYPE) failures.push(['event', INVALID]);
         else and.push({ id: { $in: event[kind.eventField] ?? [] } });
-        echo.event = params.event;
+        echo.event = eventId;
       }
       const failure = paramFailure(failures);
       if (failure) throw failure;
 
-      if (ctx.has('search')) {
-        const fragments = searchFragments(String(params.search));
+      if (search != null) {
+        const fragments = searchFragments(search);
         const fields = ['title', 'content', 'excerpt', ...kind.searchMeta.map((k) => `meta.${k}`)];
         // A record matches when one of its fields holds every fragment.
         if (fragments.length) and.push({ $or: fields.map((f) => ({ $and: fragments.map((w) => ({ [f]: { $icontains: w } })) })) });
         const privacy = searchPrivacy(ctx.user);
         if (privacy) and.push(privacy);
-        echo.search = params.search;
+        echo.search = search;
       }
-      if (ctx.has('has_events')) {
+      if (hasEvents != null) {
         const linked = await idsWithEvents(deps, kind);
-        and.push({ id: params.has_events === true ? { $in: linked } : { $nin: linked } });
-        echo.has_events = params.has_events ? 'true' : 'false';
+        and.push({ id: hasEvents ? { $in: linked } : { $nin: linked } });
+        echo.has_events = hasEvents ? 'true' : 'false';
       }
-      if (params.only_with_upcoming === true) {
+      if (ctx.input.only_with_upcoming) {
         const linked = await idsWithUpcoming(deps, kind, ctx.user);
         and.push({ id: { $in: linked } });
         echo.only_with_upcoming = 'true';
       }
       if (typeof status !== 'string') echo.status = status.echo;
 
-      const page = Number(params.page);
-      const perPage = Number(params.per_page);
       const { items, total } = await pageWithTotal(deps.posts, deps.counts, { $and: and }, { page, perPage, sort: [['date', -1]], pages: deps.pages });
       if (page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound(kind.key);
       const related = await loadRelated(deps, items);
@@ -140,10 +153,10 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
   });
 
   app.bind(
-    `${p}.create`,
+    shared(eps.create),
     guarded({
       check: async (ctx) => void (await checked(ctx, deps, kind)),
-      allow: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.params.author),
+      allow: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
       async handle(ctx) {
         const { image } = await checked(ctx, deps, kind);
         const input = inputOf(ctx, kind);
@@ -155,8 +168,9 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
     }),
   );
 
-  for (const by of ['', 'slug.'] as const) {
-    app.bind(`${p}.${by}get`, {
+  // The by-id routes and the by-slug ones share their handlers; `target` finds the record either way.
+  for (const one of [eps, eps.slug]) {
+    app.bind(shared(one.get), {
       async handle(ctx) {
         const doc = await mustExist(ctx, deps, kind);
         if (doc.status !== 'publish' && !canReadRecord(ctx.user, kind.cap, doc)) throw calendarErrors.notAccessible(kind.key);
@@ -164,9 +178,8 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       },
     });
 
-    const updateId = `${p}.${by}update`;
     app.bind(
-      updateId,
+      shared(one.update),
       guarded({
         check: async (ctx) => {
           await mustExist(ctx, deps, kind);
@@ -174,7 +187,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         },
         allow: async (ctx) => {
           const doc = await target(ctx, deps, kind);
-          if (!mayWriteAs(ctx.user, kind.cap, ctx.params.author)) return false;
+          if (!mayWriteAs(ctx.user, kind.cap, ctx.input.author)) return false;
           return doc ? canEditRecord(ctx.user, kind.cap, doc) : can(ctx.user, editCap);
         },
         async handle(ctx) {
@@ -186,9 +199,8 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       }),
     );
 
-    const deleteId = `${p}.${by}delete`;
     app.bind(
-      deleteId,
+      shared(one.delete),
       guarded({
         check: async (ctx) => void (await mustExist(ctx, deps, kind)),
         allow: async (ctx) => {

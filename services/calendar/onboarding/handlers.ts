@@ -9,6 +9,7 @@ import { can } from '../../../libs/auth/user';
 import { logger } from '../../../libs/observability/logger';
 import { ParamError, invalidParams } from '../../../libs/rest/errors';
 import type { ServiceApp } from '../../../libs/rest/service';
+import { ONBOARDING_WIZARD_ENDPOINT } from '../../../libs/routes/calendar-views';
 import type { CalendarDeps } from '../deps';
 import { guarded } from '../http';
 import { WIZARD_NONCE_ACTION, WIZARD_NONCE_HEADER, wizardNonceValid } from '../nonces';
@@ -21,10 +22,10 @@ export function bindOnboarding(app: ServiceApp, deps: CalendarDeps): void {
   const { nonces } = deps;
   const settings = new WizardSettingsStore(deps.store);
   app.bind(
-    'onboarding.wizard',
+    ONBOARDING_WIZARD_ENDPOINT,
     guarded({
       check: async (ctx) => {
-        if (!wizardNonceValid(nonces, ctx.user, ctx.params.action_nonce)) {
+        if (!wizardNonceValid(nonces, ctx.user, ctx.input.action_nonce)) {
           throw invalidParams([['action_nonce', new ParamError('tec_invalid_nonce', 'Invalid nonce.', { status: 403 })]]);
         }
       },
@@ -32,6 +33,7 @@ export function bindOnboarding(app: ServiceApp, deps: CalendarDeps): void {
       async handle(ctx) {
         let message = WIZARD_DONE;
         try {
+          // Every argument the request carried: a step's settings are not declared arguments.
           await settings.write(mergeWizardSettings(await settings.read(), ctx.params));
         } catch (e) {
           logger.error({ err: e, requestId: ctx.req.requestId }, 'onboarding wizard settings not saved');

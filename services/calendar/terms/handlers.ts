@@ -9,14 +9,16 @@ import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams, type ParamError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
+import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl } from '../../../libs/rest/site';
+import { VENDOR_TERM_ENDPOINTS } from '../../../libs/routes/vendor-events';
 import { termErrors } from '../../../libs/terms/errors';
 import type { TermDoc, TermInput } from '../../../libs/terms/repository';
 import { taxonomy, termCan } from '../../../libs/terms/taxonomies';
 import type { CalendarDeps } from '../deps';
 import { INVALID, paramFailure } from '../errors';
-import { archiveHeaders, guarded } from '../http';
+import { archiveHeaders, guarded, through } from '../http';
 import { V1 } from '../links';
 import { presentTerm } from './present';
 
@@ -31,10 +33,21 @@ const ROUTES: TermRoute[] = [
   { plural: 'tags', taxonomy: TAG_TAXONOMY, hierarchical: false },
 ];
 
+const CATEGORIES = VENDOR_TERM_ENDPOINTS.categories;
+
+/**
+ * The `parent` a request to a categories endpoint carried (tags have none; an undeclared one is ignored);
+ * undefined when it carried none. A JSON null names no term (0), as it always has.
+ */
+function parentOf(ctx: HandlerContext): number | undefined {
+  if (!through(ctx, CATEGORIES.list, CATEGORIES.create, CATEGORIES.update) || !ctx.has('parent')) return undefined;
+  return ctx.input.parent ?? 0;
+}
+
 export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
   const { site } = deps;
   for (const r of ROUTES) {
-    const p = `vendor.${r.plural}`;
+    const eps = VENDOR_TERM_ENDPOINTS[r.plural];
     const collection = restUrl(site, `${V1}/${r.plural}/`);
     const tax = taxonomy(r.taxonomy);
     // Editing events and managing the taxonomy's terms (manage_terms of its capability map).
@@ -42,35 +55,39 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
 
     /** Ancestors of a page of terms, for hierarchical archive links (none for tags). */
     const ancestors = async (terms: TermDoc[]) => (r.hierarchical ? deps.terms.ancestors(terms) : undefined);
-    const term = (ctx: HandlerContext) => ctx.cached('term', () => deps.terms.ofTaxonomy(Number(ctx.params.id), r.taxonomy));
+    // The id capture; a JSON null in the body replaces it (the body's arguments win over the URL's) and names no term.
+    const term = (ctx: HandlerContext<InputOf<Shared<typeof eps.get>>>) => ctx.cached('term', () => deps.terms.ofTaxonomy(ctx.input.id ?? 0, r.taxonomy));
     /** The id must name a term of this taxonomy: a 400 before any permission check. */
-    const mustExist = async (ctx: HandlerContext): Promise<TermDoc> => {
+    const mustExist = async (ctx: HandlerContext<InputOf<Shared<typeof eps.get>>>): Promise<TermDoc> => {
       const t = await term(ctx);
       if (!t) throw invalidParams([['id', INVALID]]);
       return t;
     };
     const parentMustExist = async (ctx: HandlerContext) => {
-      if (r.hierarchical && ctx.has('parent') && !(await deps.terms.ofTaxonomy(Number(ctx.params.parent), r.taxonomy)))
-        throw invalidParams([['parent', INVALID]]);
+      const parent = parentOf(ctx);
+      if (parent !== undefined && !(await deps.terms.ofTaxonomy(parent, r.taxonomy))) throw invalidParams([['parent', INVALID]]);
     };
 
-    app.bind(`${p}.list`, {
+    app.bind(shared(eps.list), {
       async handle(ctx) {
-        const q = ctx.params;
+        // A list is a GET: its arguments come from the query string, so one without a default has a value
+        // exactly when the request carried it.
+        const q = ctx.input;
         const failures: Array<[string, ParamError | string]> = [];
-        const include = ctx.has('include') ? ctx.args.ints('include') : [];
-        const exclude = ctx.has('exclude') ? ctx.args.ints('exclude') : [];
+        const include = q.include ?? [];
+        const exclude = q.exclude ?? [];
+        const parent = parentOf(ctx);
         const known = await deps.terms.byIds([...include, ...exclude]);
         if (include.some((id) => known.get(id)?.taxonomy !== r.taxonomy)) failures.push(['include', INVALID]);
         if (exclude.some((id) => known.get(id)?.taxonomy !== r.taxonomy)) failures.push(['exclude', INVALID]);
-        if (r.hierarchical && ctx.has('parent') && !(await deps.terms.ofTaxonomy(Number(q.parent), r.taxonomy))) failures.push(['parent', INVALID]);
+        if (parent !== undefined && !(await deps.terms.ofTaxonomy(parent, r.taxonomy))) failures.push(['parent', INVALID]);
         // `event` is an alias of `post` and wins when both are given.
-        const postArg = ctx.has('event') ? 'event' : ctx.has('post') ? 'post' : null;
+        const post = q.event != null ? { arg: 'event', id: q.event } : q.post != null ? { arg: 'post', id: q.post } : null;
         let postTerms: number[] | undefined;
         let postEvent: PostDoc | null = null;
-        if (postArg) {
-          const event = await deps.posts.byId(Number(q[postArg]));
-          if (event?.type !== EVENT_TYPE) failures.push([postArg, INVALID]);
+        if (post) {
+          const event = await deps.posts.byId(post.id);
+          if (event?.type !== EVENT_TYPE) failures.push([post.arg, INVALID]);
           else {
             postEvent = event;
             postTerms = event.tax?.[r.taxonomy] ?? [];
@@ -81,18 +98,17 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
         // The terms of an event the caller may not read (a draft, say) are not shown, as cms/v2 refuses them.
         if (postEvent && !canReadRecord(ctx.user, 'vendor_event', postEvent)) throw termErrors.postForbidden(ctx.user);
 
-        const page = Number(q.page);
-        const perPage = Number(q.per_page);
+        const { page, per_page: perPage } = q;
         const { items: found, total } = await deps.terms.query(tax, {
           include,
           exclude,
-          parent: r.hierarchical && ctx.has('parent') ? Number(q.parent) : undefined,
+          parent,
           within: postTerms,
-          slugs: ctx.has('slug') ? [sanitizeTitle(String(q.slug))] : undefined,
-          search: ctx.has('search') ? String(q.search) : undefined,
-          hideEmpty: q.hide_empty !== false,
-          orderby: String(q.orderby),
-          order: q.order === 'desc' ? 'desc' : 'asc',
+          slugs: q.slug != null ? [sanitizeTitle(q.slug)] : undefined,
+          search: q.search ?? undefined,
+          hideEmpty: q.hide_empty,
+          orderby: q.orderby,
+          order: q.order,
           offset: (page - 1) * perPage,
           limit: perPage,
         });
@@ -107,18 +123,19 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
       },
     });
 
+    // A write's body may carry a JSON null: text then reads as 'null' (String) and a parent as none, as they always have.
     app.bind(
-      `${p}.create`,
+      shared(eps.create),
       guarded({
-        check: parentMustExist,
+        check: (ctx) => parentMustExist(ctx),
         allow: async (ctx) => manage(ctx),
         async handle(ctx) {
-          const q = ctx.params;
+          const q = ctx.input;
           const created = await deps.terms.insertTerm(tax, {
-            name: String(q.name),
+            name: q.name,
             slug: ctx.has('slug') ? String(q.slug) : undefined,
             description: ctx.has('description') ? String(q.description) : '',
-            parent: r.hierarchical && ctx.has('parent') ? Number(q.parent) : 0,
+            parent: parentOf(ctx) ?? 0,
           });
           // The reference creates through the core terms controller, whose Location is the core route.
           return {
@@ -130,7 +147,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
       }),
     );
 
-    app.bind(`${p}.get`, {
+    app.bind(shared(eps.get), {
       async handle(ctx) {
         const t = await mustExist(ctx);
         return { body: presentTerm(site, t, r.hierarchical, await ancestors([t])) };
@@ -138,22 +155,23 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
     });
 
     app.bind(
-      `${p}.update`,
+      shared(eps.update),
       guarded({
         check: async (ctx) => {
           const t = await mustExist(ctx);
           await parentMustExist(ctx);
-          if (r.hierarchical && ctx.has('parent') && Number(ctx.params.parent) === t.id) throw invalidParams([['parent', INVALID]]);
+          if (parentOf(ctx) === t.id) throw invalidParams([['parent', INVALID]]);
         },
         allow: async (ctx) => manage(ctx),
         async handle(ctx) {
           const t = await mustExist(ctx);
-          const q = ctx.params;
+          const q = ctx.input;
           const input: TermInput = {};
+          const parent = parentOf(ctx);
           if (ctx.has('name')) input.name = String(q.name);
           if (ctx.has('description')) input.description = String(q.description);
           if (ctx.has('slug')) input.slug = String(q.slug);
-          if (r.hierarchical && ctx.has('parent')) input.parent = Number(q.parent);
+          if (parent !== undefined) input.parent = parent;
           const saved = Object.keys(input).length ? await deps.terms.updateTerm(tax, t, input) : t;
           return { body: presentTerm(site, saved, r.hierarchical, await ancestors([saved])) };
         },
@@ -161,7 +179,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
     );
 
     app.bind(
-      `${p}.delete`,
+      shared(eps.delete),
       guarded({
         check: async (ctx) => void (await mustExist(ctx)),
         allow: async (ctx) => manage(ctx),

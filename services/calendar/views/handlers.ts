@@ -5,6 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import type { ServiceApp } from '../../../libs/rest/service';
+import { VIEWS_HTML_ENDPOINT } from '../../../libs/routes/calendar-views';
 import { totalPages } from '../../../libs/rest/paging';
 import type { CalendarDeps } from '../deps';
 import { viewNonces, viewNonceValid } from '../nonces';
@@ -19,14 +20,14 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
   const { site, nonces } = deps;
   const urlOf = (ctx: ViewContext, over: Partial<ViewContext>) => viewUrl(site, { ...ctx, ...over });
 
-  app.bind('views.html', {
+  app.bind(VIEWS_HTML_ENDPOINT, {
     async permission(ctx) {
-      return viewNonceValid(nonces, ctx.user, ctx.params.tvn1, ctx.params.tvn2);
+      return viewNonceValid(nonces, ctx.user, ctx.input.tvn1, ctx.input.tvn2);
     },
     async handle(ctx) {
       const now = deps.now();
       const today = DateTime.fromJSDate(now, { zone: site.timezone });
-      const view = readViewContext(site, now, { u: ctx.params.u, view: ctx.params.view, view_data: ctx.params.view_data });
+      const view = readViewContext(site, now, { u: ctx.input.u, view: ctx.input.view, view_data: ctx.input.view_data });
       const state: ViewState = {
         ctx: view,
         url: viewUrl(site, view),
