@@ -76,6 +76,18 @@ describe('RestServer pipeline', () => {
     expect(seen[1].id).toBe(9);
   });
 
+  it('reads a JSON null as unset: the next source with a value gives the argument', async () => {
+    const { server, seen } = setup();
+    const user = { id: 1, login: 'x', roles: [], caps: [] };
+    const post = (query: Record<string, unknown>) =>
+      server.handle(base({ method: 'POST', path: '/test/v1/things', query, body: { name: null }, bodyType: 'json', user }));
+    expect((await post({ name: 'q' })).status).toBe(201);
+    expect(seen[0].name).toBe('q');
+    const missing = await post({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: 'rest_missing_callback_param' });
+  });
+
   it('falls back from HEAD to GET and reports Allow from permission checks', async () => {
     const { server } = setup();
     const head = await server.handle(base({ method: 'HEAD', path: '/test/v1/things' }));

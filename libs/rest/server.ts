@@ -321,6 +321,10 @@ function mergeParams(endpoint: EndpointDecl, input: RestInput, urlParams: Record
       if (!(k in merged)) {
         merged[k] = v;
         order.push(k);
+      } else if (merged[k] === null && v !== null && v !== undefined) {
+        // A null reads as unset (the reference's isset): the next source that has a value gives it,
+        // so a JSON `"id": null` does not hide the URL's id. `has` still sees the null was sent.
+        merged[k] = v;
       }
     }
   }
