@@ -153,14 +153,21 @@ export class HandlerContext<P extends AnyParams = AnyParams> {
   }
 }
 
+/** The arguments a permission check may see: any of them absent or null (see Handler.permission). */
+export type Probed<P> = { readonly [K in keyof P]?: P[K] | null };
+
 export interface Handler<P extends AnyParams = AnyParams> {
   /**
    * Argument checks that need the caller (the reference makes them in a sanitize callback): they run
    * before the permission check and, unlike it, play no part in `Allow`.
    */
   validate?(ctx: HandlerContext<P>): Promise<true | RestError>;
-  /** Returns true, or the error to answer with (false means rest_forbidden). Missing means public. */
-  permission?(ctx: HandlerContext<P>): Promise<true | false | RestError>;
+  /**
+   * Returns true, or the error to answer with (false means rest_forbidden). Missing means public. As in
+   * the reference, it also runs for the `Allow` header of a request to another method of the route, with
+   * that request's arguments: so it sees its own arguments only as possibly absent (`Probed`).
+   */
+  permission?(ctx: HandlerContext<Probed<P>>): Promise<true | false | RestError>;
   handle(ctx: HandlerContext<P>): Promise<Reply>;
 }
 

@@ -2,7 +2,7 @@
 import type { RestError } from '../../libs/rest/errors';
 import { totalPages } from '../../libs/rest/paging';
 import type { Endpoint, InputOf, Shared } from '../../libs/rest/params';
-import type { AnyParams, Handler, HandlerContext, Reply } from '../../libs/rest/service';
+import type { AnyParams, Handler, HandlerContext, Probed, Reply } from '../../libs/rest/service';
 import { restUrl, type Site } from '../../libs/rest/site';
 
 export interface GuardedHandler<P extends AnyParams = AnyParams> {
@@ -13,8 +13,8 @@ export interface GuardedHandler<P extends AnyParams = AnyParams> {
    * what the caller's capabilities allow, as the reference's capability-only checks do).
    */
   check?: (ctx: HandlerContext<P>) => Promise<void>;
-  /** The permission: true, false (rest_forbidden, 401/403), or the error to answer with. */
-  allow: (ctx: HandlerContext<P>) => Promise<boolean | RestError>;
+  /** The permission: true, false (rest_forbidden, 401/403), or the error to answer with; it sees its arguments as a permission does (`Probed`). */
+  allow: (ctx: HandlerContext<Probed<P>>) => Promise<boolean | RestError>;
   handle: (ctx: HandlerContext<P>) => Promise<Reply>;
 }
 
