@@ -1,4 +1,4 @@
-import { eventTimes, storedTimezone } from './times';
+import { eventTimes, storedTimezone, type StoredTimes } from './times';
 
 const STORED = {
   _EventStartDate: '2031-01-10 09:00:00',
@@ -8,6 +8,8 @@ const STORED = {
   _EventTimezone: 'America/New_York',
   _EventTimezoneAbbr: 'EST',
 };
+
+const MODES: StoredTimes[] = ['echo', 'dates'];
 
 const texts = (t: { start: { text: string }; end: { text: string }; startUtc: { text: string }; endUtc: { text: string } } | null) =>
   t && [t.start.text, t.end.text, t.startUtc.text, t.endUtc.text];
@@ -112,8 +114,7 @@ describe('eventTimes', () => {
     expect(eventTimes(unknown, 'Asia/Tokyo', { stored: 'echo' })).toMatchObject({ timezone: 'Mars/Base' });
     expect(eventTimes(unknown, 'Asia/Tokyo', { stored: 'dates' })).toMatchObject({ timezone: 'Asia/Tokyo' });
     const local = { _EventStartDate: '2031-01-10 09:00:00', _EventEndDate: '2031-01-10 10:00:00' };
-    for (const stored of ['echo', 'dates'] as const)
-      expect(eventTimes(local, 'Asia/Tokyo', { stored })).toMatchObject({ timezone: 'Asia/Tokyo', abbr: 'GMT+9' });
+    for (const stored of MODES) expect(eventTimes(local, 'Asia/Tokyo', { stored })).toMatchObject({ timezone: 'Asia/Tokyo', abbr: 'GMT+9' });
     expect(eventTimes(local, 'Asia/Tokyo', { stored: 'echo' })).toMatchObject({ startUtc: '2031-01-10 00:00:00', endUtc: '2031-01-10 01:00:00' });
   });
 

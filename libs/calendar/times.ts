@@ -56,7 +56,7 @@ export interface DatedTimes extends TimesCommon {
   zoned(): EventTimes | null;
 }
 
-const KEYS = [EVENT_META.start, EVENT_META.end, EVENT_META.startUtc, EVENT_META.endUtc] as const;
+const KEYS: string[] = [EVENT_META.start, EVENT_META.end, EVENT_META.startUtc, EVENT_META.endUtc];
 
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
 
