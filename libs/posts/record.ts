@@ -3,6 +3,7 @@
  * record, so every writer (cms/v2, the calendar APIs, imports, attachments, revisions, the bench
  * seeders) stores the same shape. Callers pass what they know; the rest is filled here.
  */
+import { memo } from '../data/memo';
 import { mysqlLocal } from '../dates/format';
 import type { PostDoc } from './types';
 
@@ -20,17 +21,15 @@ export function guidFor(home: string, type: string, id: number): string {
   return `${home}/?post_type=${type}&p=${id}`;
 }
 
-/** The last local date string made, by instant and zone: bulk writers make many records at one `now`. */
-let lastLocal: { ms: number; zone: string; text: string } | null = null;
+/**
+ * Local date strings by instant and zone. Bulk writers (imports) make many records at one `now`, and
+ * each record asks for its date and its modified date: formatting in a zone is the costliest part of
+ * a new record, so the last two answers are remembered.
+ */
+const localAt = memo((ms: number, zone: string) => mysqlLocal(new Date(ms), zone), 2);
 
-function localText(date: Date, zone: string): string {
-  // Anything but a valid Date is never remembered (NaN equals nothing) and is formatted as before.
-  const ms = date instanceof Date ? date.getTime() : NaN;
-  if (lastLocal && lastLocal.ms === ms && lastLocal.zone === zone) return lastLocal.text;
-  const text = mysqlLocal(date, zone);
-  lastLocal = { ms, zone, text };
-  return text;
-}
+/** Anything but a valid Date is an invalid instant (NaN, never remembered), formatted as luxon formats one. */
+const localText = (date: Date, zone: string): string => localAt(date instanceof Date ? date.getTime() : NaN, zone);
 
 /**
  * A complete record. Dates default to `now` (local strings in the site zone); comments and pings are

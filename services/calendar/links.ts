@@ -10,15 +10,10 @@ export function permalink(site: Site, doc: Pick<PostDoc, 'id' | 'type' | 'slug'>
   return permalinkOf(site, doc);
 }
 
-let hostOf: { home: string; host: string } | undefined;
-
 /** The reference's Global ID: the home URL's host and path, then `?id=<ID>`. */
 export function globalId(site: Site, id: number): string {
-  if (hostOf?.home !== site.home) {
-    const u = new URL(site.home);
-    hostOf = { home: site.home, host: `${u.hostname}${u.pathname.replace(/\/+$/, '')}` };
-  }
-  return `${hostOf.host}?id=${id}`;
+  const u = new URL(site.home);
+  return `${u.hostname}${u.pathname.replace(/\/+$/, '')}?id=${id}`;
 }
 
 export const eventRestUrl = (site: Site, id: number): string => restUrl(site, `${V1}/events/${id}`);

@@ -4,13 +4,14 @@
  * current week (weeks start on Monday, in the site time zone), and the schedule as the reference prints
  * it (`<span class="tribe-event-date-start">June 13 @ 3:25 pm</span> - <span class="tribe-event-time">7:25 pm</span>`).
  *
- * The times are the event meta's local and UTC strings, which every writer derives together through
- * libs/calendar; when a record lacks one, all four are derived again from its meta the same way. Lists
+ * The times are the event meta's local and UTC strings as libs/calendar/times `eventTimes` reads them
+ * for ec/v1 (`stored: 'dates'`: used when each reads as a date, otherwise all four derived again). Lists
  * present many events per request, so the rest is plain arithmetic on those strings: only the site
  * time zone's offset at an instant is asked of the time-zone database (cached per zone).
  */
 import { DateTime, Info, type Zone } from 'luxon';
-import { EVENT_META, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { EVENT_META } from '../../../libs/calendar/meta';
+import { eventTimes, storedTimezone, type DatedTimes } from '../../../libs/calendar/times';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { storedWall as wall, storedWallAt as wallAt, type StoredWall as Wall } from '../../../libs/dates/wall';
@@ -105,37 +106,14 @@ function schedules(
   };
 }
 
-interface Times {
-  start: Wall;
-  end: Wall;
-  startUtc: Wall;
-  endUtc: Wall;
-  timezone: string;
-  allDay: boolean;
-}
-
-/** The event's four date strings as stored, or derived again from its meta when one is missing. */
-function timesOf(meta: Record<string, unknown>, siteZone: string): Times | null {
-  const stored = [meta[EVENT_META.start], meta[EVENT_META.end], meta[EVENT_META.startUtc], meta[EVENT_META.endUtc]].map(wall);
-  const zone = meta[EVENT_META.timezone];
-  const tz = typeof zone === 'string' && zoneOf(zone) ? zone : siteZone;
-  const [start, end, startUtc, endUtc] = stored;
-  if (start && end && startUtc && endUtc) {
-    return { start, end, startUtc, endUtc, timezone: tz, allDay: truthyMeta(meta[EVENT_META.allDay]) };
-  }
-  const t = timesFromMeta(meta, siteZone);
-  if (!t) return null;
-  const w = (dt: DateTime) => wall(dt.toFormat(MYSQL_FORMAT))!;
-  return { start: w(t.start), end: w(t.end), startUtc: w(t.start.toUTC()), endUtc: w(t.end.toUTC()), timezone: t.timezone, allDay: t.allDay };
-}
-
 /** Every computed date field of an event, in the reference's order; empty values when it has no dates. */
 export function eventDateFields(
   meta: Record<string, unknown>,
   siteZone: string,
   at: Date,
+  /** The event's times when the caller has worked them out already (the views). */
+  t: DatedTimes | null = eventTimes(meta, siteZone, { stored: 'dates' }),
 ): { dates: Record<string, unknown>; week: Record<string, unknown>; schedule: Record<string, unknown> } {
-  const t = timesOf(meta, siteZone);
   if (!t) {
     return {
       dates: {
@@ -144,7 +122,7 @@ export function eventDateFields(
         end_date: '',
         end_date_utc: '',
         dates: null,
-        timezone: typeof meta[EVENT_META.timezone] === 'string' ? meta[EVENT_META.timezone] : '',
+        timezone: storedTimezone(meta),
       },
       week: {
         duration: '0',

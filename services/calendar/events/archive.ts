@@ -10,7 +10,6 @@ import type { Caller } from '../../../libs/auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { strtotime } from '../../../libs/calendar/strtotime';
-import { zoneOf } from '../../../libs/calendar/timezone';
 import { Args } from '../../../libs/rest/args';
 import { invalidParams, ParamError, type RestError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
@@ -19,6 +18,7 @@ import { listStatuses } from '../access';
 import { allOfType, eventFilter, type EventCriteria } from '../event-query';
 import type { CalendarDeps } from '../deps';
 import { INVALID, paramFailure } from '../errors';
+import { bound, defaultWindow, type Bound } from './window';
 
 export interface ArchiveQuery {
   filter: Filter;
@@ -52,31 +52,6 @@ async function termFilter(deps: CalendarDeps, taxonomy: string, values: unknown[
 }
 
 const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
-
-/** A window bound: the instant to compare with and its site-local text to echo. */
-interface Bound {
-  at: Date;
-  text: string;
-}
-const bound = (dt: DateTime): Bound => ({ at: dt.toJSDate(), text: fmt(dt) });
-
-let dayWindow: { zone: string; until: number; start: Bound; end: Bound } | undefined;
-
-/**
- * The default window: the reference's "yesterday 23:59" to "+24 months" in the site's zone, widened to
- * whole days unless strict. The whole-day window only changes at local midnight, so it is worked out
- * once a day.
- */
-function defaultWindow(zone: string, now: Date, strict: boolean): { start: Bound; end: Bound } {
-  if (!strict && dayWindow?.zone === zone && now.getTime() < dayWindow.until && now.getTime() >= dayWindow.until - 86_400_000 * 2) return dayWindow;
-  const today = DateTime.fromJSDate(now, { zone: zoneOf(zone) ?? 'UTC' });
-  const start = today.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0, millisecond: 0 });
-  const end = today.plus({ months: 24 }).set({ millisecond: 0 });
-  if (strict) return { start: bound(start), end: bound(end) };
-  const window = { start: bound(start.startOf('day')), end: bound(end.set({ hour: 23, minute: 59, second: 59 })) };
-  dayWindow = { zone, until: today.plus({ days: 1 }).startOf('day').toMillis(), ...window };
-  return window;
-}
 
 /** Builds the archive query, or the rest_invalid_param error of the arguments that need stored data. */
 export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Promise<ArchiveQuery | RestError> {

@@ -6,8 +6,8 @@
  */
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
 import { inNameOrder } from '../../../libs/terms/order';
-import { EVENT_META, eventCostMeta, timesFromMeta, truthyMeta } from '../../../libs/calendar/meta';
-import { MYSQL_FORMAT } from '../../../libs/dates/format';
+import { EVENT_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { eventTimes, storedTimezone, type EchoedTimes } from '../../../libs/calendar/times';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
 import { dateDetails } from '../dates';
@@ -36,42 +36,15 @@ const termsOf = (doc: PostDoc, taxonomy: string, parts: EventParts) =>
     (t) => String(t.name ?? ''),
   );
 
-function localTimes(doc: PostDoc, site: Site): { start: string; end: string; startUtc: string; endUtc: string; timezone: string; abbr: string } {
+/** The event's four date strings, zone and abbreviation, echoed as stored (as the reference's Post_Repository does) or derived when one is missing. */
+function timesOf(doc: PostDoc, site: Site): EchoedTimes {
   const m = doc.meta ?? {};
-  const str = (k: string) => {
-    const v = m[k];
-    return typeof v === 'string' ? v : '';
-  };
-  // Meta written by this service always has all four strings; records written elsewhere are completed from their times.
-  if (str(EVENT_META.start) && str(EVENT_META.end) && str(EVENT_META.startUtc) && str(EVENT_META.endUtc)) {
-    return {
-      start: str(EVENT_META.start),
-      end: str(EVENT_META.end),
-      startUtc: str(EVENT_META.startUtc),
-      endUtc: str(EVENT_META.endUtc),
-      timezone: str(EVENT_META.timezone),
-      abbr: str(EVENT_META.timezoneAbbr),
-    };
-  }
-  const t = timesFromMeta(m, site.timezone);
-  if (!t) return { start: '', end: '', startUtc: '', endUtc: '', timezone: str(EVENT_META.timezone), abbr: '' };
-  return {
-    start: t.start.toFormat(MYSQL_FORMAT),
-    end: t.end.toFormat(MYSQL_FORMAT),
-    startUtc: t.start.toUTC().toFormat(MYSQL_FORMAT),
-    endUtc: t.end.toUTC().toFormat(MYSQL_FORMAT),
-    timezone: t.timezone,
-    abbr: str(EVENT_META.timezoneAbbr) || t.start.offsetNameShort || '',
-  };
+  return (
+    eventTimes(m, site.timezone, { stored: 'echo' }) ?? { start: '', end: '', startUtc: '', endUtc: '', timezone: storedTimezone(m), abbr: '', allDay: false }
+  );
 }
 
-function eventJsonLd(
-  doc: PostDoc,
-  site: Site,
-  parts: EventParts,
-  times: ReturnType<typeof localTimes>,
-  cost: ReturnType<typeof costDetails>,
-): Record<string, unknown> {
+function eventJsonLd(doc: PostDoc, site: Site, parts: EventParts, times: EchoedTimes, cost: ReturnType<typeof costDetails>): Record<string, unknown> {
   const zone = zoneOf(times.timezone) ?? site.timezone;
   // The UTC strings are fixed-width, so they read as ISO without a format parser.
   const iso = (utc: string) => (utc ? DateTime.fromMillis(Date.parse(`${utc.replace(' ', 'T')}Z`), { zone }).toISO({ suppressMilliseconds: true }) : '');
@@ -103,7 +76,7 @@ function eventJsonLd(
 export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: EventPresentOptions = {}): Record<string, unknown> {
   const m = doc.meta ?? {};
   const blank = !!opts.blank;
-  const times = localTimes(doc, site);
+  const times = timesOf(doc, site);
   const costMeta = eventCostMeta(m);
   const cost = costDetails(costMeta);
   const url = permalink(site, doc);

@@ -5,7 +5,8 @@
  */
 import type { DateTime } from 'luxon';
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
-import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta, timesFromMeta } from '../../../libs/calendar/meta';
+import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta } from '../../../libs/calendar/meta';
+import { eventTimes } from '../../../libs/calendar/times';
 import { permalinkOf } from '../../../libs/posts/permalink';
 import { renderTitle, stripAllTags, trimWords } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -108,9 +109,10 @@ export function cardsOf(site: Site, docs: PostDoc[], related: Related, now: Date
   const cards: Card[] = [];
   for (const doc of docs) {
     const meta = doc.meta ?? {};
-    const t = timesFromMeta(meta, site.timezone);
-    if (!t) continue;
-    const { schedule } = eventDateFields(meta, site.timezone, now);
+    const times = eventTimes(meta, site.timezone, { stored: 'dates' });
+    const t = times?.zoned();
+    if (!times || !t) continue;
+    const { schedule } = eventDateFields(meta, site.timezone, now, times);
     const title = titleHtml(doc.title);
     const costMeta = eventCostMeta(meta);
     const details = costDetails(costMeta);
