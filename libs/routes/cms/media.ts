@@ -28,7 +28,7 @@ export function mediaCollectionArgs() {
       default: 'inherit',
       description: 'Limit result set to posts assigned one or more statuses.',
       type: 'array',
-      items: { enum: ['inherit', 'private', 'trash'], type: 'string' },
+      items: { enum: ['inherit', 'private', 'trash'] as const, type: 'string' },
     },
     media_type: {
       description: 'Limit result set to attachments of a particular media type or media types.',
@@ -56,8 +56,8 @@ export function mediaWriteArgs() {
     status: { description: 'A named status for the post.', type: 'string', enum: MEDIA_WRITE_STATUSES },
     title: textObject('The title for the post.'),
     author: { description: 'The ID for the author of the post.', type: 'integer' },
-    comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'] },
-    ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'] },
+    comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'] as const },
+    ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'] as const },
     meta: metaArg(),
     template: { description: 'The theme file to use to display the post.', type: 'string' },
     alt_text: {

@@ -92,8 +92,8 @@ const writeBody = () =>
     author: { description: 'The ID for the author of the post.', type: 'integer' },
     excerpt: textObject('The excerpt for the post.'),
     featured_media: { description: 'The ID of the featured media for the post.', type: 'integer' },
-    comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'] },
-    ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'] },
+    comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'] as const },
+    ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'] as const },
   }) satisfies Record<string, ArgDecl>;
 
 const templateArg = () => ({ description: 'The theme file to use to display the post.', type: 'string' }) satisfies ArgDecl;
@@ -164,7 +164,7 @@ const listHead = () =>
     include: idListArg('Limit result set to specific IDs.'),
   }) satisfies Record<string, ArgDecl>;
 
-const searchSemanticsArg = () => ({ description: 'How to interpret the search input.', type: 'string', enum: ['exact'] }) satisfies ArgDecl;
+const searchSemanticsArg = () => ({ description: 'How to interpret the search input.', type: 'string', enum: ['exact'] as const }) satisfies ArgDecl;
 const orderbyArg = <const E extends readonly string[]>(values: E) =>
   ({ description: 'Sort collection by post attribute.', type: 'string', default: 'date', enum: values }) satisfies ArgDecl;
 
@@ -174,7 +174,7 @@ const listTail = () =>
       default: [],
       description: 'Array of column names to be searched.',
       type: 'array',
-      items: { enum: ['post_title', 'post_content', 'post_excerpt'], type: 'string' },
+      items: { enum: ['post_title', 'post_content', 'post_excerpt'] as const, type: 'string' },
     },
     slug: { description: 'Limit result set to posts with one or more specific slugs.', type: 'array', items: { type: 'string' } },
     status: {
@@ -193,7 +193,7 @@ export function postCollectionArgs() {
     order: orderArg('desc'),
     orderby: orderbyArg(POST_ORDERBY),
     ...listTail(),
-    tax_relation: { description: 'Limit result set based on relationship between multiple taxonomies.', type: 'string', enum: ['AND', 'OR'] },
+    tax_relation: { description: 'Limit result set based on relationship between multiple taxonomies.', type: 'string', enum: ['AND', 'OR'] as const },
     categories: termLimitArg('categories', false, true),
     categories_exclude: termLimitArg('categories', true, true),
     tags: termLimitArg('tags', false, false),
