@@ -38,9 +38,9 @@ export const SEARCH_ENDPOINT = endpoint({
       type: 'array',
       items: { enum: [...POST_SUBTYPES, ...TERM_SUBTYPES, 'any'], type: 'string' },
       // 'any' overrides any other subtype; the handler keeps those of the requested type.
-      sanitize: (v: unknown): unknown[] => {
-        // Validated: a list of strings.
-        const list = [...new Set<unknown>(Array.isArray(v) ? v : [])];
+      sanitize: (v: unknown): string[] => {
+        // Validated: a list of strings (the filter only tells the compiler so).
+        const list = [...new Set(Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])];
         return list.includes('any') ? ['any'] : list;
       },
     },
