@@ -163,7 +163,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       items = await deps.comments.find(filter, { sort, skip, limit: perPage });
       total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.comments.count(filter);
     }
-    const context = contextOf(ctx.args);
+    const context = contextOf(ctx.input.context);
     // The posts the permission check loaded (it loads them when the request names any).
     const known = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : undefined;
     const input = await presentInput(ctx, items, context, access, known);
@@ -197,7 +197,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     },
     async handle(ctx) {
       const { comment, post } = await loadComment(ctx);
-      return { body: await presentOne(ctx, comment, contextOf(ctx.args), post) };
+      return { body: await presentOne(ctx, comment, contextOf(ctx.input.context), post) };
     },
   });
 

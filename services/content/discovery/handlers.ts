@@ -35,13 +35,13 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
 
   app.bind(DISCOVERY_ENDPOINTS.types.list, {
     async permission(ctx) {
-      if (contextOf(ctx.args) === 'edit' && !canEditAnyType(ctx.user)) {
+      if (contextOf(ctx.input.context) === 'edit' && !canEditAnyType(ctx.user)) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       const out: Record<string, unknown> = {};
       for (const t of restPostTypes(ctx.user)) {
         if (context === 'edit' && !can(ctx.user, postTypeCaps(t).edit_posts)) continue;
@@ -56,7 +56,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
       const t = postTypeObject(ctx.input.type);
       if (!t) throw new RestError('rest_type_invalid', 'Invalid post type.', 404);
       if (!t.showInRest(ctx.user)) throw new RestError('rest_cannot_read_type', 'Cannot view post type.', authStatus(ctx.user));
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       if (context === 'edit' && !can(ctx.user, postTypeCaps(t).edit_posts)) {
         throw new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
@@ -66,13 +66,13 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
 
   app.bind(DISCOVERY_ENDPOINTS.statuses.list, {
     async permission(ctx) {
-      if (contextOf(ctx.args) === 'edit' && !canEditAnyType(ctx.user)) {
+      if (contextOf(ctx.input.context) === 'edit' && !canEditAnyType(ctx.user)) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       const out: Record<string, unknown> = {};
       // The non-internal statuses, then trash, as the reference lists them.
       for (const s of [...STATUSES.filter((x) => !x.internal), statusObject('trash')!]) {
@@ -90,7 +90,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
       return true;
     },
     async handle(ctx) {
-      return { body: presentStatus(site, statusObject(ctx.input.status)!, contextOf(ctx.args)) };
+      return { body: presentStatus(site, statusObject(ctx.input.status)!, contextOf(ctx.input.context)) };
     },
   });
 
@@ -99,13 +99,13 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
 
   app.bind(DISCOVERY_ENDPOINTS.taxonomies.list, {
     async permission(ctx) {
-      if (contextOf(ctx.args) === 'edit' && !taxonomiesFor(ctx.input.type).some((t) => t.showInRest && canTaxonomy(ctx.user, t.caps.assign_terms))) {
+      if (contextOf(ctx.input.context) === 'edit' && !taxonomiesFor(ctx.input.type).some((t) => t.showInRest && canTaxonomy(ctx.user, t.caps.assign_terms))) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       const out: Record<string, unknown> = {};
       for (const t of taxonomiesFor(ctx.input.type)) {
         if (!t.showInRest || (context === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms))) continue;
@@ -120,7 +120,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
       const t = taxonomyObject(ctx.input.taxonomy);
       if (!t) return true;
       if (!t.showInRest) return false;
-      if (contextOf(ctx.args) === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms)) {
+      if (contextOf(ctx.input.context) === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms)) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.', authStatus(ctx.user));
       }
       return true;
@@ -128,7 +128,7 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
     async handle(ctx) {
       const t = taxonomyObject(ctx.input.taxonomy);
       if (!t) throw new RestError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
-      return { body: presentTaxonomy(site, t, contextOf(ctx.args)) };
+      return { body: presentTaxonomy(site, t, contextOf(ctx.input.context)) };
     },
   });
 }

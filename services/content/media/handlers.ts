@@ -233,7 +233,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       checkListOrder(p);
       const statuses = [...new Set(ctx.input.status)];
       const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, statusClause(statuses, ctx));
@@ -243,7 +243,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       // As the reference, attachments of records the caller may not read drop out of the page (the totals stay).
       const parents = await parentsOf(deps, items);
       const readable = items.filter((d) => canReadMedia(ctx.user, d, d.parent ? (parents.get(d.parent) ?? null) : null));
-      const input = await presentInput(deps, ctx, readable, contextOf(ctx.args), parents);
+      const input = await presentInput(deps, ctx, readable, contextOf(ctx.input.context), parents);
       return { body: readable.map((d) => presentMedia(d, input)), headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
     },
   });
@@ -259,7 +259,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     },
     async handle(ctx) {
       const doc = await loadMedia(ctx, deps);
-      return { body: await presentOne(deps, ctx, doc, contextOf(ctx.args)) };
+      return { body: await presentOne(deps, ctx, doc, contextOf(ctx.input.context)) };
     },
   });
 

@@ -172,12 +172,13 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
   });
 
   async function listPage(ctx: HandlerContext<ListInput>): Promise<Reply> {
-    const p = ctx.params;
+    // A post's own list arguments (terms, sticky, format) are there too, though the family's type leaves them out.
+    const p = ctx.input;
     checkListOrder(p);
     const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
     const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.counts.count(deps.posts, f), undefined, deps.pages);
-    const context = contextOf(ctx.args);
+    const context = contextOf(ctx.input.context);
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
     const missing = items.filter((_, i) => !kept[i]);
@@ -203,7 +204,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const post = await loadPost(ctx, deps, kind);
       const password = ctx.req.queryKeys.includes('password') && typeof ctx.req.query.password === 'string' ? ctx.req.query.password : undefined;
       const excerptLength = ctx.input.excerpt_length != null && ctx.input.excerpt_length > 0 ? ctx.input.excerpt_length : undefined;
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       const key = presentedKey(kind, post, context, ctx.user, JSON.stringify([password ?? null, excerptLength ?? null]));
       const stamp = readAt.get(post) ?? '';
       const body =

@@ -129,7 +129,7 @@ function autosaveTarget(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): P
 export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
   const eps = POST_ENDPOINTS[kind.kind];
   const base = `/cms/v2/${kind.base}`;
-  const view = (ctx: HandlerContext) => ({ site: deps.site, kind, context: contextOf(ctx.args) });
+  const view = (ctx: HandlerContext<{ readonly context: string }>) => ({ site: deps.site, kind, context: contextOf(ctx.input.context) });
 
   app.bind(shared(eps.revisions.list), {
     async permission(ctx) {

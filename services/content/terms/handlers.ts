@@ -132,7 +132,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
         offset,
         limit: perPage,
       });
-      const input = await present(items, contextOf(ctx.args));
+      const input = await present(items, contextOf(ctx.input.context));
       const page = Math.ceil(offset / perPage + 1);
       return { body: items.map((t) => presentTerm(t, input)), headers: pagingHeaders(site, base, ctx.req.query, page, perPage, total) };
     },
@@ -148,7 +148,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     },
     async handle(ctx) {
       const t = await loadTerm(ctx);
-      return { body: presentTerm(t, await present([t], contextOf(ctx.args))) };
+      return { body: presentTerm(t, await present([t], contextOf(ctx.input.context))) };
     },
   });
 

@@ -164,7 +164,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       const [items, total] = await Promise.all([deps.users.find(filter, { sort, skip, limit: perPage }), deps.users.count(filter)]);
       if (orderby === 'include' && include.length) items.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
       if (orderby === 'include_slugs' && p.slug) items.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       return {
         body: items.map((u) => presentUser(u, site, context)),
         headers: pagingHeaders(site, '/cms/v2/users', ctx.req.query, page, perPage, total),
@@ -226,7 +226,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       },
       async handle(ctx) {
         const target = await loadTarget(ctx, deps, me);
-        return { body: presentUser(target, site, contextOf(ctx.args)) };
+        return { body: presentUser(target, site, contextOf(ctx.input.context)) };
       },
     });
 
