@@ -32,7 +32,7 @@ import type { CountCache } from '../../../libs/store/count-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
 import { contextOf } from '../context';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
-import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, type WriteDeps } from './write';
+import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, stickyRequested, type WriteDeps } from './write';
 
 export interface PostsDeps extends WriteDeps {
   site: Site;
@@ -222,16 +222,15 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
 
   app.bind(shared(eps.create), {
     async permission(ctx) {
-      const p = ctx.params;
-      checkTemplate(p, null);
-      if (p.id !== undefined && p.id !== null && p.id !== '' && p.id !== 0 && p.id !== '0')
-        return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+      checkTemplate(ctx.input.template, null);
+      // `id` is no argument of a create: any the request carries is refused.
+      const id = ctx.params.id;
+      if (id !== undefined && id !== null && id !== '' && id !== 0 && id !== '0') return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
       const author = ctx.input.author;
       if (author != null && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       }
-      // `sticky` is a post's own argument (pages have none), so it is read from the untyped parameters.
-      if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
+      if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
       if (!can(ctx.user, `edit_${t}s`))
@@ -266,16 +265,14 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
 
   app.bind(shared(eps.update), {
     async permission(ctx) {
-      const p = ctx.params;
       const post = await loadPost(ctx, deps, kind);
-      checkTemplate(p, post);
+      checkTemplate(ctx.input.template, post);
       if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
       const author = ctx.input.author;
       if (author != null && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
-      // `sticky` is a post's own argument (pages have none), so it is read from the untyped parameters.
-      if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
+      if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
       if (!(await canAssignTerms(deps, ctx)))

@@ -22,7 +22,7 @@ import { contextOf } from '../context';
 import { permalink, presentRevision } from './present';
 import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './query';
 import { newPostRecord } from '../../../libs/posts/record';
-import { buildUpdate, canAssignTerms, checkTemplate, prepare } from './write';
+import { buildUpdate, canAssignTerms, checkTemplate, prepare, stickyRequested } from './write';
 
 const normalizeWs = (s: string) =>
   (s ?? '')
@@ -266,14 +266,13 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     async permission(ctx) {
       if (!Number(ctx.params.id)) return new RestError('rest_post_invalid_id', 'Invalid item ID.', 404);
       const post = await autosaveTarget(ctx, deps, kind);
-      checkTemplate(ctx.params, post);
+      checkTemplate(ctx.input.template, post);
       if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
       const author = ctx.input.author;
       if (author != null && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${kind.kind}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
-      // `sticky` is a post's own argument (pages have none): read from the untyped parameters.
-      if (ctx.params.sticky === true && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {
+      if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
       if (!(await canAssignTerms(deps, ctx)))
