@@ -49,7 +49,9 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       const p = ctx.input;
       const isNote = p.type === 'note';
       const edit = p.context === 'edit';
-      const postIds = p.post;
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `post` is one id, so the list is read untyped.
+      const postIds = ctx.args.ints('post');
       const posts = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : new Map<number, PostDoc>();
       const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
       for (const id of postIds) {

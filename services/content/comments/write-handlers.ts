@@ -60,7 +60,9 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       if (p.author_ip !== undefined && p.author_ip !== null && !moderator(ctx) && p.author_ip !== clientIp(ctx)) {
         return new RestError('rest_comment_invalid_author_ip', "Sorry, you are not allowed to edit 'author_ip' for comments.", authStatus(ctx.user));
       }
-      const postId = p.post;
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `post` is a list of ids, so the type is tested.
+      const postId = typeof p.post === 'number' ? p.post : 0;
       const post = postId > 0 ? await ctx.cached('post', () => deps.posts.byId(postId)) : null;
       if (isNote && postId && !(post && canEditAnyPost(ctx.user, post))) {
         return new RestError('rest_cannot_create_note', 'Sorry, you are not allowed to create notes for this post.', authStatus(ctx.user));

@@ -223,7 +223,9 @@ function checkParentType(parent: PostDoc | null): void {
 export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
   app.bind(MEDIA_ENDPOINTS.list, {
     async permission(ctx) {
-      for (const s of ctx.input.status) {
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `status` is a string, so the list is read untyped.
+      for (const s of ctx.args.strs('status')) {
         if (s === 'inherit' || can(ctx.user, 'edit_posts') || (s === 'private' && can(ctx.user, 'read_private_posts'))) continue;
         return invalidParams([['status', new ParamError('rest_forbidden_status', 'Status is forbidden.', { status: authStatus(ctx.user) })]]);
       }
@@ -265,14 +267,16 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
 
   app.bind(MEDIA_ENDPOINTS.create, {
     async permission(ctx) {
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `author` is a list of ids and its `post` undeclared, so the types are tested.
       const p = ctx.input;
-      if (p.author != null && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, 'edit_others_posts')) {
+      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, 'edit_others_posts')) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       }
       // An attachment's create_posts capability is upload_files.
       if (!can(ctx.user, 'upload_files'))
         return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
-      if (p.post != null && p.post > 0) {
+      if (typeof p.post === 'number' && p.post > 0) {
         const parent = await loadParent(ctx, deps);
         if (!parent || !canEditPost(ctx.user, parent))
           return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.', authStatus(ctx.user));
@@ -348,7 +352,9 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       const doc = await loadMedia(ctx, deps);
       const p = ctx.input;
       if (!canEditMedia(ctx.user, doc)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
-      if (p.author != null && p.author !== 0 && p.author !== ctx.user?.id && p.author !== doc.author && !can(ctx.user, 'edit_others_posts')) {
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a read's `author` is undeclared, so its type is tested.
+      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && p.author !== doc.author && !can(ctx.user, 'edit_others_posts')) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
       return true;

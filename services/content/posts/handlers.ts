@@ -226,8 +226,10 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       // `id` is no argument of a create: any the request carries is refused.
       const id = ctx.params.id;
       if (id !== undefined && id !== null && id !== '' && id !== 0 && id !== '0') return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `author` is a list of ids, so the type is tested.
       const author = ctx.input.author;
-      if (author != null && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
+      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       }
       if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
@@ -268,8 +270,10 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const post = await loadPost(ctx, deps, kind);
       checkTemplate(ctx.input.template, post);
       if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `author` is a list of ids, so the type is tested.
       const author = ctx.input.author;
-      if (author != null && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
+      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
       if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {

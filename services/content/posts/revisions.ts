@@ -268,8 +268,10 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       const post = await autosaveTarget(ctx, deps, kind);
       checkTemplate(ctx.input.template, post);
       if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: the list's query may carry any `author`, so the type is tested.
       const author = ctx.input.author;
-      if (author != null && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${kind.kind}s`)) {
+      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${kind.kind}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
       if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {

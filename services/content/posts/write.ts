@@ -12,7 +12,7 @@ import { kses, ksesTitle } from '../../../libs/posts/kses';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
-import { isRecord } from '../../../libs/rest/args';
+import { Args, isRecord } from '../../../libs/rest/args';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import type { Site } from '../../../libs/rest/site';
 import type { KindInfo } from '../../../libs/routes/cms/post-args';
@@ -191,8 +191,9 @@ async function makesLoop(deps: WriteDeps, selfId: number, parent: PostDoc): Prom
  * The reference's check_template: with no theme templates registered, only "" and the record's current
  * template are valid. Reported like an argument failure, before the permission checks.
  */
-export function checkTemplate(t: string | null | undefined, existing: PostDoc | null): void {
-  if (t == null || t === '' || t === (existing?.template ?? '')) return;
+export function checkTemplate(t: unknown, existing: PostDoc | null): void {
+  // A permission check runs it, for Allow with another endpoint's arguments too: any value but a string passes.
+  if (typeof t !== 'string' || t === '' || t === (existing?.template ?? '')) return;
   throw invalidParams([['template', new ParamError('rest_invalid_param', 'template is not one of .')]]);
 }
 
@@ -203,13 +204,17 @@ async function existingTerms(deps: WriteDeps, taxonomy: string, ids: number[]): 
   return [...new Set(ids)].filter((id) => found.has(id));
 }
 
-/** assign_term: any given term that exists must be assignable (edit_posts for categories and tags). */
-export async function canAssignTerms(deps: WriteDeps, req: Request): Promise<boolean> {
+/**
+ * assign_term: any given term that exists must be assignable (edit_posts for categories and tags). A
+ * permission check, so it also decides Allow for the route's other endpoints with this request's arguments
+ * (a list's `categories` may be an object): the untyped parameters are read as lists of integers.
+ */
+export async function canAssignTerms(deps: WriteDeps, req: { readonly params: Record<string, unknown>; readonly user: Caller }): Promise<boolean> {
   for (const [arg, tax] of [
     ['categories', 'category'],
     ['tags', 'post_tag'],
   ] as const) {
-    const ids = req.input[arg] ?? [];
+    const ids = new Args(req.params).ints(arg);
     if (!ids.length) continue;
     if ((await existingTerms(deps, tax, ids)).length && !can(req.user, 'edit_posts')) return false;
   }

@@ -99,10 +99,10 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       if (ctx.input.context === 'edit' && !termCan(ctx.user, tax, 'edit_terms')) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.', authStatus(ctx.user));
       }
-      // `post` defaults to null: the derived type (number) leaves that out, the truthiness test covers it.
-      const postId = ctx.input.post;
-      if (postId) {
-        const post = await ctx.cached('post', () => deps.posts.byId(postId));
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `post` is undeclared, so it is read untyped (as a number).
+      if (ctx.params.post) {
+        const post = await ctx.cached('post', () => deps.posts.byId(Number(ctx.params.post)));
         if (!post) return new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
         if (!tax.objectTypes.includes(post.type) || !canReadTermsOf(ctx, post)) {
           return termErrors.postForbidden(ctx.user);

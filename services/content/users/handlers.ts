@@ -101,7 +101,9 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       if (p.who === 'authors' && !can(ctx.user, 'edit_posts')) {
         return new RestError('rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.', authStatus(ctx.user));
       }
-      if (p.roles?.length || p.capabilities?.length) {
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `capabilities` is undeclared, so the types are tested.
+      if ((Array.isArray(p.roles) && p.roles.length) || (Array.isArray(p.capabilities) && p.capabilities.length)) {
         if (!can(ctx.user, 'list_users'))
           return new RestError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', authStatus(ctx.user));
       }
