@@ -3,13 +3,14 @@
  * comment. The write arguments come from the record schema as the reference derives them (readonly
  * properties left out; `post` and `parent` default to 0 on create only).
  */
+import { endpoint } from '../../rest/params';
 import { type ArgDecl, type ArgSchema, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { validateArg } from '../../rest/validate';
 import { collectionParams, contextArg, idListArg, offsetArg, orderArg, objectSchema } from '../common';
 
 const NS = 'cms/v2';
 
-export const COMMENT_ORDERBY = ['date', 'date_gmt', 'id', 'include', 'post', 'parent', 'type'];
+export const COMMENT_ORDERBY = ['date', 'date_gmt', 'id', 'include', 'post', 'parent', 'type'] as const;
 
 /** Comment meta shown in REST: the note resolution state of the block editor's notes. */
 export const NOTE_STATUS_KEY = '_cms_note_status';
@@ -36,15 +37,18 @@ export function sanitizeTextField(value: unknown): string {
 
 const EMAIL: ArgSchema = { type: 'string', format: 'email' };
 
-/** Write arguments from the item schema, in its order. */
-export function commentWriteArgs(create: boolean): Record<string, ArgDecl> {
+/**
+ * Write arguments from the item schema, in its order; `onCreate` is what `parent` and `post` add on a
+ * create (`{ default: 0 }`), `{}` on an update.
+ */
+export function commentWriteArgs<const Q extends { default?: 0 }>(onCreate: Q) {
   return {
     author: { description: 'The ID of the user object, if author was a user.', type: 'integer' },
     author_email: {
       description: 'Email address for the comment author.',
       type: 'string',
       // An empty address is allowed (it clears the field); anything else must be an address.
-      validate: (v) => {
+      validate: (v: unknown) => {
         if (v === '') return true;
         const r = validateArg('author_email', v, EMAIL, {});
         return 'error' in r ? r.error : true;
@@ -62,14 +66,14 @@ export function commentWriteArgs(create: boolean): Record<string, ArgDecl> {
     },
     date: { description: "The date the comment was published, in the site's timezone.", type: 'string', format: 'date-time' },
     date_gmt: { description: 'The date the comment was published, as GMT.', type: 'string', format: 'date-time' },
-    parent: { description: 'The ID for the parent of the comment.', type: 'integer', ...(create ? { default: 0 } : {}) },
-    post: { description: 'The ID of the associated post object.', type: 'integer', ...(create ? { default: 0 } : {}) },
+    parent: Object.assign({ description: 'The ID for the parent of the comment.', type: 'integer' as const }, onCreate),
+    post: Object.assign({ description: 'The ID of the associated post object.', type: 'integer' as const }, onCreate),
     status: { description: 'State of the comment.', type: 'string', sanitize: sanitizeKey },
     meta: { description: 'Meta fields.', type: 'object', properties: COMMENT_META },
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
-export function commentCollectionArgs(): Record<string, ArgDecl> {
+export function commentCollectionArgs() {
   return {
     ...collectionParams(),
     after: { description: 'Limit response to comments published after a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
@@ -107,7 +111,7 @@ export function commentCollectionArgs(): Record<string, ArgDecl> {
       sanitize: sanitizeKey,
     },
     password: { description: 'The password for the post if it is password protected.', type: 'string' },
-  };
+  } satisfies Record<string, ArgDecl>;
 }
 
 /** The record schema (OPTIONS and context=help). */
@@ -148,32 +152,32 @@ export function commentSchema(): Record<string, unknown> {
   });
 }
 
-const idArg = (): ArgDecl => ({ description: 'Unique identifier for the comment.', type: 'integer' });
-const passwordArg = (): ArgDecl => ({ description: 'The password for the parent post of the comment (if the post is password protected).', type: 'string' });
+const idArg = () => ({ description: 'Unique identifier for the comment.', type: 'integer' }) satisfies ArgDecl;
+const passwordArg = () =>
+  ({ description: 'The password for the parent post of the comment (if the post is password protected).', type: 'string' }) satisfies ArgDecl;
+
+export const COMMENT_ENDPOINTS = {
+  list: endpoint({ id: 'cms.comments.list', service: 'content', methods: ['GET'], args: commentCollectionArgs() }),
+  create: endpoint({ id: 'cms.comments.create', service: 'content', methods: ['POST'], args: commentWriteArgs({ default: 0 }) }),
+  get: endpoint({
+    id: 'cms.comments.get',
+    service: 'content',
+    methods: ['GET'],
+    args: { id: idArg(), context: contextArg('view'), password: passwordArg() },
+    captures: ['id'],
+  }),
+  update: endpoint({ id: 'cms.comments.update', service: 'content', methods: EDITABLE, args: { id: idArg(), ...commentWriteArgs({}) }, captures: ['id'] }),
+  delete: endpoint({
+    id: 'cms.comments.delete',
+    service: 'content',
+    methods: DELETABLE,
+    args: { id: idArg(), force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' }, password: passwordArg() },
+    captures: ['id'],
+  }),
+};
 
 export function registerCommentRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/comments',
-    schema: commentSchema,
-    endpoints: [
-      { id: 'cms.comments.list', service: 'content', methods: ['GET'], args: commentCollectionArgs() },
-      { id: 'cms.comments.create', service: 'content', methods: ['POST'], args: commentWriteArgs(true) },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/comments/(?P<id>[\\d]+)',
-    schema: commentSchema,
-    endpoints: [
-      { id: 'cms.comments.get', service: 'content', methods: ['GET'], args: { id: idArg(), context: contextArg('view'), password: passwordArg() } },
-      { id: 'cms.comments.update', service: 'content', methods: EDITABLE, args: { id: idArg(), ...commentWriteArgs(false) } },
-      {
-        id: 'cms.comments.delete',
-        service: 'content',
-        methods: DELETABLE,
-        args: { id: idArg(), force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' }, password: passwordArg() },
-      },
-    ],
-  });
+  const eps = COMMENT_ENDPOINTS;
+  registry.add({ namespace: NS, pattern: '/cms/v2/comments', schema: commentSchema, endpoints: [eps.list, eps.create] });
+  registry.add({ namespace: NS, pattern: '/cms/v2/comments/(?P<id>[\\d]+)', schema: commentSchema, endpoints: [eps.get, eps.update, eps.delete] });
 }

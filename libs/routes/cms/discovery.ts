@@ -1,4 +1,5 @@
 /** cms/v2 post types, post statuses and taxonomies (reference: the post types, post statuses and taxonomies controllers). */
+import { endpoint } from '../../rest/params';
 import type { ArgSchema, RouteRegistry } from '../../rest/registry';
 import { contextArg, objectSchema } from '../common';
 
@@ -83,69 +84,50 @@ export function taxonomySchema(): Record<string, unknown> {
   });
 }
 
+export const DISCOVERY_ENDPOINTS = {
+  types: {
+    list: endpoint({ id: 'cms.types.list', service: 'content', methods: ['GET'], args: { context: contextArg('view') } }),
+    get: endpoint({
+      id: 'cms.types.get',
+      service: 'content',
+      methods: ['GET'],
+      args: { type: { description: 'An alphanumeric identifier for the post type.', type: 'string' }, context: contextArg('view') },
+      captures: ['type'],
+    }),
+  },
+  statuses: {
+    list: endpoint({ id: 'cms.statuses.list', service: 'content', methods: ['GET'], args: { context: contextArg('view') } }),
+    get: endpoint({
+      id: 'cms.statuses.get',
+      service: 'content',
+      methods: ['GET'],
+      args: { status: { description: 'An alphanumeric identifier for the status.', type: 'string' }, context: contextArg('view') },
+      captures: ['status'],
+    }),
+  },
+  taxonomies: {
+    list: endpoint({
+      id: 'cms.taxonomies.list',
+      service: 'content',
+      methods: ['GET'],
+      args: { context: contextArg('view'), type: { description: 'Limit results to taxonomies associated with a specific post type.', type: 'string' } },
+    }),
+    get: endpoint({
+      id: 'cms.taxonomies.get',
+      service: 'content',
+      methods: ['GET'],
+      args: { taxonomy: { description: 'An alphanumeric identifier for the taxonomy.', type: 'string' }, context: contextArg('view') },
+      captures: ['taxonomy'],
+    }),
+  },
+};
+
 export function registerDiscoveryRoutes(registry: RouteRegistry): void {
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/types',
-    endpoints: [{ id: 'cms.types.list', service: 'content', methods: ['GET'], args: { context: contextArg('view') } }],
-    schema: typeSchema,
-  });
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/types/(?P<type>[\\w-]+)',
-    endpoints: [
-      {
-        id: 'cms.types.get',
-        service: 'content',
-        methods: ['GET'],
-        args: { type: { description: 'An alphanumeric identifier for the post type.', type: 'string' }, context: contextArg('view') },
-      },
-    ],
-    schema: typeSchema,
-  });
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/statuses',
-    endpoints: [{ id: 'cms.statuses.list', service: 'content', methods: ['GET'], args: { context: contextArg('view') } }],
-    schema: statusSchema,
-  });
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/statuses/(?P<status>[\\w-]+)',
-    endpoints: [
-      {
-        id: 'cms.statuses.get',
-        service: 'content',
-        methods: ['GET'],
-        args: { status: { description: 'An alphanumeric identifier for the status.', type: 'string' }, context: contextArg('view') },
-      },
-    ],
-    schema: statusSchema,
-  });
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/taxonomies',
-    endpoints: [
-      {
-        id: 'cms.taxonomies.list',
-        service: 'content',
-        methods: ['GET'],
-        args: { context: contextArg('view'), type: { description: 'Limit results to taxonomies associated with a specific post type.', type: 'string' } },
-      },
-    ],
-    schema: taxonomySchema,
-  });
-  registry.add({
-    namespace: NS,
-    pattern: '/cms/v2/taxonomies/(?P<taxonomy>[\\w-]+)',
-    endpoints: [
-      {
-        id: 'cms.taxonomies.get',
-        service: 'content',
-        methods: ['GET'],
-        args: { taxonomy: { description: 'An alphanumeric identifier for the taxonomy.', type: 'string' }, context: contextArg('view') },
-      },
-    ],
-    schema: taxonomySchema,
-  });
+  const eps = DISCOVERY_ENDPOINTS;
+  registry.add({ namespace: NS, pattern: '/cms/v2/types', endpoints: [eps.types.list], schema: typeSchema });
+  registry.add({ namespace: NS, pattern: '/cms/v2/types/(?P<type>[\\w-]+)', endpoints: [eps.types.get], schema: typeSchema });
+  registry.add({ namespace: NS, pattern: '/cms/v2/statuses', endpoints: [eps.statuses.list], schema: statusSchema });
+  registry.add({ namespace: NS, pattern: '/cms/v2/statuses/(?P<status>[\\w-]+)', endpoints: [eps.statuses.get], schema: statusSchema });
+  registry.add({ namespace: NS, pattern: '/cms/v2/taxonomies', endpoints: [eps.taxonomies.list], schema: taxonomySchema });
+  registry.add({ namespace: NS, pattern: '/cms/v2/taxonomies/(?P<taxonomy>[\\w-]+)', endpoints: [eps.taxonomies.get], schema: taxonomySchema });
 }

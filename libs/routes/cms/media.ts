@@ -6,59 +6,64 @@
 import { metaArg, metaSchema } from '../../posts/meta';
 import { sanitizeTitle } from '../../posts/slug';
 import { mediaTypes } from '../../media/mime';
+import { endpoint } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { contextArg, objectSchema } from '../common';
-import { collectionArgs, KINDS, POST_ORDERBY } from './post-args';
+import { pageCollectionArgs, POST_ORDERBY } from './post-args';
 
 const NS = 'cms/v2';
 export const MEDIA_BASE = '/cms/v2/media';
 
 /** Statuses an attachment may be written with (the reference's public, non-internal ones). */
-export const MEDIA_WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+export const MEDIA_WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 
 /** The list parameters: the posts list's that apply to a non-hierarchical type with parents. */
-export function mediaCollectionArgs(): Record<string, ArgDecl> {
+export function mediaCollectionArgs() {
   // Pages have the parent filters attachments have; menu_order they do not share.
-  const { menu_order: _menuOrder, ...args } = collectionArgs(KINDS.page);
-  args.orderby = { ...args.orderby, enum: POST_ORDERBY };
-  args.status = {
-    default: 'inherit',
-    description: 'Limit result set to posts assigned one or more statuses.',
-    type: 'array',
-    items: { enum: ['inherit', 'private', 'trash'], type: 'string' },
-  };
-  args.media_type = {
-    description: 'Limit result set to attachments of a particular media type or media types.',
-    type: 'array',
-    items: { type: 'string', enum: Object.keys(mediaTypes()) },
-  };
-  args.mime_type = { description: 'Limit result set to attachments of a particular MIME type or MIME types.', type: 'array', items: { type: 'string' } };
-  return args;
+  const { menu_order: _menuOrder, ...args } = pageCollectionArgs();
+  return {
+    ...args,
+    orderby: { ...args.orderby, enum: POST_ORDERBY },
+    status: {
+      default: 'inherit',
+      description: 'Limit result set to posts assigned one or more statuses.',
+      type: 'array',
+      items: { enum: ['inherit', 'private', 'trash'] as const, type: 'string' },
+    },
+    media_type: {
+      description: 'Limit result set to attachments of a particular media type or media types.',
+      type: 'array',
+      items: { type: 'string', enum: Object.keys(mediaTypes()) },
+    },
+    mime_type: { description: 'Limit result set to attachments of a particular MIME type or MIME types.', type: 'array', items: { type: 'string' } },
+  } satisfies Record<string, ArgDecl>;
 }
 
-const textObject = (description: string): ArgDecl => ({
-  description,
-  type: ['string', 'object'],
-  properties: { raw: { description: `${description.replace(/^The /, '').replace(/\.$/, '')}, as it exists in the database.`, type: 'string' } },
-});
-const dateArg = (description: string): ArgDecl => ({ description, type: ['string', 'null'], format: 'date-time' });
+const textObject = (description: string) =>
+  ({
+    description,
+    type: ['string', 'object'],
+    properties: { raw: { description: `${description.replace(/^The /, '').replace(/\.$/, '')}, as it exists in the database.`, type: 'string' } },
+  }) satisfies ArgDecl;
+const dateArg = (description: string) => ({ description, type: ['string', 'null'], format: 'date-time' }) satisfies ArgDecl;
 
-export function mediaWriteArgs(create: boolean): Record<string, ArgDecl> {
-  const args: Record<string, ArgDecl> = {
+/** What an attachment is written with, on create and update alike. */
+export function mediaWriteArgs() {
+  return {
     date: dateArg("The date the post was published, in the site's timezone."),
     date_gmt: dateArg('The date the post was published, as GMT.'),
-    slug: { description: 'An alphanumeric identifier for the post unique to its type.', type: 'string', sanitize: (v) => sanitizeTitle(String(v)) },
+    slug: { description: 'An alphanumeric identifier for the post unique to its type.', type: 'string', sanitize: (v: unknown) => sanitizeTitle(String(v)) },
     status: { description: 'A named status for the post.', type: 'string', enum: MEDIA_WRITE_STATUSES },
     title: textObject('The title for the post.'),
     author: { description: 'The ID for the author of the post.', type: 'integer' },
-    comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'] },
-    ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'] },
+    comment_status: { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'] as const },
+    ping_status: { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'] as const },
     meta: metaArg(),
     template: { description: 'The theme file to use to display the post.', type: 'string' },
     alt_text: {
       description: 'Alternative text to display when attachment is not displayed.',
       type: 'string',
-      sanitize: (v) =>
+      sanitize: (v: unknown) =>
         String(v)
           .replace(/<[^>]*>/g, '')
           .replace(/[\r\n\t ]+/g, ' ')
@@ -67,13 +72,17 @@ export function mediaWriteArgs(create: boolean): Record<string, ArgDecl> {
     caption: textObject('The attachment caption.'),
     description: textObject('The attachment description.'),
     post: { description: 'The ID for the associated post of the attachment.', type: 'integer' },
-  };
-  if (create) {
-    args.generate_sub_sizes = { type: 'boolean', default: true, description: 'Whether to generate image sub sizes.' };
-    args.convert_format = { type: 'boolean', default: true, description: 'Whether to convert image formats.' };
-    args.url = { type: 'string', format: 'uri', description: 'URL of an external image to sideload into the media library, instead of uploading a file.' };
-  }
-  return args;
+  } satisfies Record<string, ArgDecl>;
+}
+
+/** The create arguments: the write arguments and the upload's own options. */
+export function mediaCreateArgs() {
+  return {
+    ...mediaWriteArgs(),
+    generate_sub_sizes: { type: 'boolean', default: true, description: 'Whether to generate image sub sizes.' },
+    convert_format: { type: 'boolean', default: true, description: 'Whether to convert image formats.' },
+    url: { type: 'string', format: 'uri', description: 'URL of an external image to sideload into the media library, instead of uploading a file.' },
+  } satisfies Record<string, ArgDecl>;
 }
 
 export function mediaSchema(): Record<string, unknown> {
@@ -154,31 +163,25 @@ export function mediaSchema(): Record<string, unknown> {
   });
 }
 
+const mediaIdArg = () => ({ description: 'Unique identifier for the post.', type: 'integer' }) satisfies ArgDecl;
+
+export const MEDIA_ENDPOINTS = {
+  list: endpoint({ id: 'cms.media.list', service: 'content', methods: ['GET'], args: mediaCollectionArgs() }),
+  // Attachments are not batchable in the reference (allow_batch false).
+  create: endpoint({ id: 'cms.media.create', service: 'content', methods: ['POST'], args: mediaCreateArgs(), upload: true }),
+  get: endpoint({ id: 'cms.media.get', service: 'content', methods: ['GET'], args: { id: mediaIdArg(), context: contextArg('view') }, captures: ['id'] }),
+  update: endpoint({ id: 'cms.media.update', service: 'content', methods: EDITABLE, args: { id: mediaIdArg(), ...mediaWriteArgs() }, captures: ['id'] }),
+  delete: endpoint({
+    id: 'cms.media.delete',
+    service: 'content',
+    methods: DELETABLE,
+    args: { id: mediaIdArg(), force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' } },
+    captures: ['id'],
+  }),
+};
+
 export function registerMediaRoutes(registry: RouteRegistry): void {
-  const idArg: ArgDecl = { description: 'Unique identifier for the post.', type: 'integer' };
-  registry.add({
-    namespace: NS,
-    pattern: MEDIA_BASE,
-    schema: mediaSchema,
-    endpoints: [
-      { id: 'cms.media.list', service: 'content', methods: ['GET'], args: mediaCollectionArgs() },
-      // Attachments are not batchable in the reference (allow_batch false).
-      { id: 'cms.media.create', service: 'content', methods: ['POST'], args: mediaWriteArgs(true), upload: true },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: `${MEDIA_BASE}/(?P<id>[\\d]+)`,
-    schema: mediaSchema,
-    endpoints: [
-      { id: 'cms.media.get', service: 'content', methods: ['GET'], args: { id: idArg, context: contextArg('view') } },
-      { id: 'cms.media.update', service: 'content', methods: EDITABLE, args: { id: idArg, ...mediaWriteArgs(false) } },
-      {
-        id: 'cms.media.delete',
-        service: 'content',
-        methods: DELETABLE,
-        args: { id: idArg, force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' } },
-      },
-    ],
-  });
+  const eps = MEDIA_ENDPOINTS;
+  registry.add({ namespace: NS, pattern: MEDIA_BASE, schema: mediaSchema, endpoints: [eps.list, eps.create] });
+  registry.add({ namespace: NS, pattern: `${MEDIA_BASE}/(?P<id>[\\d]+)`, schema: mediaSchema, endpoints: [eps.get, eps.update, eps.delete] });
 }

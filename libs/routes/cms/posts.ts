@@ -4,64 +4,51 @@
  * post has not (parent, menu_order) and the reverse (format, sticky, categories, tags): the arguments
  * are declared in post-args.ts, the record schemas in post-schemas.ts, the route table here.
  */
+import { endpoint, type ArgMap } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
-import { KINDS, REVISION_ORDERBY, collectionArgs, writeArgs, type KindInfo } from './post-args';
+import { KINDS, REVISION_ORDERBY, pageCollectionArgs, pageWriteArgs, postCollectionArgs, postWriteArgs, type KindInfo, type PostKind } from './post-args';
 import { itemSchema, postSchemaLinks, revisionSchema } from './post-schemas';
 
 const NS = 'cms/v2';
 
-const postIdArg = (): ArgDecl => ({ description: 'Unique identifier for the post.', type: 'integer' });
-const parentArg = (what: string): ArgDecl => ({ description: `The ID for the parent of the ${what}.`, type: 'integer' });
+const postIdArg = () => ({ description: 'Unique identifier for the post.', type: 'integer' }) satisfies ArgDecl;
+const parentArg = (what: string) => ({ description: `The ID for the parent of the ${what}.`, type: 'integer' }) satisfies ArgDecl;
+const revisionIdArg = () => ({ description: 'Unique identifier for the revision.', type: 'integer' }) satisfies ArgDecl;
 
-/** Registers the routes of one type, in the reference's order. */
-function registerKind(registry: RouteRegistry, k: KindInfo): void {
-  const base = `/${NS}/${k.base}`;
-  const id = k.kind === 'post' ? 'cms.posts' : 'cms.pages';
-  registry.add({
-    namespace: NS,
-    pattern: base,
-    schema: () => itemSchema(k),
-    schemaLinks: (site) => postSchemaLinks(k, site),
-    endpoints: [
-      { id: `${id}.list`, service: 'content', methods: ['GET'], args: collectionArgs(k), allowBatch: true },
-      { id: `${id}.create`, service: 'content', methods: ['POST'], args: writeArgs(k), allowBatch: true },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: `${base}/(?P<id>[\\d]+)`,
-    schema: () => itemSchema(k),
-    schemaLinks: (site) => postSchemaLinks(k, site),
-    endpoints: [
-      {
-        id: `${id}.get`,
-        service: 'content',
-        methods: ['GET'],
-        args: {
-          id: postIdArg(),
-          context: contextArg('view'),
-          excerpt_length: { description: 'Override the default excerpt length.', type: 'integer' },
-          password: { description: 'The password for the post if it is password protected.', type: 'string' },
-        },
-        allowBatch: true,
+/**
+ * The endpoints of one type, in the reference's order: the collection and the item, revisions and
+ * autosaves. The write arguments are built anew for each endpoint that takes them, as the routes always had.
+ */
+function kindEndpoints<L extends ArgMap, W extends ArgMap>(kind: PostKind, list: () => L, write: () => W) {
+  const id = kind === 'post' ? 'cms.posts' : 'cms.pages';
+  return {
+    list: endpoint({ id: `${id}.list`, service: 'content', methods: ['GET'], args: list(), allowBatch: true }),
+    create: endpoint({ id: `${id}.create`, service: 'content', methods: ['POST'], args: write(), allowBatch: true }),
+    get: endpoint({
+      id: `${id}.get`,
+      service: 'content',
+      methods: ['GET'],
+      args: {
+        id: postIdArg(),
+        context: contextArg('view'),
+        excerpt_length: { description: 'Override the default excerpt length.', type: 'integer' },
+        password: { description: 'The password for the post if it is password protected.', type: 'string' },
       },
-      { id: `${id}.update`, service: 'content', methods: EDITABLE, args: { id: postIdArg(), ...writeArgs(k) }, allowBatch: true },
-      {
-        id: `${id}.delete`,
-        service: 'content',
-        methods: DELETABLE,
-        args: { id: postIdArg(), force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' } },
-        allowBatch: true,
-      },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: `${base}/(?P<parent>[\\d]+)/revisions`,
-    schema: () => revisionSchema(k, false),
-    endpoints: [
-      {
+      captures: ['id'],
+      allowBatch: true,
+    }),
+    update: endpoint({ id: `${id}.update`, service: 'content', methods: EDITABLE, args: { id: postIdArg(), ...write() }, captures: ['id'], allowBatch: true }),
+    delete: endpoint({
+      id: `${id}.delete`,
+      service: 'content',
+      methods: DELETABLE,
+      args: { id: postIdArg(), force: { type: 'boolean', default: false, description: 'Whether to bypass Trash and force deletion.' } },
+      captures: ['id'],
+      allowBatch: true,
+    }),
+    revisions: {
+      list: endpoint({
         id: `${id}.revisions.list`,
         service: 'content',
         methods: ['GET'],
@@ -77,53 +64,86 @@ function registerKind(registry: RouteRegistry, k: KindInfo): void {
           order: orderArg('desc'),
           orderby: { description: 'Sort collection by object attribute.', type: 'string', default: 'date', enum: REVISION_ORDERBY },
         },
-      },
-    ],
-  });
-  registry.add({
-    namespace: NS,
-    pattern: `${base}/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)`,
-    schema: () => revisionSchema(k, false),
-    endpoints: [
-      {
+        captures: ['parent'],
+      }),
+      get: endpoint({
         id: `${id}.revisions.get`,
         service: 'content',
         methods: ['GET'],
-        args: { parent: parentArg('revision'), id: { description: 'Unique identifier for the revision.', type: 'integer' }, context: contextArg('view') },
-      },
-      {
+        args: { parent: parentArg('revision'), id: revisionIdArg(), context: contextArg('view') },
+        captures: ['parent', 'id'],
+      }),
+      delete: endpoint({
         id: `${id}.revisions.delete`,
         service: 'content',
         methods: DELETABLE,
         args: {
           parent: parentArg('revision'),
-          id: { description: 'Unique identifier for the revision.', type: 'integer' },
+          id: revisionIdArg(),
           force: { type: 'boolean', default: false, description: 'Required to be true, as revisions do not support trashing.' },
         },
-      },
-    ],
+        captures: ['parent', 'id'],
+      }),
+    },
+    autosaves: {
+      // The route captures the post as `id` while the arguments name it `parent` (as the reference declares them).
+      list: endpoint({
+        id: `${id}.autosaves.list`,
+        service: 'content',
+        methods: ['GET'],
+        args: { parent: parentArg('autosave'), context: contextArg('view') },
+        captures: ['id'],
+      }),
+      create: endpoint({
+        id: `${id}.autosaves.create`,
+        service: 'content',
+        methods: ['POST'],
+        args: { parent: parentArg('autosave'), ...write() },
+        captures: ['id'],
+      }),
+      get: endpoint({
+        id: `${id}.autosaves.get`,
+        service: 'content',
+        methods: ['GET'],
+        args: { parent: parentArg('autosave'), id: { description: 'The ID for the autosave.', type: 'integer' }, context: contextArg('view') },
+        captures: ['parent', 'id'],
+      }),
+    },
+  };
+}
+
+/** The endpoints of posts and pages, by type: the content service binds one handler set to both. */
+export const POST_ENDPOINTS = {
+  post: kindEndpoints('post', postCollectionArgs, postWriteArgs),
+  page: kindEndpoints('page', pageCollectionArgs, pageWriteArgs),
+};
+
+/** Registers the routes of one type, in the reference's order. */
+function registerKind(registry: RouteRegistry, k: KindInfo): void {
+  const base = `/${NS}/${k.base}`;
+  const eps = POST_ENDPOINTS[k.kind];
+  const schema = () => itemSchema(k);
+  const schemaLinks = (site: Parameters<typeof postSchemaLinks>[1]) => postSchemaLinks(k, site);
+  registry.add({ namespace: NS, pattern: base, schema, schemaLinks, endpoints: [eps.list, eps.create] });
+  registry.add({ namespace: NS, pattern: `${base}/(?P<id>[\\d]+)`, schema, schemaLinks, endpoints: [eps.get, eps.update, eps.delete] });
+  registry.add({ namespace: NS, pattern: `${base}/(?P<parent>[\\d]+)/revisions`, schema: () => revisionSchema(k, false), endpoints: [eps.revisions.list] });
+  registry.add({
+    namespace: NS,
+    pattern: `${base}/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)`,
+    schema: () => revisionSchema(k, false),
+    endpoints: [eps.revisions.get, eps.revisions.delete],
   });
   registry.add({
     namespace: NS,
     pattern: `${base}/(?P<id>[\\d]+)/autosaves`,
     schema: () => revisionSchema(k, true),
-    endpoints: [
-      { id: `${id}.autosaves.list`, service: 'content', methods: ['GET'], args: { parent: parentArg('autosave'), context: contextArg('view') } },
-      { id: `${id}.autosaves.create`, service: 'content', methods: ['POST'], args: { parent: parentArg('autosave'), ...writeArgs(k) } },
-    ],
+    endpoints: [eps.autosaves.list, eps.autosaves.create],
   });
   registry.add({
     namespace: NS,
     pattern: `${base}/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)`,
     schema: () => revisionSchema(k, true),
-    endpoints: [
-      {
-        id: `${id}.autosaves.get`,
-        service: 'content',
-        methods: ['GET'],
-        args: { parent: parentArg('autosave'), id: { description: 'The ID for the autosave.', type: 'integer' }, context: contextArg('view') },
-      },
-    ],
+    endpoints: [eps.autosaves.get],
   });
 }
 

@@ -1,4 +1,5 @@
 /** cms/v2 site settings (reference: the settings controller over the registered settings). */
+import { endpoint } from '../../rest/params';
 import type { ArgDecl, RouteRegistry } from '../../rest/registry';
 import { EDITABLE } from '../../rest/registry';
 import { SETTINGS } from '../../settings/site-settings';
@@ -13,16 +14,18 @@ export function settingsSchema(): Record<string, unknown> {
   return objectSchema('settings', properties);
 }
 
-export function registerSettingsRoutes(registry: RouteRegistry): void {
+/** The write arguments: each registered setting's schema, by name (their values are as varied as the settings). */
+function settingsWriteArgs(): Record<string, ArgDecl> {
   const write: Record<string, ArgDecl> = {};
   for (const s of SETTINGS) write[s.name] = s.schema;
-  registry.add({
-    namespace: 'cms/v2',
-    pattern: '/cms/v2/settings',
-    endpoints: [
-      { id: 'cms.settings.get', service: 'content', methods: ['GET'], args: {} },
-      { id: 'cms.settings.update', service: 'content', methods: EDITABLE, args: write },
-    ],
-    schema: settingsSchema,
-  });
+  return write;
+}
+
+export const SETTINGS_ENDPOINTS = {
+  get: endpoint({ id: 'cms.settings.get', service: 'content', methods: ['GET'], args: {} }),
+  update: endpoint({ id: 'cms.settings.update', service: 'content', methods: EDITABLE, args: settingsWriteArgs() }),
+};
+
+export function registerSettingsRoutes(registry: RouteRegistry): void {
+  registry.add({ namespace: 'cms/v2', pattern: '/cms/v2/settings', endpoints: [SETTINGS_ENDPOINTS.get, SETTINGS_ENDPOINTS.update], schema: settingsSchema });
 }

@@ -5,7 +5,8 @@ import type { AppPasswordDoc, UserDoc } from '../../../libs/auth/users';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { rfc3339Gmt } from '../../../libs/dates/format';
 import { restUrl, type Site } from '../../../libs/rest/site';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { AnyParams, HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import { APP_PASSWORD_ENDPOINTS } from '../../../libs/routes/cms/users';
 import type { ContentDeps } from '../deps';
 
 function present(user: UserDoc, ap: AppPasswordDoc, site: Site, password?: string): Record<string, unknown> {
@@ -28,9 +29,12 @@ function mayManage(caller: Caller, owner: UserDoc): boolean {
   return can(caller, 'edit_users') && (!owner.roles.includes('administrator') || caller.roles.includes('administrator'));
 }
 
-async function owner(ctx: HandlerContext, deps: ContentDeps): Promise<UserDoc> {
+/** What every application-password route captures: the owner, by id or `me`. */
+type OwnerInput = AnyParams & { readonly user_id: string };
+
+async function owner(ctx: HandlerContext<OwnerInput>, deps: ContentDeps): Promise<UserDoc> {
   return ctx.cached('owner', async () => {
-    const raw = String(ctx.params.user_id);
+    const raw = ctx.input.user_id;
     if (raw === 'me') {
       if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
       const me = await deps.users.byId(ctx.user.id);
@@ -44,14 +48,14 @@ async function owner(ctx: HandlerContext, deps: ContentDeps): Promise<UserDoc> {
   });
 }
 
-function findItem(user: UserDoc, uuid: unknown): AppPasswordDoc {
+function findItem(user: UserDoc, uuid: string): AppPasswordDoc {
   const ap = (user.app_passwords ?? []).find((p) => p.uuid === uuid);
   if (!ap) throw new RestError('rest_application_password_not_found', 'Application password not found.', 404);
   return ap;
 }
 
 function guard(code: string, message: string) {
-  return (deps: ContentDeps) => async (ctx: HandlerContext) => {
+  return (deps: ContentDeps) => async (ctx: HandlerContext<OwnerInput>) => {
     const u = await owner(ctx, deps);
     return mayManage(ctx.user, u) ? (true as const) : new RestError(code, message, authStatus(ctx.user));
   };
@@ -67,7 +71,7 @@ const canDeleteAll = guard('rest_cannot_delete_application_passwords', 'Sorry, y
 export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
   const { site, users } = deps;
 
-  app.bind('cms.app_passwords.list', {
+  app.bind(APP_PASSWORD_ENDPOINTS.list, {
     permission: canList(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
@@ -75,16 +79,16 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.app_passwords.create', {
+  app.bind(APP_PASSWORD_ENDPOINTS.create, {
     permission: canCreate(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      const name = String(ctx.params.name).trim();
+      const name = ctx.input.name.trim();
       if (!name) throw new RestError('application_password_empty_name', 'An application name is required to create an application password.', 400);
       if ((u.app_passwords ?? []).some((p) => p.name === name)) {
         throw new RestError('application_password_duplicate_name', 'Each application name should be unique.', 409);
       }
-      const { record, password } = await users.addAppPassword(u.id, name, typeof ctx.params.app_id === 'string' ? ctx.params.app_id : '');
+      const { record, password } = await users.addAppPassword(u.id, name, ctx.input.app_id ?? '');
       return {
         status: 201,
         body: present(u, record, site, password),
@@ -93,7 +97,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.app_passwords.delete_all', {
+  app.bind(APP_PASSWORD_ENDPOINTS.deleteAll, {
     permission: canDeleteAll(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
@@ -103,7 +107,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.app_passwords.introspect', {
+  app.bind(APP_PASSWORD_ENDPOINTS.introspect, {
     permission: canRead(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
@@ -121,22 +125,22 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.app_passwords.get', {
+  app.bind(APP_PASSWORD_ENDPOINTS.get, {
     permission: canRead(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      return { body: present(u, findItem(u, ctx.params.uuid), site) };
+      return { body: present(u, findItem(u, ctx.input.uuid), site) };
     },
   });
 
-  app.bind('cms.app_passwords.update', {
+  app.bind(APP_PASSWORD_ENDPOINTS.update, {
     permission: canEdit(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      const ap = findItem(u, ctx.params.uuid);
+      const ap = findItem(u, ctx.input.uuid);
       let updated = ap;
-      if (typeof ctx.params.name === 'string') {
-        const name = ctx.params.name.trim();
+      if (ctx.input.name != null) {
+        const name = ctx.input.name.trim();
         if ((u.app_passwords ?? []).some((p) => p.name === name && p.uuid !== ap.uuid)) {
           throw new RestError('application_password_duplicate_name', 'Each application name should be unique.', 409);
         }
@@ -148,11 +152,11 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.app_passwords.delete', {
+  app.bind(APP_PASSWORD_ENDPOINTS.delete, {
     permission: canDelete(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      const ap = findItem(u, ctx.params.uuid);
+      const ap = findItem(u, ctx.input.uuid);
       await users.setAppPasswords(
         u.id,
         (u.app_passwords ?? []).filter((p) => p.uuid !== ap.uuid),

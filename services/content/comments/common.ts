@@ -62,9 +62,9 @@ export function commentLoader(deps: CommentsDeps) {
   }
 
   /** The comment and its post (404 for a missing comment, or a comment whose post is gone). */
-  function loadComment(ctx: HandlerContext): Promise<{ comment: CommentDoc; post: PostDoc | null }> {
+  function loadComment(ctx: HandlerContext<{ readonly id: number }>): Promise<{ comment: CommentDoc; post: PostDoc | null }> {
     return ctx.cached('comment', async () => {
-      const id = Number(ctx.params.id);
+      const id = ctx.input.id;
       const comment = Number.isInteger(id) && id > 0 ? await deps.comments.byId(id) : null;
       if (!comment) throw invalidComment();
       let post: PostDoc | null = null;

@@ -11,15 +11,19 @@ import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
+import type { InputOf } from '../../../libs/rest/params';
+import { COMMENT_ENDPOINTS } from '../../../libs/routes/cms/comments';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { canEditAnyPost, canReadComment, canReadPostOf, readablePostsCondition, supportsNotes, type PostAccess } from './access';
-import { BASE, commentLoader, filled, moderator, raw, type CommentsDeps } from './common';
+import { BASE, commentLoader, filled, moderator, type CommentsDeps } from './common';
 import { contextOf } from '../context';
 import { presentComment } from './present';
 import type { CommentDoc } from '../../../libs/comments/repository';
 import { bindCommentWrites } from './write-handlers';
 
 const SORT_FIELDS: Record<string, string> = { date: 'date', date_gmt: 'date_gmt', id: 'id', post: 'post', parent: 'parent', type: 'type' };
+
+type ListInput = InputOf<typeof COMMENT_ENDPOINTS.list>;
 
 export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
   const loader = commentLoader(deps);
@@ -40,11 +44,13 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
   const forbiddenParamError = (ctx: HandlerContext, names: string[]) =>
     new RestError('rest_forbidden_param', `Query parameter not permitted: ${names.join(', ')}`, authStatus(ctx.user));
 
-  app.bind('cms.comments.list', {
+  app.bind(COMMENT_ENDPOINTS.list, {
     async permission(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       const isNote = p.type === 'note';
       const edit = p.context === 'edit';
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `post` is one id, so the list is read untyped.
       const postIds = ctx.args.ints('post');
       const posts = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : new Map<number, PostDoc>();
       const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
@@ -82,45 +88,45 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
   });
 
   /** WP_Comment_Query's filters from the request. */
-  function listFilter(ctx: HandlerContext): Filter {
-    const p = ctx.params;
+  function listFilter(ctx: HandlerContext<ListInput>): Filter {
+    const p = ctx.input;
     const and: Filter[] = [];
-    const ids = (name: string) => ctx.args.ints(name);
-    const status = String(p.status ?? '');
+    const status = p.status;
     if (status === 'hold') and.push({ approved: '0' });
     else if (status === 'approve') and.push({ approved: '1' });
     else if (status === 'all' || status === '') and.push({ approved: { $in: ['0', '1'] } });
     else if (status !== 'any') and.push({ approved: status });
-    const type = String(p.type ?? '');
+    const type = p.type;
     if (type === 'comment' || type === 'comments') and.push({ type: 'comment' });
     else if (type === 'pings') and.push({ type: { $in: ['pingback', 'trackback'] } });
     else if (type !== '' && type !== 'all') and.push({ type });
-    if (ids('post').length) and.push({ post: { $in: ids('post') } });
-    if (ids('parent').length) and.push({ parent: { $in: ids('parent') } });
-    if (ids('parent_exclude').length) and.push({ parent: { $nin: ids('parent_exclude') } });
-    if (ids('include').length) and.push({ id: { $in: ids('include') } });
-    if (ids('exclude').length) and.push({ id: { $nin: ids('exclude') } });
-    if (ids('author').length) and.push({ author: { $in: ids('author') } });
-    if (ids('author_exclude').length) and.push({ author: { $nin: ids('author_exclude') } });
-    if (typeof p.author_email === 'string' && p.author_email) and.push({ author_email: p.author_email });
+    if (p.post.length) and.push({ post: { $in: p.post } });
+    if (p.parent.length) and.push({ parent: { $in: p.parent } });
+    if (p.parent_exclude.length) and.push({ parent: { $nin: p.parent_exclude } });
+    if (p.include?.length) and.push({ id: { $in: p.include } });
+    if (p.exclude?.length) and.push({ id: { $nin: p.exclude } });
+    if (p.author?.length) and.push({ author: { $in: p.author } });
+    if (p.author_exclude?.length) and.push({ author: { $nin: p.author_exclude } });
+    // author_email defaults to null, which the derived type (string) leaves out: the truthiness test covers it.
+    if (p.author_email) and.push({ author_email: p.author_email });
     for (const [arg, op] of [
       ['after', '$gt'],
       ['before', '$lt'],
     ] as const) {
-      const given = ctx.args.str(arg);
-      const v = given !== undefined ? filterDate(given, deps.site.timezone) : null;
+      const given = p[arg];
+      const v = given != null ? filterDate(given, deps.site.timezone) : null;
       if (v) and.push({ date: { [op]: v } });
     }
-    if (typeof p.search === 'string' && p.search !== '') {
+    if (p.search) {
       const needle = p.search;
       and.push({ $or: ['author_name', 'author_email', 'author_url', 'author_ip', 'content'].map((f) => ({ [f]: { $icontains: needle } })) });
     }
     return and.length === 1 ? and[0] : and.length ? { $and: and } : {};
   }
 
-  async function listPage(ctx: HandlerContext): Promise<Reply> {
-    const p = ctx.params;
-    const postIds = ctx.args.ints('post');
+  async function listPage(ctx: HandlerContext<ListInput>): Promise<Reply> {
+    const p = ctx.input;
+    const postIds = p.post;
     const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
     // Comments on posts the caller may not read are left out by the query itself, so the total counts
     // only comments the caller is shown (the reference counts them and drops them from the page).
@@ -133,9 +139,9 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     const base = listFilter(ctx);
     const filter = readable ? (Object.keys(base).length ? { $and: [base, readable] } : readable) : base;
     const dir: 1 | -1 = p.order === 'asc' ? 1 : -1;
-    const include = ctx.args.ints('include');
+    const include = p.include ?? [];
     const byInclude = p.orderby === 'include' && include.length > 0;
-    const field = SORT_FIELDS[String(p.orderby)] ?? 'date_gmt';
+    const field = SORT_FIELDS[p.orderby] ?? 'date_gmt';
     // Ties are broken by id in the same direction, as the reference's query does.
     const sort: SortSpec =
       field === 'id'
@@ -144,8 +150,9 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
             [field, dir],
             ['id', dir],
           ];
+    // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
     const perPage = Number(p.per_page);
-    const page = Number(p.page);
+    const page = p.page;
     const skip = listSkip(p.offset, page, perPage);
     let items: CommentDoc[];
     let total: number;
@@ -158,7 +165,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       items = await deps.comments.find(filter, { sort, skip, limit: perPage });
       total = items.length < perPage && (items.length > 0 || skip === 0) ? skip + items.length : await deps.comments.count(filter);
     }
-    const context = contextOf(ctx.args);
+    const context = contextOf(ctx.input.context);
     // The posts the permission check loaded (it loads them when the request names any).
     const known = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : undefined;
     const input = await presentInput(ctx, items, context, access, known);
@@ -169,13 +176,17 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
 
   // ---- single -----------------------------------------------------------------------------------
 
-  const itemAccess = (ctx: HandlerContext): PostAccess => ({ context: ctx.params.context, password: raw(ctx, 'password'), named: true });
+  const itemAccess = (ctx: HandlerContext<InputOf<typeof COMMENT_ENDPOINTS.get>>): PostAccess => ({
+    context: ctx.input.context,
+    password: ctx.input.password,
+    named: true,
+  });
 
-  app.bind('cms.comments.get', {
+  app.bind(COMMENT_ENDPOINTS.get, {
     async permission(ctx) {
       const { comment, post } = await loadComment(ctx);
       const editCap = comment.type === 'note' ? !!post && canEditAnyPost(ctx.user, post) : moderator(ctx);
-      if (ctx.params.context === 'edit' && !editCap) {
+      if (ctx.input.context === 'edit' && !editCap) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit comments.', authStatus(ctx.user));
       }
       if (!canReadComment(ctx.user, comment, post, itemAccess(ctx))) {
@@ -188,7 +199,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     },
     async handle(ctx) {
       const { comment, post } = await loadComment(ctx);
-      return { body: await presentOne(ctx, comment, contextOf(ctx.args), post) };
+      return { body: await presentOne(ctx, comment, contextOf(ctx.input.context), post) };
     },
   });
 

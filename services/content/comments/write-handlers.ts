@@ -9,12 +9,12 @@ import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl } from '../../../libs/rest/site';
-import { COMMENT_META } from '../../../libs/routes/cms/comments';
+import { COMMENT_ENDPOINTS, COMMENT_META } from '../../../libs/routes/cms/comments';
 import { canEditAnyPost, canEditComment, canEditCommentCap, canReadPostOf, supportsNotes } from './access';
 import { BASE, filled, moderator, raw, type CommentLoader, type CommentsDeps } from './common';
 import type { Context } from './present';
 import type { CommentDoc } from '../../../libs/comments/repository';
-import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange } from './write';
+import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange, type CommentWriteInput } from './write';
 import { ownEntry } from '../../../libs/rest/validate';
 import { ownKeys } from '../own-keys';
 
@@ -24,8 +24,8 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
   // ---- create -----------------------------------------------------------------------------------
 
   /** Meta a request sets, refused unless the writer may edit the comment (the keys are protected). */
-  function metaChanges(ctx: HandlerContext, post: PostDoc | null): Record<string, unknown> | null {
-    const meta = ctx.args.obj('meta');
+  function metaChanges(ctx: HandlerContext<CommentWriteInput>, post: PostDoc | null): Record<string, unknown> | null {
+    const meta = ctx.input.meta;
     if (!meta) return null;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(meta)) {
@@ -47,9 +47,9 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
     return out;
   };
 
-  app.bind('cms.comments.create', {
+  app.bind(COMMENT_ENDPOINTS.create, {
     async permission(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       const isNote = raw(ctx, 'type') === 'note';
       // Anonymous comments through the API are off, as the reference ships them.
       if (!ctx.user) return new RestError('rest_comment_login_required', 'Sorry, you must be logged in to comment.', 401);
@@ -60,6 +60,8 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       if (p.author_ip !== undefined && p.author_ip !== null && !moderator(ctx) && p.author_ip !== clientIp(ctx)) {
         return new RestError('rest_comment_invalid_author_ip', "Sorry, you are not allowed to edit 'author_ip' for comments.", authStatus(ctx.user));
       }
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `post` is a list of ids, so the type is tested.
       const postId = typeof p.post === 'number' ? p.post : 0;
       const post = postId > 0 ? await ctx.cached('post', () => deps.posts.byId(postId)) : null;
       if (isNote && postId && !(post && canEditAnyPost(ctx.user, post))) {
@@ -74,20 +76,20 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       if (post.status === 'draft' && !isNote)
         return new RestError('rest_comment_draft_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
       if (post.status === 'trash') return new RestError('rest_comment_trash_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
-      if (!canReadPostOf(ctx.user, post, { context: p.context, password: raw(ctx, 'password'), named: true })) {
+      if (!canReadPostOf(ctx.user, post, { context: raw(ctx, 'context'), password: raw(ctx, 'password'), named: true })) {
         return new RestError('rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.', authStatus(ctx.user));
       }
       if (post.comment_status !== 'open' && !isNote) return new RestError('rest_comment_closed', 'Sorry, comments are closed for this item.', 403);
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       if (filled(raw(ctx, 'id'))) throw new RestError('rest_comment_exists', 'Cannot create existing comment.', 400);
       const rawType = raw(ctx, 'type');
       if (filled(rawType) && rawType !== 'comment' && rawType !== 'note')
         throw new RestError('rest_invalid_comment_type', 'Cannot create a comment with that type.', 400);
       const type = rawType === 'note' ? 'note' : 'comment';
-      const post = (await ctx.cached('post', () => deps.posts.byId(Number(p.post))))!;
+      const post = (await ctx.cached('post', () => deps.posts.byId(p.post)))!;
       const prepared = await prepare(ctx, deps.users, deps.site.timezone);
       if (prepared.content === undefined) prepared.content = '';
       const meta = metaChanges(ctx, post);
@@ -133,7 +135,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       );
       // Notes skip the duplicate and flood checks and are approved at once.
       draft.approved = type === 'note' ? '1' : await allowComment(deps.comments, deps.users, draft, post, ctx.user);
-      if (typeof p.status === 'string') Object.assign(draft, statusChange(draft, p.status) ?? {});
+      if (p.status != null) Object.assign(draft, statusChange(draft, p.status) ?? {});
       for (const k of ownKeys(draft)) if (draft[k] === undefined) delete draft[k];
       draft.id = await deps.comments.nextId();
       await deps.comments.insert(draft);
@@ -144,7 +146,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
 
   // ---- update -----------------------------------------------------------------------------------
 
-  app.bind('cms.comments.update', {
+  app.bind(COMMENT_ENDPOINTS.update, {
     async permission(ctx) {
       const { comment, post } = await loadComment(ctx);
       if (!canEditComment(ctx.user, comment, post))
@@ -153,7 +155,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
     },
     async handle(ctx) {
       const { comment, post } = await loadComment(ctx);
-      const p = ctx.params;
+      const p = ctx.input;
       const rawType = raw(ctx, 'type');
       if (rawType !== undefined && rawType !== null && rawType !== comment.type) {
         throw new RestError('rest_comment_invalid_type', 'Sorry, you are not allowed to change the comment type.', 404);
@@ -167,7 +169,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       checkLengths(prepared);
       const meta = metaChanges(ctx, post);
       const merged = filterComment({ ...comment, ...prepared }, ctx.user, deps.site.home);
-      if (typeof p.status === 'string') Object.assign(merged, statusChange(comment, p.status) ?? {});
+      if (p.status != null) Object.assign(merged, statusChange(comment, p.status) ?? {});
       if (meta) merged.meta = withMeta(comment.meta, meta);
       const set: Record<string, unknown> = {};
       const unset: Record<string, true> = {};
@@ -183,7 +185,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
 
   // ---- delete -----------------------------------------------------------------------------------
 
-  app.bind('cms.comments.delete', {
+  app.bind(COMMENT_ENDPOINTS.delete, {
     async permission(ctx) {
       const { comment, post } = await loadComment(ctx);
       if (!canEditComment(ctx.user, comment, post))
@@ -192,7 +194,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
     },
     async handle(ctx) {
       const { comment, post } = await loadComment(ctx);
-      if (ctx.params.force === true) {
+      if (ctx.input.force) {
         const previous = await presentOne(ctx, comment, 'edit', post, false);
         await deps.comments.removeOne(comment);
         return { body: { deleted: true, previous } };

@@ -13,6 +13,8 @@ import { stripAllTags } from '../../../libs/posts/render';
 import { isRecord } from '../../../libs/rest/args';
 import { RestError } from '../../../libs/rest/errors';
 import type { HandlerContext } from '../../../libs/rest/service';
+import type { InputOf, Shared } from '../../../libs/rest/params';
+import type { COMMENT_ENDPOINTS } from '../../../libs/routes/cms/comments';
 import type { Filter } from '../../../libs/store/types';
 import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
 
@@ -31,30 +33,28 @@ export function clientIp(ctx: HandlerContext): string | undefined {
 }
 
 /** prepare_item_for_database. */
-export async function prepare(ctx: HandlerContext, users: UsersRepository, zone: string): Promise<Prepared> {
-  const p = ctx.params;
+/** What a create and an update write. */
+export type CommentWriteInput = InputOf<Shared<typeof COMMENT_ENDPOINTS.create | typeof COMMENT_ENDPOINTS.update>>;
+
+export async function prepare(ctx: HandlerContext<CommentWriteInput>, users: UsersRepository, zone: string): Promise<Prepared> {
+  const p = ctx.input;
   const out: Prepared = {};
   if (typeof p.content === 'string') out.content = p.content.trim();
   else if (isRecord(p.content) && typeof p.content.raw === 'string') out.content = p.content.raw.trim();
-  if (typeof p.post === 'number') out.post = p.post;
-  if (typeof p.parent === 'number') out.parent = p.parent;
-  if (typeof p.author === 'number') {
+  if (p.post != null) out.post = p.post;
+  if (p.parent != null) out.parent = p.parent;
+  if (p.author != null) {
     const user = p.author > 0 ? await users.byId(p.author) : null;
     if (!user) throw new RestError('rest_comment_author_invalid', 'Invalid comment author ID.', 400);
     Object.assign(out, { author: user.id, author_name: user.name, author_email: user.email, author_url: user.url ?? '' });
   }
-  if (typeof p.author_name === 'string') out.author_name = p.author_name;
-  if (typeof p.author_email === 'string') out.author_email = p.author_email;
-  if (typeof p.author_url === 'string') out.author_url = p.author_url;
-  out.author_ip = typeof p.author_ip === 'string' && can(ctx.user, 'moderate_comments') ? p.author_ip : (clientIp(ctx) ?? FALLBACK_IP);
-  if (typeof p.author_user_agent === 'string' && p.author_user_agent !== '') out.agent = p.author_user_agent;
+  if (p.author_name != null) out.author_name = p.author_name;
+  if (p.author_email != null) out.author_email = p.author_email;
+  if (p.author_url != null) out.author_url = p.author_url;
+  out.author_ip = p.author_ip != null && can(ctx.user, 'moderate_comments') ? p.author_ip : (clientIp(ctx) ?? FALLBACK_IP);
+  if (p.author_user_agent) out.agent = p.author_user_agent;
   else if (ctx.req.client?.userAgent) out.agent = ctx.req.client.userAgent;
-  const date =
-    typeof p.date === 'string' && p.date
-      ? parseDateInput(p.date, zone)
-      : typeof p.date_gmt === 'string' && p.date_gmt
-        ? parseDateInput(p.date_gmt, zone, true)
-        : null;
+  const date = p.date ? parseDateInput(p.date, zone) : p.date_gmt ? parseDateInput(p.date_gmt, zone, true) : null;
   if (date) {
     out.date = date.local;
     out.date_gmt = date.gmt;

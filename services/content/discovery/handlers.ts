@@ -22,6 +22,7 @@ import type { ServiceApp } from '../../../libs/rest/service';
 import type { ContentDeps } from '../deps';
 import { contextOf } from '../context';
 import { presentStatus, presentTaxonomy, presentType } from './present';
+import { DISCOVERY_ENDPOINTS } from '../../../libs/routes/cms/discovery';
 
 /** check_read_permission of the statuses controller: public ones for all, the others for editors of some type. */
 function canReadStatus(user: Caller, s: StatusObject): boolean {
@@ -32,15 +33,15 @@ function canReadStatus(user: Caller, s: StatusObject): boolean {
 export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
   const { site } = deps;
 
-  app.bind('cms.types.list', {
+  app.bind(DISCOVERY_ENDPOINTS.types.list, {
     async permission(ctx) {
-      if (contextOf(ctx.args) === 'edit' && !canEditAnyType(ctx.user)) {
+      if (contextOf(ctx.input.context) === 'edit' && !canEditAnyType(ctx.user)) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       const out: Record<string, unknown> = {};
       for (const t of restPostTypes(ctx.user)) {
         if (context === 'edit' && !can(ctx.user, postTypeCaps(t).edit_posts)) continue;
@@ -50,12 +51,12 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.types.get', {
+  app.bind(DISCOVERY_ENDPOINTS.types.get, {
     async handle(ctx) {
-      const t = postTypeObject(String(ctx.params.type));
+      const t = postTypeObject(ctx.input.type);
       if (!t) throw new RestError('rest_type_invalid', 'Invalid post type.', 404);
       if (!t.showInRest(ctx.user)) throw new RestError('rest_cannot_read_type', 'Cannot view post type.', authStatus(ctx.user));
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       if (context === 'edit' && !can(ctx.user, postTypeCaps(t).edit_posts)) {
         throw new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
@@ -63,15 +64,15 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.statuses.list', {
+  app.bind(DISCOVERY_ENDPOINTS.statuses.list, {
     async permission(ctx) {
-      if (contextOf(ctx.args) === 'edit' && !canEditAnyType(ctx.user)) {
+      if (contextOf(ctx.input.context) === 'edit' && !canEditAnyType(ctx.user)) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       const out: Record<string, unknown> = {};
       // The non-internal statuses, then trash, as the reference lists them.
       for (const s of [...STATUSES.filter((x) => !x.internal), statusObject('trash')!]) {
@@ -81,32 +82,32 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.statuses.get', {
+  app.bind(DISCOVERY_ENDPOINTS.statuses.get, {
     async permission(ctx) {
-      const s = statusObject(String(ctx.params.status));
+      const s = statusObject(ctx.input.status);
       if (!s) return new RestError('rest_status_invalid', 'Invalid status.', 404);
       if (!canReadStatus(ctx.user, s)) return new RestError('rest_cannot_read_status', 'Cannot view status.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {
-      return { body: presentStatus(site, statusObject(String(ctx.params.status))!, contextOf(ctx.args)) };
+      return { body: presentStatus(site, statusObject(ctx.input.status)!, contextOf(ctx.input.context)) };
     },
   });
 
   /** Taxonomies of the `type` filter (any registered for it, even a type not shown in REST), or all. */
-  const taxonomiesFor = (type: unknown) => (typeof type === 'string' && type !== '' ? taxonomiesOf(type) : TAXONOMIES);
+  const taxonomiesFor = (type: string | null | undefined) => (type ? taxonomiesOf(type) : TAXONOMIES);
 
-  app.bind('cms.taxonomies.list', {
+  app.bind(DISCOVERY_ENDPOINTS.taxonomies.list, {
     async permission(ctx) {
-      if (contextOf(ctx.args) === 'edit' && !taxonomiesFor(ctx.params.type).some((t) => t.showInRest && canTaxonomy(ctx.user, t.caps.assign_terms))) {
+      if (contextOf(ctx.input.context) === 'edit' && !taxonomiesFor(ctx.input.type).some((t) => t.showInRest && canTaxonomy(ctx.user, t.caps.assign_terms))) {
         return new RestError('rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const context = contextOf(ctx.args);
+      const context = contextOf(ctx.input.context);
       const out: Record<string, unknown> = {};
-      for (const t of taxonomiesFor(ctx.params.type)) {
+      for (const t of taxonomiesFor(ctx.input.type)) {
         if (!t.showInRest || (context === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms))) continue;
         out[t.name] = presentTaxonomy(site, t, context);
       }
@@ -114,20 +115,20 @@ export function bindDiscovery(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.taxonomies.get', {
+  app.bind(DISCOVERY_ENDPOINTS.taxonomies.get, {
     async permission(ctx) {
-      const t = taxonomyObject(String(ctx.params.taxonomy));
+      const t = taxonomyObject(ctx.input.taxonomy);
       if (!t) return true;
       if (!t.showInRest) return false;
-      if (contextOf(ctx.args) === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms)) {
+      if (contextOf(ctx.input.context) === 'edit' && !canTaxonomy(ctx.user, t.caps.assign_terms)) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const t = taxonomyObject(String(ctx.params.taxonomy));
+      const t = taxonomyObject(ctx.input.taxonomy);
       if (!t) throw new RestError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
-      return { body: presentTaxonomy(site, t, contextOf(ctx.args)) };
+      return { body: presentTaxonomy(site, t, contextOf(ctx.input.context)) };
     },
   });
 }

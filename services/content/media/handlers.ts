@@ -17,13 +17,15 @@ import { EDITABLE_IMAGES } from '../../../libs/media/images';
 import { mediaTypes } from '../../../libs/media/mime';
 import { fetchImage } from '../../../libs/media/sideload';
 import type { FetchPolicy } from '../../../libs/net/outbound';
-import { isRecord, type Args } from '../../../libs/rest/args';
+import { isRecord } from '../../../libs/rest/args';
+import type { InputOf, Shared } from '../../../libs/rest/params';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp, UploadPayload } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
 import type { Filter } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
+import { MEDIA_ENDPOINTS } from '../../../libs/routes/cms/media';
 import { canEditPost } from '../posts/access';
 import type { Context } from '../posts/present';
 import { checkListOrder, pageOfPlan, planList, type ListKind } from '../posts/query';
@@ -44,24 +46,26 @@ export interface MediaDeps {
 }
 
 const BASE = '/cms/v2/media';
-const OPEN_CLOSED = ['open', 'closed'] as const;
 /** The attachment type in the posts list planner's terms: not hierarchical, but with parent filters. */
 const KIND: ListKind = { kind: ATTACHMENT_TYPE, hierarchical: true };
 
+/** What a create and an update both write (the update has no upload options). */
+type WriteInput = InputOf<Shared<typeof MEDIA_ENDPOINTS.create | typeof MEDIA_ENDPOINTS.update>>;
+
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
-function loadMedia(ctx: HandlerContext, deps: MediaDeps): Promise<PostDoc> {
+function loadMedia(ctx: HandlerContext<{ readonly id: number }>, deps: MediaDeps): Promise<PostDoc> {
   return ctx.cached('media', async () => {
-    const doc = await deps.posts.ofType(Number(ctx.params.id), ATTACHMENT_TYPE);
+    const doc = await deps.posts.ofType(ctx.input.id, ATTACHMENT_TYPE);
     if (!doc) throw invalidId();
     return doc;
   });
 }
 
 /** The parent named by `post`, loaded once per request (null for none or a missing one). */
-function loadParent(ctx: HandlerContext, deps: MediaDeps): Promise<PostDoc | null> {
+function loadParent(ctx: HandlerContext<WriteInput>, deps: MediaDeps): Promise<PostDoc | null> {
   return ctx.cached('parent', async () => {
-    const id = Number(ctx.params.post ?? 0);
+    const id = ctx.input.post ?? 0;
     return id > 0 ? deps.posts.byId(id) : null;
   });
 }
@@ -114,11 +118,11 @@ function statusClause(statuses: string[], ctx: HandlerContext): Filter {
 }
 
 /** media_type and mime_type together: the MIME types of the named media types plus the valid named ones. */
-function mimeClause(args: Args): Filter | null {
+function mimeClause(mediaType: readonly string[], mimeType: readonly string[]): Filter | null {
   const types = mediaTypes();
   const wanted = new Set<string>();
-  for (const t of args.strs('media_type')) for (const m of types[t] ?? []) wanted.add(m);
-  for (const m of args.strs('mime_type')) if (types[m.split('/')[0]]?.includes(m)) wanted.add(m);
+  for (const t of mediaType) for (const m of types[t] ?? []) wanted.add(m);
+  for (const m of mimeType) if (types[m.split('/')[0]]?.includes(m)) wanted.add(m);
   if (!wanted.size) return null;
   return { mime_type: wanted.size === 1 ? [...wanted][0] : { $in: [...wanted] } };
 }
@@ -173,8 +177,8 @@ export function filenameFromDisposition(header: string): string | null {
 }
 
 /** The post fields of a write (create or update) other than the file; throws for a bad author or date. */
-async function writeFields(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc | null): Promise<Partial<PostDoc>> {
-  const p = ctx.params;
+async function writeFields(deps: MediaDeps, ctx: HandlerContext<WriteInput>, doc: PostDoc | null): Promise<Partial<PostDoc>> {
+  const p = ctx.input;
   const zone = deps.site.timezone;
   const out: Partial<PostDoc> = {};
   const title = rawText(p.title);
@@ -183,34 +187,30 @@ async function writeFields(deps: MediaDeps, ctx: HandlerContext, doc: PostDoc | 
   if (caption !== undefined) out.excerpt = caption;
   const description = rawText(p.description);
   if (description !== undefined) out.content = description;
-  if (typeof p.post === 'number') out.parent = p.post;
-  if (typeof p.author === 'number' && p.author !== (doc?.author ?? ctx.user?.id)) {
+  if (p.post != null) out.parent = p.post;
+  if (p.author != null && p.author !== (doc?.author ?? ctx.user?.id)) {
     if (!(await deps.users.byId(p.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
     out.author = p.author;
   }
-  const commentStatus = ctx.args.oneOf('comment_status', OPEN_CLOSED);
-  if (commentStatus !== undefined) out.comment_status = commentStatus;
-  const pingStatus = ctx.args.oneOf('ping_status', OPEN_CLOSED);
-  if (pingStatus !== undefined) out.ping_status = pingStatus;
-  const template = ctx.args.str('template');
-  if (template !== undefined) out.template = template;
-  const status = ctx.args.str('status');
-  if (status !== undefined) out.status = status;
+  if (p.comment_status != null) out.comment_status = p.comment_status;
+  if (p.ping_status != null) out.ping_status = p.ping_status;
+  if (p.template != null) out.template = p.template;
+  if (p.status != null) out.status = p.status;
   for (const [arg, utc] of [
     ['date', false],
     ['date_gmt', true],
   ] as const) {
-    const given = ctx.args.str(arg);
-    if (given === undefined) continue;
+    const given = p[arg];
+    if (given == null) continue;
     const d = parseDateInput(given, zone, utc);
     if (!d) throw new RestError('rest_invalid_date', 'Invalid date.', 400);
     out.date = d.local;
     out.date_gmt = d.gmt;
   }
   const meta: Record<string, unknown> = { ...ctx.args.obj('meta') };
-  if (typeof p.alt_text === 'string') meta._wp_attachment_image_alt = p.alt_text;
+  if (p.alt_text != null) meta._wp_attachment_image_alt = p.alt_text;
   if (Object.keys(meta).length) out.meta = mergeMeta(doc?.meta, meta);
-  if (typeof p.slug === 'string' && p.slug) {
+  if (p.slug) {
     out.slug = await uniquePostSlug(deps.posts, p.slug, { type: ATTACHMENT_TYPE, hierarchical: false, selfId: doc?.id });
   }
   return out;
@@ -221,37 +221,39 @@ function checkParentType(parent: PostDoc | null): void {
 }
 
 export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
-  app.bind('cms.media.list', {
+  app.bind(MEDIA_ENDPOINTS.list, {
     async permission(ctx) {
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `status` is a string, so the list is read untyped.
       for (const s of ctx.args.strs('status')) {
         if (s === 'inherit' || can(ctx.user, 'edit_posts') || (s === 'private' && can(ctx.user, 'read_private_posts'))) continue;
         return invalidParams([['status', new ParamError('rest_forbidden_status', 'Status is forbidden.', { status: authStatus(ctx.user) })]]);
       }
-      if (ctx.params.context === 'edit' && !can(ctx.user, 'edit_posts')) {
+      if (ctx.input.context === 'edit' && !can(ctx.user, 'edit_posts')) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       checkListOrder(p);
-      const statuses = [...new Set(ctx.args.has('status') ? ctx.args.strs('status') : ['inherit'])];
+      const statuses = [...new Set(ctx.input.status)];
       const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, statusClause(statuses, ctx));
-      const mime = mimeClause(ctx.args);
+      const mime = mimeClause(ctx.input.media_type ?? [], ctx.input.mime_type ?? []);
       const filter: Filter = mime ? { $and: [plan.filter, mime] } : plan.filter;
       const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.posts.count(f), filter);
       // As the reference, attachments of records the caller may not read drop out of the page (the totals stay).
       const parents = await parentsOf(deps, items);
       const readable = items.filter((d) => canReadMedia(ctx.user, d, d.parent ? (parents.get(d.parent) ?? null) : null));
-      const input = await presentInput(deps, ctx, readable, contextOf(ctx.args), parents);
+      const input = await presentInput(deps, ctx, readable, contextOf(ctx.input.context), parents);
       return { body: readable.map((d) => presentMedia(d, input)), headers: pagingHeaders(deps.site, BASE, ctx.req.query, page, perPage, total) };
     },
   });
 
-  app.bind('cms.media.get', {
+  app.bind(MEDIA_ENDPOINTS.get, {
     async permission(ctx) {
       const doc = await loadMedia(ctx, deps);
-      if (ctx.params.context === 'edit' && !canEditMedia(ctx.user, doc)) {
+      if (ctx.input.context === 'edit' && !canEditMedia(ctx.user, doc)) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
       }
       const parent = doc.parent ? await deps.posts.byId(doc.parent) : null;
@@ -259,13 +261,15 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     },
     async handle(ctx) {
       const doc = await loadMedia(ctx, deps);
-      return { body: await presentOne(deps, ctx, doc, contextOf(ctx.args)) };
+      return { body: await presentOne(deps, ctx, doc, contextOf(ctx.input.context)) };
     },
   });
 
-  app.bind('cms.media.create', {
+  app.bind(MEDIA_ENDPOINTS.create, {
     async permission(ctx) {
-      const p = ctx.params;
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `author` is a list of ids and its `post` undeclared, so the types are tested.
+      const p = ctx.input;
       if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, 'edit_others_posts')) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       }
@@ -288,7 +292,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       const parent = await loadParent(ctx, deps);
       checkParentType(parent);
       // Checked before the file is stored, so a bad field stores nothing.
@@ -298,11 +302,11 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
         name: '',
         user: ctx.user,
         parent: parent?.id ?? 0,
-        subSizes: p.generate_sub_sizes !== false,
+        subSizes: p.generate_sub_sizes,
         // As media_handle_upload: an upload attached to a post (not a page) is filed under the post's month.
         ...(parent && parent.type !== 'page' && parent.date_gmt ? { time: new Date(parent.date_gmt) } : {}),
       };
-      if (typeof p.url === 'string' && p.url) {
+      if (p.url) {
         const got = await fetchImage(p.url, deps.imagePolicy, () => deps.media.tooBig());
         Object.assign(file, { bytes: got.bytes, name: got.name, sourceUrl: got.url });
       } else {
@@ -333,7 +337,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       const changes: Partial<PostDoc> = { ...fields };
       delete changes.title;
       if (changes.meta) changes.meta = mergeMeta(created.meta, changes.meta);
-      if (changes.slug === undefined && typeof p.slug === 'string' && !p.slug) delete changes.slug;
+      if (changes.slug === undefined && p.slug === '') delete changes.slug;
       const doc = Object.keys(changes).length ? ((await deps.posts.save(created.id, changes)) ?? created) : created;
       return {
         status: 201,
@@ -343,11 +347,13 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     },
   });
 
-  app.bind('cms.media.update', {
+  app.bind(MEDIA_ENDPOINTS.update, {
     async permission(ctx) {
       const doc = await loadMedia(ctx, deps);
-      const p = ctx.params;
+      const p = ctx.input;
       if (!canEditMedia(ctx.user, doc)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a read's `author` is undeclared, so its type is tested.
       if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && p.author !== doc.author && !can(ctx.user, 'edit_others_posts')) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
@@ -364,7 +370,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     },
   });
 
-  app.bind('cms.media.delete', {
+  app.bind(MEDIA_ENDPOINTS.delete, {
     async permission(ctx) {
       const doc = await loadMedia(ctx, deps);
       if (!canDeleteMedia(ctx.user, doc)) return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authStatus(ctx.user));
@@ -373,7 +379,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
     async handle(ctx) {
       const doc = await loadMedia(ctx, deps);
       // Attachments have no trash (MEDIA_TRASH is off in the reference).
-      if (ctx.params.force !== true) throw new RestError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
+      if (!ctx.input.force) throw new RestError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
       const previous = await presentOne(deps, ctx, doc, 'edit', false);
       await deps.posts.remove(doc.id);
       await deps.media.deleteFiles(doc);

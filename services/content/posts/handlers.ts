@@ -16,7 +16,9 @@ import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
-import { KINDS, type KindInfo } from '../../../libs/routes/cms/post-args';
+import { KINDS, type KindInfo, type PostKind } from '../../../libs/routes/cms/post-args';
+import { POST_ENDPOINTS } from '../../../libs/routes/cms/posts';
+import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
 import type { BatchResults } from '../batch-results';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
@@ -30,7 +32,7 @@ import type { CountCache } from '../../../libs/store/count-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
 import { contextOf } from '../context';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
-import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, type WriteDeps } from './write';
+import { buildCreate, buildUpdate, canAssignTerms, checkTemplate, prepare, stickyRequested, type WriteDeps } from './write';
 
 export interface PostsDeps extends WriteDeps {
   site: Site;
@@ -55,14 +57,18 @@ export interface PostsDeps extends WriteDeps {
 /** How many batch keys a record remembers (a batch has at most 25 requests). */
 const KEPT_BATCH_KEYS = 50;
 
+/** The endpoints posts and pages share one handler set for, seen through the arguments both types have. */
+type PostEndpoints = (typeof POST_ENDPOINTS)[PostKind];
+type ListInput = InputOf<Shared<PostEndpoints['list']>>;
+
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
 /** The presented-cache stamp taken right before each record was read (a presentation of it holds for that stamp only). */
 const readAt = new WeakMap<PostDoc, string>();
 
-function loadPost(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
+function loadPost(ctx: HandlerContext<{ readonly id: number }>, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
   return ctx.cached('post', async () => {
-    const id = Number(ctx.params.id);
+    const id = ctx.input.id;
     const stamp = deps.presented.stamp();
     const post = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
     if (!post) throw invalidId();
@@ -117,9 +123,9 @@ async function presentOne(
   return presentPost(post, { ...(await presentInput(ctx, deps, kind, [post], context)), ...extra }, withLinks);
 }
 
-function forbiddenStatus(ctx: HandlerContext, kind: KindInfo): RestError | null {
+function forbiddenStatus(ctx: HandlerContext<ListInput>, kind: KindInfo): RestError | null {
   // The reference checks statuses in a sanitize callback, so a refusal is a 400 around rest_forbidden_status.
-  for (const s of ctx.args.strs('status')) {
+  for (const s of ctx.input.status) {
     if (s === 'publish') continue;
     if (typeCan(ctx.user, kind.kind, 'edit') || (s === 'private' && typeCan(ctx.user, kind.kind, 'read_private'))) continue;
     return invalidParams([['status', new ParamError('rest_forbidden_status', 'Status is forbidden.', { status: authStatus(ctx.user) })]]);
@@ -144,16 +150,16 @@ export function bindPosts(app: ServiceApp, deps: PostsDeps): void {
 }
 
 function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
-  const id = kind.kind === 'post' ? 'cms.posts' : 'cms.pages';
+  const eps = POST_ENDPOINTS[kind.kind];
   const base = `/cms/v2/${kind.base}`;
   const t = capType(kind.kind);
 
-  app.bind(`${id}.list`, {
+  app.bind(shared(eps.list), {
     async validate(ctx) {
       return forbiddenStatus(ctx, kind) ?? true;
     },
     async permission(ctx) {
-      if (ctx.params.context === 'edit' && !typeCan(ctx.user, kind.kind, 'edit')) {
+      if (ctx.input.context === 'edit' && !typeCan(ctx.user, kind.kind, 'edit')) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.', authStatus(ctx.user));
       }
       return true;
@@ -165,13 +171,14 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     },
   });
 
-  async function listPage(ctx: HandlerContext): Promise<Reply> {
-    const p = ctx.params;
+  async function listPage(ctx: HandlerContext<ListInput>): Promise<Reply> {
+    // A post's own list arguments (terms, sticky, format) are there too, though the family's type leaves them out.
+    const p = ctx.input;
     checkListOrder(p);
     const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
     const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.counts.count(deps.posts, f), undefined, deps.pages);
-    const context = contextOf(ctx.args);
+    const context = contextOf(ctx.input.context);
     const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
     const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
     const missing = items.filter((_, i) => !kept[i]);
@@ -180,10 +187,10 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
   }
 
-  app.bind(`${id}.get`, {
+  app.bind(shared(eps.get), {
     async permission(ctx) {
       const post = await loadPost(ctx, deps, kind);
-      if (ctx.params.context === 'edit' && !canEditPost(ctx.user, post)) {
+      if (ctx.input.context === 'edit' && !canEditPost(ctx.user, post)) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
       }
       // Only a password in the query string is checked (one in a body is ignored).
@@ -196,8 +203,8 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     async handle(ctx) {
       const post = await loadPost(ctx, deps, kind);
       const password = ctx.req.queryKeys.includes('password') && typeof ctx.req.query.password === 'string' ? ctx.req.query.password : undefined;
-      const excerptLength = typeof ctx.params.excerpt_length === 'number' && ctx.params.excerpt_length > 0 ? ctx.params.excerpt_length : undefined;
-      const context = contextOf(ctx.args);
+      const excerptLength = ctx.input.excerpt_length != null && ctx.input.excerpt_length > 0 ? ctx.input.excerpt_length : undefined;
+      const context = contextOf(ctx.input.context);
       const key = presentedKey(kind, post, context, ctx.user, JSON.stringify([password ?? null, excerptLength ?? null]));
       const stamp = readAt.get(post) ?? '';
       const body =
@@ -213,16 +220,19 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     headers: { Location: restUrl(deps.site, `${base}/${post.id}`) },
   });
 
-  app.bind(`${id}.create`, {
+  app.bind(shared(eps.create), {
     async permission(ctx) {
-      const p = ctx.params;
-      checkTemplate(p, null);
-      if (p.id !== undefined && p.id !== null && p.id !== '' && p.id !== 0 && p.id !== '0')
-        return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
-      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
+      checkTemplate(ctx.input.template, null);
+      // `id` is no argument of a create: any the request carries is refused.
+      const id = ctx.params.id;
+      if (id !== undefined && id !== null && id !== '' && id !== 0 && id !== '0') return new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `author` is a list of ids, so the type is tested.
+      const author = ctx.input.author;
+      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
       }
-      if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
+      if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
       if (!can(ctx.user, `edit_${t}s`))
@@ -255,16 +265,18 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     },
   });
 
-  app.bind(`${id}.update`, {
+  app.bind(shared(eps.update), {
     async permission(ctx) {
-      const p = ctx.params;
       const post = await loadPost(ctx, deps, kind);
-      checkTemplate(p, post);
+      checkTemplate(ctx.input.template, post);
       if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
-      if (typeof p.author === 'number' && p.author !== 0 && p.author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a list's `author` is a list of ids, so the type is tested.
+      const author = ctx.input.author;
+      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${t}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
-      if (p.sticky === true && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
+      if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
       if (!(await canAssignTerms(deps, ctx)))
@@ -285,7 +297,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     },
   });
 
-  app.bind(`${id}.delete`, {
+  app.bind(shared(eps.delete), {
     async permission(ctx) {
       const key = ctx.req.idempotencyKey;
       // A permanent delete that already ran answers as it did, though the record is gone.
@@ -299,13 +311,13 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       if (key) {
         const done = await deps.results.answer(key);
         if (done) {
-          const left = await deps.posts.byId(Number(ctx.params.id));
+          const left = await deps.posts.byId(ctx.input.id);
           if (left) await removePost(deps, left);
           return { status: Number(done.status), body: done.body };
         }
       }
       const post = await loadPost(ctx, deps, kind);
-      if (ctx.params.force === true) {
+      if (ctx.input.force) {
         const previous = await presentOne(ctx, deps, kind, post, 'edit', {}, false);
         const body = { deleted: true, previous };
         // Recorded before the delete: a retry after a crash in between finishes it and answers the same.

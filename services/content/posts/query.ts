@@ -8,7 +8,7 @@ import { can, type Caller } from '../../../libs/auth/user';
 import { filterDate } from '../../../libs/dates/post-dates';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
-import { Args, isRecord } from '../../../libs/rest/args';
+import { isRecord } from '../../../libs/rest/args';
 import { RestError } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
 import type { Filter, ReadableCollection, SortSpec } from '../../../libs/store/types';
@@ -90,6 +90,49 @@ export interface ListKind {
   /** The stored `type`. */
   kind: string;
   hierarchical: boolean;
+}
+
+/**
+ * The list arguments the planner reads, typed as the posts list declares them (libs/routes/cms/post-args.ts).
+ * Pages and attachments declare fewer of them and the search handler passes a few, so each is optional
+ * here; the arguments only a non-hierarchical type has (terms, sticky, format) are read for such a type only.
+ */
+export interface ListParams {
+  readonly context?: string | null;
+  readonly status?: string[] | null;
+  readonly include?: number[] | null;
+  readonly exclude?: number[] | null;
+  readonly author?: number[] | null;
+  readonly author_exclude?: number[] | null;
+  readonly slug?: string[] | null;
+  readonly parent?: number[] | null;
+  readonly parent_exclude?: number[] | null;
+  readonly menu_order?: number | null;
+  readonly after?: string | null;
+  readonly before?: string | null;
+  readonly modified_after?: string | null;
+  readonly modified_before?: string | null;
+  readonly search?: string | null;
+  readonly search_columns?: string[] | null;
+  readonly search_semantics?: string | null;
+  /** A list of term ids or an object naming them (the declaration's oneOf). */
+  readonly categories?: unknown;
+  readonly categories_exclude?: unknown;
+  readonly tags?: unknown;
+  readonly tags_exclude?: unknown;
+  readonly tax_relation?: string | null;
+  readonly sticky?: boolean | null;
+  readonly format?: string[] | null;
+  readonly order?: string | null;
+  readonly orderby?: string | null;
+  readonly ignore_sticky?: boolean | null;
+}
+
+/** What paging a planned list reads besides the plan's own arguments. */
+export interface PageParams extends ListParams {
+  readonly page: number;
+  readonly per_page?: number | null;
+  readonly offset?: number | null;
 }
 
 export interface ListPlan {
@@ -197,54 +240,45 @@ const SORT_FIELD: Record<string, string> = {
  * `statusClause`, when given, replaces the posts' and pages' status rule (attachments have their own:
  * `inherit` is public); it must name the type itself.
  */
-export async function planList(
-  p: Record<string, unknown>,
-  kind: ListKind,
-  user: Caller,
-  terms: TermsRepository,
-  zone: string,
-  statusClause?: Filter,
-): Promise<ListPlan> {
-  const a = new Args(p);
-  let statuses = [...new Set(a.strs('status'))];
+export async function planList(p: ListParams, kind: ListKind, user: Caller, terms: TermsRepository, zone: string, statusClause?: Filter): Promise<ListPlan> {
+  let statuses = [...new Set(p.status ?? [])];
   if (statuses.includes('any')) statuses = [...new Set([...ANY_STATUSES, ...statuses.filter((s) => s !== 'any')])];
   // The type is part of the status condition (each of its branches), which keeps it index-served.
   const and: Filter[] = [statusClause ?? statusFilter(statuses, kind, user, p.context === 'edit')];
 
-  const list = (name: string) => a.ints(name);
-  const include = list('include');
-  const exclude = list('exclude');
+  const include = p.include ?? [];
+  const exclude = p.exclude ?? [];
   if (include.length) and.push({ id: { $in: include } });
   if (exclude.length) and.push({ id: { $nin: exclude } });
-  if (list('author').length) and.push({ author: { $in: list('author') } });
-  if (list('author_exclude').length) and.push({ author: { $nin: list('author_exclude') } });
-  const slugs = a.strs('slug');
+  if (p.author?.length) and.push({ author: { $in: p.author } });
+  if (p.author_exclude?.length) and.push({ author: { $nin: p.author_exclude } });
+  const slugs = p.slug ?? [];
   if (slugs.length) and.push({ slug: { $in: slugs } });
   if (kind.hierarchical) {
-    if (list('parent').length) and.push({ parent: { $in: list('parent') } });
-    if (list('parent_exclude').length) and.push({ parent: { $nin: list('parent_exclude') } });
-    if (typeof p.menu_order === 'number') and.push({ menu_order: p.menu_order });
+    if (p.parent?.length) and.push({ parent: { $in: p.parent } });
+    if (p.parent_exclude?.length) and.push({ parent: { $nin: p.parent_exclude } });
+    if (p.menu_order != null) and.push({ menu_order: p.menu_order });
   }
   for (const [arg, op] of [
     ['after', '$gt'],
     ['before', '$lt'],
   ] as const) {
-    const s = a.str(arg);
-    const v = s !== undefined ? filterDate(s, zone) : null;
+    const s = p[arg];
+    const v = s != null ? filterDate(s, zone) : null;
     if (v) and.push({ date: { [op]: v } });
   }
   for (const [arg, op] of [
     ['modified_after', '$gt'],
     ['modified_before', '$lt'],
   ] as const) {
-    const s = a.str(arg);
-    const v = s !== undefined ? filterDate(s, 'UTC') : null;
+    const s = p[arg];
+    const v = s != null ? filterDate(s, 'UTC') : null;
     if (v) and.push({ modified_gmt: { [op]: new Date(v.replace(' ', 'T') + 'Z') } });
   }
 
   let search: SearchSpec | undefined;
-  if (typeof p.search === 'string' && p.search.trim() !== '') {
-    search = parseSearch(p.search, a.strs('search_columns'), p.search_semantics === 'exact');
+  if (p.search != null && p.search.trim() !== '') {
+    search = parseSearch(p.search, p.search_columns ?? [], p.search_semantics === 'exact');
     const f = searchFilter(search);
     if (f) and.push(f);
     const privacy = searchPrivacy(user);
@@ -266,7 +300,7 @@ export async function planList(
     else if (clauses.length > 1) and.push(p.tax_relation === 'OR' ? { $or: clauses } : { $and: clauses });
     if (p.sticky === true) and.push({ sticky: true });
     else if (p.sticky === false) and.push({ sticky: { $ne: true } });
-    const formats = a.strs('format');
+    const formats = p.format ?? [];
     if (formats.length) and.push({ format: { $in: formats.map((f) => (f === 'standard' ? '' : f)) } });
   }
 
@@ -281,11 +315,11 @@ export async function planList(
 }
 
 /** The reference's checks of an ordering that needs another argument (before the list is planned). */
-export function checkListOrder(p: Record<string, unknown>): void {
-  if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
+export function checkListOrder(p: ListParams): void {
+  if (p.orderby === 'relevance' && !p.search) {
     throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
   }
-  if (p.orderby === 'include' && !new Args(p).ints('include').length) {
+  if (p.orderby === 'include' && !p.include?.length) {
     throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
   }
 }
@@ -297,14 +331,15 @@ export function checkListOrder(p: Record<string, unknown>): void {
  */
 export async function pageOfPlan(
   posts: ReadableCollection<PostDoc>,
-  p: Record<string, unknown>,
+  p: PageParams,
   plan: ListPlan,
   count: (filter: Filter) => Promise<number>,
   filter: Filter = plan.filter,
   pages?: QueryCache,
 ): Promise<{ items: PostDoc[]; total: number; page: number; perPage: number }> {
+  // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
   const perPage = Number(p.per_page);
-  const page = Number(p.page);
+  const page = p.page;
   // WP_Query pages by `offset` unless it is empty (0 included); the stores clamp absurd windows.
   const skip = listSkip(p.offset, page, perPage);
   let items: PostDoc[];
@@ -314,11 +349,11 @@ export async function pageOfPlan(
     const search = plan.search;
     if (plan.memoryFilter && search) all = all.filter((d) => !excludedBySearch(d, search));
     if (plan.memorySort === 'include') {
-      const include = new Args(p).ints('include');
+      const include = p.include ?? [];
       all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
     }
     if (plan.memorySort === 'include_slugs') {
-      const slugs = new Args(p).strs('slug');
+      const slugs = p.slug ?? [];
       all.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
     }
     if (plan.memorySort === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));

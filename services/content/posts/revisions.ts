@@ -13,6 +13,8 @@ import { RestError, authStatus } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { KindInfo } from '../../../libs/routes/cms/post-args';
+import { POST_ENDPOINTS } from '../../../libs/routes/cms/posts';
+import { shared } from '../../../libs/rest/params';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { canDeletePost, canEditPost } from './access';
 import type { PostsDeps } from './handlers';
@@ -20,7 +22,7 @@ import { contextOf } from '../context';
 import { permalink, presentRevision } from './present';
 import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './query';
 import { newPostRecord } from '../../../libs/posts/record';
-import { buildUpdate, canAssignTerms, checkTemplate, prepare } from './write';
+import { buildUpdate, canAssignTerms, checkTemplate, prepare, stickyRequested } from './write';
 
 const normalizeWs = (s: string) =>
   (s ?? '')
@@ -87,9 +89,9 @@ export async function deleteRevisionsOf(deps: PostsDeps, parentId: number): Prom
 
 const invalidParent = () => new RestError('rest_post_invalid_parent', 'Invalid post parent ID.', 404);
 
-async function parentOf(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, arg: 'parent' | 'id'): Promise<PostDoc> {
+/** The post whose revisions or autosaves are asked for: `id` is the route's capture of it. */
+async function parentOf(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, id: number): Promise<PostDoc> {
   return ctx.cached('parent', async () => {
-    const id = Number(ctx.params[arg]);
     const parent = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
     if (!parent) throw invalidParent();
     return parent;
@@ -125,29 +127,29 @@ function autosaveTarget(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): P
 }
 
 export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
-  const id = kind.kind === 'post' ? 'cms.posts' : 'cms.pages';
+  const eps = POST_ENDPOINTS[kind.kind];
   const base = `/cms/v2/${kind.base}`;
-  const view = (ctx: HandlerContext) => ({ site: deps.site, kind, context: contextOf(ctx.args) });
+  const view = (ctx: HandlerContext<{ readonly context: string }>) => ({ site: deps.site, kind, context: contextOf(ctx.input.context) });
 
-  app.bind(`${id}.revisions.list`, {
+  app.bind(shared(eps.revisions.list), {
     async permission(ctx) {
-      return readCheck(ctx, await parentOf(ctx, deps, kind, 'parent'), 'revisions');
+      return readCheck(ctx, await parentOf(ctx, deps, kind, ctx.input.parent), 'revisions');
     },
     async handle(ctx) {
-      const p = ctx.params;
-      const parent = await parentOf(ctx, deps, kind, 'parent');
-      if (p.orderby === 'relevance' && !(typeof p.search === 'string' && p.search)) {
+      const p = ctx.input;
+      const parent = await parentOf(ctx, deps, kind, p.parent);
+      if (p.orderby === 'relevance' && !p.search) {
         throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
       }
-      const include = ctx.args.ints('include');
-      const exclude = ctx.args.ints('exclude');
+      const include = p.include ?? [];
+      const exclude = p.exclude ?? [];
       if (p.orderby === 'include' && !include.length) {
         throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
       }
       const and: Filter[] = [{ parent: parent.id }, { type: 'revision' }];
       if (include.length) and.push({ id: { $in: include } });
       if (exclude.length) and.push({ id: { $nin: exclude } });
-      const search = typeof p.search === 'string' && p.search.trim() ? parseSearch(p.search, [], false) : undefined;
+      const search = p.search?.trim() ? parseSearch(p.search, [], false) : undefined;
       const sf = search && searchFilter(search);
       if (sf) and.push(sf);
       const dir = p.order === 'asc' ? 1 : -1;
@@ -165,9 +167,9 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       if (p.orderby === 'include') all.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
       if (p.orderby === 'relevance' && search) all.sort((a, b) => relevanceRank(a, search) - relevanceRank(b, search));
       const total = all.length;
-      const perPage = typeof p.per_page === 'number' ? p.per_page : undefined;
-      const page = Number(p.page ?? 1);
-      const offset = perPage !== undefined && typeof p.offset === 'number' ? Math.abs(p.offset) : 0;
+      const perPage = p.per_page ?? undefined;
+      const page = p.page;
+      const offset = perPage !== undefined && p.offset != null ? Math.abs(p.offset) : 0;
       const pages = perPage ? totalPages(total, perPage) : total > 0 ? 1 : 0;
       if (total > 0) {
         if (offset >= total)
@@ -179,7 +181,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
         if (!offset && page > pages)
           throw new RestError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
       }
-      const start = perPage ? (typeof p.offset === 'number' ? offset : (page - 1) * perPage) : 0;
+      const start = perPage ? (p.offset != null ? offset : (page - 1) * perPage) : 0;
       const items = perPage ? all.slice(start, start + perPage) : all;
       const headers = pagingHeaders(deps.site, `${base}/${parent.id}/revisions`, ctx.req.query, page, perPage ?? Math.max(total, 1), total);
       headers['X-WP-TotalPages'] = String(pages);
@@ -187,13 +189,13 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     },
   });
 
-  app.bind(`${id}.revisions.get`, {
+  app.bind(shared(eps.revisions.get), {
     async permission(ctx) {
-      return readCheck(ctx, await parentOf(ctx, deps, kind, 'parent'), 'revisions');
+      return readCheck(ctx, await parentOf(ctx, deps, kind, ctx.input.parent), 'revisions');
     },
     async handle(ctx) {
-      const parent = await parentOf(ctx, deps, kind, 'parent');
-      const rev = await revisionById(deps, Number(ctx.params.id));
+      const parent = await parentOf(ctx, deps, kind, ctx.input.parent);
+      const rev = await revisionById(deps, ctx.input.id);
       if (rev.parent !== parent.id)
         throw new RestError('rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${parent.id}"`, 404);
       return { body: presentRevision(rev, view(ctx)) };
@@ -204,12 +206,12 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
   // API (revisions go with their post), so every caller is refused, after the parent and revision checks.
   const cannotDeleteRevision = (ctx: HandlerContext) =>
     new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.', authStatus(ctx.user));
-  app.bind(`${id}.revisions.delete`, {
+  app.bind(shared(eps.revisions.delete), {
     async permission(ctx) {
-      const parent = await parentOf(ctx, deps, kind, 'parent');
+      const parent = await parentOf(ctx, deps, kind, ctx.input.parent);
       if (!canDeletePost(ctx.user, parent))
         return new RestError('rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.', authStatus(ctx.user));
-      await revisionById(deps, Number(ctx.params.id));
+      await revisionById(deps, ctx.input.id);
       const read = readCheck(ctx, parent, 'revisions');
       return read === true ? cannotDeleteRevision(ctx) : read;
     },
@@ -218,12 +220,14 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     },
   });
 
-  app.bind(`${id}.autosaves.list`, {
+  // The autosaves route captures the post as `id`, an argument it does not declare (its declarations
+  // name the post `parent`), so the capture is read from the untyped parameters.
+  app.bind(shared(eps.autosaves.list), {
     async permission(ctx) {
-      return readCheck(ctx, await parentOf(ctx, deps, kind, 'id'), 'autosaves');
+      return readCheck(ctx, await parentOf(ctx, deps, kind, Number(ctx.params.id)), 'autosaves');
     },
     async handle(ctx) {
-      const parent = await parentOf(ctx, deps, kind, 'id');
+      const parent = await parentOf(ctx, deps, kind, Number(ctx.params.id));
       const list = await deps.posts.find(
         { parent: parent.id, type: 'revision', slug: autosaveSlug(parent.id) },
         {
@@ -237,12 +241,12 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     },
   });
 
-  app.bind(`${id}.autosaves.get`, {
+  app.bind(shared(eps.autosaves.get), {
     async permission(ctx) {
-      return readCheck(ctx, await parentOf(ctx, deps, kind, 'parent'), 'revisions');
+      return readCheck(ctx, await parentOf(ctx, deps, kind, ctx.input.parent), 'revisions');
     },
     async handle(ctx) {
-      const parentId = Number(ctx.params.parent);
+      const parentId = ctx.input.parent;
       // The reference answers the newest autosave of the parent, whatever id the path names.
       const autosave = await deps.posts.findOne(
         { parent: parentId, type: 'revision', slug: autosaveSlug(parentId) },
@@ -258,21 +262,19 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
     },
   });
 
-  app.bind(`${id}.autosaves.create`, {
+  app.bind(shared(eps.autosaves.create), {
     async permission(ctx) {
       if (!Number(ctx.params.id)) return new RestError('rest_post_invalid_id', 'Invalid item ID.', 404);
       const post = await autosaveTarget(ctx, deps, kind);
-      checkTemplate(ctx.params, post);
+      checkTemplate(ctx.input.template, post);
       if (!canEditPost(ctx.user, post)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authStatus(ctx.user));
-      if (
-        typeof ctx.params.author === 'number' &&
-        ctx.params.author !== 0 &&
-        ctx.params.author !== ctx.user?.id &&
-        !can(ctx.user, `edit_others_${kind.kind}s`)
-      ) {
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: the list's query may carry any `author`, so the type is tested.
+      const author = ctx.input.author;
+      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${kind.kind}s`)) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
-      if (ctx.params.sticky === true && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {
+      if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
       if (!(await canAssignTerms(deps, ctx)))

@@ -52,11 +52,43 @@ export interface Prepared {
   ping_status?: 'open' | 'closed';
 }
 
-export interface Request {
-  params: Record<string, unknown>;
-  has(name: string): boolean;
-  user: Caller;
+/**
+ * The write arguments, typed as posts and pages declare them (libs/routes/cms/post-args.ts): each is
+ * optional here, as a page has no sticky, format or terms and a post no parent or menu_order; those are
+ * read for the type that has them only.
+ */
+export interface WriteParams {
+  readonly title?: string | Record<string, unknown> | null;
+  readonly content?: string | Record<string, unknown> | null;
+  readonly excerpt?: string | Record<string, unknown> | null;
+  readonly status?: string | null;
+  readonly date?: string | null;
+  readonly date_gmt?: string | null;
+  readonly slug?: string | null;
+  readonly author?: number | null;
+  readonly password?: string | null;
+  readonly sticky?: boolean | null;
+  readonly parent?: number | null;
+  readonly menu_order?: number | null;
+  readonly comment_status?: 'open' | 'closed' | null;
+  readonly ping_status?: 'open' | 'closed' | null;
+  readonly categories?: number[] | null;
+  readonly tags?: number[] | null;
+  readonly format?: string | null;
+  readonly template?: string | null;
+  readonly featured_media?: number | null;
+  readonly meta?: unknown;
 }
+
+/** A write request: its typed arguments, whether it carried one, and the caller (a HandlerContext is one). */
+export interface Request {
+  readonly input: WriteParams;
+  has(name: string): boolean;
+  readonly user: Caller;
+}
+
+/** Whether a write asks to make the record sticky (only posts declare `sticky`; a page's request has none). */
+export const stickyRequested = (req: Pick<Request, 'input'>): boolean => req.input.sticky === true;
 
 function textOf(v: unknown, requireNonEmptyRaw: boolean): string | undefined {
   if (typeof v === 'string') return v;
@@ -71,7 +103,7 @@ const invalidField = (message: string) => new RestError('rest_invalid_field', me
 
 /** prepare_item_for_database: reads and checks the request against the record being updated (if any). */
 export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, existing: PostDoc | null): Promise<Prepared> {
-  const p = req.params;
+  const p = req.input;
   const out: Prepared = { editDate: false, resetDate: false };
   const zone = deps.site.timezone;
   if (p.title !== undefined && p.title !== null) out.title = textOf(p.title, true);
@@ -84,7 +116,7 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
     if (out.excerpt !== undefined) out.excerpt = kses(out.excerpt);
   }
 
-  if (typeof p.status === 'string' && (!existing || existing.status !== p.status)) {
+  if (p.status != null && (!existing || existing.status !== p.status)) {
     const s = p.status;
     if ((s === 'publish' || s === 'future' || s === 'private') && !typeCan(req.user, kind.kind, 'publish')) {
       const message =
@@ -96,13 +128,13 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
     out.status = s;
   }
 
-  if (typeof p.date === 'string' && p.date !== '') {
+  if (p.date) {
     const d = parseDateInput(p.date, zone);
     if (d && (!existing || existing.date !== d.local)) {
       out.date = d;
       out.editDate = true;
     }
-  } else if (typeof p.date_gmt === 'string' && p.date_gmt !== '') {
+  } else if (p.date_gmt) {
     const d = parseDateInput(p.date_gmt, zone, true);
     const current = existing?.date_gmt ? new Date(existing.date_gmt).getTime() : null;
     if (d && current !== d.gmt.getTime()) {
@@ -112,15 +144,15 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
   }
   if ((req.has('date_gmt') && p.date_gmt === null) || (req.has('date') && p.date === null)) out.resetDate = true;
 
-  if (typeof p.slug === 'string') out.slug = p.slug;
+  if (p.slug != null) out.slug = p.slug;
 
-  if (typeof p.author === 'number' && p.author !== 0) {
+  if (p.author != null && p.author !== 0) {
     if (p.author !== req.user?.id && !(p.author > 0 && (await deps.users.byId(p.author))))
       throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
     out.author = p.author;
   }
 
-  if (typeof p.password === 'string') {
+  if (p.password != null) {
     out.password = p.password;
     if (p.password !== '') {
       if (!kind.hierarchical && p.sticky === true) throw invalidField('A post can not be sticky and have a password.');
@@ -129,7 +161,7 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
   }
   if (!kind.hierarchical && p.sticky === true && existing?.password) throw invalidField('A password protected post can not be set to sticky.');
 
-  if (kind.hierarchical && typeof p.parent === 'number') {
+  if (kind.hierarchical && p.parent != null) {
     if (p.parent === 0) out.parent = 0;
     else {
       const parent = p.parent > 0 ? await deps.posts.byId(p.parent) : null;
@@ -137,7 +169,7 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
       out.parent = existing && (await makesLoop(deps, existing.id, parent)) ? 0 : parent.id;
     }
   }
-  if (kind.hierarchical && typeof p.menu_order === 'number') out.menu_order = p.menu_order;
+  if (kind.hierarchical && p.menu_order != null) out.menu_order = p.menu_order;
   if (p.comment_status === 'open' || p.comment_status === 'closed') out.comment_status = p.comment_status;
   if (p.ping_status === 'open' || p.ping_status === 'closed') out.ping_status = p.ping_status;
   return out;
@@ -159,8 +191,8 @@ async function makesLoop(deps: WriteDeps, selfId: number, parent: PostDoc): Prom
  * The reference's check_template: with no theme templates registered, only "" and the record's current
  * template are valid. Reported like an argument failure, before the permission checks.
  */
-export function checkTemplate(p: Record<string, unknown>, existing: PostDoc | null): void {
-  const t = p.template;
+export function checkTemplate(t: unknown, existing: PostDoc | null): void {
+  // A permission check runs it, for Allow with another endpoint's arguments too: any value but a string passes.
   if (typeof t !== 'string' || t === '' || t === (existing?.template ?? '')) return;
   throw invalidParams([['template', new ParamError('rest_invalid_param', 'template is not one of .')]]);
 }
@@ -172,8 +204,12 @@ async function existingTerms(deps: WriteDeps, taxonomy: string, ids: number[]): 
   return [...new Set(ids)].filter((id) => found.has(id));
 }
 
-/** assign_term: any given term that exists must be assignable (edit_posts for categories and tags). */
-export async function canAssignTerms(deps: WriteDeps, req: Request): Promise<boolean> {
+/**
+ * assign_term: any given term that exists must be assignable (edit_posts for categories and tags). A
+ * permission check, so it also decides Allow for the route's other endpoints with this request's arguments
+ * (a list's `categories` may be an object): the untyped parameters are read as lists of integers.
+ */
+export async function canAssignTerms(deps: WriteDeps, req: { readonly params: Record<string, unknown>; readonly user: Caller }): Promise<boolean> {
   for (const [arg, tax] of [
     ['categories', 'category'],
     ['tags', 'post_tag'],
@@ -185,8 +221,8 @@ export async function canAssignTerms(deps: WriteDeps, req: Request): Promise<boo
   return true;
 }
 
-async function featuredMedia(deps: WriteDeps, value: unknown, current: number): Promise<number> {
-  if (typeof value !== 'number') return current;
+async function featuredMedia(deps: WriteDeps, value: number | null | undefined, current: number): Promise<number> {
+  if (value == null) return current;
   if (value === 0) return 0;
   // Only an attachment can be a thumbnail; anything else leaves it as it was.
   const media = await deps.posts.byId(value);
@@ -234,7 +270,7 @@ async function finalSlug(
 
 /** The new record of a create. */
 export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request, prep: Prepared, id: number): Promise<PostDoc> {
-  const p = req.params;
+  const p = req.input;
   const zone = deps.site.timezone;
   const title = prep.title ?? '';
   const content = prep.content ?? '';
@@ -245,11 +281,10 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
   const slug = await finalSlug(deps, kind, prep.slug, dates.status, title, id, parent);
   const tax: Record<string, number[]> = {};
   if (!kind.hierarchical) {
-    const a = new Args(p);
-    tax.category = Array.isArray(p.categories) ? await existingTerms(deps, 'category', a.ints('categories')) : [deps.defaultCategory()];
-    tax.post_tag = Array.isArray(p.tags) ? await existingTerms(deps, 'post_tag', a.ints('tags')) : [];
+    tax.category = p.categories ? await existingTerms(deps, 'category', p.categories) : [deps.defaultCategory()];
+    tax.post_tag = p.tags ? await existingTerms(deps, 'post_tag', p.tags) : [];
   }
-  const format = !kind.hierarchical && typeof p.format === 'string' && p.format !== 'standard' ? p.format : '';
+  const format = !kind.hierarchical && p.format != null && p.format !== 'standard' ? p.format : '';
   return {
     id,
     type: kind.kind,
@@ -269,7 +304,7 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
     modified_gmt: dates.date_gmt ?? fromLocal(dates.date, zone),
     comment_status: prep.comment_status ?? (kind.hierarchical ? 'closed' : (deps.defaultDiscussion?.().comment_status ?? 'open')),
     ping_status: prep.ping_status ?? (kind.hierarchical ? 'closed' : (deps.defaultDiscussion?.().ping_status ?? 'open')),
-    template: typeof p.template === 'string' ? p.template : '',
+    template: p.template ?? '',
     format,
     sticky: !kind.hierarchical && p.sticky === true,
     featured_media: await featuredMedia(deps, p.featured_media, 0),
@@ -290,7 +325,7 @@ export async function buildUpdate(
   prep: Prepared,
   old: PostDoc,
 ): Promise<{ changes: Partial<PostDoc>; after: PostDoc }> {
-  const p = req.params;
+  const p = req.input;
   const zone = deps.site.timezone;
   const status = prep.status ?? old.status;
   const floating = FLOATING_STATUSES.has(old.status) && !prep.editDate && !old.date_gmt;
@@ -328,14 +363,13 @@ export async function buildUpdate(
     after.trash = undefined;
   }
   after.slug = await finalSlug(deps, kind, wanted, after.status, after.title, old.id, after.parent, old.slug);
-  if (typeof p.template === 'string') after.template = p.template;
+  if (p.template != null) after.template = p.template;
   if (!kind.hierarchical) {
-    if (typeof p.format === 'string' && p.format !== '') after.format = p.format === 'standard' ? '' : p.format;
-    if (typeof p.sticky === 'boolean') after.sticky = p.sticky;
+    if (p.format) after.format = p.format === 'standard' ? '' : p.format;
+    if (p.sticky != null) after.sticky = p.sticky;
     const tax = { ...(old.tax ?? {}) };
-    const a = new Args(p);
-    if (Array.isArray(p.categories)) tax.category = await existingTerms(deps, 'category', a.ints('categories'));
-    if (Array.isArray(p.tags)) tax.post_tag = await existingTerms(deps, 'post_tag', a.ints('tags'));
+    if (p.categories) tax.category = await existingTerms(deps, 'category', p.categories);
+    if (p.tags) tax.post_tag = await existingTerms(deps, 'post_tag', p.tags);
     after.tax = tax;
   }
   after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);

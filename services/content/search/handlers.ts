@@ -13,8 +13,9 @@ import { RestError } from '../../../libs/rest/errors';
 import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
 import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { InputOf } from '../../../libs/rest/params';
 import { restUrl } from '../../../libs/rest/site';
-import { POST_SUBTYPES, TERM_SUBTYPES } from '../../../libs/routes/cms/search';
+import { POST_SUBTYPES, SEARCH_ENDPOINT, TERM_SUBTYPES } from '../../../libs/routes/cms/search';
 import type { Filter } from '../../../libs/store/types';
 import { loadTermAncestors, termLink } from '../../../libs/terms/link';
 import type { TermDoc } from '../../../libs/terms/repository';
@@ -37,13 +38,15 @@ export const FORMAT_STRINGS: Record<string, string> = {
   audio: 'Audio',
 };
 
+type SearchInput = InputOf<typeof SEARCH_ENDPOINT>;
+
 interface Found {
   items: Record<string, unknown>[];
   total: number;
 }
 
 /** The requested subtypes a handler serves: all of its subtypes for `any`, else those it has. */
-function chosen(requested: string[], available: string[]): string[] {
+function chosen(requested: readonly string[], available: string[]): string[] {
   return requested.includes('any') ? available : available.filter((s) => requested.includes(s));
 }
 
@@ -52,13 +55,13 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
   // Self links point at item routes this build answers (the terms routes may live in another release).
   const answers = (path: string) => (registry ? registry.match(path)?.route.namespace === 'cms/v2' : true);
 
-  async function searchPosts(ctx: HandlerContext, page: number, perPage: number): Promise<Found> {
-    const p = ctx.params;
+  async function searchPosts(ctx: HandlerContext<SearchInput>, page: number, perPage: number): Promise<Found> {
+    const p = ctx.input;
     const user: Caller = ctx.user;
     const subtypes = POST_SUBTYPES.filter((t) => postTypeObject(t)!.showInRest(user));
-    const types = chosen(ctx.args.strs('subtype'), subtypes);
+    const types = chosen(p.subtype, subtypes);
     if (!types.length) return { items: [], total: 0 };
-    const search = typeof p.search === 'string' ? p.search : '';
+    const search = p.search ?? '';
     // Only published records, as the reference's post handler asks WP_Query for.
     const args = {
       status: ['publish'],
@@ -112,16 +115,16 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     return { items, total };
   }
 
-  async function searchTerms(ctx: HandlerContext, page: number, perPage: number): Promise<Found> {
-    const p = ctx.params;
-    const taxonomies = chosen(ctx.args.strs('subtype'), TERM_SUBTYPES);
+  async function searchTerms(ctx: HandlerContext<SearchInput>, page: number, perPage: number): Promise<Found> {
+    const p = ctx.input;
+    const taxonomies = chosen(p.subtype, TERM_SUBTYPES);
     if (!taxonomies.length) return { items: [], total: 0 };
     const and: Filter[] = [{ taxonomy: { $in: taxonomies } }];
-    const search = typeof p.search === 'string' ? p.search : '';
+    const search = p.search ?? '';
     // WP_Term_Query's search: the text inside the name or the slug.
     if (search !== '') and.push({ $or: [{ name: { $icontains: search } }, { slug: { $icontains: search } }] });
-    const include = ctx.args.ints('include');
-    const exclude = ctx.args.ints('exclude');
+    const include = p.include ?? [];
+    const exclude = p.exclude ?? [];
     if (include.length) and.push({ id: { $in: include } });
     if (exclude.length) and.push({ id: { $nin: exclude } });
     const filter: Filter = and.length === 1 ? and[0] : { $and: and };
@@ -153,8 +156,8 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     return { items, total };
   }
 
-  async function searchFormats(ctx: HandlerContext, page: number, perPage: number): Promise<Found> {
-    const search = typeof ctx.params.search === 'string' ? ctx.params.search.toLowerCase() : '';
+  async function searchFormats(ctx: HandlerContext<SearchInput>, page: number, perPage: number): Promise<Found> {
+    const search = ctx.input.search?.toLowerCase() ?? '';
     // A format has an archive once some post was written in it (the reference's post_format term exists).
     const used = new Set((await deps.posts.distinct('format', { type: 'post', format: { $in: Object.keys(FORMAT_STRINGS) } })).map(String));
     const found = Object.entries(FORMAT_STRINGS)
@@ -171,11 +174,12 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     return { items, total: found.length };
   }
 
-  app.bind('cms.search', {
+  app.bind(SEARCH_ENDPOINT, {
     async handle(ctx) {
-      const page = Number(ctx.params.page);
-      const perPage = Number(ctx.params.per_page);
-      const type = String(ctx.params.type);
+      const page = ctx.input.page;
+      // perPageArg declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
+      const perPage = Number(ctx.input.per_page);
+      const type = ctx.input.type;
       const run = type === 'post' ? searchPosts : type === 'term' ? searchTerms : type === 'post-format' ? searchFormats : null;
       if (!run) throw new RestError('rest_search_invalid_type', 'Invalid type parameter.', 400);
       const { items, total } = await run(ctx, page, perPage);

@@ -9,6 +9,7 @@ import { ParamError, invalidParams } from '../../../libs/rest/errors';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { SETTINGS, type SettingValues } from '../../../libs/settings/site-settings';
 import type { ContentDeps } from '../deps';
+import { SETTINGS_ENDPOINTS } from '../../../libs/routes/cms/settings';
 
 /** The settings in the reference's shape: each value cast to its declared type. */
 function present(values: SettingValues): Record<string, unknown> {
@@ -27,7 +28,7 @@ export function bindSettings(app: ServiceApp, deps: ContentDeps): void {
   // manage_options, else rest_forbidden (401 for a guest, 403 for a user).
   const permission = async (ctx: HandlerContext) => can(ctx.user, 'manage_options');
 
-  app.bind('cms.settings.get', {
+  app.bind(SETTINGS_ENDPOINTS.get, {
     permission,
     async handle() {
       // Another process may have changed them since the last periodic read.
@@ -36,14 +37,15 @@ export function bindSettings(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.settings.update', {
+  app.bind(SETTINGS_ENDPOINTS.update, {
     permission,
     async handle(ctx) {
       const set: SettingValues = {};
       const reset: string[] = [];
       for (const s of SETTINGS) {
         if (!ctx.has(s.name)) continue;
-        const v = ctx.params[s.name];
+        // Each setting's value is as its own schema declares it: the arguments are a record of them (unknown values).
+        const v = ctx.input[s.name];
         // A null value deletes the option: the setting goes back to its default.
         if (v === null || v === undefined) reset.push(s.name);
         else set[s.name] = s.name === 'url' ? String(v).replace(/\/+$/, '') : v;

@@ -14,7 +14,8 @@ import { pagingHeaders } from '../../../libs/rest/paging';
 import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
-import { termEndpoint } from '../../../libs/routes/cms/terms';
+import { termEndpoints, type TermEndpoints } from '../../../libs/routes/cms/terms';
+import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
 import { DuplicateKeyError, type Store } from '../../../libs/store/types';
 import { termErrors } from '../../../libs/terms/errors';
 import type { TermDoc, TermInput, TermsRepository } from '../../../libs/terms/repository';
@@ -34,6 +35,9 @@ export interface TermsDeps {
   /** Post list answers name term slugs (class_list): term writes drop them. */
 }
 
+/** What a create and an update write, in every taxonomy (a hierarchical one's `parent` is not among them). */
+type WriteInput = InputOf<Shared<TermEndpoints['create'] | TermEndpoints['update']>>;
+
 /** The reference's read_post for the records that carry terms. */
 function canReadTermsOf(ctx: HandlerContext, post: PostDoc): boolean {
   if (PUBLIC_STATUSES.has(post.status)) return true;
@@ -41,16 +45,18 @@ function canReadTermsOf(ctx: HandlerContext, post: PostDoc): boolean {
 }
 
 /** A term write's fields from the request: only those it carries (prepare_item_for_database). */
-function termInput(ctx: HandlerContext, tax: TaxonomyInfo): TermInput {
-  const p = ctx.params;
+function termInput(ctx: HandlerContext<WriteInput>, tax: TaxonomyInfo): TermInput {
+  const p = ctx.input;
   const input: TermInput = {};
-  if (typeof p.name === 'string') input.name = p.name;
-  if (typeof p.slug === 'string') input.slug = p.slug;
-  if (typeof p.description === 'string') {
+  if (p.name != null) input.name = p.name;
+  if (p.slug != null) input.slug = p.slug;
+  if (p.description != null) {
     // Descriptions are filtered like other text for writers without unfiltered_html.
     input.description = can(ctx.user, 'unfiltered_html') ? p.description : kses(p.description, TITLE_TAGS);
   }
-  if (tax.hierarchical && typeof p.parent === 'number') input.parent = p.parent;
+  // Only a hierarchical taxonomy declares `parent`, so it is read from the untyped parameters.
+  const parent = ctx.params.parent;
+  if (tax.hierarchical && typeof parent === 'number') input.parent = parent;
   return input;
 }
 
@@ -61,12 +67,13 @@ export function bindTerms(app: ServiceApp, deps: TermsDeps, registry: RouteRegis
 function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targets: TermLinkTargets): void {
   const { site, terms } = deps;
   const base = `/cms/v2/${tax.base}`;
+  const eps = termEndpoints(tax);
   // Answers of permanent deletes made by batch sub-requests, by idempotency key (as for posts).
   const results = new BatchResults(deps.store);
 
-  const loadTerm = (ctx: HandlerContext): Promise<TermDoc> =>
+  const loadTerm = (ctx: HandlerContext<{ readonly id: number }>): Promise<TermDoc> =>
     ctx.cached('term', async () => {
-      const t = await terms.ofTaxonomy(Number(ctx.params.id), tax.name);
+      const t = await terms.ofTaxonomy(ctx.input.id, tax.name);
       if (!t) throw termErrors.invalid();
       return t;
     });
@@ -76,7 +83,10 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     return { site, tax, context, ancestors, targets };
   };
 
-  /** The parent a write names must be a term of this taxonomy (0 means none); taxonomies without a hierarchy take none. */
+  /**
+   * The parent a write names must be a term of this taxonomy (0 means none); taxonomies without a
+   * hierarchy take none (they do not declare it, so it is read from the untyped parameters).
+   */
   const checkParent = async (ctx: HandlerContext) => {
     const parent = ctx.params.parent;
     if (parent === undefined || parent === null) return;
@@ -84,11 +94,13 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     if (parent !== 0 && !(await terms.ofTaxonomy(Number(parent), tax.name))) throw termErrors.parentInvalid();
   };
 
-  app.bind(termEndpoint(tax, 'list'), {
+  app.bind(shared(eps.list), {
     async permission(ctx) {
-      if (ctx.params.context === 'edit' && !termCan(ctx.user, tax, 'edit_terms')) {
+      if (ctx.input.context === 'edit' && !termCan(ctx.user, tax, 'edit_terms')) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.', authStatus(ctx.user));
       }
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `post` is undeclared, so it is read untyped (as a number).
       if (ctx.params.post) {
         const post = await ctx.cached('post', () => deps.posts.byId(Number(ctx.params.post)));
         if (!post) return new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
@@ -99,44 +111,48 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
+      // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
       const perPage = Number(p.per_page);
-      const offset = !tax.hierarchical && typeof p.offset === 'number' && p.offset ? p.offset : (Number(p.page) - 1) * perPage;
-      const post = p.post ? await ctx.cached('post', () => deps.posts.byId(Number(p.post))) : null;
+      // `offset` (flat taxonomies) and `parent` (hierarchical ones) are not declared by both, so they are read untyped.
+      const { offset: rawOffset, parent } = ctx.params;
+      const offset = !tax.hierarchical && typeof rawOffset === 'number' && rawOffset ? rawOffset : (p.page - 1) * perPage;
+      const postId = p.post;
+      const post = postId ? await ctx.cached('post', () => deps.posts.byId(postId)) : null;
       const { items, total } = await terms.query(tax, {
-        include: ctx.args.ints('include'),
-        exclude: ctx.args.ints('exclude'),
-        parent: tax.hierarchical && typeof p.parent === 'number' ? p.parent : undefined,
+        include: p.include ?? [],
+        exclude: p.exclude ?? [],
+        parent: tax.hierarchical && typeof parent === 'number' ? parent : undefined,
         within: post ? (post.tax?.[tax.name] ?? []) : undefined,
-        slugs: Array.isArray(p.slug) ? ctx.args.strs('slug').map(sanitizeTitle) : undefined,
-        search: typeof p.search === 'string' && p.search ? p.search : undefined,
-        hideEmpty: p.hide_empty === true,
-        orderby: String(p.orderby),
-        order: p.order === 'desc' ? 'desc' : 'asc',
+        slugs: p.slug?.map(sanitizeTitle),
+        search: p.search || undefined,
+        hideEmpty: p.hide_empty,
+        orderby: p.orderby,
+        order: p.order,
         offset,
         limit: perPage,
       });
-      const input = await present(items, contextOf(ctx.args));
+      const input = await present(items, contextOf(ctx.input.context));
       const page = Math.ceil(offset / perPage + 1);
       return { body: items.map((t) => presentTerm(t, input)), headers: pagingHeaders(site, base, ctx.req.query, page, perPage, total) };
     },
   });
 
-  app.bind(termEndpoint(tax, 'get'), {
+  app.bind(shared(eps.get), {
     async permission(ctx) {
       await loadTerm(ctx);
-      if (ctx.params.context === 'edit' && !termCan(ctx.user, tax, 'edit_terms')) {
+      if (ctx.input.context === 'edit' && !termCan(ctx.user, tax, 'edit_terms')) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to edit this term.', authStatus(ctx.user));
       }
       return true;
     },
     async handle(ctx) {
       const t = await loadTerm(ctx);
-      return { body: presentTerm(t, await present([t], contextOf(ctx.args))) };
+      return { body: presentTerm(t, await present([t], contextOf(ctx.input.context))) };
     },
   });
 
-  app.bind(termEndpoint(tax, 'create'), {
+  app.bind(shared(eps.create), {
     async permission(ctx) {
       // Hierarchical terms are created with edit_terms; the others with assign_terms (anyone who tags may add a tag).
       if (!termCan(ctx.user, tax, tax.hierarchical ? 'edit_terms' : 'assign_terms')) {
@@ -157,7 +173,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       await checkParent(ctx);
       let created: TermDoc;
       try {
-        created = await terms.insertTerm(tax, { ...termInput(ctx, tax), name: String(ctx.params.name) }, key);
+        created = await terms.insertTerm(tax, { ...termInput(ctx, tax), name: ctx.input.name }, key);
       } catch (e) {
         const first = key && e instanceof DuplicateKeyError ? await terms.findOne({ batch_key: key }) : null;
         if (!first) throw e;
@@ -167,7 +183,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     },
   });
 
-  app.bind(termEndpoint(tax, 'update'), {
+  app.bind(shared(eps.update), {
     async permission(ctx) {
       await loadTerm(ctx);
       if (!termCan(ctx.user, tax, 'edit_terms'))
@@ -183,7 +199,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     },
   });
 
-  app.bind(termEndpoint(tax, 'delete'), {
+  app.bind(shared(eps.delete), {
     async permission(ctx) {
       const key = ctx.req.idempotencyKey;
       // A permanent delete that already ran answers as it did, though the term is gone.
@@ -200,12 +216,12 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       const key = ctx.req.idempotencyKey;
       const done = key ? await results.answer(key) : null;
       if (done) {
-        const left = await terms.ofTaxonomy(Number(ctx.params.id), tax.name);
+        const left = await terms.ofTaxonomy(ctx.input.id, tax.name);
         if (left) await terms.deleteTerm(tax, left, tax.name === 'category' ? deps.defaultCategory() : undefined);
         return { status: Number(done.status), body: done.body };
       }
       const t = await loadTerm(ctx);
-      if (ctx.params.force !== true) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
+      if (!ctx.input.force) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
       const previous = presentTerm(t, await present([t], 'view'), false);
       const body = { deleted: true, previous };
       // Recorded before the delete: a retry after a crash in between finishes it and answers the same.

@@ -6,7 +6,9 @@ import type { UserDoc } from '../../../libs/auth/users';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
 import { restUrl } from '../../../libs/rest/site';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import type { AnyParams, HandlerContext, ServiceApp } from '../../../libs/rest/service';
+import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
+import { USER_ENDPOINTS } from '../../../libs/routes/cms/users';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { ContentDeps } from '../deps';
@@ -27,7 +29,11 @@ function canEditUser(user: Caller, target: UserDoc): boolean {
   return !target.roles.includes('administrator') || user.roles.includes('administrator');
 }
 
-async function loadTarget(ctx: HandlerContext, deps: ContentDeps, me: boolean): Promise<UserDoc> {
+/** What a create and the two updates write. */
+type WriteInput = InputOf<Shared<typeof USER_ENDPOINTS.create | typeof USER_ENDPOINTS.update | typeof USER_ENDPOINTS.me.update>>;
+
+/** The user an item route names: the caller on `users/me`, else the `id` the route captured (always there). */
+async function loadTarget(ctx: HandlerContext<AnyParams & { readonly id?: number }>, deps: ContentDeps, me: boolean): Promise<UserDoc> {
   return ctx.cached('target', async () => {
     if (me) {
       if (!ctx.user) throw notLoggedIn();
@@ -35,7 +41,7 @@ async function loadTarget(ctx: HandlerContext, deps: ContentDeps, me: boolean): 
       if (!u) throw invalidId();
       return u;
     }
-    const id = Number(ctx.params.id);
+    const id = ctx.input.id ?? 0;
     const u = id > 0 ? await deps.users.byId(id) : null;
     if (!u) throw invalidId();
     return u;
@@ -55,17 +61,17 @@ function validateRoles(roles: string[]): string[] {
 const LOGIN = /^[A-Za-z0-9 _.\-@]+$/;
 
 /** Field changes from the request, shared by create and update. */
-function changesFrom(ctx: HandlerContext): Partial<UserDoc> & { password?: string } {
-  const p = ctx.params;
+function changesFrom(ctx: HandlerContext<WriteInput>): Partial<UserDoc> & { password?: string } {
+  const p = ctx.input;
   const out: Partial<UserDoc> & { password?: string } = {};
   const copy = ['name', 'first_name', 'last_name', 'url', 'description', 'nickname', 'slug'] as const satisfies ReadonlyArray<keyof UserDoc>;
   for (const field of copy) {
-    const v = ctx.args.str(field);
-    if (v !== undefined) out[field] = v;
+    const v = p[field];
+    if (v != null) out[field] = v;
   }
-  if (typeof p.locale === 'string') out.locale = p.locale || 'en_US';
-  if (typeof p.email === 'string') out.email = p.email.toLowerCase();
-  if (typeof p.password === 'string') out.password = p.password;
+  if (p.locale != null) out.locale = p.locale || 'en_US';
+  if (p.email != null) out.email = p.email.toLowerCase();
+  if (p.password != null) out.password = p.password;
   return out;
 }
 
@@ -83,18 +89,20 @@ async function ensureUnique(deps: ContentDeps, changes: { login?: string; email?
 export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
   const { site } = deps;
 
-  app.bind('cms.users.list', {
+  app.bind(USER_ENDPOINTS.list, {
     async permission(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       if (p.context === 'edit' && !can(ctx.user, 'list_users')) {
         return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', authStatus(ctx.user));
       }
-      if (['email', 'registered_date'].includes(String(p.orderby)) && !can(ctx.user, 'list_users')) {
+      if ((p.orderby === 'email' || p.orderby === 'registered_date') && !can(ctx.user, 'list_users')) {
         return new RestError('rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.', authStatus(ctx.user));
       }
       if (p.who === 'authors' && !can(ctx.user, 'edit_posts')) {
         return new RestError('rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.', authStatus(ctx.user));
       }
+      // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
+      // this request's arguments: a create's `capabilities` is undeclared, so the types are tested.
       if ((Array.isArray(p.roles) && p.roles.length) || (Array.isArray(p.capabilities) && p.capabilities.length)) {
         if (!can(ctx.user, 'list_users'))
           return new RestError('rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.', authStatus(ctx.user));
@@ -102,17 +110,17 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
+      const p = ctx.input;
       const and: Filter[] = [];
-      const include = ctx.args.ints('include');
-      const exclude = ctx.args.ints('exclude');
-      const slugs = ctx.args.strs('slug');
+      const include = p.include ?? [];
+      const exclude = p.exclude ?? [];
+      const slugs = p.slug ?? [];
       if (include.length) and.push({ id: { $in: include } });
       if (exclude.length) and.push({ id: { $nin: exclude } });
       if (slugs.length) and.push({ slug: { $in: slugs } });
-      if (ctx.args.strs('roles').length) and.push({ roles: { $in: ctx.args.strs('roles') } });
+      if (p.roles?.length) and.push({ roles: { $in: p.roles } });
       if (p.who === 'authors') and.push({ roles: { $in: ['administrator', 'editor', 'author', 'contributor'] } });
-      if (typeof p.search === 'string' && p.search !== '') {
+      if (p.search) {
         const s = p.search.replace(/^\*|\*$/g, '');
         and.push({
           $or: [
@@ -124,7 +132,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
           ],
         });
       }
-      const capabilities = ctx.args.strs('capabilities');
+      const capabilities = p.capabilities ?? [];
       if (capabilities.length) {
         const roles = Object.entries(ROLE_CAPS)
           .filter(([, caps]) => capabilities.some((c) => caps.has(c)))
@@ -135,7 +143,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       if (restrict) and.push({ id: { $in: await publishedAuthorIds(deps) } });
 
       const dir = p.order === 'desc' ? -1 : 1;
-      const orderby = String(p.orderby);
+      const orderby = p.orderby;
       const sortField: Record<string, string> = {
         id: 'id',
         name: 'name',
@@ -151,13 +159,14 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
         ['id', dir],
       ];
       const filter: Filter = and.length ? { $and: and } : {};
+      // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
       const perPage = Number(p.per_page);
-      const page = Number(p.page);
+      const page = p.page;
       const skip = listSkip(p.offset, page, perPage);
       const [items, total] = await Promise.all([deps.users.find(filter, { sort, skip, limit: perPage }), deps.users.count(filter)]);
       if (orderby === 'include' && include.length) items.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
-      if (orderby === 'include_slugs' && Array.isArray(p.slug)) items.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
-      const context = contextOf(ctx.args);
+      if (orderby === 'include_slugs' && p.slug) items.sort((a, b) => slugs.indexOf(a.slug) - slugs.indexOf(b.slug));
+      const context = contextOf(ctx.input.context);
       return {
         body: items.map((u) => presentUser(u, site, context)),
         headers: pagingHeaders(site, '/cms/v2/users', ctx.req.query, page, perPage, total),
@@ -165,20 +174,21 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  app.bind('cms.users.create', {
+  app.bind(USER_ENDPOINTS.create, {
     async permission(ctx) {
       if (!can(ctx.user, 'create_users'))
         return new RestError('rest_cannot_create_user', 'Sorry, you are not allowed to create new users.', authStatus(ctx.user));
       return true;
     },
     async handle(ctx) {
-      const p = ctx.params;
-      if (p.id !== undefined) throw new RestError('rest_user_exists', 'Cannot create existing user.', 400);
-      const login = String(p.username).trim();
+      // `id` is no argument of a create: any the request carries is refused.
+      if (ctx.params.id !== undefined) throw new RestError('rest_user_exists', 'Cannot create existing user.', 400);
+      const p = ctx.input;
+      const login = p.username.trim();
       if (!LOGIN.test(login)) {
         throw new RestError('rest_user_invalid_username', 'This username is invalid because it uses illegal characters. Please enter a valid username.', 400);
       }
-      const roles = p.roles !== undefined ? validateRoles(ctx.args.strs('roles')) : ['subscriber'];
+      const roles = p.roles !== undefined ? validateRoles(p.roles ?? []) : ['subscriber'];
       if (roles.includes('administrator') && !ctx.user?.roles.includes('administrator')) {
         throw new RestError('rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.', 403);
       }
@@ -198,15 +208,17 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
     },
   });
 
-  for (const me of [false, true]) {
-    const prefix = me ? 'cms.users.me' : 'cms.users';
-    app.bind(`${prefix}.get`, {
+  for (const [me, eps] of [
+    [false, USER_ENDPOINTS],
+    [true, USER_ENDPOINTS.me],
+  ] as const) {
+    app.bind(shared(eps.get), {
       async permission(ctx) {
         // `users/me` is public in the reference; its handler answers a guest with rest_not_logged_in.
         if (me) return true;
         const target = await loadTarget(ctx, deps, me);
         if (ctx.user?.id === target.id) return true;
-        if (ctx.params.context === 'edit' && !can(ctx.user, 'list_users')) {
+        if (ctx.input.context === 'edit' && !can(ctx.user, 'list_users')) {
           return new RestError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', authStatus(ctx.user));
         }
         if (!can(ctx.user, 'list_users') && !(await publishedAuthorIds(deps)).includes(target.id)) {
@@ -216,28 +228,28 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       },
       async handle(ctx) {
         const target = await loadTarget(ctx, deps, me);
-        return { body: presentUser(target, site, contextOf(ctx.args)) };
+        return { body: presentUser(target, site, contextOf(ctx.input.context)) };
       },
     });
 
-    app.bind(`${prefix}.update`, {
+    app.bind(shared(eps.update), {
       async permission(ctx) {
         const target = await loadTarget(ctx, deps, me);
         if (!canEditUser(ctx.user, target)) return new RestError('rest_cannot_edit', 'Sorry, you are not allowed to edit this user.', authStatus(ctx.user));
-        if (ctx.params.roles !== undefined && !can(ctx.user, 'promote_users')) {
+        if (ctx.input.roles !== undefined && !can(ctx.user, 'promote_users')) {
           return new RestError('rest_cannot_edit_roles', 'Sorry, you are not allowed to edit roles of this user.', authStatus(ctx.user));
         }
         return true;
       },
       async handle(ctx) {
         const target = await loadTarget(ctx, deps, me);
-        const p = ctx.params;
-        if (typeof p.username === 'string' && p.username !== target.login) throw new RestError('rest_user_invalid_argument', "Username isn't editable.", 400);
+        const p = ctx.input;
+        if (p.username != null && p.username !== target.login) throw new RestError('rest_user_invalid_argument', "Username isn't editable.", 400);
         const changes = changesFrom(ctx);
         const set: Record<string, unknown> = { ...changes };
         delete set.password;
         if (p.roles !== undefined) {
-          const roles = validateRoles(ctx.args.strs('roles'));
+          const roles = validateRoles(p.roles ?? []);
           if (ctx.user?.id === target.id && !roles.includes('administrator') && target.roles.includes('administrator')) {
             throw new RestError('rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.', 403);
           }
@@ -253,7 +265,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       },
     });
 
-    app.bind(`${prefix}.delete`, {
+    app.bind(shared(eps.delete), {
       async permission(ctx) {
         await loadTarget(ctx, deps, me);
         if (!can(ctx.user, 'delete_users')) {
@@ -263,10 +275,10 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       },
       async handle(ctx) {
         const target = await loadTarget(ctx, deps, me);
-        if (ctx.params.force !== true) {
+        if (!ctx.input.force) {
           throw new RestError('rest_trash_not_supported', "Users do not support trashing. Set 'force' to true to delete.", 501);
         }
-        const reassign = Number(ctx.params.reassign);
+        const reassign = ctx.input.reassign;
         if (reassign) {
           if (reassign === target.id || !(await deps.users.byId(reassign))) {
             throw new RestError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
