@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { Authenticator } from '../auth/authenticate';
 import { createGatewayApp } from '../../services/gateway/http';
 import { createServiceHost } from '../../services/host';
+import { endpoint } from './params';
 import { RouteRegistry } from './registry';
 import { remoteDispatch } from './remote';
 import { RestServer, type RestInput } from './server';
@@ -18,16 +19,13 @@ const XML = '<?xml version="1.0"?>\n<thing><id>1</id></thing>\n';
 
 function service(): { app: ServiceApp; registry: RouteRegistry } {
   const registry = new RouteRegistry();
-  registry.add({
-    namespace: 'raw/v1',
-    pattern: '/raw/v1/thing',
-    endpoints: [{ id: 'raw.get', service: 'oembed', methods: ['GET'], args: { format: { type: 'string', default: 'json' } } }],
-  });
+  const get = endpoint({ id: 'raw.get', service: 'oembed', methods: ['GET'], args: { format: { type: 'string', default: 'json' } } });
+  registry.add({ namespace: 'raw/v1', pattern: '/raw/v1/thing', endpoints: [get] });
   const app = new ServiceApp('oembed', registry);
-  app.bind('raw.get', {
+  app.bind(get, {
     handle: async (ctx) => {
       const body = { id: 1, name: 'thing', _links: { self: [{ embeddable: true, href: `${site.restRoot}raw/v1/thing` }] } };
-      return ctx.params.format === 'xml' ? { body, raw: { contentType: 'text/xml; charset=UTF-8', text: XML } } : { body };
+      return ctx.input.format === 'xml' ? { body, raw: { contentType: 'text/xml; charset=UTF-8', text: XML } } : { body };
     },
   });
   return { app: app.verify(), registry };

@@ -159,6 +159,12 @@ export class RouteRegistry {
     for (const ep of route.endpoints) {
       const stray = ep.captures?.filter((c) => !groups.includes(c)) ?? [];
       if (stray.length) throw new Error(`endpoint ${ep.id} relies on captures ${stray.join(', ')} that ${route.pattern} does not have`);
+      // A permission check also runs for the Allow header of a request to another endpoint of the route,
+      // with that request's arguments: a capture it relies on must be declared alike by every endpoint.
+      for (const c of ep.captures ?? []) {
+        const unlike = route.endpoints.find((other) => JSON.stringify(other.args[c]?.type) !== JSON.stringify(ep.args[c]?.type));
+        if (unlike) throw new Error(`endpoint ${ep.id} relies on capture ${c}, which ${unlike.id} declares otherwise`);
+      }
     }
     const compiled: CompiledRoute = { ...route, regex, groups, hasParams: groups.length > 0 };
     this.routes.push(compiled);

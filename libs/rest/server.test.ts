@@ -1,3 +1,4 @@
+import { endpoint } from './params';
 import { RouteRegistry } from './registry';
 import { RestServer, type RestInput } from './server';
 import { ServiceApp } from './service';
@@ -6,27 +7,20 @@ import { RestError } from './errors';
 
 const site = siteFrom({ SITE_URL: 'http://site.test', SITE_NAME: 'T', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' });
 
+const T = {
+  list: endpoint({ id: 't.list', service: 'content', methods: ['GET'], args: { foo: { type: 'string', default: 'bar' }, n: { type: 'integer' } } }),
+  create: endpoint({ id: 't.create', service: 'content', methods: ['POST'], args: { name: { type: 'string', required: true } }, allowBatch: true }),
+  get: endpoint({ id: 't.get', service: 'content', methods: ['GET'], args: { id: { type: 'integer' } }, captures: ['id'] }),
+  delete: endpoint({ id: 't.delete', service: 'content', methods: ['DELETE'], args: { id: { type: 'integer' } }, captures: ['id'] }),
+};
+
 function setup() {
   const registry = new RouteRegistry();
-  registry.add({
-    namespace: 'test/v1',
-    pattern: '/test/v1/things',
-    endpoints: [
-      { id: 't.list', service: 'content', methods: ['GET'], args: { foo: { type: 'string', default: 'bar' }, n: { type: 'integer' } } },
-      { id: 't.create', service: 'content', methods: ['POST'], args: { name: { type: 'string', required: true } }, allowBatch: true },
-    ],
-  });
-  registry.add({
-    namespace: 'test/v1',
-    pattern: '/test/v1/things/(?P<id>[\\d]+)',
-    endpoints: [
-      { id: 't.get', service: 'content', methods: ['GET'], args: { id: { type: 'integer' } } },
-      { id: 't.delete', service: 'content', methods: ['DELETE'], args: { id: { type: 'integer' } } },
-    ],
-  });
+  registry.add({ namespace: 'test/v1', pattern: '/test/v1/things', endpoints: [T.list, T.create] });
+  registry.add({ namespace: 'test/v1', pattern: '/test/v1/things/(?P<id>[\\d]+)', endpoints: [T.get, T.delete] });
   const app = new ServiceApp('content', registry);
   const seen: Record<string, unknown>[] = [];
-  app.bind('t.list', {
+  app.bind(T.list, {
     handle: async (ctx) => (
       seen.push(ctx.params),
       {
@@ -36,14 +30,14 @@ function setup() {
       }
     ),
   });
-  app.bind('t.create', {
+  app.bind(T.create, {
     permission: async (ctx) => (ctx.user ? true : new RestError('nope', 'no', 401)),
     handle: async (ctx) => (seen.push(ctx.params), { status: 201, body: { name: ctx.params.name } }),
   });
-  app.bind('t.get', {
+  app.bind(T.get, {
     handle: async (ctx) => (seen.push(ctx.params), { body: { id: ctx.params.id, nested: { a: 1, b: 2 }, context: ctx.params.context ?? null } }),
   });
-  app.bind('t.delete', { permission: async () => false, handle: async () => ({ body: null }) });
+  app.bind(T.delete, { permission: async () => false, handle: async () => ({ body: null }) });
   app.verify();
   const server = new RestServer(registry, site, { content: app.dispatch });
   return { server, seen };
@@ -145,18 +139,32 @@ describe('RouteRegistry', () => {
 
   it('a service must bind every endpoint it owns', () => {
     const r = new RouteRegistry();
-    r.add({ namespace: 'a/v1', pattern: '/a/v1/x', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] });
+    const x = endpoint({ id: 'x', service: 'content', methods: ['GET'], args: {} });
+    r.add({ namespace: 'a/v1', pattern: '/a/v1/x', endpoints: [x] });
     expect(() => new ServiceApp('content', r).verify()).toThrow(/no handler for x/);
-    expect(() => new ServiceApp('calendar', r).bind('x', { handle: async () => ({ body: null }) })).toThrow(/belongs to content/);
+    expect(() => new ServiceApp('calendar', r).bind(x, { handle: async () => ({ body: null }) })).toThrow(/belongs to content/);
+    // A constant of the same id that the route does not list is refused.
+    const twin = endpoint({ id: 'x', service: 'content', methods: ['GET'], args: {} });
+    expect(() => new ServiceApp('content', r).bind(twin, { handle: async () => ({ body: null }) })).toThrow(/not the constant the route declares/);
+  });
+
+  it('refuses captures a route does not have, or that its endpoints declare differently', () => {
+    const r = new RouteRegistry();
+    const bad = endpoint({ id: 'c', service: 'content', methods: ['GET'], args: { id: { type: 'integer' } }, captures: ['id'] });
+    expect(() => r.add({ namespace: 'c/v1', pattern: '/c/v1/x', endpoints: [bad] })).toThrow(/does not have/);
+    const get = endpoint({ id: 'g', service: 'content', methods: ['GET'], args: { id: { type: 'integer' } }, captures: ['id'] });
+    const put = endpoint({ id: 'p', service: 'content', methods: ['PUT'], args: { id: { type: 'string' } } });
+    expect(() => r.add({ namespace: 'c/v1', pattern: '/c/v1/x/(?P<id>\\d+)', endpoints: [get, put] })).toThrow(/p declares otherwise/);
   });
 });
 
 describe('unexpected failures', () => {
   it('answer 500 with a generic message and no internals', async () => {
     const registry = new RouteRegistry();
-    registry.add({ namespace: 'x/v1', pattern: '/x/v1/boom', endpoints: [{ id: 'boom', service: 'content', methods: ['GET'], args: {} }] });
+    const boom = endpoint({ id: 'boom', service: 'content', methods: ['GET'], args: {} });
+    registry.add({ namespace: 'x/v1', pattern: '/x/v1/boom', endpoints: [boom] });
     const app = new ServiceApp('content', registry);
-    app.bind('boom', {
+    app.bind(boom, {
       handle: async () => {
         throw new Error('SQLITE_CORRUPT: database disk image is malformed at /var/data');
       },

@@ -153,10 +153,13 @@ export class HandlerContext<P extends AnyParams = AnyParams> {
   }
 }
 
-/** The arguments a permission check may see: any of them absent or null (see Handler.permission). */
-export type Probed<P> = { readonly [K in keyof P]?: P[K] | null };
+/**
+ * The arguments a permission check may see: any of them absent or null (see Handler.permission), but the
+ * URL captures `C`, which every endpoint of the route declares alike (checked when the route is added).
+ */
+export type Probed<P, C extends PropertyKey = never> = { readonly [K in keyof P]: K extends C ? P[K] : P[K] | null | undefined };
 
-export interface Handler<P extends AnyParams = AnyParams> {
+export interface Handler<P extends AnyParams = AnyParams, C extends PropertyKey = never> {
   /**
    * Argument checks that need the caller (the reference makes them in a sanitize callback): they run
    * before the permission check and, unlike it, play no part in `Allow`.
@@ -167,7 +170,7 @@ export interface Handler<P extends AnyParams = AnyParams> {
    * the reference, it also runs for the `Allow` header of a request to another method of the route, with
    * that request's arguments: so it sees its own arguments only as possibly absent (`Probed`).
    */
-  permission?(ctx: HandlerContext<Probed<P>>): Promise<true | false | RestError>;
+  permission?(ctx: HandlerContext<Probed<P, C>>): Promise<true | false | RestError>;
   handle(ctx: HandlerContext<P>): Promise<Reply>;
 }
 
@@ -180,13 +183,12 @@ export class ServiceApp {
   ) {}
 
   /** Binds a handler to an endpoint constant (libs/rest/params.ts); its `ctx.input` is typed from the constant's declarations. */
-  bind<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, handler: Handler<ParamsOf<A, C>>): this;
-  bind(endpointId: string, handler: Handler): this;
-  bind(ep: string | Endpoint, handler: Handler): this {
-    const endpointId = typeof ep === 'string' ? ep : ep.id;
+  bind<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, handler: Handler<ParamsOf<A, C>, C>): this;
+  bind(ep: Endpoint, handler: Handler): this {
+    const endpointId = ep.id;
     const found = this.registry.endpoint(endpointId);
     if (!found) throw new Error(`${this.name}: no endpoint ${endpointId} in the route registry`);
-    if (typeof ep !== 'string' && found.endpoint !== ep) throw new Error(`${this.name}: endpoint ${endpointId} is not the constant the route declares`);
+    if (found.endpoint !== ep) throw new Error(`${this.name}: endpoint ${endpointId} is not the constant the route declares`);
     if (found.endpoint.service !== this.name) throw new Error(`${this.name}: endpoint ${endpointId} belongs to ${found.endpoint.service}`);
     if (this.handlers.has(endpointId)) throw new Error(`${this.name}: endpoint ${endpointId} bound twice`);
     this.handlers.set(endpointId, handler);

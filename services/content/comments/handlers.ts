@@ -10,7 +10,7 @@ import { filterDate } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
-import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
+import type { HandlerContext, Probed, Reply, ServiceApp } from '../../../libs/rest/service';
 import type { InputOf } from '../../../libs/rest/params';
 import { COMMENT_ENDPOINTS } from '../../../libs/routes/cms/comments';
 import type { Filter, SortSpec } from '../../../libs/store/types';
@@ -150,8 +150,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
             [field, dir],
             ['id', dir],
           ];
-    // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
-    const perPage = Number(p.per_page);
+    const perPage = p.per_page;
     const page = p.page;
     const skip = listSkip(p.offset, page, perPage);
     let items: CommentDoc[];
@@ -176,7 +175,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
 
   // ---- single -----------------------------------------------------------------------------------
 
-  const itemAccess = (ctx: HandlerContext<InputOf<typeof COMMENT_ENDPOINTS.get>>): PostAccess => ({
+  const itemAccess = (ctx: HandlerContext<Probed<InputOf<typeof COMMENT_ENDPOINTS.get>, 'id'>>): PostAccess => ({
     context: ctx.input.context,
     password: ctx.input.password,
     named: true,
