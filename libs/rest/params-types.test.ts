@@ -21,6 +21,7 @@ const sample = endpoint({
     include: { type: 'array', items: { type: 'integer' }, default: [] },
     date: { type: ['string', 'null'] },
     force: { type: 'boolean', default: false },
+    website: { type: 'string', default: null },
     slug: { type: 'string', sanitize: (v: unknown) => String(v).length },
     name: { type: 'string', required: true },
     meta: { type: 'object' },
@@ -43,6 +44,7 @@ describe('parameter types derived from declarations', () => {
     is<Equal<S['include'], number[]>>();
     is<Equal<S['date'], string | null | undefined>>();
     is<Equal<S['force'], boolean>>();
+    is<Equal<S['website'], string | null>>();
     is<Equal<S['slug'], number | null | undefined>>();
     is<Equal<S['name'], string>>();
     is<Equal<S['meta'], Record<string, unknown> | null | undefined>>();

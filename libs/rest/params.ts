@@ -49,9 +49,12 @@ export type ValueOf<D> = D extends { sanitize: (...args: never[]) => infer R }
 /** Whether validation guarantees the argument a value: a default (a null reads as unset), `required`. */
 type Always<D> = D extends { required: true } ? true : D extends { default: infer V } ? (undefined extends V ? false : true) : false;
 
+/** A `default: null` is handed on as null (validation skips a null); a `required` argument is never null. */
+type DefaultNull<D> = D extends { required: true } ? never : D extends { default: infer V } ? (null extends V ? null : never) : never;
+
 /** The arguments a handler of an endpoint receives, by name; `C` names the URL captures (always present). */
 export type ParamsOf<A, C extends string = never> = {
-  readonly [K in keyof A]: K extends C ? ValueOf<A[K]> : Always<A[K]> extends true ? ValueOf<A[K]> : ValueOf<A[K]> | null | undefined;
+  readonly [K in keyof A]: K extends C ? ValueOf<A[K]> : Always<A[K]> extends true ? ValueOf<A[K]> | DefaultNull<A[K]> : ValueOf<A[K]> | null | undefined;
 };
 
 /**
