@@ -131,7 +131,7 @@ export interface ListParams {
 /** What paging a planned list reads besides the plan's own arguments. */
 export interface PageParams extends ListParams {
   readonly page: number;
-  readonly per_page?: number | null;
+  readonly per_page: number;
   readonly offset?: number | null;
 }
 
@@ -337,8 +337,7 @@ export async function pageOfPlan(
   filter: Filter = plan.filter,
   pages?: QueryCache,
 ): Promise<{ items: PostDoc[]; total: number; page: number; perPage: number }> {
-  // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
-  const perPage = Number(p.per_page);
+  const perPage = p.per_page;
   const page = p.page;
   // WP_Query pages by `offset` unless it is empty (0 included); the stores clamp absurd windows.
   const skip = listSkip(p.offset, page, perPage);

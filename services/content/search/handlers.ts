@@ -177,8 +177,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
   app.bind(SEARCH_ENDPOINT, {
     async handle(ctx) {
       const page = ctx.input.page;
-      // perPageArg declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
-      const perPage = Number(ctx.input.per_page);
+      const perPage = ctx.input.per_page;
       const type = ctx.input.type;
       const run = type === 'post' ? searchPosts : type === 'term' ? searchTerms : type === 'post-format' ? searchFormats : null;
       if (!run) throw new RestError('rest_search_invalid_type', 'Invalid type parameter.', 400);

@@ -112,8 +112,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     },
     async handle(ctx) {
       const p = ctx.input;
-      // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
-      const perPage = Number(p.per_page);
+      const perPage = p.per_page;
       // `offset` (flat taxonomies) and `parent` (hierarchical ones) are not declared by both, so they are read untyped.
       const { offset: rawOffset, parent } = ctx.params;
       const offset = !tax.hierarchical && typeof rawOffset === 'number' && rawOffset ? rawOffset : (p.page - 1) * perPage;

@@ -159,8 +159,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
         ['id', dir],
       ];
       const filter: Filter = and.length ? { $and: and } : {};
-      // collectionParams' per_page declares its default conditionally, so its derived type allows absence; the gateway always fills it in.
-      const perPage = Number(p.per_page);
+      const perPage = p.per_page;
       const page = p.page;
       const skip = listSkip(p.offset, page, perPage);
       const [items, total] = await Promise.all([deps.users.find(filter, { sort, skip, limit: perPage }), deps.users.count(filter)]);
