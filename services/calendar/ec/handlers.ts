@@ -16,14 +16,14 @@ import type { CalendarDeps } from '../deps';
 import { bindOpenApi } from '../doc/handlers';
 import { EC_DOCS_ENDPOINT, EC_ENDPOINTS } from '../../../libs/routes/ec';
 import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
-import { queryKey } from '../http';
+import { queryKey, through } from '../http';
 import { deleteRecord, trashRecord } from '../../../libs/calendar/lifecycle';
 import { pageWithTotal } from '../read-cache';
 import { loadRelated } from '../related';
 import { EC_DOC } from './docs';
 import { EC_EVENT, EC_KINDS, capTypeOf, type EcKind } from './kinds';
 import { presentEntity, type EcView } from './present';
-import { eventListQuery, linkedListQuery } from './query';
+import { eventListQuery, linkedListQuery, type ListQuery } from './query';
 import { writeEvent, writeLinked } from './write';
 
 /** The reference answers a page past the end with this body (its code names organizers for every type). */
@@ -87,9 +87,13 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   const base = `/ec/v1/${kind.plural}`;
 
   async function listPage(ctx: HandlerContext<InputOf<Shared<(typeof eps)['list']>>>): Promise<Reply> {
-    const req = { params: ctx.params, has: (n: string) => ctx.has(n), user: ctx.user };
+    const has = (n: string) => ctx.has(n);
     const stamp = deps.presented.stamp();
-    const query = kind.type === EVENT_TYPE ? await eventListQuery(deps, kind, req) : await linkedListQuery(deps, kind, req);
+    let query: ListQuery;
+    if (through(ctx, EC_ENDPOINTS.events.list)) query = await eventListQuery(deps, kind, { params: ctx.input, has, user: ctx.user });
+    else if (through(ctx, EC_ENDPOINTS.venues.list, EC_ENDPOINTS.organizers.list))
+      query = await linkedListQuery(deps, kind, { params: ctx.input, has, user: ctx.user });
+    else throw new Error(`ec/v1 list bound to ${ctx.req.endpoint}`);
     const page = ctx.input.page;
     // An event list without per_page shows the site's posts-per-page setting.
     const perPage = kind.type === EVENT_TYPE && !ctx.has('per_page') && deps.postsPerPage ? Math.min(deps.postsPerPage(), 100) : ctx.input.per_page;

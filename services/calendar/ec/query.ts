@@ -9,8 +9,9 @@ import { DateTime } from 'luxon';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import type { Caller } from '../../../libs/auth/user';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import { Args } from '../../../libs/rest/args';
 import type { ParamError } from '../../../libs/rest/errors';
+import type { InputOf, Shared } from '../../../libs/rest/params';
+import type { EC_ENDPOINTS } from '../../../libs/routes/ec';
 import type { Filter, SortSpec } from '../../../libs/store/types';
 import { readableStatuses } from '../access';
 import type { CalendarDeps } from '../deps';
@@ -21,8 +22,12 @@ import { ORGANIZER } from '../organizers/kind';
 import { VENUE } from '../venues/kind';
 import type { EcKind } from './kinds';
 
-export interface ListRequest {
-  params: Record<string, unknown>;
+/** The arguments of ec/v1's event list, and those of its venue and organizer lists. */
+export type EventListInput = InputOf<typeof EC_ENDPOINTS.events.list>;
+export type LinkedListInput = InputOf<Shared<typeof EC_ENDPOINTS.venues.list | typeof EC_ENDPOINTS.organizers.list>>;
+
+export interface ListRequest<P> {
+  params: P;
   /** Whether the request carried the argument (defaults are not "given"). */
   has(name: string): boolean;
   user: Caller;
@@ -44,22 +49,22 @@ function siteTime(value: unknown, zone: string): DateTime {
 const ORDER_FIELDS: Record<string, string> = { date: 'date', event_date: 'event_start', title: 'title', menu_order: 'menu_order', modified: 'modified_gmt' };
 
 /** The event list's query; throws the reference's 400 for venue and organizer ids that name no such record. */
-export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest): Promise<ListQuery> {
+export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest<EventListInput>): Promise<ListQuery> {
   const p = req.params;
-  const args = new Args(p);
   const failures: Array<[string, ParamError | string]> = [];
-  const venues = req.has('venue') ? args.ints('venue') : [];
-  const organizers = req.has('organizer') ? args.ints('organizer') : [];
+  const venues = (req.has('venue') && p.venue) || [];
+  const organizers = (req.has('organizer') && p.organizer) || [];
   if (venues.length && !(await allOfType(deps, venues, VENUE.type))) failures.push(['venue', INVALID]);
   if (organizers.length && !(await allOfType(deps, organizers, ORGANIZER.type))) failures.push(['organizer', INVALID]);
   const failure = paramFailure(failures);
   if (failure) throw failure;
 
-  const status = readableStatuses(req.user, kind.cap, args.has('status') ? args.strs('status') : ['publish']);
+  const status = readableStatuses(req.user, kind.cap, p.status);
   // No event has tickets in this edition: asking for ticketed ones finds none.
   if (!status || (req.has('ticketed') && p.ticketed === true)) return null;
   const zone = deps.site.timezone;
-  const at = (arg: string) => (req.has(arg) ? siteTime(p[arg], zone) : undefined);
+  const at = (arg: 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after') =>
+    req.has(arg) ? siteTime(p[arg], zone) : undefined;
   const criteria: EventCriteria = {
     status,
     startsFrom: at('start_date')?.startOf('day').toJSDate(),
@@ -69,30 +74,29 @@ export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: List
     endsBefore: at('ends_before')?.toJSDate(),
     endsAfter: at('ends_after')?.toJSDate(),
     search: req.has('search') ? { text: String(p.search), user: req.user } : undefined,
-    termGroups: ['categories', 'tags'].map((arg) => (req.has(arg) ? args.ints(arg) : [])),
+    termGroups: [(req.has('categories') && p.categories) || [], (req.has('tags') && p.tags) || []],
     venues,
     organizers,
     featured: req.has('featured') ? p.featured === true : undefined,
-    parent: req.has('post_parent') ? Number(p.post_parent) : undefined,
+    parent: (req.has('post_parent') && p.post_parent) || undefined,
   };
-  const direction = String(p.order).toUpperCase() === 'DESC' ? -1 : 1;
+  const direction = p.order === 'DESC' ? -1 : 1;
   // One sort key, so the store walks an index; ties keep insertion (id) order.
-  return { filter: eventFilter(criteria), sort: [[ORDER_FIELDS[String(p.orderby)] ?? 'event_start', direction]] };
+  return { filter: eventFilter(criteria), sort: [[ORDER_FIELDS[p.orderby] ?? 'event_start', direction]] };
 }
 
 /** The organizer and venue lists' query; an `event` that names no event is the reference's 400. */
-export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest): Promise<ListQuery> {
+export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: ListRequest<LinkedListInput>): Promise<ListQuery> {
   const p = req.params;
-  const args = new Args(p);
   const linked = kind.linked!;
   let ofEvent: number[] | null = null;
   if (req.has('event')) {
-    const event = await deps.posts.byId(Number(p.event));
+    const event = p.event ? await deps.posts.byId(p.event) : null;
     const failure = paramFailure(event?.type === EVENT_TYPE ? [] : [['event', INVALID]]);
     if (failure) throw failure;
     ofEvent = event![linked.eventField] ?? [];
   }
-  const status = readableStatuses(req.user, kind.cap, args.has('status') ? args.strs('status') : ['publish']);
+  const status = readableStatuses(req.user, kind.cap, p.status);
   if (!status) return null;
   const and: Filter[] = [{ type: kind.type }, status];
   if (ofEvent) and.push({ id: { $in: ofEvent } });
