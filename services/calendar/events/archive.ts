@@ -10,10 +10,11 @@ import type { Caller } from '../../../libs/auth/user';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { strtotime } from '../../../libs/calendar/strtotime';
-import { Args } from '../../../libs/rest/args';
 import { invalidParams, ParamError, type RestError } from '../../../libs/rest/errors';
 import type { Filter, SortSpec } from '../../../libs/store/types';
+import type { InputOf } from '../../../libs/rest/params';
 import { MAX_PER_PAGE } from '../../../libs/routes/vendor-events/args';
+import type { VENDOR_EVENT_ENDPOINTS } from '../../../libs/routes/vendor-events/events';
 import { listStatuses } from '../access';
 import { allOfType, eventFilter, type EventCriteria } from '../event-query';
 import type { CalendarDeps } from '../deps';
@@ -29,8 +30,14 @@ export interface ArchiveQuery {
   echo: Record<string, unknown>;
 }
 
+/**
+ * What the archive query reads, typed as vendor/events/v1's archive declares it: that endpoint passes its
+ * validated arguments, the views and the iCalendar exports the part of them they set.
+ */
+export type ArchiveParams = Partial<InputOf<typeof VENDOR_EVENT_ENDPOINTS.list>>;
+
 interface ArchiveRequest {
-  params: Record<string, unknown>;
+  params: ArchiveParams;
   /** Names the query string carried (defaults are not "given"). */
   given: (name: string) => boolean;
   user: Caller;
@@ -56,24 +63,23 @@ const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
 /** Builds the archive query, or the rest_invalid_param error of the arguments that need stored data. */
 export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Promise<ArchiveQuery | RestError> {
   const p = req.params;
-  const args = new Args(p);
   const failures: Array<[string, ParamError | string]> = [];
 
-  const status = listStatuses(req.user, 'vendor_event', req.given('status') ? args.strs('status') : undefined);
+  const status = listStatuses(req.user, 'vendor_event', req.given('status') ? (p.status ?? []) : undefined);
   if (typeof status === 'string') failures.push(['status', status]);
 
   let categories: number[] | null = null;
   let tags: number[] | null = null;
-  if (req.given('categories') && args.list('categories').length) {
-    categories = await termFilter(deps, CATEGORY_TAXONOMY, args.list('categories'));
+  if (req.given('categories') && p.categories?.length) {
+    categories = await termFilter(deps, CATEGORY_TAXONOMY, p.categories);
     if (!categories) failures.push(['categories', INVALID]);
   }
-  if (req.given('tags') && args.list('tags').length) {
-    tags = await termFilter(deps, TAG_TAXONOMY, args.list('tags'));
+  if (req.given('tags') && p.tags?.length) {
+    tags = await termFilter(deps, TAG_TAXONOMY, p.tags);
     if (!tags) failures.push(['tags', INVALID]);
   }
-  const venues = req.given('venue') ? args.ints('venue') : [];
-  const organizers = req.given('organizer') ? args.ints('organizer') : [];
+  const venues = (req.given('venue') && p.venue) || [];
+  const organizers = (req.given('organizer') && p.organizer) || [];
   if (venues.length && !(await allOfType(deps, venues, VENUE_TYPE))) failures.push(['venue', INVALID]);
   if (organizers.length && !(await allOfType(deps, organizers, ORGANIZER_TYPE))) failures.push(['organizer', INVALID]);
   // The reference's validator only answers yes or no, so the parameter is reported without a detail code.
@@ -86,7 +92,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   const zone = deps.site.timezone;
   const now = deps.now();
   const strict = p.strict_dates === true;
-  const include = req.given('include') ? args.ints('include') : [];
+  const include = (req.given('include') && p.include) || [];
   // Without a per_page the archive shows the site's posts-per-page setting (clamped like a given one).
   const perPage = req.given('per_page') || !deps.postsPerPage ? Number(p.per_page) : Math.min(deps.postsPerPage(), MAX_PER_PAGE);
   const echo: Record<string, unknown> = { page: p.page, per_page: perPage };
@@ -105,7 +111,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     // Non-strict dates widen to whole days: the start to 00:00:00, every other bound to 23:59:59.
     const dayStart = (dt: DateTime) => (strict ? dt : dt.startOf('day'));
     const dayEnd = (dt: DateTime) => (strict ? dt : dt.set({ hour: 23, minute: 59, second: 59, millisecond: 0 }));
-    const read = (name: string) => strtotime(p[name], { zone, now })!;
+    const read = (name: 'start_date' | 'end_date' | (typeof RELATIVE)[number]) => strtotime(p[name], { zone, now })!;
     let start: Bound | null = null;
     let end: Bound | null = null;
     const defaults = relative ? null : defaultWindow(zone, now, strict);

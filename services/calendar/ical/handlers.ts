@@ -16,7 +16,7 @@ import { VENDOR_ICAL_ENDPOINTS } from '../../../libs/routes/vendor-events';
 import type { SortSpec } from '../../../libs/store/types';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
-import { archiveQuery } from '../events/archive';
+import { archiveQuery, type ArchiveParams } from '../events/archive';
 import { loadEventParts, type EventParts } from '../events/parts';
 import { presentEvent } from '../events/present';
 
@@ -71,8 +71,13 @@ function reply(writer: ICalendarWriter, name: string): Reply {
  * Writes every archive event matching the request's filters (plus `fixed`, a venue or organizer), in
  * batches. The archive's query decides what the caller may see.
  */
-async function exportArchive(deps: CalendarDeps, ctx: HandlerContext, name: string, fixed: Record<string, unknown> = {}): Promise<Reply> {
-  const params = { ...ctx.input, ...fixed };
+async function exportArchive(
+  deps: CalendarDeps,
+  ctx: HandlerContext<ArchiveParams>,
+  name: string,
+  fixed: Pick<ArchiveParams, 'venue' | 'organizer'> = {},
+): Promise<Reply> {
+  const params: ArchiveParams = { ...ctx.input, ...fixed };
   const q = await archiveQuery(deps, { params, given: (n) => n in fixed || ctx.has(n), user: ctx.user });
   if ('code' in q) throw q;
   // The id last makes the order total, so batches neither repeat nor skip an event.

@@ -10,7 +10,7 @@ import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { SortSpec } from '../../../libs/store/types';
 import type { CalendarDeps } from '../deps';
-import { archiveQuery } from '../events/archive';
+import { archiveQuery, type ArchiveParams } from '../events/archive';
 import type { ViewContext } from './context';
 
 /** Events per page of the list (the reference's postsPerPage option default). */
@@ -25,11 +25,20 @@ export interface EventPage {
 
 const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
 
-async function query(deps: CalendarDeps, ctx: ViewContext, window: Record<string, string>, page: number, perPage: number, sort?: SortSpec): Promise<EventPage> {
-  const params: Record<string, unknown> = { page, per_page: perPage, strict_dates: true, ...window };
-  if (ctx.search) params.search = ctx.search;
-  if (ctx.category) params.categories = [ctx.category];
-  const q = await archiveQuery(deps, { params, given: (name) => params[name] !== undefined, user: null });
+/** A view's window: relative bounds of the archive. */
+type ViewWindow = Pick<ArchiveParams, 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after'>;
+
+async function query(deps: CalendarDeps, ctx: ViewContext, window: ViewWindow, page: number, perPage: number, sort?: SortSpec): Promise<EventPage> {
+  const params: ArchiveParams = {
+    page,
+    per_page: perPage,
+    strict_dates: true,
+    ...window,
+    ...(ctx.search ? { search: ctx.search } : {}),
+    ...(ctx.category ? { categories: [ctx.category] } : {}),
+  };
+  const given = new Set(Object.entries(params).flatMap(([name, v]) => (v === undefined ? [] : [name])));
+  const q = await archiveQuery(deps, { params, given: (name) => given.has(name), user: null });
   // The only failure left is a category that does not exist: it names no events.
   if ('code' in q) return { items: [], total: 0 };
   return deps.posts.list({ $and: [q.filter, { password: '' }] }, { page, perPage, sort: sort ?? q.sort });
