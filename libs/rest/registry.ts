@@ -9,6 +9,9 @@ import type { ParamError } from './errors';
 import type { Site } from './site';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The id prefix of the namespace index endpoints the registry declares itself, one per namespace (`index.namespace:cms/v2`). */
+export const NAMESPACE_INDEX = 'index.namespace';
 export const READABLE: Method[] = ['GET'];
 export const CREATABLE: Method[] = ['POST'];
 export const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
@@ -143,7 +146,7 @@ export class RouteRegistry {
         pattern: `/${ns}`,
         endpoints: [
           {
-            id: `index.namespace:${ns}`,
+            id: `${NAMESPACE_INDEX}:${ns}`,
             service: 'gateway',
             methods: ['GET'],
             args: { namespace: { default: ns }, context: { default: 'view' } },

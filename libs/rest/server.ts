@@ -11,8 +11,19 @@ import { logger } from '../observability/logger';
 import { RestError, errors, invalidParams, type JsonErrorMessage, type ParamError } from './errors';
 import { filterFields } from './fields';
 import { routeData } from './index-doc';
-import { endpointFor, routeMethod, type ArgDecl, type CompiledRoute, type EndpointDecl, type Method, type RouteDecl, type RouteRegistry } from './registry';
-import type { Dispatch, RawBody, ServiceRequest, ServiceResponse, UploadPayload } from './service';
+import {
+  NAMESPACE_INDEX,
+  endpointFor,
+  routeMethod,
+  type ArgDecl,
+  type CompiledRoute,
+  type EndpointDecl,
+  type Method,
+  type RouteDecl,
+  type RouteRegistry,
+} from './registry';
+import type { ArgMap, Endpoint, ParamsOf } from './params';
+import type { AnyParams, Dispatch, RawBody, ServiceRequest, ServiceResponse, UploadPayload } from './service';
 import type { Site } from './site';
 import { precompile, validateArg } from './validate';
 
@@ -47,7 +58,22 @@ export interface RestOutput {
 }
 
 /** Handlers the gateway itself answers (index, namespace index, batch). */
-export type BuiltinHandler = (args: { input: RestInput; params: Record<string, unknown>; server: RestServer; route: CompiledRoute }) => Promise<RestOutput>;
+/** What a gateway builtin receives; `P` is its arguments' type, derived from its endpoint constant. */
+export interface BuiltinArgs<P = AnyParams> {
+  input: RestInput;
+  params: P;
+  server: RestServer;
+  route: CompiledRoute;
+}
+export type BuiltinHandler = (args: BuiltinArgs) => Promise<RestOutput>;
+
+/**
+ * Whether the arguments were validated against this endpoint's declarations: the matched route lists
+ * this very constant, and `dispatch` validated the arguments against the endpoint it answers.
+ */
+function validatedFor<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, route: CompiledRoute, _params: AnyParams): _params is ParamsOf<A, C> {
+  return route.endpoints.includes(ep);
+}
 
 const GLOBAL_PARAMS = new Set(['_method', '_envelope', '_fields', '_embed', '_pretty', '_jsonp', '_wpnonce', 'rest_route']);
 
@@ -75,8 +101,28 @@ export class RestServer {
     for (const route of registry.all()) for (const ep of route.endpoints) for (const a of Object.values(ep.args)) precompile(a);
   }
 
-  builtin(endpointId: string, handler: BuiltinHandler): this {
-    this.builtins.set(endpointId, handler);
+  /**
+   * Answers an endpoint constant's requests in the gateway, as ServiceApp.bind does in a service: the
+   * handler's `params` are typed from the constant's declarations, and a constant that is not the one
+   * its route lists fails at start-up.
+   */
+  builtin<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, handler: (args: BuiltinArgs<ParamsOf<A, C>>) => Promise<RestOutput>): this {
+    const found = this.registry.endpoint(ep.id);
+    if (!found) throw new Error(`gateway: no endpoint ${ep.id} in the route registry`);
+    if (found.endpoint !== ep) throw new Error(`gateway: endpoint ${ep.id} is not the constant the route declares`);
+    if (ep.service !== 'gateway') throw new Error(`gateway: endpoint ${ep.id} belongs to ${ep.service}`);
+    this.builtins.set(ep.id, async (args) => {
+      const { params } = args;
+      // Builtins are found by endpoint id, which names one endpoint of one route: this always holds.
+      if (!validatedFor(ep, args.route, params)) throw new Error(`gateway: ${ep.id} answered for a route that does not declare it`);
+      return handler({ ...args, params });
+    });
+    return this;
+  }
+
+  /** Answers the namespace indexes, the endpoints the registry declares itself (NAMESPACE_INDEX). */
+  namespaceIndex(handler: BuiltinHandler): this {
+    this.builtins.set(NAMESPACE_INDEX, handler);
     return this;
   }
 

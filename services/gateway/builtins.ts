@@ -8,26 +8,25 @@ import { QueueTimeoutError } from '../../libs/queue/types';
 import { logger } from '../../libs/observability/logger';
 import { BATCH_ENDPOINT, SITE_INDEX_ENDPOINT } from '../../libs/routes/site';
 import { registerAbilities } from './abilities/handlers';
-import { builtinFor } from './typed-builtin';
 
 export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeoutMs: number): void {
   registerAbilities(server);
 
   // The index's `context` is declared without a type (as in the reference): it arrives as sent.
-  builtinFor(server, SITE_INDEX_ENDPOINT, async ({ params }) => ({
+  server.builtin(SITE_INDEX_ENDPOINT, async ({ params }) => ({
     status: 200,
     headers: {},
     body: siteIndex(server.registry, server.site, String(params.context ?? 'view')),
   }));
 
   // Each namespace's index endpoint is declared by the registry itself (RouteRegistry.namespace), one per namespace.
-  server.builtin('index.namespace', async ({ params, route }) => ({
+  server.namespaceIndex(async ({ params, route }) => ({
     status: 200,
     headers: {},
     body: namespaceIndex(server.registry, server.site, route.namespace, String(params.context ?? 'view')),
   }));
 
-  builtinFor(server, BATCH_ENDPOINT, async ({ params, input }) => {
+  server.builtin(BATCH_ENDPOINT, async ({ params, input }) => {
     // The requests were validated against the items' declared properties (path a string, method one of
     // the enum, body and headers objects), but a declaration's type derives objects as records, not
     // property by property: they are read as the batch executor takes them.

@@ -10,11 +10,10 @@ import { RestError, authStatus, errors } from '../../../libs/rest/errors';
 import { pagingHeaders } from '../../../libs/rest/paging';
 import type { ArgSchema } from '../../../libs/rest/registry';
 import type { InputOf, Shared } from '../../../libs/rest/params';
-import type { RestInput, RestOutput, RestServer } from '../../../libs/rest/server';
+import type { BuiltinArgs, RestInput, RestOutput, RestServer } from '../../../libs/rest/server';
 import { restUrl } from '../../../libs/rest/site';
 import { validateArg } from '../../../libs/rest/validate';
 import { ABILITIES_NS, ABILITY_ENDPOINTS as EPS } from '../../../libs/routes/cms-abilities';
-import { builtinFor, type TypedBuiltinArgs } from '../typed-builtin';
 import { ABILITIES, CATEGORIES, type Ability, type AbilityCategory, type Annotations, type RunContext } from './catalog';
 
 const reply = (body: unknown, headers: Record<string, string> = {}, status = 200): RestOutput => ({ status, headers, body });
@@ -121,14 +120,14 @@ function metaMatches(actual: unknown, wanted: unknown): boolean {
 }
 
 export function registerAbilities(server: RestServer): void {
-  const categories = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.categories>>) => {
+  const categories = async ({ input, params }: BuiltinArgs<InputOf<typeof EPS.categories>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     const context = contextOf(params, input);
     return page(CATEGORIES, params, input, server, `/${ABILITIES_NS}/categories`, (c) => presentCategory(server, c, context));
   };
 
-  const category = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.category>>) => {
+  const category = async ({ input, params }: BuiltinArgs<InputOf<typeof EPS.category>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     const found = CATEGORIES.find((c) => c.slug === params.slug);
@@ -136,7 +135,7 @@ export function registerAbilities(server: RestServer): void {
     return reply(presentCategory(server, found, contextOf(params, input)));
   };
 
-  const list = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.list>>) => {
+  const list = async ({ input, params }: BuiltinArgs<InputOf<typeof EPS.list>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     let found = ABILITIES.filter((a) => a.meta.show_in_rest);
@@ -151,7 +150,7 @@ export function registerAbilities(server: RestServer): void {
     return page(found, params, input, server, `/${ABILITIES_NS}/abilities`, (a) => presentAbility(server, a, context));
   };
 
-  const single = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.single>>) => {
+  const single = async ({ input, params }: BuiltinArgs<InputOf<typeof EPS.single>>) => {
     const denied = readable(input);
     if (denied) return failure(denied);
     const found = findAbility(params.name);
@@ -159,7 +158,7 @@ export function registerAbilities(server: RestServer): void {
     return reply(presentAbility(server, found, contextOf(params, input)));
   };
 
-  const run = async ({ input, params }: TypedBuiltinArgs<InputOf<typeof EPS.run>>) => {
+  const run = async ({ input, params }: BuiltinArgs<InputOf<typeof EPS.run>>) => {
     const ability = findAbility(params.name);
     if (!ability) return failure(new RestError('rest_ability_not_found', 'Ability not found.', 404));
     const method = input.method === 'HEAD' ? 'GET' : input.method;
@@ -183,9 +182,9 @@ export function registerAbilities(server: RestServer): void {
     return reply(output);
   };
 
-  builtinFor(server, EPS.categories, categories);
-  builtinFor(server, EPS.category, category);
-  builtinFor(server, EPS.list, list);
-  builtinFor(server, EPS.single, single);
-  builtinFor(server, EPS.run, run);
+  server.builtin(EPS.categories, categories);
+  server.builtin(EPS.category, category);
+  server.builtin(EPS.list, list);
+  server.builtin(EPS.single, single);
+  server.builtin(EPS.run, run);
 }
