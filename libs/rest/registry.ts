@@ -188,6 +188,17 @@ export class RouteRegistry {
     return this.byEndpoint.get(id);
   }
 
+  /**
+   * Checks, when a handler is bound, that `ep` is the very constant a route lists and that `owner`
+   * answers it; throws otherwise, so a wrong binding fails at start-up.
+   */
+  checkBinding(ep: EndpointDecl, owner: ServiceName | 'gateway'): void {
+    const found = this.byEndpoint.get(ep.id);
+    if (!found) throw new Error(`${owner}: no endpoint ${ep.id} in the route registry`);
+    if (found.endpoint !== ep) throw new Error(`${owner}: endpoint ${ep.id} is not the constant the route declares`);
+    if (ep.service !== owner) throw new Error(`${owner}: endpoint ${ep.id} belongs to ${ep.service}`);
+  }
+
   endpointsOf(service: ServiceName | 'gateway'): EndpointDecl[] {
     return [...this.byEndpoint.values()].filter((e) => e.endpoint.service === service).map((e) => e.endpoint);
   }

@@ -107,10 +107,7 @@ export class RestServer {
    * its route lists fails at start-up.
    */
   builtin<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, handler: (args: BuiltinArgs<ParamsOf<A, C>>) => Promise<RestOutput>): this {
-    const found = this.registry.endpoint(ep.id);
-    if (!found) throw new Error(`gateway: no endpoint ${ep.id} in the route registry`);
-    if (found.endpoint !== ep) throw new Error(`gateway: endpoint ${ep.id} is not the constant the route declares`);
-    if (ep.service !== 'gateway') throw new Error(`gateway: endpoint ${ep.id} belongs to ${ep.service}`);
+    this.registry.checkBinding(ep, 'gateway');
     this.builtins.set(ep.id, async (args) => {
       const { params } = args;
       // Builtins are found by endpoint id, which names one endpoint of one route: this always holds.

@@ -186,10 +186,7 @@ export class ServiceApp {
   bind<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, handler: Handler<ParamsOf<A, C>, C>): this;
   bind(ep: Endpoint, handler: Handler): this {
     const endpointId = ep.id;
-    const found = this.registry.endpoint(endpointId);
-    if (!found) throw new Error(`${this.name}: no endpoint ${endpointId} in the route registry`);
-    if (found.endpoint !== ep) throw new Error(`${this.name}: endpoint ${endpointId} is not the constant the route declares`);
-    if (found.endpoint.service !== this.name) throw new Error(`${this.name}: endpoint ${endpointId} belongs to ${found.endpoint.service}`);
+    this.registry.checkBinding(ep, this.name);
     if (this.handlers.has(endpointId)) throw new Error(`${this.name}: endpoint ${endpointId} bound twice`);
     this.handlers.set(endpointId, handler);
     return this;
