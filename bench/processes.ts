@@ -15,6 +15,22 @@ export function peakRssMiB(pid: number | undefined): number | null {
 }
 
 /**
+ * CPU time a running process has used so far, in user mode and in the kernel (seconds), from
+ * /proc/<pid>/stat (fields 14 and 15, in the kernel's USER_HZ ticks of 1/100 s); null where that cannot
+ * be read.
+ */
+export function cpuSeconds(pid: number | undefined): { user: number; system: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after it follow its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The environment the import benchmarks give both the all-in-one process and its import workers: a
  * bare environment (PATH and HOME only) on the embedded store in `dataDir`, jobs on `redisUrl` under
  * their own queue prefix so that runs never share a queue.

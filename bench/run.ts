@@ -2,7 +2,8 @@
  * `npm run bench`: starts the service in all-in-one mode on a fresh embedded store (a child process,
  * as a user runs it), loads the data set of PERFORMANCE.md through the store, drives each endpoint
  * with autocannon at 8 connections after a warm-up, and prints requests/s and latency percentiles
- * beside the targets, as a table and as JSON under bench/results/.
+ * beside the targets, with the service's CPU time per request, as a table and as JSON under
+ * bench/results/.
  *
  * Options (environment): BENCH_DURATION seconds per endpoint (default 10), BENCH_WARMUP seconds
  * (default 2), BENCH_CONNECTIONS (default 8), BENCH_ONLY (comma list of endpoint names),
@@ -12,9 +13,10 @@
  *
  * BENCH_SCALES (comma list of event counts, e.g. 1000,10000,100000) runs the scaling table instead:
  * for each count a fresh store with that many events and that many posts (venues, organizers and
- * categories as in the data set), a fresh service, the rows marked `scaling` (BENCH_ONLY filters them
- * too), and the service's peak RSS; then one table of requests/s and p99 per row and size, with each
- * row's spread over the sizes.
+ * categories as in the data set) and a service on it, all running at once; the rows marked `scaling`
+ * (BENCH_ONLY filters them too) measured on each size in turn; then one table of requests/s, p99 and
+ * user-mode CPU time per request per row and size, with each row's spread over the sizes, and each
+ * service's peak RSS.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ import { ENDPOINTS, type BenchContext, type BenchEndpoint } from './endpoints';
 import { runImportBench } from './import';
 import { runFeedImportBench } from './import-feed';
 import { seed, type Seeded } from './seed';
-import { allInOneEnv, peakRssMiB, stopAll, waitReady } from './processes';
+import { allInOneEnv, cpuSeconds, peakRssMiB, stopAll, waitReady } from './processes';
 
 const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
 const env = process.env;
@@ -41,6 +43,14 @@ const SCALES = env.BENCH_SCALES ? env.BENCH_SCALES.split(',').map((s) => Number(
 if (SCALES?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_SCALES: a comma list of event counts, not ${env.BENCH_SCALES}`);
 const TARGET_P99 = 25;
 
+function run(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolveRun, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolveRun(result)));
+  });
+}
+
+const selected = (eps: BenchEndpoint[]) => eps.filter((ep) => !ONLY || ONLY.has(ep.name));
+
 interface RowResult extends Record<string, unknown> {
   endpoint: string;
   'req/s': number;
@@ -50,77 +60,111 @@ interface RowResult extends Record<string, unknown> {
   'target p99': number;
   met: string;
   errors: number;
+  /**
+   * CPU time of the service per answered request, in user mode (the service's own work: JavaScript,
+   * the store) and in the kernel (socket reads and writes), µs; medians of the measurements.
+   */
+  'user µs/req': number | null;
+  'sys µs/req': number | null;
 }
 
-function run(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolveRun, reject) => {
-    autocannon(opts, (err, result) => (err ? reject(err) : resolveRun(result)));
-  });
+/** One measured run of a row: autocannon's result and the service's CPU time per answered request. */
+interface Measurement {
+  result: autocannon.Result;
+  cpuMicros: { user: number; system: number } | null;
 }
-
-const selected = (eps: BenchEndpoint[]) => eps.filter((ep) => !ONLY || ONLY.has(ep.name));
 
 /**
- * Drives each row against the running service: a warm-up, then the measured run. A row with several
- * URLs sends each request to the next of them (the path set per request, as a body function sets the
- * body), across all connections.
+ * A row's autocannon options against the running service. A row with several URLs sends each request
+ * to the next of them (the path set per request, as a body function sets the body), across all
+ * connections.
  */
-async function runRows(eps: BenchEndpoint[], ctx: BenchContext): Promise<RowResult[]> {
+function rowOptions(ep: BenchEndpoint, ctx: BenchContext): autocannon.Options {
+  const req = ep.request(ctx);
+  const urls = Array.isArray(req.url) ? req.url : [req.url];
+  if (!urls.length) throw new Error(`${ep.name}: no URL to ask (nothing seeded for it)`);
+  const paths = urls.map((u) => {
+    const parsed = new URL(u);
+    return parsed.pathname + parsed.search;
+  });
+  const body = req.body;
+  let n = 0;
+  const setupRequest = (r: autocannon.Request) => ({
+    ...r,
+    ...(paths.length > 1 ? { path: paths[n++ % paths.length] } : {}),
+    ...(typeof body === 'function' ? { body: JSON.stringify((body as () => unknown)()) } : {}),
+  });
+  return {
+    url: urls[0],
+    method: req.method ?? 'GET',
+    connections: CONNECTIONS,
+    headers: { ...(req.auth ? { authorization: ctx.auth } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body && typeof body !== 'function' ? { body: JSON.stringify(body) } : {}),
+    ...(paths.length > 1 || typeof body === 'function' ? { requests: [{ setupRequest }] } : {}),
+  };
+}
+
+/** One measured run of `opts`, with the CPU time the service (process `pid`) spent on it. */
+async function measure(opts: autocannon.Options, pid: number | undefined): Promise<Measurement> {
+  const cpu0 = cpuSeconds(pid);
+  const result = await run({ ...opts, duration: DURATION });
+  const cpu1 = cpuSeconds(pid);
+  const answered = result.requests.total;
+  const perRequest = (a: number, b: number) => Math.round(((b - a) / answered) * 1e6);
+  const cpuMicros = cpu0 && cpu1 && answered > 0 ? { user: perRequest(cpu0.user, cpu1.user), system: perRequest(cpu0.system, cpu1.system) } : null;
+  return { result, cpuMicros };
+}
+
+const median = <T>(xs: T[], key: (x: T) => number): T => [...xs].sort((a, b) => key(a) - key(b))[Math.floor((xs.length - 1) / 2)];
+
+/** A row's figures from its measurements: the one with the median rate, errors summed over all, the median CPU per request. */
+function summarise(ep: BenchEndpoint, ms: Measurement[]): RowResult {
+  const { result } = median(ms, (m) => m.result.requests.average);
+  const cpus = ms.map((m) => m.cpuMicros).filter((c) => c !== null);
+  return {
+    endpoint: ep.name,
+    'req/s': Math.round(result.requests.average),
+    target: ep.target,
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'target p99': TARGET_P99,
+    met: result.requests.average >= ep.target && result.latency.p99 <= TARGET_P99 ? 'yes' : 'no',
+    errors: ms.reduce((sum, m) => sum + m.result.errors + m.result.non2xx, 0),
+    'user µs/req': cpus.length ? median(cpus, (c) => c.user).user : null,
+    'sys µs/req': cpus.length ? median(cpus, (c) => c.system).system : null,
+  };
+}
+
+/** Drives each row against the running service: a warm-up, then BENCH_REPEAT measured runs. */
+async function runRows(eps: BenchEndpoint[], service: Service): Promise<RowResult[]> {
   const rows: RowResult[] = [];
   for (const ep of eps) {
-    const req = ep.request(ctx);
-    const urls = Array.isArray(req.url) ? req.url : [req.url];
-    if (!urls.length) throw new Error(`${ep.name}: no URL to ask (nothing seeded for it)`);
-    const paths = urls.map((u) => {
-      const parsed = new URL(u);
-      return parsed.pathname + parsed.search;
-    });
-    const body = req.body;
-    let n = 0;
-    const setupRequest = (r: autocannon.Request) => ({
-      ...r,
-      ...(paths.length > 1 ? { path: paths[n++ % paths.length] } : {}),
-      ...(typeof body === 'function' ? { body: JSON.stringify((body as () => unknown)()) } : {}),
-    });
-    const opts: autocannon.Options = {
-      url: urls[0],
-      method: req.method ?? 'GET',
-      connections: CONNECTIONS,
-      headers: { ...(req.auth ? { authorization: ctx.auth } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body && typeof body !== 'function' ? { body: JSON.stringify(body) } : {}),
-      ...(paths.length > 1 || typeof body === 'function' ? { requests: [{ setupRequest }] } : {}),
-    };
+    const opts = rowOptions(ep, service.ctx);
     await run({ ...opts, duration: WARMUP });
-    const results: autocannon.Result[] = [];
-    for (let i = 0; i < REPEAT; i++) results.push(await run({ ...opts, duration: DURATION }));
-    results.sort((a, b) => a.requests.average - b.requests.average);
-    const result = results[Math.floor((results.length - 1) / 2)];
-    const errors = results.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
-    rows.push({
-      endpoint: ep.name,
-      'req/s': Math.round(result.requests.average),
-      target: ep.target,
-      'p50 ms': result.latency.p50,
-      'p99 ms': result.latency.p99,
-      'target p99': TARGET_P99,
-      met: result.requests.average >= ep.target && result.latency.p99 <= TARGET_P99 ? 'yes' : 'no',
-      errors,
-    });
+    const ms: Measurement[] = [];
+    for (let i = 0; i < REPEAT; i++) ms.push(await measure(opts, service.pid));
+    rows.push(summarise(ep, ms));
   }
   return rows;
 }
 
-/**
- * Seeds a fresh store in a temporary folder, starts the all-in-one service on it, gives `use` the
- * context and the service's peak RSS (MiB so far), then stops the service and removes the folder.
- */
-async function withService<T>(
-  sizes: number | SeedSizes,
-  use: (ctx: BenchContext, peakRss: () => number | null) => Promise<T>,
-): Promise<{ result: T; seeded: Seeded; seedSeconds: number }> {
+/** A service a benchmark started on a fresh, seeded store. */
+interface Service {
+  ctx: BenchContext;
+  pid: number | undefined;
+  seeded: Seeded;
+  seedSeconds: number;
+  /** Peak RSS of the service so far (MiB). */
+  peakRss(): number | null;
+  /** Stops the service and removes its store. */
+  stop(): Promise<void>;
+}
+
+/** Seeds a fresh store in a temporary folder and starts the all-in-one service on it, on `port`. */
+async function startService(sizes: number | SeedSizes, port: number): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecs-bench-'));
+  const removeStore = () => rmSync(dataDir, { recursive: true, force: true });
   try {
-    const port = 18000 + Math.floor(Math.random() * 1000);
     const url = `http://127.0.0.1:${port}`;
     const serviceEnv = allInOneEnv({ port, dataDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD, redisUrl: env.BENCH_REDIS_URL });
 
@@ -140,23 +184,34 @@ async function withService<T>(
       env: serviceEnv,
       stdio: ['ignore', 'inherit', 'inherit'],
     });
+    const stop = async () => {
+      try {
+        await stopAll([child]);
+      } finally {
+        removeStore();
+      }
+    };
     try {
       await waitReady(url, child);
-      const ctx: BenchContext = {
-        url,
-        rest: `${url}/index.php/cms-json`,
-        auth: `Basic ${Buffer.from(`admin:${ADMIN_APP_PASSWORD}`).toString('base64')}`,
-        seeded,
-      };
-      const result = await use(ctx, () => peakRssMiB(child.pid));
-      return { result, seeded, seedSeconds };
-    } finally {
-      await stopAll([child]);
+    } catch (e) {
+      await stop();
+      throw e;
     }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    return {
+      ctx: { url, rest: `${url}/index.php/cms-json`, auth: `Basic ${Buffer.from(`admin:${ADMIN_APP_PASSWORD}`).toString('base64')}`, seeded },
+      pid: child.pid,
+      seeded,
+      seedSeconds,
+      peakRss: () => peakRssMiB(child.pid),
+      stop,
+    };
+  } catch (e) {
+    removeStore();
+    throw e;
   }
 }
+
+const randomPort = () => 18000 + Math.floor(Math.random() * 900);
 
 function writeResults(prefix: string, data: unknown): string {
   const outDir = resolve(__dirname, '../../bench/results');
@@ -170,56 +225,100 @@ function writeResults(prefix: string, data: unknown): string {
 async function main(): Promise<void> {
   const eps = selected(ENDPOINTS);
   if (!eps.length) return;
-  const { result: rows, seeded } = await withService(SCALE, (ctx) => runRows(eps, ctx));
+  const service = await startService(SCALE, randomPort());
+  let rows: RowResult[];
+  try {
+    rows = await runRows(eps, service);
+  } finally {
+    await service.stop();
+  }
   console.table(rows);
-  const file = writeResults('bench', { at: new Date().toISOString(), duration: DURATION, connections: CONNECTIONS, scale: SCALE, seeded: seeded.counts, rows });
+  const file = writeResults('bench', {
+    at: new Date().toISOString(),
+    duration: DURATION,
+    connections: CONNECTIONS,
+    scale: SCALE,
+    seeded: service.seeded.counts,
+    rows,
+  });
   console.log(JSON.stringify(rows));
   console.log(`results written to ${file}`);
 }
 
+const spread = (xs: Array<number | null>): number | null => {
+  const ns = xs.filter((x): x is number => x !== null);
+  return ns.length === xs.length && Math.min(...ns) > 0 ? Math.round((Math.max(...ns) / Math.min(...ns) - 1) * 100) : null;
+};
+
 /**
- * The scaling table: per size, a fresh store with that many events and posts and a fresh service, the
- * `scaling` rows (writes last, so the reads see the size as seeded), and the service's peak RSS.
+ * The scaling table: one fresh store with that many events and posts and one service per size, all
+ * running at once; each `scaling` row (writes last, so the reads see the sizes as seeded) is measured
+ * on every size in turn, BENCH_REPEAT rounds, so that a slow stretch of a shared machine falls on all
+ * sizes alike instead of on the size measured during it. Besides requests/s and p99, the service's
+ * CPU time per request, which a stalled or busy machine changes less than the rate; and each service's
+ * peak RSS.
  */
 async function scaling(sizes: number[]): Promise<void> {
   const eps = selected(ENDPOINTS.filter((ep) => ep.scaling)).sort((a, b) => Number(a.name.startsWith('POST')) - Number(b.name.startsWith('POST')));
   if (!eps.length) throw new Error('BENCH_ONLY names none of the scaling rows');
-  const runs: Array<{ events: number; posts: number; seeded: Record<string, number>; seedSeconds: number; peakRssMiB: number | null; rows: RowResult[] }> = [];
-  for (const n of sizes) {
-    const { result, seeded, seedSeconds } = await withService({ ...DATA_SET, events: n, posts: n }, async (ctx, peakRss) => {
-      const rows = await runRows(eps, ctx);
-      return { rows, peak: peakRss() };
-    });
-    console.table(result.rows);
-    runs.push({ events: n, posts: n, seeded: seeded.counts, seedSeconds, peakRssMiB: result.peak, rows: result.rows });
+  const base = randomPort();
+  const services: Service[] = [];
+  const rowsBySize: RowResult[][] = sizes.map(() => []);
+  let peaks: Array<number | null> = [];
+  try {
+    for (const [k, n] of sizes.entries()) services.push(await startService({ ...DATA_SET, events: n, posts: n }, base + k));
+    for (const ep of eps) {
+      const opts = services.map((s) => rowOptions(ep, s.ctx));
+      for (const o of opts) await run({ ...o, duration: WARMUP });
+      const ms: Measurement[][] = sizes.map(() => []);
+      for (let round = 0; round < REPEAT; round++) {
+        // Each round starts at the next size, so no size is always measured first.
+        for (let j = 0; j < sizes.length; j++) {
+          const k = (round + j) % sizes.length;
+          ms[k].push(await measure(opts[k], services[k].pid));
+        }
+      }
+      sizes.forEach((_, k) => rowsBySize[k].push(summarise(ep, ms[k])));
+      console.log(`${ep.name}: ${sizes.map((n, k) => `${n}: ${rowsBySize[k].at(-1)?.['req/s']} req/s`).join(', ')}`);
+    }
+  } finally {
+    peaks = services.map((s) => s.peakRss());
+    for (const s of services) await s.stop();
   }
   const table = eps.map((ep, i) => {
-    const perSize = runs.map((r) => r.rows[i]);
-    const rates = perSize.map((r) => r['req/s']);
-    const p99s = perSize.map((r) => r['p99 ms']);
-    const spread = (xs: number[]) => (Math.min(...xs) > 0 ? Math.round((Math.max(...xs) / Math.min(...xs) - 1) * 100) : null);
+    const perSize = rowsBySize.map((rows) => rows[i]);
     const row: Record<string, unknown> = { endpoint: ep.name, target: ep.target };
-    runs.forEach((r, k) => {
-      row[`${r.events} req/s`] = rates[k];
-      row[`${r.events} p99`] = p99s[k];
+    sizes.forEach((n, k) => {
+      row[`${n} req/s`] = perSize[k]['req/s'];
+      row[`${n} p99`] = perSize[k]['p99 ms'];
     });
-    row['req/s spread %'] = spread(rates);
-    row['p99 spread %'] = spread(p99s);
+    row['req/s spread %'] = spread(perSize.map((r) => r['req/s']));
+    row['p99 spread %'] = spread(perSize.map((r) => r['p99 ms']));
+    sizes.forEach((n, k) => (row[`${n} user µs`] = perSize[k]['user µs/req']));
+    row['user µs spread %'] = spread(perSize.map((r) => r['user µs/req']));
     row.errors = perSize.reduce((sum, r) => sum + r.errors, 0);
     return row;
   });
   console.log(
-    `\nscaling: events = posts = ${sizes.join(', ')} (venues ${DATA_SET.venues}, organizers ${DATA_SET.organizers}, categories ${DATA_SET.categories}); ${DURATION} s a row at ${CONNECTIONS} connections; spread = max/min - 1`,
+    `\nscaling: events = posts = ${sizes.join(', ')} (venues ${DATA_SET.venues}, organizers ${DATA_SET.organizers}, categories ${DATA_SET.categories}); ${DURATION} s a measurement, ${REPEAT} rounds over the sizes, at ${CONNECTIONS} connections; user µs = the service's CPU time in user mode per request (its own work, without the kernel's socket writes, which a loaded or virtualised machine inflates); spread = max/min - 1`,
   );
   console.table(table);
-  console.log(`peak RSS of the service: ${runs.map((r) => `${r.events}: ${r.peakRssMiB ?? '?'} MiB`).join(', ')}`);
-  console.log(`seeding: ${runs.map((r) => `${r.events}: ${r.seedSeconds} s`).join(', ')}`);
+  console.log(`peak RSS of the service: ${sizes.map((n, k) => `${n}: ${peaks[k] ?? '?'} MiB`).join(', ')}`);
+  console.log(`seeding: ${sizes.map((n, k) => `${n}: ${services[k].seedSeconds} s`).join(', ')}`);
   const file = writeResults('bench-scaling', {
     at: new Date().toISOString(),
     duration: DURATION,
     warmup: WARMUP,
+    repeat: REPEAT,
     connections: CONNECTIONS,
-    sizes: runs,
+    sizes: sizes.map((n, k) => ({
+      events: n,
+      posts: n,
+      seeded: services[k].seeded.counts,
+      seedSeconds: services[k].seedSeconds,
+      peakRssMiB: peaks[k],
+      rows: rowsBySize[k],
+    })),
     table,
   });
   console.log(`results written to ${file}`);
