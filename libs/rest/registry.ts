@@ -130,6 +130,8 @@ export class RouteRegistry {
   private readonly routes: CompiledRoute[] = [];
   private readonly byEndpoint = new Map<string, { route: CompiledRoute; endpoint: EndpointDecl }>();
   private readonly namespaceList: string[] = [];
+  /** Each namespace's routes in the order they were added, so a request tries only those of its namespace. */
+  private readonly routesOf = new Map<string, CompiledRoute[]>();
 
   /** Declares namespaces the index lists even when they have no routes of their own yet. */
   namespace(ns: string): this {
@@ -171,6 +173,11 @@ export class RouteRegistry {
     }
     const compiled: CompiledRoute = { ...route, regex, groups, hasParams: groups.length > 0 };
     this.routes.push(compiled);
+    if (route.namespace) {
+      const own = this.routesOf.get(route.namespace) ?? [];
+      own.push(compiled);
+      this.routesOf.set(route.namespace, own);
+    }
     for (const ep of route.endpoints) this.byEndpoint.set(ep.id, { route: compiled, endpoint: ep });
     if (route.namespace) this.namespace(route.namespace);
     return this;
@@ -208,8 +215,18 @@ export class RouteRegistry {
    * path are tried (all routes when none does), each regex must match the whole path.
    */
   match(path: string): { route: CompiledRoute; params: Record<string, string> } | null {
-    const candidates = this.routes.filter((r) => r.namespace && (path === `/${r.namespace}` || path.startsWith(`/${r.namespace}/`)));
-    const pool = candidates.length ? candidates : this.routes;
+    const prefixing: string[] = [];
+    for (const ns of this.routesOf.keys()) {
+      if (path.startsWith(ns, 1) && path.charCodeAt(0) === 47 && (path.length === ns.length + 1 || path.charCodeAt(ns.length + 1) === 47)) prefixing.push(ns);
+    }
+    // Usually one namespace prefixes the path; where several do (one namespace inside another's
+    // prefix), their routes are tried in the order they were added, as when all are scanned.
+    const pool =
+      prefixing.length === 0
+        ? this.routes
+        : prefixing.length === 1
+          ? (this.routesOf.get(prefixing[0]) ?? [])
+          : this.routes.filter((r) => prefixing.includes(r.namespace));
     for (const route of pool) {
       const m = route.regex.exec(path);
       if (!m) continue;

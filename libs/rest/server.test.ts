@@ -137,6 +137,26 @@ describe('RouteRegistry', () => {
     expect(r.match('/a/v1/x/abc')).toBeNull();
   });
 
+  it('tries the routes of every namespace that prefixes the path, in the order they were added, and all routes when none does', () => {
+    const ep = (id: string) => [{ id, service: 'content' as const, methods: ['GET' as const], args: {} }];
+    const outer = new RouteRegistry();
+    outer.add({ namespace: 'n', pattern: '/n/(?P<rest>.+)', endpoints: ep('outer') });
+    outer.add({ namespace: 'n/v2', pattern: '/n/v2/thing', endpoints: ep('inner') });
+    outer.add({ namespace: 'd', pattern: '/(?P<slug>[a-z]+)', endpoints: ep('anywhere') });
+    expect(outer.match('/n/v2/thing')?.route.pattern).toBe('/n/(?P<rest>.+)');
+    expect(outer.match('/n/v2')?.route.pattern).toBe('/n/(?P<rest>.+)');
+    expect(outer.match('/n')?.route.pattern).toBe('/n');
+    // No namespace prefixes these paths ("n" is not a prefix of "/nx"): every route is tried.
+    expect(outer.match('/nx')).toMatchObject({ route: { pattern: '/(?P<slug>[a-z]+)' }, params: { slug: 'nx' } });
+    expect(outer.match('/zzz/1')).toBeNull();
+
+    const inner = new RouteRegistry();
+    inner.add({ namespace: 'n/v2', pattern: '/n/v2/thing', endpoints: ep('inner') });
+    inner.add({ namespace: 'n', pattern: '/n/(?P<rest>.+)', endpoints: ep('outer') });
+    expect(inner.match('/n/v2/thing')?.route.pattern).toBe('/n/v2/thing');
+    expect(inner.match('/n/v2/other')).toMatchObject({ params: { rest: 'v2/other' } });
+  });
+
   it('a service must bind every endpoint it owns', () => {
     const r = new RouteRegistry();
     const x = endpoint({ id: 'x', service: 'content', methods: ['GET'], args: {} });
