@@ -22,6 +22,11 @@ let slowStore: TcpProxy | undefined;
 let redis: Redis | undefined;
 /** How long each answer of the store is held on its way to the slow workers. */
 const SLOW_STORE_MS = 5;
+/**
+ * The same during the interrupted batch: slow enough that the test sees a slice's events in the store
+ * and stops the answers while the worker that stored them still waits for the store's reply.
+ */
+const SLOWER_STORE_MS = 300;
 
 beforeAll(async () => {
   cluster = await startCluster();
@@ -110,7 +115,7 @@ it('finishes an import exactly once when its workers are killed mid-batch and a 
       return n >= first && n < first + total;
     });
 
-  // Workers whose store answers slowly, so a slice is still being stored when they are killed.
+  // Workers whose store answers slowly, and not at all once held, so a slice is still being stored when they are killed.
   const mongo = hostPort(cluster.env.MONGO_URL);
   slowStore = await startTcpProxy(mongo.host, mongo.port, { delayMs: SLOW_STORE_MS });
   const slowUrl = cluster.env.MONGO_URL.replace(`${mongo.host}:${mongo.port}`, `127.0.0.1:${slowStore.port}`);
@@ -127,17 +132,20 @@ it('finishes an import exactly once when its workers are killed mid-batch and a 
       status: { data: { total, done: b * perBatch }, batch: { per_batch: perBatch, total: batches, done: b } },
       percentage_complete: Math.floor(((b + 1) / batches) * 100),
     };
+    if (b === 1) slowStore.delayMs = SLOWER_STORE_MS;
     const sent = cluster.request('POST', `/vendor/event-aggregator/v1/import/${record.import_id}/batch`, { body });
     if (b === 1) {
-      // The second batch is being stored: kill every worker (no chance to finish or give back its jobs)
-      // and start a new one, which picks the interrupted jobs up once their locks lapse.
-      const deadline = Date.now() + 30000;
-      while (Date.now() < deadline && (await importQueue.getActiveCount()) === 0) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 300));
+      // The second batch is being stored: once some of its events are in the store, no answer of the
+      // store reaches the workers any more (the reply to that very write included), so every job of
+      // the batch is stuck where it is; then every worker is killed (no chance to finish or give back
+      // its jobs) and a new one started, which picks the interrupted jobs up once their locks lapse.
+      const deadline = Date.now() + 60000;
+      while (Date.now() < deadline && (await ours()).length <= perBatch) await new Promise((r) => setTimeout(r, 20));
+      slowStore.hold();
+      expect((await ours()).length).toBeGreaterThan(perBatch);
       await Promise.all(['slow-1', 'slow-2'].map((w) => cluster.kill(w, 'SIGKILL')));
       // Jobs left active by a dead worker: the kill interrupted them.
       orphaned = await importQueue.getActiveCount();
-      expect((await ours()).length).toBeLessThan(2 * perBatch);
       await cluster.startProcess('worker', 'worker-3');
     }
     let res = await sent;

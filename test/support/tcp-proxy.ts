@@ -1,7 +1,9 @@
 /**
  * A TCP pass-through on a fixed loopback port, for fault tests: `down()` cuts every connection and
  * refuses new ones (the server behind it looks stopped), `up()` listens again on the same port (it is
- * back, with its data), and `delayMs` holds every chunk from the server for a while (it is slow).
+ * back, with its data), `delayMs` holds every chunk from the server for a while (it is slow), and
+ * `hold()` stops passing the server's chunks on until `release()` (a call in flight never gets its
+ * answer: the client is stuck where it is).
  */
 import net from 'node:net';
 
@@ -9,6 +11,9 @@ export interface TcpProxy {
   port: number;
   /** Milliseconds each chunk from the server waits before it is passed on; order is kept. */
   delayMs: number;
+  /** From now on, chunks from the server (those already on their way included) wait until release(). */
+  hold(): void;
+  release(): void;
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
@@ -18,6 +23,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opts
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = opts.port ?? 0;
+  let gate: { opened: Promise<void>; open: () => void } | null = null;
+  /** Passes a chunk on once no hold is in force, keeping the order of the chunks. */
+  const pass = async (client: net.Socket, chunk: Buffer) => {
+    while (gate) await gate.opened;
+    if (!client.destroyed) client.write(chunk);
+  };
 
   const onConnection = (client: net.Socket) => {
     const upstream = net.connect({ host: targetHost, port: targetPort });
@@ -34,19 +45,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opts
     client.pipe(upstream);
     let chain = Promise.resolve();
     upstream.on('data', (chunk: Buffer) => {
-      if (proxy.delayMs <= 0) {
-        chain = chain.then(() => void client.write(chunk));
-        return;
-      }
-      chain = chain.then(
-        () =>
-          new Promise<void>((r) =>
-            setTimeout(() => {
-              if (!client.destroyed) client.write(chunk);
-              r();
-            }, proxy.delayMs),
-          ),
-      );
+      const delayMs = proxy.delayMs;
+      chain = chain.then(async () => {
+        if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+        await pass(client, chunk);
+      });
     });
   };
 
@@ -65,6 +68,17 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opts
   const proxy: TcpProxy = {
     port,
     delayMs: opts.delayMs ?? 0,
+    hold() {
+      if (gate) return;
+      let open!: () => void;
+      const opened = new Promise<void>((r) => (open = r));
+      gate = { opened, open };
+    },
+    release() {
+      const g = gate;
+      gate = null;
+      g?.open();
+    },
     async down() {
       const s = server;
       server = undefined;
@@ -85,6 +99,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opts
       }
     },
     async close() {
+      proxy.release();
       await proxy.down();
     },
   };
