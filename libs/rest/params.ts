@@ -13,7 +13,7 @@
  * their literal shape (`satisfies ArgDecl`) rather than `ArgDecl`.
  */
 import type { ServiceName } from '../config/env';
-import type { ArgDecl, EndpointDecl, JsonType, Method } from './registry';
+import { DELETABLE, EDITABLE, type ArgDecl, type EndpointDecl, type JsonType, type Method } from './registry';
 
 export type ArgMap = Readonly<Record<string, ArgDecl>>;
 
@@ -81,6 +81,35 @@ export interface EndpointSpec<A extends ArgMap, C extends string> {
 /** Declares an endpoint as a constant (see the module comment). */
 export function endpoint<const A extends ArgMap, const C extends string = never>(spec: EndpointSpec<A, C>): Endpoint<A, C> {
   return { ...spec, methods: [...spec.methods], captures: spec.captures ?? [] };
+}
+
+/** The arguments of a resource's five endpoints (see `resourceEndpoints`). */
+export interface ResourceArgs<L extends ArgMap, C extends ArgMap, G extends ArgMap, U extends ArgMap, D extends ArgMap> {
+  list: L;
+  create: C;
+  get: G;
+  update: U;
+  delete: D;
+}
+
+/**
+ * A resource's five endpoints, ids `{prefix}.list`, `.create`, `.get`, `.update`, `.delete`: list (GET)
+ * and create (POST) on the collection; get, update (`updateMethods`) and delete on an item whose URL
+ * captures `id`.
+ */
+export function resourceEndpoints<const L extends ArgMap, const C extends ArgMap, const G extends ArgMap, const U extends ArgMap, const D extends ArgMap>(
+  prefix: string,
+  service: ServiceName,
+  args: ResourceArgs<L, C, G, U, D>,
+  updateMethods: readonly Method[] = EDITABLE,
+) {
+  return {
+    list: endpoint({ id: `${prefix}.list`, service, methods: ['GET'], args: args.list }),
+    create: endpoint({ id: `${prefix}.create`, service, methods: ['POST'], args: args.create }),
+    get: endpoint({ id: `${prefix}.get`, service, methods: ['GET'], args: args.get, captures: ['id'] }),
+    update: endpoint({ id: `${prefix}.update`, service, methods: updateMethods, args: args.update, captures: ['id'] }),
+    delete: endpoint({ id: `${prefix}.delete`, service, methods: DELETABLE, args: args.delete, captures: ['id'] }),
+  };
 }
 
 /** The parameters a handler bound to an endpoint constant receives. */

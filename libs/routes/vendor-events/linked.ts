@@ -3,7 +3,7 @@
  * single record by id and by slug (reference: Archive_Venue/Organizer, Single_Venue/Organizer(+_Slug)).
  * The endpoints are constants the calendar service binds to; venues and organizers are one family.
  */
-import { endpoint, type ArgMap } from '../../rest/params';
+import { endpoint, resourceEndpoints, type ArgMap } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import {
   BASE,
@@ -104,11 +104,7 @@ function linkedEndpoints<L extends ArgMap, C extends ArgMap, U extends ArgMap>(k
   const byId = { id: { description: `The ${kind} ID`, type: 'integer' } satisfies ArgDecl };
   const bySlug = { slug: { description: `The ${kind} slug`, type: 'string', required: true } satisfies ArgDecl };
   return {
-    list: endpoint({ id: `${p}.list`, service: 'calendar', methods: ['GET'], args: list }),
-    create: endpoint({ id: `${p}.create`, service: 'calendar', methods: ['POST'], args: create }),
-    get: endpoint({ id: `${p}.get`, service: 'calendar', methods: ['GET'], args: byId, captures: ['id'] }),
-    update: endpoint({ id: `${p}.update`, service: 'calendar', methods: EDITABLE, args: { ...byId, ...update }, captures: ['id'] }),
-    delete: endpoint({ id: `${p}.delete`, service: 'calendar', methods: DELETABLE, args: byId, captures: ['id'] }),
+    ...resourceEndpoints(p, 'calendar', { list, create, get: byId, update: { ...byId, ...update }, delete: byId }),
     slug: {
       get: endpoint({ id: `${p}.slug.get`, service: 'calendar', methods: ['GET'], args: bySlug }),
       update: endpoint({ id: `${p}.slug.update`, service: 'calendar', methods: EDITABLE, args: { ...bySlug, ...update } }),

@@ -3,8 +3,8 @@
  * the terms controller). The endpoints are constants the calendar service binds to; categories and tags
  * are one family, categories (hierarchical) adding `parent`.
  */
-import { endpoint, type ArgMap } from '../../rest/params';
-import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
+import { resourceEndpoints, type ArgMap } from '../../rest/params';
+import type { ArgDecl, RouteRegistry } from '../../rest/registry';
 import { BASE, ID, INVALID, NS, isPositiveInt, nonEmptyString, pageArgs, positive, requiredOn } from './args';
 import { termSchema } from './schemas';
 
@@ -51,15 +51,8 @@ export function termWriteArgs<H extends boolean, C extends boolean>(hierarchical
 
 /** A taxonomy's endpoints: archive and create on the collection, get, update and delete by id. */
 function termEndpoints<L extends ArgMap, C extends ArgMap, U extends ArgMap>(plural: 'categories' | 'tags', list: L, create: C, update: U) {
-  const p = `vendor.${plural}`;
   const id = { id: { description: 'The term ID.', type: 'integer' } satisfies ArgDecl };
-  return {
-    list: endpoint({ id: `${p}.list`, service: 'calendar', methods: ['GET'], args: list }),
-    create: endpoint({ id: `${p}.create`, service: 'calendar', methods: ['POST'], args: create }),
-    get: endpoint({ id: `${p}.get`, service: 'calendar', methods: ['GET'], args: id, captures: ['id'] }),
-    update: endpoint({ id: `${p}.update`, service: 'calendar', methods: EDITABLE, args: { ...id, ...update }, captures: ['id'] }),
-    delete: endpoint({ id: `${p}.delete`, service: 'calendar', methods: DELETABLE, args: id, captures: ['id'] }),
-  };
+  return resourceEndpoints(`vendor.${plural}`, 'calendar', { list, create, get: id, update: { ...id, ...update }, delete: id });
 }
 
 export const VENDOR_TERM_ENDPOINTS = {
