@@ -78,3 +78,26 @@ export function canReadRecord(user: Caller, type: CapabilityType, rec: OwnedReco
   if (rec.status === 'private') return rec.author === user.id || can(user, `read_private_${plural(type)}`);
   return canEditRecord(user, type, rec);
 }
+
+/** Statuses a caller reads on anyone's records, and those read only on their own. */
+export interface ReadScope {
+  anyone: string[];
+  own: string[];
+}
+
+/** An author id no caller has: a record "by someone else" in the questions readScope asks. */
+const SOMEONE_ELSE = -1;
+
+/**
+ * read_post over statuses, for lists: canReadRecord asked of a record by someone else and of one of
+ * the caller's own in each status. Its answer depends on nothing else (status, and whether the caller
+ * wrote the record), so a list filtered by the scope shows exactly the records single reads allow.
+ */
+export function readScope(user: Caller, type: CapabilityType, statuses: Iterable<string>): ReadScope {
+  const scope: ReadScope = { anyone: [], own: [] };
+  for (const status of new Set(statuses)) {
+    if (canReadRecord(user, type, { author: SOMEONE_ELSE, status })) scope.anyone.push(status);
+    else if (user && canReadRecord(user, type, { author: user.id, status })) scope.own.push(status);
+  }
+  return scope;
+}

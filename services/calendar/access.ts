@@ -1,6 +1,6 @@
 /** Who may see and write what: statuses a caller may filter on or write (the reference's status rules). */
-import { can, canReadRecord, type Caller } from '../../libs/auth/user';
-import type { Filter } from '../../libs/store/types';
+import { can, readScope, type Caller } from '../../libs/auth/user';
+import type { FieldCondition, Filter } from '../../libs/store/types';
 import type { CapabilityType } from '../../libs/auth/roles';
 import { FILTER_STATUSES } from '../../libs/routes/vendor-events/args';
 import { INVALID } from './errors';
@@ -11,36 +11,42 @@ export const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private']
 const plural = (t: CapabilityType) => `${t}s`;
 
 /**
- * The statuses a list shows: a caller without the type's edit capability may ask for exactly `publish`
- * (the default); one with it may ask for any registered status (default: any).
+ * The store condition of every calendar list, export and ability: records in `statuses` the caller may
+ * read, as single reads decide (read_post, libs/auth/user.ts `readScope`), so a list never shows what a
+ * single read refuses and its totals count only what it shows. The status condition is the one the
+ * list indexes lead with; statuses the caller reads only on their own records add an author condition
+ * checked on the rows those indexes find. Matches nothing when no status is readable.
  */
-export function listStatuses(user: Caller, type: CapabilityType, requested: string[] | undefined): { statuses: string[]; echo: string } | string {
-  const editor = can(user, `edit_${plural(type)}`);
-  if (!requested) return editor ? { statuses: ANY_STATUSES, echo: 'any' } : { statuses: ['publish'], echo: 'publish' };
-  if (!editor) return requested.length === 1 && requested[0] === 'publish' ? { statuses: ['publish'], echo: 'publish' } : INVALID;
-  if (!requested.every((s) => FILTER_STATUSES.includes(s))) return INVALID;
-  const statuses = [...new Set(requested.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))];
-  return { statuses, echo: requested.join(',') };
+export function readableFilter(user: Caller, type: CapabilityType, statuses: string[]): Filter {
+  const { anyone, own } = readScope(user, type, statuses);
+  const readable = [...anyone, ...own];
+  const status: FieldCondition = readable.length === 1 ? readable[0] : { $in: readable };
+  if (!own.length || !user) return { status };
+  return anyone.length ? { status, $or: [{ status: { $in: anyone } }, { author: user.id }] } : { status, author: user.id };
 }
 
 /**
- * ec/v1's status condition for a caller (the reference narrows the list silently where vendor/events/v1
- * refuses, see listStatuses): statuses anyone with the caller's rights reads in full, and
- * statuses the caller reads only on their own records. Null when no requested status is readable.
+ * vendor/events/v1's statuses: a caller without the type's edit capability may ask for exactly `publish`
+ * (the default), else the status is refused (rest_invalid_param, as the reference answers); one with it
+ * may ask for any registered status (default: any), and sees of them what it may read (readableFilter).
+ * `echo` is the status the archive's `rest_url` repeats.
  */
-export function readableStatuses(user: Caller, type: CapabilityType, requested: string[]): Filter | null {
-  const statuses = can(user, `edit_${plural(type)}`) ? requested : ['publish'];
-  const all: string[] = [];
-  const own: string[] = [];
-  for (const status of new Set(statuses)) {
-    if (canReadRecord(user, type, { author: -1, status })) all.push(status);
-    else if (user && canReadRecord(user, type, { author: user.id, status })) own.push(status);
-  }
-  const parts: Filter[] = [];
-  if (all.length) parts.push({ status: { $in: all } });
-  if (own.length && user) parts.push({ status: { $in: own }, author: user.id });
-  if (!parts.length) return null;
-  return parts.length === 1 ? parts[0] : { $or: parts };
+export function listStatuses(user: Caller, type: CapabilityType, requested: string[] | undefined): { filter: Filter; echo: string } | string {
+  const editor = can(user, `edit_${plural(type)}`);
+  const shown = (statuses: string[], echo: string) => ({ filter: readableFilter(user, type, statuses), echo });
+  if (!requested) return editor ? shown(ANY_STATUSES, 'any') : shown(['publish'], 'publish');
+  if (!editor) return requested.length === 1 && requested[0] === 'publish' ? shown(['publish'], 'publish') : INVALID;
+  if (!requested.every((s) => FILTER_STATUSES.includes(s))) return INVALID;
+  return shown([...new Set(requested.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))], requested.join(','));
+}
+
+/**
+ * ec/v1's statuses (the reference narrows the list silently where vendor/events/v1 refuses, see
+ * listStatuses): a caller without the type's edit capability gets `publish` whatever it asks for; one
+ * with it the requested statuses, of which it sees what it may read (readableFilter).
+ */
+export function readableStatuses(user: Caller, type: CapabilityType, requested: string[]): Filter {
+  return readableFilter(user, type, can(user, `edit_${plural(type)}`) ? requested : ['publish']);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Filter } from '../../libs/store/types';
 import type { CalendarDeps } from './deps';
 
 export interface EventCriteria {
-  /** What statuses the caller sees (services/calendar/access.ts). */
+  /** The records the caller may list: statuses, narrowed to what the caller reads (services/calendar/access.ts `readableFilter`). */
   status: Filter;
   /** Leave out events hidden from listings (vendor/events/v1 and the views; ec/v1 lists them). */
   listedOnly?: boolean;

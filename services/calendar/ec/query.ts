@@ -61,7 +61,7 @@ export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: List
 
   const status = readableStatuses(req.user, kind.cap, p.status);
   // No event has tickets in this edition: asking for ticketed ones finds none.
-  if (!status || (req.has('ticketed') && p.ticketed === true)) return null;
+  if (req.has('ticketed') && p.ticketed === true) return null;
   const zone = deps.site.timezone;
   const at = (arg: 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after') =>
     req.has(arg) ? siteTime(p[arg], zone) : undefined;
@@ -97,7 +97,6 @@ export async function linkedListQuery(deps: CalendarDeps, kind: EcKind, req: Lis
     ofEvent = event![linked.eventField] ?? [];
   }
   const status = readableStatuses(req.user, kind.cap, p.status);
-  if (!status) return null;
   const and: Filter[] = [{ type: kind.type }, status];
   if (ofEvent) and.push({ id: { $in: ofEvent } });
   if (req.has('search')) and.push(...searchFilter(p.search, req.user));

@@ -97,7 +97,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   const perPage = req.given('per_page') || !deps.postsPerPage ? Number(p.per_page) : Math.min(deps.postsPerPage(), MAX_PER_PAGE);
   const echo: Record<string, unknown> = { page: p.page, per_page: perPage };
   const criteria: EventCriteria = {
-    status: { status: { $in: status.statuses } },
+    status: status.filter,
     listedOnly: true,
     termGroups: [categories ?? [], tags ?? []],
     venues,

@@ -13,7 +13,7 @@ import { shared } from '../../../libs/rest/params';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { VENDOR_LINKED_ENDPOINTS } from '../../../libs/routes/vendor-events';
 import type { Filter } from '../../../libs/store/types';
-import { listStatuses, mayWriteAs } from '../access';
+import { listStatuses, mayWriteAs, readableFilter } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug, through } from '../http';
@@ -38,10 +38,10 @@ export async function idsWithEvents(deps: CalendarDeps, kind: LinkedKindDef): Pr
   return (await deps.posts.distinct(kind.eventField, { type: EVENT_TYPE, status: { $nin: NOT_COUNTED } })).map(Number);
 }
 
-/** Ids of the kind linked to upcoming events the caller could see: published, and private ones for those who read them. */
+/** Ids of the kind linked to upcoming events the caller could see: published, and private ones the caller may read. */
 export async function idsWithUpcoming(deps: CalendarDeps, kind: LinkedKindDef, user: Caller): Promise<number[]> {
-  const visible = can(user, 'read_private_vendor_events') ? ['publish', 'private'] : ['publish'];
-  return (await deps.posts.distinct(kind.eventField, { type: EVENT_TYPE, status: { $in: visible }, event_start: { $gt: deps.now() } })).map(Number);
+  const visible = readableFilter(user, 'vendor_event', ['publish', 'private']);
+  return (await deps.posts.distinct(kind.eventField, { $and: [{ type: EVENT_TYPE }, visible, { event_start: { $gt: deps.now() } }] })).map(Number);
 }
 
 /**
@@ -109,7 +109,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       const echo: Record<string, unknown> = { page, per_page: perPage };
       const status = listStatuses(ctx.user, kind.cap, ctx.input.status ?? undefined);
       if (typeof status === 'string') failures.push(['status', status]);
-      else and.push(status.statuses.length === 1 ? { status: status.statuses[0] } : { status: { $in: status.statuses } });
+      else and.push(status.filter);
       if (eventId != null) {
         const event = await deps.posts.byId(eventId);
         if (event?.type !== EVENT_TYPE) failures.push(['event', INVALID]);
