@@ -28,6 +28,7 @@ const seedUsers: Seeder = async (store, _sizes, out) => {
   const hash = await hashAccountPassword('bench-user-password');
   const roles = ['editor', 'author', 'contributor', 'subscriber'];
   const docs = [];
+  const credentials = [];
   const first = await store.nextId('users', 20);
   for (let i = 0; i < 20; i++) {
     const id = first + i;
@@ -44,12 +45,13 @@ const seedUsers: Seeder = async (store, _sizes, out) => {
       url: '',
       locale: 'en_US',
       roles: [roles[i % roles.length]],
-      pass_hash: hash,
       registered: new Date(Date.UTC(2024, 0, 1 + i)),
-      app_passwords: [],
     });
+    // The credential record authentication reads (libs/auth/credentials.ts).
+    credentials.push({ id, login: `user${i}`, email: `user${i}@bench.test`, roles: [roles[i % roles.length]], pass_hash: hash, app_passwords: [] });
   }
   await users.insertMany(docs);
+  await store.collection('credentials').insertMany(credentials);
   out.counts.users = docs.length;
   out.ids.users = docs.map((d) => d.id);
 };

@@ -25,7 +25,7 @@
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../libs/config/env';
-import { COLLECTIONS } from '../libs/data/collections';
+import { ensureCollections } from '../libs/data/ensure';
 import { PostsRepository } from '../libs/posts/repository';
 import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
@@ -73,7 +73,7 @@ async function withStore<T>(fn: (store: Store, site: ReturnType<typeof siteFrom>
   const config = loadConfig();
   const store = await openStore({ mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB, dataDir: config.DATA_DIR });
   try {
-    await store.ensure(COLLECTIONS);
+    await ensureCollections(store);
     return await fn(store, siteFrom(config));
   } finally {
     await store.close();

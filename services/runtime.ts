@@ -8,7 +8,7 @@ import { Authenticator, FailureThrottle } from '../libs/auth/authenticate';
 import { Nonces } from '../libs/auth/nonces';
 import { UsersRepository } from '../libs/auth/users';
 import { SERVICES, serviceUrl, type Config, type Role, type ServiceName } from '../libs/config/env';
-import { COLLECTIONS } from '../libs/data/collections';
+import { ensureCollections } from '../libs/data/ensure';
 import { logger } from '../libs/observability/logger';
 import { setQueueDepthSource } from '../libs/observability/metrics';
 import { JOB_NAMES, isQueueName, openQueue, createBullWorker } from '../libs/queue';
@@ -64,7 +64,7 @@ export interface Running {
 
 export async function openConfiguredStore(config: Config): Promise<Store> {
   const store = await openStore({ mongoUrl: config.MONGO_URL, mongoDb: config.MONGO_DB, dataDir: config.DATA_DIR });
-  await store.ensure(COLLECTIONS);
+  await ensureCollections(store);
   return store;
 }
 

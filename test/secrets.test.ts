@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openStore } from '../libs/store';
-import type { UserDoc } from '../libs/auth/users';
+import type { CredentialDoc } from '../libs/auth/users';
 import { basic, makeRequester, type ApiResponse } from './support/app';
 import { freePort } from './support/cluster';
 
@@ -170,8 +170,8 @@ describe('first start and account traffic of the all-in-one process', () => {
     const store = await openStore({ dataDir });
     let hashes: string[];
     try {
-      const users = (await store.collection('users').find({})) as unknown as UserDoc[];
-      hashes = users.flatMap((u) => [u.pass_hash, ...(u.app_passwords ?? []).map((p) => p.hash)]);
+      const records = await store.collection<CredentialDoc>('credentials').find({});
+      hashes = records.flatMap((u) => [u.pass_hash, ...u.app_passwords.map((p) => p.hash)]);
     } finally {
       await store.close();
     }

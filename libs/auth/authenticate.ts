@@ -8,7 +8,8 @@ import type { Kept } from '../store/kept';
 import { createHmac, randomBytes } from 'node:crypto';
 import { RestError, errors } from '../rest/errors';
 import { makeAuthUser, type AuthUser } from './user';
-import type { AppPasswordDoc, UserDoc, UsersRepository } from './users';
+import { normaliseAppPassword } from './passwords';
+import type { AppPasswordDoc, CredentialDoc, UsersRepository } from './users';
 
 export function parseBasic(header: string | undefined): { login: string; password: string } | null {
   if (!header) return null;
@@ -78,27 +79,37 @@ export const VERIFIED_TTL_MS = 1000;
 const VERIFIED_MAX = 2000;
 
 /**
- * Credentials verified lately, so that a client sending the same Authorization header on every request
- * is not looked up and checked again each time. An entry is keyed by a MAC of the whole header under a
- * key of this process (never the header itself, and a lookup's timing tells nothing of the password);
- * only a full verification (the constant-time hash comparison) makes one. It is a Kept value
- * (UsersRepository.kept): dropped as soon as this process writes any user (a revoked application
- * password, a changed role, a deleted user), or another process does where the store tells, and after
- * VERIFIED_TTL_MS in any case, which bounds how late a write by another process is seen.
+ * Credentials verified lately, so that a client sending the same credentials on every request is not
+ * looked up and checked again each time. An entry is keyed by a MAC, under a key of this process, of the
+ * credentials as the reference reads them: the login and the application password without its
+ * separators, so every spelling of one credential (spaces or none in the password, the header's own
+ * spacing and base64 padding) is one entry. Neither the header nor the password is ever a key, and a
+ * lookup's timing tells nothing of the password; only a full verification (the constant-time hash
+ * comparison) makes an entry. It is a Kept value (UsersRepository.kept): dropped as soon as this
+ * process writes any user or credential record (a revoked application password, a changed role, a
+ * deleted user), or another process does where the store tells, and after VERIFIED_TTL_MS in any case,
+ * which bounds how late a write by another process is seen.
  */
 class VerifiedCredentials {
   private readonly key = randomBytes(32);
-  readonly kept: Kept<{ user: UserDoc; ap: AppPasswordDoc }>;
+  readonly kept: Kept<{ cred: CredentialDoc; ap: AppPasswordDoc }>;
 
   constructor(users: UsersRepository) {
     this.kept = users.kept(VERIFIED_MAX, VERIFIED_TTL_MS);
   }
 
-  keyOf(authorization: string): string {
-    return createHmac('sha256', this.key).update(authorization).digest('base64');
+  keyOf(creds: { login: string; password: string }): string {
+    return createHmac('sha256', this.key)
+      .update(JSON.stringify([creds.login, normaliseAppPassword(creds.password)]))
+      .digest('base64');
   }
 }
 
+/**
+ * Authenticates a request from the caller's credential record (libs/auth/credentials.ts): the login,
+ * roles and password hashes, never the user's profile, so what a user writes into their profile
+ * cannot make their logins cost more.
+ */
 export class Authenticator {
   private readonly verified: VerifiedCredentials;
 
@@ -113,36 +124,36 @@ export class Authenticator {
   async authenticate(authorization: string | undefined, ip: string): Promise<AuthUser | null> {
     const creds = parseBasic(authorization);
     if (!creds) return null;
-    const key = this.verified.keyOf(authorization!);
+    const key = this.verified.keyOf(creds);
     const hit = this.verified.kept.peek(key);
     if (hit) {
       // Still subject to the throttle of its address, as a full check is.
-      const wait = this.throttle.blockedFor(ip, throttleLogin(creds.login, hit.user));
+      const wait = this.throttle.blockedFor(ip, throttleLogin(creds.login, hit.cred));
       if (wait > 0) throw errors.throttled(wait);
-      await this.users.recordUse(hit.user, hit.ap, ip);
-      return makeAuthUser(hit.user, hit.ap.uuid);
+      await this.users.recordUse(hit.cred, hit.ap, ip);
+      return makeAuthUser(hit.cred, hit.ap.uuid);
     }
     // Taken before the lookup: a write that lands while it runs leaves the entry already stale.
     const stamp = this.verified.kept.stamp();
     const at = Date.now();
-    const user = await this.users.byLoginOrEmail(creds.login);
-    const who = throttleLogin(creds.login, user);
+    const cred = await this.users.credentialByLoginOrEmail(creds.login);
+    const who = throttleLogin(creds.login, cred);
     const wait = this.throttle.blockedFor(ip, who);
     if (wait > 0) throw errors.throttled(wait);
-    if (!user) {
+    if (!cred) {
       this.throttle.fail(ip, who);
       throw creds.login.includes('@')
         ? new RestError('invalid_email', 'Unknown email address. Check again or try your username.', 401)
         : new RestError('invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.', 401);
     }
-    const ap = this.users.matchAppPassword(user, creds.password);
+    const ap = this.users.matchAppPassword(cred, creds.password);
     if (!ap) {
       this.throttle.fail(ip, who);
       throw new RestError('incorrect_password', 'The provided password is an invalid application password.', 401);
     }
     this.throttle.succeed(ip, who);
-    await this.users.recordUse(user, ap, ip);
-    this.verified.kept.keep(key, { user, ap }, stamp, at);
-    return makeAuthUser(user, ap.uuid);
+    await this.users.recordUse(cred, ap, ip);
+    this.verified.kept.keep(key, { cred, ap }, stamp, at);
+    return makeAuthUser(cred, ap.uuid);
   }
 }

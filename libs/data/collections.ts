@@ -87,10 +87,27 @@ export const TERMS: CollectionSpec = {
   ],
 };
 
+/** User profiles (libs/auth/users.ts); slugs are unique, as the reference's user_nicename. */
 export const USERS: CollectionSpec = {
   name: 'users',
   fields: { id: 'int', login: 'text', email: 'text', slug: 'text', name: 'text' },
-  indexes: [{ keys: ['id'], unique: true }, { keys: ['login'], unique: true }, { keys: ['email'], unique: true }, { keys: ['slug'] }],
+  indexes: [
+    { keys: ['id'], unique: true },
+    { keys: ['login'], unique: true },
+    { keys: ['email'], unique: true },
+    { keys: ['slug'], unique: true },
+  ],
+};
+
+/** One small credential record per user, what authentication reads (libs/auth/credentials.ts). */
+export const CREDENTIALS: CollectionSpec = {
+  name: 'credentials',
+  fields: { id: 'int', login: 'text', email: 'text' },
+  indexes: [
+    { keys: ['id'], unique: true },
+    { keys: ['login'], unique: true },
+    { keys: ['email'], unique: true },
+  ],
 };
 
 /** Comments on post-like records (cms/v2 comments). */
@@ -138,4 +155,4 @@ export const OEMBED_CACHE: CollectionSpec = {
   indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
 };
 
-export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, OPTIONS, OEMBED_CACHE, COMMENTS];
+export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, CREDENTIALS, OPTIONS, OEMBED_CACHE, COMMENTS];

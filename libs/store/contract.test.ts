@@ -611,6 +611,47 @@ describe.each([
       }
     });
 
+    it('replaces an index whose declaration changed, refusing to make it unique while duplicates exist', async () => {
+      const plain: CollectionSpec = { name: 'redeclared', fields: { id: 'int', slug: 'text' }, indexes: [{ keys: ['id'], unique: true }, { keys: ['slug'] }] };
+      const unique: CollectionSpec = {
+        ...plain,
+        indexes: [
+          { keys: ['id'], unique: true },
+          { keys: ['slug'], unique: true },
+        ],
+      };
+      await h.store.ensure([plain]);
+      const c = h.store.collection('redeclared');
+      await c.deleteMany({});
+      await c.insertMany([
+        { id: 1, slug: 'a' },
+        { id: 2, slug: 'a' },
+      ]);
+      if (h.server.uniqueEnforced) {
+        const err = await h.store.ensure([unique]).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(DuplicateKeyError);
+        expect((err as DuplicateKeyError).collection).toBe('redeclared');
+        expect((err as DuplicateKeyError).keys).toContain('slug');
+      }
+      await c.updateOne({ id: 2 }, { $set: { slug: 'b' } });
+      await h.store.ensure([unique]);
+      await h.store.ensure([unique]);
+      const dup = c.insertOne({ id: 3, slug: 'a' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      if (h.server.uniqueEnforced) expect(await dup).toBeInstanceOf(DuplicateKeyError);
+      else await dup;
+      // Declared plain again, the unique index goes.
+      await c.deleteMany({ id: 3 });
+      await h.store.ensure([plain]);
+      await c.insertOne({ id: 4, slug: 'b' });
+      expect(await c.count({ slug: 'b' })).toBe(2);
+    });
+
     it('lets a sparse unique index hold many documents without the key', async () => {
       await items.insertMany([{ id: 30 }, { id: 31 }]);
       expect(await match({ slug: { $exists: false } })).toEqual([4, 30, 31]);

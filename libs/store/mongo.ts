@@ -5,7 +5,15 @@
  * validated tree, so nothing outside the port's language (`$where`, `$regex`, `$expr`, ...) reaches the
  * server. `_id` stays inside: documents get driver-generated ObjectIds and every read projects it out.
  */
-import { MongoClient, type Db, type Document, type Filter as MongoFilter, type Sort } from 'mongodb';
+import {
+  MongoClient,
+  type Collection as MongoDriverCollection,
+  type CreateIndexesOptions,
+  type Db,
+  type Document,
+  type Filter as MongoFilter,
+  type Sort,
+} from 'mongodb';
 import { WriteGenerations } from './generations';
 import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, isObject, normalizeFilter, normalizeWindow, validateUpdate } from './query';
 import type { Cond } from './query';
@@ -96,6 +104,31 @@ function isDuplicate(e: unknown): e is Record<string, unknown> {
 export function mapError(e: unknown, collection: string): unknown {
   if (isDuplicate(e)) return new DuplicateKeyError(collection, duplicateKeys(e));
   return e;
+}
+
+/** The server's codes for an index that exists on the same keys or name with other options. */
+const INDEX_CONFLICTS = new Set([85, 86]);
+
+/**
+ * Creates an index; one declared earlier on the same keys with other options (an index made unique
+ * replaces the plain one) is dropped and made again. Existing duplicates of a unique index's keys are
+ * reported as the port's DuplicateKeyError.
+ */
+async function createOrReplaceIndex(c: MongoDriverCollection, collection: string, keys: Document, options: CreateIndexesOptions): Promise<void> {
+  try {
+    await c.createIndex(keys, options);
+  } catch (e) {
+    if (!(isObject(e) && INDEX_CONFLICTS.has(Number(e.code)))) throw mapError(e, collection);
+    const wanted = JSON.stringify(keys);
+    for (const existing of await c.listIndexes().toArray()) {
+      if (JSON.stringify(existing.key) === wanted && typeof existing.name === 'string') await c.dropIndex(existing.name);
+    }
+    try {
+      await c.createIndex(keys, options);
+    } catch (again) {
+      throw mapError(again, collection);
+    }
+  }
 }
 
 class MongoCollection<T extends Doc> implements Collection<T> {
@@ -336,7 +369,7 @@ export class MongoStore implements Store {
         for (const k of ix.keys) keys[assertPath(k)] = 1;
         leading.add(ix.keys[0]);
         // Options only when set, so re-running ensure() matches the existing index exactly.
-        await c.createIndex(keys, { ...(ix.unique ? { unique: true } : {}), ...(ix.sparse ? { sparse: true } : {}) });
+        await createOrReplaceIndex(c, spec.name, keys, { ...(ix.unique ? { unique: true } : {}), ...(ix.sparse ? { sparse: true } : {}) });
       }
       // Array fields get an ordinary (multikey) index unless a declared index already starts with them.
       for (const f of Object.keys(spec.arrays ?? {})) {

@@ -51,6 +51,11 @@ function fieldRow(v: unknown): { collection: string; path: string; kind: string;
   return { collection: sqlText(r.collection), path: sqlText(r.path), kind: sqlText(r.kind), type: r.type };
 }
 const RESERVED_COLUMNS = new Set(['rid', 'doc']);
+
+/** The name of a collection's index on `keys` with these options. */
+function indexName(collection: string, keys: string[], unique: boolean, sparse: boolean): string {
+  return `ix:${collection}:${keys.join('+')}${unique ? ':unique' : ''}${sparse ? ':sparse' : ''}`;
+}
 const STATEMENT_CACHE_SIZE = 500;
 /** Bytes of WAL file kept after a checkpoint reset it; a larger file is truncated to this. */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -245,7 +250,8 @@ export class SqliteStore implements Store {
       }
       const next = buildTableInfo(name, fields, arrays);
       if (fresh.length > 0) this.backfill(next, fresh);
-      for (const ix of spec.indexes ?? []) this.createIndex(next, ix);
+      const made = new Set((spec.indexes ?? []).map((ix) => this.createIndex(next, ix)));
+      this.dropReplacedIndexes(next, spec, made);
       return next;
     })();
     // Published only after the commit, so a failed ensure() leaves the in-memory layout as it was.
@@ -276,7 +282,25 @@ export class SqliteStore implements Store {
     }
   }
 
-  private createIndex(info: TableInfo, ix: NonNullable<CollectionSpec['indexes']>[number]): void {
+  /**
+   * Drops the indexes an earlier declaration made on the same keys with other options (an index made
+   * unique replaces the plain one), so a changed declaration takes effect on an existing store.
+   */
+  private dropReplacedIndexes(info: TableInfo, spec: CollectionSpec, made: Set<string | null>): void {
+    for (const ix of spec.indexes ?? []) {
+      const keys = this.indexKeys(info, ix);
+      if (keys.length === 0) continue;
+      for (const unique of [false, true]) {
+        for (const sparse of [false, true]) {
+          const variant = indexName(info.name, keys, unique, sparse);
+          if (!made.has(variant)) this.db.exec(`DROP INDEX IF EXISTS ${q(variant)}`);
+        }
+      }
+    }
+  }
+
+  /** The keys of a declared index that get a column index (array fields are served by their side table). */
+  private indexKeys(info: TableInfo, ix: NonNullable<CollectionSpec['indexes']>[number]): string[] {
     if (!Array.isArray(ix.keys) || ix.keys.length === 0) throw new Error(`${info.name}: an index needs keys`);
     const keys: string[] = [];
     for (const k of ix.keys) {
@@ -289,8 +313,14 @@ export class SqliteStore implements Store {
       if (!info.fields.has(k)) throw new Error(`${info.name}: index key ${k} must be declared in fields`);
       keys.push(k);
     }
-    if (keys.length === 0) return;
-    const name = `ix:${info.name}:${keys.join('+')}${ix.unique ? ':unique' : ''}${ix.sparse ? ':sparse' : ''}`;
+    return keys;
+  }
+
+  /** Creates a declared index and returns its name (null when the side tables serve it). */
+  private createIndex(info: TableInfo, ix: NonNullable<CollectionSpec['indexes']>[number]): string | null {
+    const keys = this.indexKeys(info, ix);
+    if (keys.length === 0) return null;
+    const name = indexName(info.name, keys, ix.unique === true, ix.sparse === true);
     // MongoDB's sparse index leaves out documents that have none of the keys.
     const where = ix.sparse ? ` WHERE ${keys.map((k) => `${q(k)} IS NOT NULL`).join(' OR ')}` : '';
     try {
@@ -299,6 +329,7 @@ export class SqliteStore implements Store {
       if (isUniqueViolation(e)) throw duplicateKey(e, info.name);
       throw e;
     }
+    return name;
   }
 
   /** EXPLAIN QUERY PLAN lines for a find, to check index use. */

@@ -84,8 +84,9 @@ export async function bootstrapAdmin(
     }
   } else {
     const set: Record<string, unknown> = {};
-    if (!user.roles.includes('administrator')) set.roles = [...new Set([...user.roles, 'administrator'])];
-    if (!(await verifyAccountPassword(config.ADMIN_PASSWORD, user.pass_hash))) set.pass_hash = await hashAccountPassword(config.ADMIN_PASSWORD);
+    const cred = await deps.users.credentialOf(user.id);
+    if (!user.roles.includes('administrator') || !cred?.roles.includes('administrator')) set.roles = [...new Set([...user.roles, 'administrator'])];
+    if (!(await verifyAccountPassword(config.ADMIN_PASSWORD, cred?.pass_hash ?? ''))) set.pass_hash = await hashAccountPassword(config.ADMIN_PASSWORD);
     if (config.ADMIN_EMAIL && user.email !== email) set.email = email;
     if (Object.keys(set).length) {
       await deps.users.setAccount(user.id, set);
@@ -93,9 +94,9 @@ export async function bootstrapAdmin(
     }
   }
   if (config.ADMIN_APP_PASSWORD) {
-    const fresh = (await deps.users.byId(user.id))!;
-    if (!deps.users.matchAppPassword(fresh, config.ADMIN_APP_PASSWORD)) {
-      const others = (fresh.app_passwords ?? []).filter((p) => p.name !== 'bootstrap');
+    const current = await deps.users.appPasswords(user.id);
+    if (!deps.users.matchAppPassword({ app_passwords: current }, config.ADMIN_APP_PASSWORD)) {
+      const others = current.filter((p) => p.name !== 'bootstrap');
       await deps.users.setAppPasswords(user.id, others);
       await deps.users.addAppPassword(user.id, 'bootstrap', '', config.ADMIN_APP_PASSWORD);
       logger.info({ login }, 'bootstrap application password installed');

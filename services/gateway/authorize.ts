@@ -8,6 +8,7 @@ import type Koa from 'koa';
 import qs from 'qs';
 import { throttleLogin, type FailureThrottle } from '../../libs/auth/authenticate';
 import { chunkPassword, verifyAccountPassword } from '../../libs/auth/passwords';
+import { appPasswordProblem } from '../../libs/auth/limits';
 import type { UsersRepository } from '../../libs/auth/users';
 import { ADMIN_PATH, type Site } from '../../libs/rest/site';
 import { escapeHtml as esc } from '../../libs/html/escape';
@@ -127,7 +128,7 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
     const ip = clientIp(ctx);
     const login = typeof fields.log === 'string' ? fields.log.trim() : '';
     const pwd = typeof fields.pwd === 'string' ? fields.pwd : '';
-    const user = login ? await users.byLoginOrEmail(login) : null;
+    const user = login ? await users.credentialByLoginOrEmail(login) : null;
     const who = throttleLogin(login, user);
     const wait = throttle.blockedFor(ip, who);
     if (wait > 0) {
@@ -149,9 +150,15 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
       ctx.body = form(site, p, 'An application name is required to create an application password.');
       return true;
     }
-    if ((user.app_passwords ?? []).some((a) => a.name === name)) {
+    if (user.app_passwords.some((a) => a.name === name)) {
       ctx.status = 409;
       ctx.body = form(site, p, 'Each application name should be unique.');
+      return true;
+    }
+    const problem = appPasswordProblem(name, user.app_passwords.length);
+    if (problem) {
+      ctx.status = problem.status;
+      ctx.body = form(site, p, problem.message);
       return true;
     }
     const { password } = await users.addAppPassword(user.id, name, p.app_id);

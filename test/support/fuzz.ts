@@ -502,7 +502,7 @@ const VOLATILE_COLLECTIONS = new Set(['oembed_cache']);
 
 /** Fields a request may touch without changing content: when an application password was last used. */
 function stable(collection: string, doc: Record<string, unknown>): unknown {
-  if (collection === 'users' && Array.isArray(doc.app_passwords)) {
+  if (collection === 'credentials' && Array.isArray(doc.app_passwords)) {
     return { ...doc, app_passwords: doc.app_passwords.map((p: Record<string, unknown>) => ({ ...p, last_used: null, last_ip: null })) };
   }
   return doc;

@@ -1,6 +1,7 @@
 /** cms/v2 users and their application passwords (reference: the users and application-passwords controllers). */
 import { endpoint } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
+import { APP_PASSWORD_NAME_MAX, USER_LIMITS } from '../../auth/limits';
 import { collectionParams, contextArg, forceArg, idListArg, offsetArg, orderArg } from '../common';
 
 const NS = 'cms/v2';
@@ -9,15 +10,19 @@ const NS = 'cms/v2';
 function userWriteArgs<const Q extends { required?: true }>(required: Q) {
   // `required` is `{ required: true }` on a create and `{}` on an update (which has no key at all).
   return {
-    username: Object.assign({ description: 'Login name for the user.', type: 'string' as const }, required, { minLength: 1, maxLength: 60 }),
-    name: { description: 'Display name for the user.', type: 'string', maxLength: 250 },
-    first_name: { description: 'First name for the user.', type: 'string' },
-    last_name: { description: 'Last name for the user.', type: 'string' },
-    email: Object.assign({ description: 'The email address for the user.', type: 'string' as const, format: 'email' }, required),
+    // The username's, slug's and URL's lengths are checked where they are stored, with the reference's
+    // own errors (libs/auth/limits.ts); the other bounds are declared here.
+    username: Object.assign({ description: 'Login name for the user.', type: 'string' as const }, required, { minLength: 1 }),
+    name: { description: 'Display name for the user.', type: 'string', maxLength: USER_LIMITS.name },
+    first_name: { description: 'First name for the user.', type: 'string', maxLength: USER_LIMITS.first_name },
+    last_name: { description: 'Last name for the user.', type: 'string', maxLength: USER_LIMITS.last_name },
+    email: Object.assign({ description: 'The email address for the user.', type: 'string' as const, format: 'email' }, required, {
+      maxLength: USER_LIMITS.email,
+    }),
     url: { description: 'URL of the user.', type: 'string', format: 'uri' },
-    description: { description: 'Description of the user.', type: 'string' },
+    description: { description: 'Description of the user.', type: 'string', maxLength: USER_LIMITS.description },
     locale: { description: 'Locale for the user.', type: 'string', enum: ['', 'en_US'] as const },
-    nickname: { description: 'The nickname for the user.', type: 'string' },
+    nickname: { description: 'The nickname for the user.', type: 'string', maxLength: USER_LIMITS.nickname },
     slug: { description: 'An alphanumeric identifier for the user.', type: 'string', pattern: '^[a-z0-9_-]+$' },
     roles: { description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' } },
     password: Object.assign({ description: 'Password for the user (never included).', type: 'string' as const, minLength: 1 }, required),
@@ -26,6 +31,18 @@ function userWriteArgs<const Q extends { required?: true }>(required: Q) {
 }
 
 export const USER_ORDERBY = ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'] as const;
+
+/** Values of the users list's `search_columns` (services/content/users/search.ts reads them). */
+export const SEARCH_COLUMNS = ['email', 'name', 'id', 'username', 'slug'] as const;
+
+/** An application password's name: required on a create (`required` adds it), bounded (APP_PASSWORD_NAME_MAX). */
+function appPasswordNameArg<const Q extends { required?: true }>(required: Q) {
+  return Object.assign({ description: 'The name of the application password.', type: 'string' as const }, required, {
+    minLength: 1,
+    maxLength: APP_PASSWORD_NAME_MAX,
+    pattern: '.*\\S.*',
+  });
+}
 
 const userIdArg = () => ({ description: 'Unique identifier for the user.', type: 'integer' }) satisfies ArgDecl;
 const reassignArg = () => ({ type: 'integer', description: "Reassign the deleted user's posts and links to this user ID.", required: true }) satisfies ArgDecl;
@@ -53,6 +70,12 @@ export const USER_ENDPOINTS = {
       },
       who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] as const },
       has_published_posts: { description: 'Limit result set to users who have published posts.', type: ['boolean', 'array'], items: { type: 'string' } },
+      search_columns: {
+        default: [],
+        description: 'Array of column names to be searched.',
+        type: 'array',
+        items: { enum: SEARCH_COLUMNS, type: 'string' },
+      },
     },
   }),
   create: endpoint({ id: 'cms.users.create', service: 'content', methods: ['POST'], args: userWriteArgs({ required: true }) }),
@@ -99,7 +122,7 @@ export const APP_PASSWORD_ENDPOINTS = {
           { type: 'string', enum: [''] },
         ],
       },
-      name: { description: 'The name of the application password.', type: 'string', required: true, minLength: 1, pattern: '.*\\S.*' },
+      name: appPasswordNameArg({ required: true }),
     },
     captures: ['user_id'],
   }),
@@ -125,7 +148,7 @@ export const APP_PASSWORD_ENDPOINTS = {
     args: {
       user_id: appUserIdArg(),
       uuid: uuidArg(),
-      name: { description: 'The name of the application password.', type: 'string', minLength: 1, pattern: '.*\\S.*' },
+      name: appPasswordNameArg({}),
     },
     captures: ['user_id', 'uuid'],
   }),

@@ -48,8 +48,8 @@ async function owner(ctx: HandlerContext<OwnerInput>, deps: ContentDeps): Promis
   });
 }
 
-function findItem(user: UserDoc, uuid: string): AppPasswordDoc {
-  const ap = (user.app_passwords ?? []).find((p) => p.uuid === uuid);
+function findItem(list: AppPasswordDoc[], uuid: string): AppPasswordDoc {
+  const ap = list.find((p) => p.uuid === uuid);
   if (!ap) throw new RestError('rest_application_password_not_found', 'Application password not found.', 404);
   return ap;
 }
@@ -75,7 +75,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     permission: canList(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      return { body: (u.app_passwords ?? []).map((ap) => present(u, ap, site)) };
+      return { body: (await users.appPasswords(u.id)).map((ap) => present(u, ap, site)) };
     },
   });
 
@@ -85,7 +85,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
       const u = await owner(ctx, deps);
       const name = ctx.input.name.trim();
       if (!name) throw new RestError('application_password_empty_name', 'An application name is required to create an application password.', 400);
-      if ((u.app_passwords ?? []).some((p) => p.name === name)) {
+      if ((await users.appPasswords(u.id)).some((p) => p.name === name)) {
         throw new RestError('application_password_duplicate_name', 'Each application name should be unique.', 409);
       }
       const { record, password } = await users.addAppPassword(u.id, name, ctx.input.app_id ?? '');
@@ -101,7 +101,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     permission: canDeleteAll(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      const count = (u.app_passwords ?? []).length;
+      const count = (await users.appPasswords(u.id)).length;
       await users.setAppPasswords(u.id, []);
       return { body: { deleted: true, count } };
     },
@@ -119,7 +119,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
         );
       }
       const uuid = ctx.user.appPassword;
-      const ap = uuid ? (u.app_passwords ?? []).find((p) => p.uuid === uuid) : undefined;
+      const ap = uuid ? (await users.appPasswords(u.id)).find((p) => p.uuid === uuid) : undefined;
       if (!ap) throw new RestError('rest_no_authenticated_app_password', 'Cannot introspect application password.', 404);
       return { body: present(u, ap, site) };
     },
@@ -129,7 +129,7 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     permission: canRead(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      return { body: present(u, findItem(u, ctx.input.uuid), site) };
+      return { body: present(u, findItem(await users.appPasswords(u.id), ctx.input.uuid), site) };
     },
   });
 
@@ -137,16 +137,19 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     permission: canEdit(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      const ap = findItem(u, ctx.input.uuid);
+      const all = await users.appPasswords(u.id);
+      const ap = findItem(all, ctx.input.uuid);
       let updated = ap;
       if (ctx.input.name != null) {
         const name = ctx.input.name.trim();
-        if ((u.app_passwords ?? []).some((p) => p.name === name && p.uuid !== ap.uuid)) {
+        if (all.some((p) => p.name === name && p.uuid !== ap.uuid)) {
           throw new RestError('application_password_duplicate_name', 'Each application name should be unique.', 409);
         }
         updated = { ...ap, name };
-        const list = (u.app_passwords ?? []).map((p) => (p.uuid === ap.uuid ? updated : p));
-        await users.setAppPasswords(u.id, list);
+        await users.setAppPasswords(
+          u.id,
+          all.map((p) => (p.uuid === ap.uuid ? updated : p)),
+        );
       }
       return { body: present(u, updated, site) };
     },
@@ -156,10 +159,11 @@ export function bindAppPasswords(app: ServiceApp, deps: ContentDeps): void {
     permission: canDelete(deps),
     async handle(ctx) {
       const u = await owner(ctx, deps);
-      const ap = findItem(u, ctx.input.uuid);
+      const all = await users.appPasswords(u.id);
+      const ap = findItem(all, ctx.input.uuid);
       await users.setAppPasswords(
         u.id,
-        (u.app_passwords ?? []).filter((p) => p.uuid !== ap.uuid),
+        all.filter((p) => p.uuid !== ap.uuid),
       );
       return { body: { deleted: true, previous: present(u, ap, site) } };
     },

@@ -14,6 +14,7 @@ import { DuplicateKeyError } from '../../../libs/store/types';
 import type { ContentDeps } from '../deps';
 import { contextOf } from '../context';
 import { presentUser } from './present';
+import { userSearchFilter } from './search';
 
 /** Post types whose published records make their authors public (the reference's has_published_posts). */
 const PUBLIC_AUTHOR_TYPES = ['post', 'page', 'vendor_events', 'vendor_venue', 'vendor_organizer'];
@@ -75,6 +76,15 @@ function changesFrom(ctx: HandlerContext<WriteInput>): Partial<UserDoc> & { pass
   return out;
 }
 
+const invalidSlug = () => new RestError('rest_user_invalid_slug', 'Invalid slug.', 400);
+
+/** The reference's answer to a write a unique index refused (another user took the login, e-mail or slug meanwhile). */
+function duplicateError(e: DuplicateKeyError): RestError {
+  if (e.keys.includes('email')) return new RestError('existing_user_email', 'Sorry, that email address is already used!', 400);
+  if (e.keys.includes('slug')) return invalidSlug();
+  return new RestError('existing_user_login', 'Sorry, that username already exists!', 400);
+}
+
 async function ensureUnique(deps: ContentDeps, changes: { login?: string; email?: string }, selfId?: number): Promise<void> {
   if (changes.login) {
     const other = await deps.users.byLogin(changes.login);
@@ -120,18 +130,8 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
       if (slugs.length) and.push({ slug: { $in: slugs } });
       if (p.roles?.length) and.push({ roles: { $in: p.roles } });
       if (p.who === 'authors') and.push({ roles: { $in: ['administrator', 'editor', 'author', 'contributor'] } });
-      if (p.search) {
-        const s = p.search.replace(/^\*|\*$/g, '');
-        and.push({
-          $or: [
-            { login: { $icontains: s } },
-            { email: { $icontains: s } },
-            { url: { $icontains: s } },
-            { name: { $icontains: s } },
-            { slug: { $icontains: s } },
-          ],
-        });
-      }
+      const search = p.search ? userSearchFilter(p.search, p.search_columns ?? [], can(ctx.user, 'list_users')) : null;
+      if (search) and.push(search);
       const capabilities = p.capabilities ?? [];
       if (capabilities.length) {
         const roles = Object.entries(ROLE_CAPS)
@@ -201,8 +201,7 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
           headers: { Location: restUrl(site, `/cms/v2/users/${doc.id}`) },
         };
       } catch (e) {
-        if (e instanceof DuplicateKeyError) throw new RestError('existing_user_login', 'Sorry, that username already exists!', 400);
-        throw e;
+        throw e instanceof DuplicateKeyError ? duplicateError(e) : e;
       }
     },
   });
@@ -244,6 +243,8 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
         const target = await loadTarget(ctx, deps, me);
         const p = ctx.input;
         if (p.username != null && p.username !== target.login) throw new RestError('rest_user_invalid_argument', "Username isn't editable.", 400);
+        // Another user's slug is refused, never suffixed (the users controller's update_item).
+        if (p.slug != null && p.slug !== target.slug && (await deps.users.slugTaken(p.slug, target.login))) throw invalidSlug();
         const changes = changesFrom(ctx);
         const set: Record<string, unknown> = { ...changes };
         delete set.password;
@@ -258,7 +259,11 @@ export function bindUsers(app: ServiceApp, deps: ContentDeps): void {
         if (changes.password) {
           set.pass_hash = await hashAccountPassword(changes.password);
         }
-        if (Object.keys(set).length) await deps.users.setAccount(target.id, set);
+        try {
+          if (Object.keys(set).length) await deps.users.setAccount(target.id, set);
+        } catch (e) {
+          throw e instanceof DuplicateKeyError ? duplicateError(e) : e;
+        }
         const fresh = (await deps.users.byId(target.id))!;
         return { body: presentUser(fresh, site, 'edit') };
       },
