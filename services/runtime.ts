@@ -200,14 +200,15 @@ export async function start(role: Role, config: Config): Promise<Running> {
     registerBuiltins(rest, queue, config.BATCH_TIMEOUT_MS);
     const users = new UsersRepository(store);
     const throttle = new FailureThrottle(config.AUTH_FAILURE_LIMIT, config.AUTH_FAILURE_WINDOW_SECONDS * 1000);
+    const nonces = await Nonces.open(store, config.SERVICE_SECRET);
     const app = createGatewayApp({
       rest,
       auth: new Authenticator(users, throttle),
       site,
-      pages: authorizePage({ site, users, throttle }),
+      pages: authorizePage({ site, users, throttle, nonces }),
       // The gateway reads uploaded files from the store's own file storage (GridFS in a cluster).
       files: storageFor(store, config.DATA_DIR),
-      calendar: calendarPage({ site, rest, nonces: await Nonces.open(store, config.SERVICE_SECRET) }),
+      calendar: calendarPage({ site, rest, nonces }),
       maxBodyBytes: config.MAX_BODY_BYTES,
       trustProxyHops: config.TRUST_PROXY_HOPS,
       ready: async () => {
