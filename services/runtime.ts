@@ -31,6 +31,7 @@ import { createCalendarService } from './calendar';
 import { createContentService } from './content';
 import { authorizePage } from './gateway/authorize';
 import { calendarPage } from './gateway/calendar-page';
+import { capConnectionsPerAddress, serverOptions } from './gateway/connections';
 import { registerBuiltins } from './gateway/builtins';
 import { createGatewayApp } from './gateway/http';
 import { createServiceHost } from './host';
@@ -142,12 +143,11 @@ function servedQueues(wanted: string[], handlers: JobHandlers): QueueName[] {
   return wanted.filter(isQueueName).filter((q) => jobsOf(q).length > 0 && jobsOf(q).every((j) => handlers[j]));
 }
 
-function listen(app: { callback(): (...args: never[]) => void }, config: Config): Promise<Server> {
+/** Starts the HTTP server; `clients`: clients connect to it directly (the gateway), so each address is capped. */
+function listen(app: { callback(): (...args: never[]) => void }, config: Config, clients = false): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = http.createServer(app.callback() as never);
-    server.keepAliveTimeout = 65000;
-    server.headersTimeout = 66000;
-    server.requestTimeout = 120000;
+    const server = http.createServer(serverOptions(config), app.callback() as never);
+    if (clients) capConnectionsPerAddress(server, config.MAX_CONNECTIONS_PER_ADDRESS);
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve(server));
   });
@@ -200,14 +200,15 @@ export async function start(role: Role, config: Config): Promise<Running> {
     registerBuiltins(rest, queue, config.BATCH_TIMEOUT_MS);
     const users = new UsersRepository(store);
     const throttle = new FailureThrottle(config.AUTH_FAILURE_LIMIT, config.AUTH_FAILURE_WINDOW_SECONDS * 1000);
+    const nonces = await Nonces.open(store, config.SERVICE_SECRET);
     const app = createGatewayApp({
       rest,
       auth: new Authenticator(users, throttle),
       site,
-      pages: authorizePage({ site, users, throttle }),
+      pages: authorizePage({ site, users, throttle, nonces }),
       // The gateway reads uploaded files from the store's own file storage (GridFS in a cluster).
       files: storageFor(store, config.DATA_DIR),
-      calendar: calendarPage({ site, rest, nonces: await Nonces.open(store, config.SERVICE_SECRET) }),
+      calendar: calendarPage({ site, rest, nonces }),
       maxBodyBytes: config.MAX_BODY_BYTES,
       trustProxyHops: config.TRUST_PROXY_HOPS,
       ready: async () => {
@@ -215,7 +216,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
         await queue.ping();
       },
     });
-    server = await listen(app, config);
+    server = await listen(app, config, true);
   } else if (role === 'worker') {
     const store = await openConfiguredStore(config);
     // Imports read the site's time zone: keep it current here too.

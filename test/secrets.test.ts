@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { openStore } from '../libs/store';
 import type { CredentialDoc } from '../libs/auth/users';
 import { basic, makeRequester, type ApiResponse } from './support/app';
+import { openAuthorizeForm } from './support/authorize';
 import { freePort } from './support/cluster';
 
 const ROOT = resolve(__dirname, '..');
@@ -77,6 +78,7 @@ describe('first start and account traffic of the all-in-one process', () => {
   let dataDir: string;
   let proc: Proc;
   let request: ReturnType<typeof makeRequester>;
+  let base: string;
   const answers: Array<{ what: string; res: ApiResponse }> = [];
   const secrets: string[] = [];
   let created: { password: string; response: ApiResponse };
@@ -85,7 +87,8 @@ describe('first start and account traffic of the all-in-one process', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ecs-secrets-'));
     const port = await freePort();
     proc = await startProcess('all', port, { DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${port}`, MONGO_URL: '', REDIS_URL: '' });
-    request = makeRequester(`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/index.php/cms-json`);
+    base = `http://127.0.0.1:${port}`;
+    request = makeRequester(base, `${base}/index.php/cms-json`);
   }, 90_000);
   afterAll(async () => {
     await proc?.stop();
@@ -147,11 +150,13 @@ describe('first start and account traffic of the all-in-one process', () => {
     await keep('bad basic', request('GET', '/cms/v2/users/me', { auth: ['admin', wrong[0]] }));
     await keep('unknown user', request('GET', '/', { auth: ['ghost', wrong[1]] }));
     await keep('account password over basic', request('GET', '/cms/v2/users/me', { auth: ['admin', account] }));
+    const form = await openAuthorizeForm(base);
     await keep(
       'bad form',
       request('POST', '/cms-admin/authorize-application.php', {
-        raw: new URLSearchParams({ app_name: 'x', log: 'admin', pwd: wrong[2] }).toString(),
+        raw: new URLSearchParams({ app_name: 'x', log: 'admin', pwd: wrong[2], _wpnonce: form.nonce }).toString(),
         contentType: 'application/x-www-form-urlencoded',
+        headers: { Cookie: form.cookie },
       }),
     );
     await keep('headers only', request('GET', '/cms/v2/users/me', { headers: { Authorization: basic('carol', changed) } }));

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,5 +57,19 @@ describe('nonces', () => {
     const p3 = await Nonces.open(store, undefined);
     expect(p3.verify(p1.create('x', 1), 'x', 1)).toBe(1);
     expect(a.verify(p1.create('x', 1), 'x', 1)).toBe(0);
+  });
+  it('bind a session when given one, and leave the nonces of no session as they were', () => {
+    const now = Date.UTC(2025, 0, 1, 1, 0, 0);
+    const nonces = Nonces.fromSecret('a-service-secret-of-at-least-32-characters', () => now);
+    const a = nonces.create('authorize_application_password', 0, 'session-a');
+    expect(nonces.verify(a, 'authorize_application_password', 0, 'session-a')).toBe(1);
+    expect(nonces.verify(a, 'authorize_application_password', 0, 'session-b')).toBe(0);
+    expect(nonces.verify(a, 'authorize_application_password', 0)).toBe(0);
+    const none = nonces.create('authorize_application_password', 0);
+    expect(nonces.verify(none, 'authorize_application_password', 0, 'session-a')).toBe(0);
+    // A session-free nonce hashes tick, action and user only, as before sessions existed.
+    const key = createHmac('sha256', 'a-service-secret-of-at-least-32-characters').update('nonce-key').digest();
+    const tick = Math.ceil(now / 1000 / (NONCE_LIFETIME_SECONDS / 2));
+    expect(none).toBe(createHmac('sha256', key).update(`${tick}|authorize_application_password|0`).digest('hex').slice(0, 16));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Action nonces as the reference makes them (wp_create_nonce / wp_verify_nonce): a keyed hash of the
- * action, the user id (0 for a guest) and a time tick of half the lifetime, so a nonce is valid for
- * 12 to 24 hours, for that user and that action only. The key is derived from SERVICE_SECRET when it
+ * action, the user id (0 for a guest), the session's token when the nonce is bound to a session, and a
+ * time tick of half the lifetime, so a nonce is valid for 12 to 24 hours, for that user, session and
+ * action only. The key is derived from SERVICE_SECRET when it
  * is set (every process of a cluster has it); otherwise a random key is kept in the options collection,
  * so every process sharing the store accepts the nonces of the others and restarts keep them valid.
  */
@@ -52,21 +53,24 @@ export class Nonces {
     return Math.ceil(this.now() / 1000 / (NONCE_LIFETIME_SECONDS / 2));
   }
 
-  private hash(tick: number, action: string, userId: number): string {
-    return createHmac('sha256', this.key).update(`${tick}|${action}|${userId}`).digest('hex').slice(0, NONCE_LENGTH);
+  private hash(tick: number, action: string, userId: number, session: string): string {
+    // A nonce bound to no session hashes as it always did.
+    const text = session ? `${tick}|${action}|${userId}|${session}` : `${tick}|${action}|${userId}`;
+    return createHmac('sha256', this.key).update(text).digest('hex').slice(0, NONCE_LENGTH);
   }
 
-  create(action: string, userId: number): string {
-    return this.hash(this.tick(), action, userId);
+  /** A nonce for the action and user, bound to a session when its token is given (wp_get_session_token). */
+  create(action: string, userId: number, session = ''): string {
+    return this.hash(this.tick(), action, userId, session);
   }
 
   /** 1 when made in this tick, 2 when in the previous one, 0 when not valid (wp_verify_nonce). */
-  verify(nonce: unknown, action: string, userId: number): 0 | 1 | 2 {
+  verify(nonce: unknown, action: string, userId: number, session = ''): 0 | 1 | 2 {
     if (typeof nonce !== 'string' || !NONCE_SHAPE.test(nonce)) return 0;
     const given = Buffer.from(nonce);
     const tick = this.tick();
     for (const age of [1, 2] as const) {
-      if (timingSafeEqual(given, Buffer.from(this.hash(tick - age + 1, action, userId)))) return age;
+      if (timingSafeEqual(given, Buffer.from(this.hash(tick - age + 1, action, userId, session)))) return age;
     }
     return 0;
   }

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { EVENT_META, eventIndex, eventMetaChanges, idList, timesToMeta, unlinkFromEvents } from './meta';
+import { EVENT_META, eventIndex, eventMetaChanges, idList, storableEventTime, timesToMeta, unlinkFromEvents } from './meta';
 
 describe('event meta', () => {
   it('writes local and UTC strings, zone, abbreviation and duration from times', () => {
@@ -67,5 +67,20 @@ describe('event meta', () => {
     expect(idList('12')).toEqual([12]);
     expect(idList(['1', 'x', -2, 3, 3])).toEqual([1, 3]);
     expect(unlinkFromEvents('venue', 5)).toEqual({ filter: { type: 'vendor_events', venues: 5 }, update: { $pull: { 'meta._EventVenueID': 5, venues: 5 } } });
+  });
+});
+
+describe('the moments an event may have', () => {
+  it('ends at 9999-12-31 23:59:59, as wall time and in UTC', () => {
+    expect(storableEventTime(DateTime.fromISO('9999-12-31T23:59:59', { zone: 'UTC' }))).toBe(true);
+    expect(storableEventTime(DateTime.fromISO('9999-12-31T23:59:59', { zone: 'UTC' }).plus({ seconds: 1 }))).toBe(false);
+    // In New York the last storable wall time is 18:59:59: later ones are in year 10000 in UTC.
+    expect(storableEventTime(DateTime.fromISO('9999-12-31T18:59:59', { zone: 'America/New_York' }))).toBe(true);
+    expect(storableEventTime(DateTime.fromISO('9999-12-31T19:00:00', { zone: 'America/New_York' }))).toBe(false);
+    // East of UTC the wall time reaches year 10000 first.
+    expect(storableEventTime(DateTime.fromISO('9999-12-31T22:00:00', { zone: 'UTC' }).setZone('Asia/Tokyo'))).toBe(false);
+    expect(storableEventTime(DateTime.fromISO('0000-01-01T00:00:00', { zone: 'UTC' }))).toBe(true);
+    expect(storableEventTime(DateTime.fromISO('0000-01-01T00:00:00', { zone: 'UTC' }).minus({ seconds: 1 }))).toBe(false);
+    expect(storableEventTime(DateTime.fromMillis(NaN))).toBe(false);
   });
 });

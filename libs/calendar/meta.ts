@@ -106,6 +106,22 @@ export interface EventTimes {
   allDay: boolean;
 }
 
+/**
+ * The moments an event may start or end at: those the `Y-m-d H:i:s` meta strings (four-digit years)
+ * name, both as wall time in the event's zone and in UTC. The reference keeps its event dates in the same
+ * strings and in DATETIME columns, which end at 9999-12-31 23:59:59, so no event lasts past that.
+ */
+export const LATEST_EVENT_TIME = '9999-12-31 23:59:59';
+const LATEST_MS = Date.parse('9999-12-31T23:59:59Z');
+const EARLIEST_MS = Date.parse('0000-01-01T00:00:00Z');
+
+/** Whether an event may start or end at a moment: a valid date whose wall time and UTC time lie within the years 0000 to 9999. */
+export function storableEventTime(dt: DateTime): boolean {
+  if (!dt.isValid) return false;
+  const ms = dt.toMillis();
+  return ms >= EARLIEST_MS && ms <= LATEST_MS && dt.year >= 0 && dt.year <= 9999;
+}
+
 /** Normalises times: all-day events run from 00:00:00 of the first day to 23:59:59 of the last; an end before the start becomes the start. */
 export function normaliseTimes(t: EventTimes): EventTimes {
   const zone = zoneOf(t.timezone) ?? 'UTC';

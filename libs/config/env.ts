@@ -170,6 +170,21 @@ export const ENV = {
     roles: ['all', 'gateway'],
     parse: int(0, 0, 10),
   },
+  HEADERS_TIMEOUT_MS: {
+    description:
+      'How long a connection may take to send a request line and headers (from its first byte, or from connecting) before it gets 408 and is closed, so slow-header connections cannot hold sockets. An idle kept-alive connection is not cut by it (its 65 s keep-alive timeout is).',
+    roles: ['*'],
+    parse: int(10000, 1000, 60000),
+  },
+  MAX_CONNECTIONS_PER_ADDRESS: {
+    description:
+      "Open connections one client address (the connection's own, never X-Forwarded-For) may hold at once; more are answered 429 and closed. 0: no cap. Default 128, or 0 when TRUST_PROXY_HOPS is set: then every connection comes from the proxies in front, which limit their clients themselves.",
+    roles: ['all', 'gateway'],
+    parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => {
+      const behindProxies = /^\s*[1-9]\d*\s*$/.test(env.TRUST_PROXY_HOPS ?? '');
+      return int(behindProxies ? 0 : 128, 0, 1000000)(raw);
+    },
+  },
   OUTBOUND_ALLOW_HOSTS: {
     description:
       'Comma-separated hosts every outbound fetch (oEmbed proxy, URL details, media sideloads, event, venue, organizer and imported images) may reach although they are private, loopback or on a port other than 80, 443 and 8080 (intranet sites): `host` allows every port of it, `host:port` (`[v6]:port`) that port only; redirects are judged again. Empty: public addresses only. OEMBED_ALLOW_HOSTS, its former name, is deprecated and still read: its hosts are added.',

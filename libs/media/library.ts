@@ -15,7 +15,8 @@ import { sanitizeTitle, uniquePostSlug } from '../posts/slug';
 import type { PostDoc } from '../posts/types';
 import type { Site } from '../rest/site';
 import { RestError } from '../rest/errors';
-import { processImage, EDITABLE_IMAGES, type AttachmentMetadata } from './images';
+import { processImage, EDITABLE_IMAGES, type AttachmentMetadata, type ProcessedImage } from './images';
+import { DERIVED_SUFFIX_BYTES, candidateName, renameProcessed, splitName } from './names';
 import { checkFileType } from './mime';
 import type { FileStorage } from './storage';
 
@@ -101,16 +102,43 @@ export class MediaLibrary {
     return new RestError('rest_upload_file_too_big', `This file is too big. Files must be less than ${Math.floor(this.maxBytes / 1024)} KB in size.`, 400);
   }
 
-  /** A file name not yet taken in a folder: `name.ext`, then `name-1.ext`, ... (wp_unique_filename). */
-  private async uniqueName(dir: string, name: string): Promise<string> {
-    const dot = name.lastIndexOf('.');
-    const stem = dot > 0 ? name.slice(0, dot) : name;
-    const ext = dot > 0 ? name.slice(dot) : '';
-    for (let i = 0; i < 1000; i++) {
-      const candidate = i === 0 ? name : `${stem}-${i}${ext}`;
-      if (!(await this.files.stat(`${dir}/${candidate}`))) return candidate;
+  /**
+   * Stores an upload and the files made from it under the first free candidate name (libs/media/names:
+   * `name.ext`, `name-1.ext`, ...), each file created only where none is, so the attachment owns them
+   * all; a candidate with any file taken is given back whole. Returns the name, the image's files named
+   * after it, and the keys stored.
+   */
+  private async storeUnique(
+    dir: string,
+    upload: string,
+    reserve: number,
+    bytes: Buffer,
+    mime: string,
+    made: ProcessedImage | null,
+  ): Promise<{ name: string; made: ProcessedImage | null; keys: string[] }> {
+    const parts = splitName(upload);
+    const first = candidateName(parts, '', reserve);
+    for (let n = 0; ; n++) {
+      // Past a thousand taken names, a random suffix rather than counting on (wp_unique_filename counts on).
+      const name = candidateName(parts, n === 0 ? '' : n <= 1000 ? `-${n}` : `-${randomBytes(4).toString('hex')}`, reserve);
+      const mine = made && name !== first ? renameProcessed(made, first, name) : made;
+      const keys: string[] = [];
+      try {
+        for (const x of [{ name, bytes, mime }, ...(mine?.files ?? [])]) {
+          if (!(await this.files.create(`${dir}/${x.name}`, x.bytes, x.mime))) break;
+          keys.push(`${dir}/${x.name}`);
+        }
+      } catch (e) {
+        await this.removeKeys(keys);
+        throw e;
+      }
+      if (keys.length === 1 + (mine?.files.length ?? 0)) return { name, made: mine, keys };
+      await this.removeKeys(keys);
     }
-    return `${stem}-${randomBytes(4).toString('hex')}${ext}`;
+  }
+
+  private async removeKeys(keys: string[]): Promise<void> {
+    for (const k of keys) await this.files.delete(k).catch(() => undefined);
   }
 
   /**
@@ -126,33 +154,25 @@ export class MediaLibrary {
     if (!checked) throw typeRefused();
     const when = f.time ?? new Date();
     const dir = `${when.getUTCFullYear()}/${String(when.getUTCMonth() + 1).padStart(2, '0')}`;
-    const name = await this.uniqueName(dir, checked.name);
-    const key = `${dir}/${name}`;
 
-    let metadata: AttachmentMetadata = { filesize: f.bytes.length, sizes: {} };
-    let extra: Array<{ name: string; bytes: Buffer; mime: string }> = [];
-    let attached = name;
+    let made: ProcessedImage | null = null;
+    // Images the library resizes keep room in their names for the suffixes of their derived files.
+    const reserve = EDITABLE_IMAGES.has(checked.mime) ? DERIVED_SUFFIX_BYTES : 0;
     if (EDITABLE_IMAGES.has(checked.mime)) {
+      // Made once, for the name the upload would have first (shortened to fit); renamed if that is taken.
       try {
-        const done = await processImage(f.bytes, name, dir, checked.mime, { subSizes: f.subSizes });
-        metadata = done.metadata;
-        extra = done.files;
-        attached = done.attached;
+        made = await processImage(f.bytes, candidateName(splitName(checked.name), '', reserve), dir, checked.mime, { subSizes: f.subSizes });
       } catch {
         // Bytes that look like an image but do not decode.
         throw new RestError('rest_upload_sideload_error', 'The uploaded file could not be read as an image.', 400);
       }
-    } else if (checked.mime.startsWith('image/')) {
-      metadata = { filesize: f.bytes.length, sizes: {}, file: key };
     }
-    const stored: string[] = [];
+    const { name, made: mine, keys: stored } = await this.storeUnique(dir, checked.name, reserve, f.bytes, checked.mime, made);
+    const key = `${dir}/${name}`;
+    let metadata: AttachmentMetadata = mine?.metadata ?? { filesize: f.bytes.length, sizes: {} };
+    const attached = mine?.attached ?? name;
+    if (!mine && checked.mime.startsWith('image/')) metadata = { ...metadata, file: key };
     try {
-      await this.files.put(key, f.bytes, checked.mime);
-      stored.push(key);
-      for (const x of extra) {
-        await this.files.put(`${dir}/${x.name}`, x.bytes, x.mime);
-        stored.push(`${dir}/${x.name}`);
-      }
       // As insert_attachment: the request's title, else the image's own, else the file's name.
       const own = metadata.image_meta?.title?.trim() && !/^\d+$/.test(sanitizeTitle(metadata.image_meta.title)) ? metadata.image_meta.title : '';
       const title = f.title?.trim() ? f.title : own || f.fallbackTitle || name.replace(/\.[^.]+$/, '');
@@ -182,7 +202,7 @@ export class MediaLibrary {
       });
       return await this.posts.create(doc);
     } catch (e) {
-      for (const k of stored) await this.files.delete(k).catch(() => undefined);
+      await this.removeKeys(stored);
       throw e;
     }
   }

@@ -45,8 +45,8 @@ describe.each([
   });
   afterAll(async () => close());
 
-  it('puts, stats, gets and deletes a file', async () => {
-    await storage.put('2026/11/a.png', bytes, 'image/png');
+  it('creates, stats, gets and deletes a file', async () => {
+    expect(await storage.create('2026/11/a.png', bytes, 'image/png')).toBe(true);
     const info = await storage.stat('2026/11/a.png');
     expect(info).toMatchObject({ key: '2026/11/a.png', size: bytes.length, contentType: 'image/png' });
     expect(Number.isFinite(info!.modified.getTime())).toBe(true);
@@ -58,24 +58,41 @@ describe.each([
   });
 
   it('streams the whole file or an inclusive range', async () => {
-    await storage.put('2026/11/r.bin', bytes, 'application/octet-stream');
+    expect(await storage.create('2026/11/r.bin', bytes, 'application/octet-stream')).toBe(true);
     expect((await readAll(await storage.stream('2026/11/r.bin')))!.equals(bytes)).toBe(true);
     expect((await readAll(await storage.stream('2026/11/r.bin', { start: 10, end: 19 })))!.equals(bytes.subarray(10, 20))).toBe(true);
     expect((await readAll(await storage.stream('2026/11/r.bin', { start: 2990, end: 2999 })))!.equals(bytes.subarray(2990))).toBe(true);
     expect(await storage.stream('2026/11/none.bin')).toBeNull();
   });
 
-  it('a second put replaces the file', async () => {
-    await storage.put('2026/11/twice.txt', Buffer.from('first'), 'text/plain');
-    await storage.put('2026/11/twice.txt', Buffer.from('second'), 'text/plain');
-    expect((await storage.get('2026/11/twice.txt'))!.toString()).toBe('second');
-    expect((await storage.stat('2026/11/twice.txt'))!.size).toBe(6);
+  it('creates a file only where none is, and again once it is deleted', async () => {
+    expect(await storage.create('2026/11/twice.txt', Buffer.from('first'), 'text/plain')).toBe(true);
+    expect(await storage.create('2026/11/twice.txt', Buffer.from('second'), 'text/plain')).toBe(false);
+    expect((await storage.get('2026/11/twice.txt'))!.toString()).toBe('first');
+    expect(await storage.delete('2026/11/twice.txt')).toBe(true);
+    expect(await storage.create('2026/11/twice.txt', Buffer.from('third'), 'text/plain')).toBe(true);
+    expect((await storage.get('2026/11/twice.txt'))!.toString()).toBe('third');
+  });
+
+  it('gives a key to exactly one of many creates at once, whole', async () => {
+    const bodies = Array.from({ length: 16 }, (_, i) => Buffer.from(`writer ${i} `.repeat(200 + i)));
+    const won = await Promise.all(bodies.map((b) => storage.create('2026/11/race.txt', b, 'text/plain')));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const winner = bodies[won.indexOf(true)];
+    expect((await storage.get('2026/11/race.txt'))!.equals(winner)).toBe(true);
+  });
+
+  it('takes a name of 255 bytes', async () => {
+    const name = `${'é'.repeat(125)}.txt`;
+    expect(Buffer.byteLength(name)).toBe(254);
+    expect(await storage.create(`2026/11/${name}`, bytes, 'text/plain')).toBe(true);
+    expect((await storage.stat(`2026/11/${name}`))!.size).toBe(bytes.length);
   });
 
   it('refuses keys that leave the root', async () => {
     for (const key of ['../x', '/etc/passwd', 'a//b', 'a/./b', '']) {
       expect(isValidKey(key)).toBe(false);
-      await expect(storage.put(key, bytes, 'text/plain')).rejects.toThrow();
+      await expect(storage.create(key, bytes, 'text/plain')).rejects.toThrow();
     }
   });
 });

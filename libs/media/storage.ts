@@ -4,9 +4,14 @@
  * Two adapters, chosen by the store kind: a folder under DATA_DIR next to the embedded SQLite store
  * (one process owns both), and MongoDB GridFS when the store is MongoDB, so that every pod of a
  * cluster (content, calendar, gateway) reads and writes the same files without a shared volume.
+ *
+ * A file is created under a key only when no file holds it, in one step on both adapters (`create`), so
+ * two uploads of one name never share a file: each attachment owns the files it names, and deleting one
+ * never removes another's.
  */
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -30,10 +35,14 @@ export interface ByteRange {
 
 export interface FileStorage {
   readonly kind: 'fs' | 'gridfs';
-  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a file under a key no file holds yet, and returns true; returns false, storing nothing, when
+   * the key is taken. The check and the creation are one step, also between processes.
+   */
+  create(key: string, bytes: Buffer, contentType: string): Promise<boolean>;
   get(key: string): Promise<Buffer | null>;
   stat(key: string): Promise<FileInfo | null>;
-  /** Removes the file; false when there was none. */
+  /** Removes the file, so its key can be created again; false when there was none. */
   delete(key: string): Promise<boolean>;
   /** The file's bytes, or the given inclusive range of them. */
   stream(key: string, range?: ByteRange): Promise<Readable | null>;
@@ -65,13 +74,25 @@ export class FsStorage implements FileStorage {
     return p;
   }
 
-  async put(key: string, bytes: Buffer): Promise<void> {
+  async create(key: string, bytes: Buffer): Promise<boolean> {
     const p = this.path(key);
     await mkdir(dirname(p), { recursive: true });
-    // Written aside and renamed, so a reader never sees half a file.
-    const tmp = `${p}.${process.pid}.${Date.now()}.part`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, p);
+    // Written aside under a short name of its own (a long key leaves no room for a suffix within the
+    // file system's 255 bytes), then linked to the key: link() fails when the key exists, so a reader
+    // never sees half a file and two writers never share one.
+    const tmp = join(dirname(p), `.part-${randomBytes(12).toString('hex')}`);
+    await writeFile(tmp, bytes, { flag: 'wx' });
+    try {
+      await link(tmp, p);
+      return true;
+    } catch (e) {
+      if (errorCode(e) === 'EEXIST') return false;
+      // File systems without hard links: an exclusive create, which a reader may see while it is written.
+      if (errorCode(e) === 'EPERM' || errorCode(e) === 'ENOTSUP') return writeExclusive(p, bytes);
+      throw e;
+    } finally {
+      await rm(tmp, { force: true });
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -101,14 +122,64 @@ export class FsStorage implements FileStorage {
   }
 }
 
-const BUCKET = 'uploads';
+function errorCode(e: unknown): unknown {
+  return typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined;
+}
 
-/** GridFS through the official driver: one bucket, the key as the file name (newest version wins). */
+async function writeExclusive(path: string, bytes: Buffer): Promise<boolean> {
+  try {
+    await writeFile(path, bytes, { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if (errorCode(e) === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+const BUCKET = 'uploads';
+/** The keys files hold in the GridFS bucket, one document each: `{key, claims}`, unique by key. */
+const NAMES = `${BUCKET}.names`;
+
+/**
+ * GridFS through the official driver: one bucket, the key as the file name. GridFS lets many files
+ * share a name, so a key is claimed first in the bucket's `names` collection: an atomic upsert counts
+ * the claims of a key, and only the claim that made it 1 holds the key, until the file is deleted.
+ */
 export class GridFsStorage implements FileStorage {
   readonly kind = 'gridfs' as const;
   private bucketP: Promise<import('mongodb').GridFSBucket> | null = null;
+  private namesReady: Promise<void> | null = null;
 
   constructor(private readonly db: Db) {}
+
+  private names() {
+    return this.db.collection<{ key: string; claims: number }>(NAMES);
+  }
+
+  /** Whether this caller now holds the key. */
+  private async claim(key: string): Promise<boolean> {
+    this.namesReady ??= this.names()
+      .createIndex({ key: 1 }, { unique: true })
+      .then(() => undefined)
+      .catch((e) => {
+        this.namesReady = null;
+        throw e;
+      });
+    await this.namesReady;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.names().findOneAndUpdate(
+          { key },
+          { $inc: { claims: 1 } },
+          { upsert: true, returnDocument: 'after', projection: { _id: 0, claims: 1 }, includeResultMetadata: false },
+        );
+        return doc?.claims === 1;
+      } catch (e) {
+        // Two first claims of one key can race to insert it; the unique index refuses one, which counts again.
+        if (errorCode(e) !== 11000 || attempt >= 3) throw e;
+      }
+    }
+  }
 
   private bucket() {
     this.bucketP ??= import('mongodb').then(({ GridFSBucket }) => new GridFSBucket(this.db, { bucketName: BUCKET }));
@@ -122,18 +193,24 @@ export class GridFsStorage implements FileStorage {
     return f ?? null;
   }
 
-  async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
+  async create(key: string, bytes: Buffer, contentType: string): Promise<boolean> {
     checkKey(key);
-    const b = await this.bucket();
-    const old = await b.find({ filename: key }).toArray();
-    await new Promise<void>((res, rej) => {
-      const up = b.openUploadStream(key, { metadata: { contentType } });
-      up.once('finish', () => res());
-      up.once('error', rej);
-      up.end(bytes);
-    });
-    // Earlier versions go once the new one is complete.
-    for (const f of old) await b.delete(f._id).catch(() => undefined);
+    if (!(await this.claim(key))) return false;
+    try {
+      // A file stored before keys were claimed holds its key too (its claim now stays until it is deleted).
+      if (await this.latest(key)) return false;
+      const b = await this.bucket();
+      await new Promise<void>((res, rej) => {
+        const up = b.openUploadStream(key, { metadata: { contentType } });
+        up.once('finish', () => res());
+        up.once('error', rej);
+        up.end(bytes);
+      });
+      return true;
+    } catch (e) {
+      await this.names().deleteOne({ key });
+      throw e;
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -152,6 +229,8 @@ export class GridFsStorage implements FileStorage {
     const b = await this.bucket();
     const all = await b.find({ filename: key }).toArray();
     for (const f of all) await b.delete(f._id).catch(() => undefined);
+    // The key is free again once its file is gone.
+    await this.names().deleteOne({ key });
     return all.length > 0;
   }
 

@@ -2,6 +2,7 @@
  * Collection paging headers as the reference sends them: X-WP-Total, X-WP-TotalPages, and a Link
  * header with prev/next built from the request's own query parameters with `page` replaced.
  */
+import { windowSkip } from '../store/query';
 import { restUrl, type Site } from './site';
 
 export interface PageInfo {
@@ -10,12 +11,20 @@ export interface PageInfo {
 }
 
 /**
- * Rows a list skips: a non-zero `offset` as the reference reads it (absint), else whole pages. Any
- * integer a client sends gives a skip the store takes (it clamps one past every row).
+ * Rows a list skips: a non-zero `offset` as the reference reads it (absint), else whole pages. Every
+ * list computes its window here. Whatever passed validation gives a skip every store takes (windowSkip:
+ * at most MAX_WINDOW, past the end of every collection), so a list answers a page or offset no store
+ * could reach as it answers any page past its end (its page error, or an empty page), whether the
+ * page number was 1e3 or 1e308 (whose product with the page size is Infinity).
  */
 export function listSkip(offset: unknown, page: number, perPage: number): number {
-  if (typeof offset === 'number' && Number.isFinite(offset) && offset !== 0) return Math.abs(Math.trunc(offset));
-  return Math.max(0, (page - 1) * perPage);
+  return windowSkip(typeof offset === 'number' && Number.isFinite(offset) && offset !== 0 ? Math.abs(offset) : (page - 1) * perPage);
+}
+
+/** One page of a list held in memory, windowed as listSkip windows a stored one. */
+export function pageSlice<T>(items: readonly T[], page: number, perPage: number, offset?: unknown): T[] {
+  const skip = listSkip(offset, page, perPage);
+  return items.slice(skip, skip + perPage);
 }
 
 export function totalPages(total: number, perPage: number): number {

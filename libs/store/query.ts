@@ -114,6 +114,16 @@ function checkOperand(path: string, opKey: string, op: FieldOp, v: unknown): Fie
 export const MAX_WINDOW = 2 ** 31 - 1;
 
 /**
+ * A number of rows to skip as every adapter takes it: a non-negative integer no larger than MAX_WINDOW.
+ * A window starting past MAX_WINDOW starts past the end of every collection, so clamping it changes no
+ * answer; NaN and negative counts skip nothing, and Infinity (page 1e308 of 10 rows) skips MAX_WINDOW.
+ */
+export function windowSkip(rows: number): number {
+  if (!(rows > 0)) return 0;
+  return Math.min(Math.floor(rows), MAX_WINDOW);
+}
+
+/**
  * Checks a find window and returns it with skip and limit clamped to MAX_WINDOW: a page number far past
  * the end (page=99999999999999999999) still asks for no rows, rather than a number SQLite cannot bind as
  * an integer or MongoDB cannot take as a skip.

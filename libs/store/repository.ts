@@ -6,6 +6,7 @@
  * through a method of the repository that says what it keeps true.
  */
 import type { Collection, Doc, Filter, FindOptions, ReadableCollection, Scalar, SortSpec, Update } from './types';
+import { windowSkip } from './query';
 
 export type Id = string | number;
 
@@ -67,7 +68,7 @@ export class Repository<T extends Doc & { id: Id }> implements ReadableCollectio
   async list(filter: Filter, options: ListOptions = {}): Promise<ListResult<T>> {
     const page = Math.max(1, Math.floor(options.page ?? 1));
     const perPage = Math.max(1, Math.floor(options.perPage ?? 10));
-    const skip = (page - 1) * perPage;
+    const skip = windowSkip((page - 1) * perPage);
     const items = await this.collection.find(filter, { sort: options.sort, skip, limit: perPage, fields: options.fields });
     // A short, non-empty page (or an empty first page) is the last one, so it fixes the total.
     if (items.length < perPage && (items.length > 0 || page === 1)) return { items, total: skip + items.length };

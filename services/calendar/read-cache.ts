@@ -8,6 +8,7 @@
  * write by any service of this process drops them at once and another process's write shows within
  * Kept's time-to-live. Kept values are shared between responses, so nobody may change one.
  */
+import { listSkip } from '../../libs/rest/paging';
 import type { Reply } from '../../libs/rest/service';
 import type { Site } from '../../libs/rest/site';
 import type { CountCache } from '../../libs/store/count-cache';
@@ -66,9 +67,7 @@ export async function pageWithTotal<T extends Doc>(
   filter: Filter,
   opts: { page: number; perPage: number; sort: SortSpec; pages?: QueryCache },
 ): Promise<{ items: T[]; total: number }> {
-  const skip = (opts.page - 1) * opts.perPage;
-  // A page beyond any store's reach is simply empty (the archives answer 404 for it).
-  if (!Number.isSafeInteger(skip)) return { items: [], total: await counts.count(collection, filter) };
+  const skip = listSkip(undefined, opts.page, opts.perPage);
   const window = { sort: opts.sort, skip, limit: opts.perPage };
   const items = opts.pages ? await opts.pages.find(collection, filter, window) : await collection.find(filter, window);
   // A short, non-empty page (or an empty first page) is the last one, so it fixes the total.

@@ -1,4 +1,5 @@
 import { ADMIN, startTestApp, type TestApp } from '../../test/support/app';
+import { openAuthorizeForm, postAuthorizeForm } from '../../test/support/authorize';
 
 let app: TestApp;
 
@@ -291,13 +292,8 @@ describe('failed-login throttle per address and per (address, login)', () => {
     const elsewhere = await t.request('GET', '/cms/v2/users/me', { auth: [ADMIN.login, ADMIN.appPassword], headers: from('198.51.100.2') });
     expect([elsewhere.status, elsewhere.body.slug]).toEqual([200, ADMIN.login]);
     // The same for the account-password form of authorize-application.
-    const form = (pwd: string, ip: string) =>
-      fetch(`${t.url}/cms-admin/authorize-application.php`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...from(ip) },
-        body: new URLSearchParams({ app_name: `app ${ip} ${pwd.length}`, log: ADMIN.login, pwd }).toString(),
-      });
+    const session = await openAuthorizeForm(t.url);
+    const form = (pwd: string, ip: string) => postAuthorizeForm(t.url, { app_name: `app ${ip} ${pwd.length}`, log: ADMIN.login, pwd }, session, from(ip));
     for (let i = 0; i < 3; i++) expect((await form('not the password', '198.51.100.3')).status).toBe(401);
     expect((await form(ADMIN.password, '198.51.100.3')).status).toBe(429);
     expect((await form(ADMIN.password, '198.51.100.4')).status).toBe(200);

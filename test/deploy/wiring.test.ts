@@ -60,6 +60,8 @@ const SETTINGS: Record<EnvName, Setting> = {
   AUTH_FAILURE_LIMIT: { path: 'config.authFailureLimit', value: 17 },
   AUTH_FAILURE_WINDOW_SECONDS: { path: 'config.authFailureWindowSeconds', value: 123 },
   TRUST_PROXY_HOPS: { path: 'config.trustProxyHops', value: 2 },
+  HEADERS_TIMEOUT_MS: { path: 'config.headersTimeoutMs', value: 7000 },
+  MAX_CONNECTIONS_PER_ADDRESS: { path: 'config.maxConnectionsPerAddress', value: 77 },
   OUTBOUND_ALLOW_HOSTS: { path: 'config.outboundAllowHosts', value: ['intranet.example.org', '10.0.0.5:8443'], expect: 'intranet.example.org,10.0.0.5:8443' },
   WORKER_QUEUES: { perWorkerGroup: (g) => ({ value: WORKER_QUEUES[g], expect: WORKER_QUEUES[g].join(',') }) },
   WORKER_CONCURRENCY: {

@@ -32,6 +32,8 @@ IMPORT_MIN_INTERVAL_SECONDS: {roles: [aggregator], source: config}
 AUTH_FAILURE_LIMIT: {roles: [gateway], source: config}
 AUTH_FAILURE_WINDOW_SECONDS: {roles: [gateway], source: config}
 TRUST_PROXY_HOPS: {roles: [gateway], source: config}
+HEADERS_TIMEOUT_MS: {roles: ["*"], source: config}
+MAX_CONNECTIONS_PER_ADDRESS: {roles: [gateway], source: config}
 OUTBOUND_ALLOW_HOSTS: {roles: [oembed, worker, content, calendar], source: config}
 WORKER_QUEUES: {roles: [worker], source: worker}
 WORKER_CONCURRENCY: {roles: [worker], source: worker}

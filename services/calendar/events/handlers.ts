@@ -61,8 +61,19 @@ async function existingEvent(ctx: HandlerContext, deps: CalendarDeps): Promise<P
   return doc;
 }
 
-/** The write as checkEventWrite and saveEvent read it (by argument name, as ec/v1's writes do). */
-const writeRequest = (ctx: HandlerContext): WriteRequest => ({ user: ctx.user, has: (n) => ctx.has(n), get: (n) => ctx.params[n] });
+/** The write arguments vendor/events/v1 declares: the only ones its writes read, as the reference's prepare_postarr. */
+const V1_WRITE_ARGS = new Set(Object.keys(VENDOR_EVENT_ENDPOINTS.update.args));
+
+/**
+ * The write as checkEventWrite and saveEvent read it (by argument name, as ec/v1's writes do). An
+ * argument v1 does not declare (ec/v1's `duration` or `start_date_utc`) was never validated and is not
+ * read: the reference's v1 ignores it.
+ */
+const writeRequest = (ctx: HandlerContext): WriteRequest => ({
+  user: ctx.user,
+  has: (n) => V1_WRITE_ARGS.has(n) && ctx.has(n),
+  get: (n) => ctx.params[n],
+});
 
 const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, writeRequest(ctx)));
 

@@ -5,6 +5,7 @@
  * `saveEvent` then creates the inline venues, organizers and unknown terms and writes the event,
  * its meta and its derived index fields in one save, and recounts the terms it touched.
  */
+import { DateTime } from 'luxon';
 import type { Caller } from '../../../libs/auth/user';
 import { costText } from '../../../libs/calendar/cost';
 import {
@@ -13,6 +14,7 @@ import {
   EVENT_TYPE,
   TAG_TAXONOMY,
   eventMetaChanges,
+  storableEventTime,
   timesFromMeta,
   timesToMeta,
   type EventTimes,
@@ -172,9 +174,17 @@ function zoneFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null)
   return typeof stored === 'string' && zoneOf(stored) ? stored : deps.site.timezone;
 }
 
+/** The end `seconds` after a start, counted in milliseconds (luxon's `plus` ignores a step it cannot take, 1e308 s). */
+function endAfter(start: EventTimes['start'], seconds: number): EventTimes['start'] {
+  return DateTime.fromMillis(start.toMillis() + seconds * 1000, { zone: start.zone });
+}
+
 /**
  * Start and end after the write: sent dates are read in the event's zone (`*_utc` ones in UTC), an end
- * may be given as a duration in seconds, unsent ones keep their wall time.
+ * may be given as a duration in seconds, unsent ones keep their wall time. Both must be moments an event
+ * may have (storableEventTime: at the latest 9999-12-31 23:59:59, local and UTC), so the longest
+ * duration is the time from the start to then; a write past it is refused, naming the argument that
+ * set the date, before anything is written.
  */
 function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null, zone: string, now: Date): EventTimes {
   const stored = current ? timesFromMeta(current.meta ?? {}, deps.site.timezone) : null;
@@ -184,10 +194,13 @@ function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null
   const keep = (dt: EventTimes['start'] | undefined) => (dt ? dt.setZone(zoneOf(zone)!, { keepLocalTime: true }) : null);
   const start =
     (req.has('start_date') ? read('start_date') : null) ?? readUtc('start_date_utc') ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
-  const lasting = req.has('duration') && Number.isFinite(Number(req.get('duration'))) ? start.plus({ seconds: Number(req.get('duration')) }) : null;
-  // A duration that ends past what a date can hold is refused before anything is written.
-  if (lasting && !lasting.isValid) throw paramFailure([[argName(req, 'duration'), INVALID]])!;
+  const refuse = (names: string[]) => paramFailure([[argName(req, names.find((n) => req.has(n)) ?? names[0]), INVALID]])!;
+  if (!storableEventTime(start)) throw refuse(['start_date', 'start_date_utc', 'timezone']);
+  const seconds = req.has('duration') ? Number(req.get('duration')) : NaN;
+  const lasting = Number.isFinite(seconds) ? endAfter(start, seconds) : null;
+  if (lasting && !storableEventTime(lasting)) throw refuse(['duration']);
   const end = (req.has('end_date') ? read('end_date') : null) ?? readUtc('end_date_utc') ?? lasting ?? keep(stored?.end) ?? start;
+  if (!storableEventTime(end)) throw refuse(['end_date', 'end_date_utc', 'timezone']);
   const allDay = req.has('all_day') ? req.get('all_day') === true : (stored?.allDay ?? false);
   return { start, end, timezone: zone, allDay };
 }

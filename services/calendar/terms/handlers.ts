@@ -8,7 +8,7 @@ import { CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from '../../../libs/calen
 import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams, type ParamError } from '../../../libs/rest/errors';
-import { totalPages } from '../../../libs/rest/paging';
+import { listSkip, totalPages } from '../../../libs/rest/paging';
 import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl } from '../../../libs/rest/site';
@@ -109,7 +109,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
           hideEmpty: q.hide_empty,
           orderby: q.orderby,
           order: q.order,
-          offset: (page - 1) * perPage,
+          offset: listSkip(undefined, page, perPage),
           limit: perPage,
         });
         const pages = totalPages(total, perPage);

@@ -10,7 +10,7 @@ import { mysqlLocal } from '../../../libs/dates/format';
 import { now } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
-import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
+import { listSkip, pagingHeaders, totalPages } from '../../../libs/rest/paging';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { KindInfo } from '../../../libs/routes/cms/post-args';
 import { POST_ENDPOINTS } from '../../../libs/routes/cms/posts';
@@ -181,7 +181,8 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
         if (!offset && page > pages)
           throw new RestError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
       }
-      const start = perPage ? (p.offset != null ? offset : (page - 1) * perPage) : 0;
+      // A given offset wins over the page, 0 included (WP_Query reads a numeric offset so).
+      const start = perPage ? (p.offset != null ? offset : listSkip(undefined, page, perPage)) : 0;
       const items = perPage ? all.slice(start, start + perPage) : all;
       const headers = pagingHeaders(deps.site, `${base}/${parent.id}/revisions`, ctx.req.query, page, perPage ?? Math.max(total, 1), total);
       headers['X-WP-TotalPages'] = String(pages);

@@ -10,7 +10,7 @@ import { postTypeObject, taxonomyObject } from '../../../libs/posts/registered';
 import { renderTitle } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError } from '../../../libs/rest/errors';
-import { pagingHeaders, totalPages } from '../../../libs/rest/paging';
+import { listSkip, pageSlice, pagingHeaders, totalPages } from '../../../libs/rest/paging';
 import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import type { InputOf } from '../../../libs/rest/params';
@@ -77,7 +77,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     // Each plan carries the guest search's privacy condition (libs/posts/search, through planList).
     const filter: Filter = or.length === 1 ? or[0] : { $or: or };
     const plan = plans[0];
-    const skip = (page - 1) * perPage;
+    const skip = listSkip(undefined, page, perPage);
     let docs: PostDoc[];
     let total: number;
     if (plan.memorySort || plan.memoryFilter) {
@@ -134,7 +134,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
           ['name', 1],
           ['id', 1],
         ],
-        skip: (page - 1) * perPage,
+        skip: listSkip(undefined, page, perPage),
         limit: perPage,
       }),
       deps.terms.count(filter),
@@ -163,7 +163,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
     const found = Object.entries(FORMAT_STRINGS)
       .filter(([slug, name]) => used.has(slug) && (!search || slug.includes(search) || name.toLowerCase().includes(search)))
       .map(([slug]) => slug);
-    const items = found.slice((page - 1) * perPage, page * perPage).map((slug) => ({
+    const items = pageSlice(found, page, perPage).map((slug) => ({
       id: slug,
       title: FORMAT_STRINGS[slug],
       url: termLink(site, { taxonomy: 'post_format', slug, parent: 0 }),

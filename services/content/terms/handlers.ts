@@ -10,7 +10,7 @@ import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import type { PostDoc } from '../../../libs/posts/types';
 import { RestError, authStatus } from '../../../libs/rest/errors';
-import { pagingHeaders } from '../../../libs/rest/paging';
+import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
 import type { RouteRegistry } from '../../../libs/rest/registry';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { restUrl, type Site } from '../../../libs/rest/site';
@@ -115,7 +115,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       const perPage = p.per_page;
       // `offset` (flat taxonomies) and `parent` (hierarchical ones) are not declared by both, so they are read untyped.
       const { offset: rawOffset, parent } = ctx.params;
-      const offset = !tax.hierarchical && typeof rawOffset === 'number' && rawOffset ? rawOffset : (p.page - 1) * perPage;
+      const offset = listSkip(tax.hierarchical ? undefined : rawOffset, p.page, perPage);
       const postId = p.post;
       const post = postId ? await ctx.cached('post', () => deps.posts.byId(postId)) : null;
       const { items, total } = await terms.query(tax, {

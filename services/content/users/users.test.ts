@@ -1,4 +1,5 @@
 import { ADMIN, startTestApp, type TestApp } from '../../../test/support/app';
+import { openAuthorizeForm, postAuthorizeForm } from '../../../test/support/authorize';
 
 let app: TestApp;
 let editorId: number;
@@ -153,20 +154,15 @@ describe('application authorization page', () => {
     const form = await app.request('GET', `/cms-admin/authorize-application.php?${q}`);
     expect(form.status).toBe(200);
     expect(form.text).toContain('<form');
-    const body = new URLSearchParams({
+    const fields = {
       app_name: 'Phone',
       app_id: '0b5b5a5e-2d8c-4b44-9bde-3c2a3a0d7c11',
       success_url: 'https://app.example/cb',
       log: ADMIN.login,
       pwd: ADMIN.password,
       action: 'approve',
-    });
-    const res = await fetch(`${app.url}/cms-admin/authorize-application.php`, {
-      method: 'POST',
-      body,
-      redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
+    };
+    const res = await postAuthorizeForm(app.url, fields, await openAuthorizeForm(app.url, q));
     expect(res.status).toBe(302);
     const to = new URL(res.headers.get('location')!);
     expect(to.origin + to.pathname).toBe('https://app.example/cb');
@@ -180,13 +176,8 @@ describe('application authorization page', () => {
     const bad = await app.request('GET', `/cms-admin/authorize-application.php?success_url=${encodeURIComponent('http://evil.example/')}`);
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('The URL must be served over a secure connection.');
-    const body = new URLSearchParams({ app_name: 'X', log: ADMIN.login, pwd: 'wrong', action: 'approve' });
-    const res = await fetch(`${app.url}/cms-admin/authorize-application.php`, {
-      method: 'POST',
-      body,
-      redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
+    const fields = { app_name: 'X', log: ADMIN.login, pwd: 'wrong', action: 'approve' };
+    const res = await postAuthorizeForm(app.url, fields, await openAuthorizeForm(app.url));
     expect(res.status).toBe(401);
   });
 });

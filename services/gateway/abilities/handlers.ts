@@ -7,7 +7,7 @@
  */
 import { can } from '../../../libs/auth/user';
 import { RestError, authStatus, errors } from '../../../libs/rest/errors';
-import { pagingHeaders } from '../../../libs/rest/paging';
+import { pageSlice, pagingHeaders } from '../../../libs/rest/paging';
 import type { ArgSchema } from '../../../libs/rest/registry';
 import type { InputOf, Shared } from '../../../libs/rest/params';
 import type { BuiltinArgs, RestInput, RestOutput, RestServer } from '../../../libs/rest/server';
@@ -63,7 +63,7 @@ function page<T>(
   const pageNo = params.page;
   const perPage = params.per_page;
   const headers = pagingHeaders(server.site, path, input.query, pageNo, perPage, items.length);
-  const body = items.slice((pageNo - 1) * perPage, pageNo * perPage).map(present);
+  const body = pageSlice(items, pageNo, perPage).map(present);
   return reply(body, headers);
 }
 
