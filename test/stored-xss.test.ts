@@ -142,10 +142,12 @@ describe.each([
       QUOTED_URL_STORED,
     ]);
     const event = await users.as(who, 'POST', '/ec/v1/events', {
-      body: { ...DAY, title: p, content: p, excerpt: p, cost: p, venues: [v.id], organizers: [o.id] },
+      body: { ...DAY, title: p, content: p, excerpt: p, cost: p, template: p, venues: [v.id], organizers: [o.id] },
     });
     expect(event.status).toBe(201);
     const e = await stored(event.body.id);
+    // No template is registered: a named one is stored as the default.
+    expect(e.template).toBe('');
     expect([e.title, e.content, e.excerpt, e.meta?._EventCost]).toEqual([
       expected(who, p, 'title'),
       expected(who, p, 'html'),
