@@ -8,7 +8,9 @@
  * time: a counter on the store port's write methods tells which requests changed something, those get a
  * digest of every document, and a refused one must show no difference; a last digest catches changes
  * made past the port. Stored documents must carry no operator, dotted or prototype keys, and no answer
- * may show a value sent only under a `__proto__` key.
+ * may show a value sent only under a `__proto__` key. Last, every text argument of every write gets a
+ * stored-XSS probe marked with its sender, as every caller, and no probe of a writer without
+ * unfiltered_html may be stored in a form a browser would run ("stored XSS").
  *
  * FUZZ_SEED picks another deterministic sample, FUZZ_PER_ARG how many bad values each argument gets
  * (3), FUZZ_DEBUG=1 prints the server's own errors with their stacks.
@@ -23,8 +25,10 @@ import {
   digestDiff,
   digestStore,
   generateCases,
+  generateXssCases,
   leakIn,
   PROTO_MARKER,
+  storedXss,
   suspiciousKeys,
   watchWrites,
   type Digest,
@@ -220,11 +224,23 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
       digestMs += Date.now() - t;
       return d;
     };
-    // Phase 2: writes one at a time. A request that changed something through the store (the counter
+    // Phase 2: stored XSS probes in every text argument of every write, as every caller (before the bad
+    // writes, which may change a caller's credentials); no probe of a writer without unfiltered_html may
+    // be stored in a form a browser would run.
+    const probes = generateXssCases(registry, fixtures, { seed: SEED, principals: ['guest', ...ROLES] });
+    const probeStatuses: Record<number, number> = {};
+    for (const c of probes) {
+      const status = await send(c);
+      probeStatuses[status] = (probeStatuses[status] ?? 0) + 1;
+    }
+    const xss = await storedXss(store);
+    for (const hit of xss) findings.push({ kind: 'stored XSS', label: 'store', detail: hit });
+
+    // Phase 3: writes one at a time. A request that changed something through the store (the counter
     // moved) gets a digest; a refused one must not have changed any document. A last digest catches
     // changes made past the store port (files).
     const writes0 = counter.count;
-    let baseline: Digest = d1;
+    let baseline: Digest = await digest();
     let seen = counter.count;
     for (const c of writes) {
       const status = await send(c);
@@ -250,6 +266,7 @@ describe.each(STORES)('fuzzing every route on %s', (name, env) => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const secs = ((Date.now() - started) / 1000).toFixed(1);
 
+    console.log(`[fuzz ${name}] stored XSS probes ${probes.length}: statuses ${JSON.stringify(probeStatuses)}; stored runnable ${xss.length}`);
     console.log(
       `[fuzz ${name}] seed=${SEED} requests=${sent} (reads ${reads.length}, writes ${writes.length}) in ${secs}s (reads ${readSecs.toFixed(1)}s, ${counter.count - writes0} store writes, digests ${(digestMs / 1000).toFixed(1)}s); statuses ${JSON.stringify(statuses)}; callers ${JSON.stringify(who)}; findings ${findings.length}`,
     );

@@ -9,8 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../auth/user';
 import { mysqlLocal } from '../dates/format';
+import { sanitizeTextField } from '../html/text';
 import { newPostRecord } from '../posts/record';
 import type { PostsRepository } from '../posts/repository';
+import { ALT_TEXT_META, textFilterFor } from '../posts/save-filter';
 import { sanitizeTitle, uniquePostSlug } from '../posts/slug';
 import type { PostDoc } from '../posts/types';
 import type { Site } from '../rest/site';
@@ -175,19 +177,22 @@ export class MediaLibrary {
     try {
       // As insert_attachment: the request's title, else the image's own, else the file's name.
       const own = metadata.image_meta?.title?.trim() && !/^\d+$/.test(sanitizeTitle(metadata.image_meta.title)) ? metadata.image_meta.title : '';
-      const title = f.title?.trim() ? f.title : own || f.fallbackTitle || name.replace(/\.[^.]+$/, '');
-      const caption = f.caption?.trim() ? f.caption : metadata.image_meta?.caption?.trim() || '';
+      // The uploader's filter applies to the file's own metadata too (an image's title and caption).
+      const filter = textFilterFor(f.user);
+      const title = filter.title(f.title?.trim() ? f.title : own || f.fallbackTitle || name.replace(/\.[^.]+$/, ''));
+      const caption = filter.html(f.caption?.trim() ? f.caption : metadata.image_meta?.caption?.trim() || '');
       const now = new Date();
       const id = await this.posts.nextId();
       const meta: Record<string, unknown> = { _wp_attached_file: `${dir}/${attached}`, _wp_attachment_metadata: metadata };
-      if (f.alt?.trim()) meta._wp_attachment_image_alt = f.alt.trim();
+      const alt = sanitizeTextField(f.alt ?? '');
+      if (alt) meta[ALT_TEXT_META] = alt;
       const doc = newPostRecord(this.site, now, {
         id,
         type: ATTACHMENT_TYPE,
         status: 'inherit',
         slug: await uniquePostSlug(this.posts, sanitizeTitle(title) || String(id), { type: ATTACHMENT_TYPE, hierarchical: false }),
         title,
-        content: f.description ?? '',
+        content: filter.html(f.description ?? ''),
         excerpt: caption,
         author: f.user?.id ?? 0,
         parent: f.parent,

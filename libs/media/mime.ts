@@ -1,6 +1,6 @@
 /**
  * The file types the media library accepts: the reference's wp_get_mime_types() as filtered by
- * get_allowed_mime_types() (no Flash, no executables; HTML only for users with unfiltered_html), and
+ * get_allowed_mime_types() (no Flash, no executables; HTML and JavaScript only for users with unfiltered_html), and
  * wp_check_filetype_and_ext(): the type comes from the file name's extension, never from the client's
  * Content-Type, and an image's real format (read from its bytes) overrides a wrong extension.
  */
@@ -115,10 +115,13 @@ export function extensionMime(ext: string): string | undefined {
   return BY_EXT.get(ext.toLowerCase());
 }
 
-/** get_allowed_mime_types() for a caller (`true`: one with unfiltered_html). */
+/** Types only a caller with unfiltered_html may upload: pages and scripts a browser would run from the site. */
+const UNFILTERED_TYPES = new Set(['htm|html', 'js']);
+
+/** get_allowed_mime_types() for a caller (`true`: one with unfiltered_html): never Flash or executables. */
 export function allowedMimeTypes(user: Caller | true): Array<[string, string]> {
-  const html = user === true || can(user, 'unfiltered_html');
-  return MIME_TYPES.filter(([exts]) => exts !== 'swf' && exts !== 'exe' && (exts !== 'htm|html' || html));
+  const unfiltered = user === true || can(user, 'unfiltered_html');
+  return MIME_TYPES.filter(([exts]) => exts !== 'swf' && exts !== 'exe' && (unfiltered || !UNFILTERED_TYPES.has(exts)));
 }
 
 /** The media types (MIME top-level parts) of every allowed type: the list filter's `media_type` values. */

@@ -15,6 +15,20 @@ describe('kses', () => {
     expect(kses('a > b')).toBe('a &gt; b');
   });
 
+  it("reads a URL attribute's scheme as a browser does: encoded colons and letters hide no script", () => {
+    for (const href of [
+      'javascript&#58;alert(1)',
+      'javascript&#58alert(1)',
+      'javascript&#x3A;alert(1)',
+      'javascript&colon;alert(1)',
+      '&#106;avascript:alert(1)',
+      'java\tscript:alert(1)',
+    ])
+      expect([href, kses(`<a href="${href}">x</a>`)]).toEqual([href, '<a href="alert(1)">x</a>']);
+    expect(kses('<img src="data:image/svg+xml;base64,PHN2Zz4=">')).toBe('<img src="image/svg+xml;base64,PHN2Zz4=">');
+    expect(ksesTitle('<a href="feed:javascript:alert(1)" title="t">x</a>')).toBe('<a href="feed:alert(1)" title="t">x</a>');
+  });
+
   it('keeps block comments and filters inside them', () => {
     const block = '<!-- wp:paragraph -->\n<p>Text</p>\n<!-- /wp:paragraph -->';
     expect(kses(block)).toBe(block);

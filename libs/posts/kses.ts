@@ -4,6 +4,7 @@
  * Titles allow a few inline tags, post content and excerpts the post tag set. Comments (which carry
  * block markup) stay, with their inside filtered too.
  */
+import { ksesBadProtocol } from '../html/bad-protocol';
 
 type AttrSet = ReadonlySet<string>;
 const set = (s: string): AttrSet => new Set(s.split(/\s+/).filter(Boolean));
@@ -128,20 +129,12 @@ export const TITLE_TAGS: Record<string, AttrSet> = Object.fromEntries(
   }).map(([tag, attrs]) => [tag, set(attrs)]),
 );
 
-const URL_ATTRS = set('href src cite action longdesc poster data background usemap srcset');
-const PROTOCOLS = set('http https ftp ftps mailto news irc irc6 ircs gopher nntp feed telnet mms rtsp sms svn tel fax xmpp webcal urn');
+/** Tags allowed in user and term descriptions (the reference's pre_user_description context): $allowedtags, links with rel and target. */
+export const DESCRIPTION_TAGS: Record<string, AttrSet> = { ...TITLE_TAGS, a: set('href title rel target') };
 
-/** wp_kses_bad_protocol: strips any scheme that is not allowed, repeatedly (`javascript:javascript:`). */
-function safeUrl(value: string): string {
-  let v = value;
-  for (let i = 0; i < 6; i++) {
-    // eslint-disable-next-line no-control-regex -- control characters inside a protocol name are dropped, as the reference does
-    const m = /^\s*([^\s:/?#]+)\s*:/.exec(v.replace(/&#0*58;|&#x0*3a;|&colon;/gi, ':').replace(/[\u0000-\u001f]/g, ''));
-    if (!m || PROTOCOLS.has(m[1].toLowerCase())) return v;
-    v = v.slice(v.indexOf(':') + 1);
-  }
-  return v;
-}
+const URL_ATTRS = set('href src cite action longdesc poster data background usemap srcset');
+/** The reference's wp_allowed_protocols: the only schemes a stored URL may keep. */
+export const ALLOWED_PROTOCOLS = set('http https ftp ftps mailto news irc irc6 ircs gopher nntp feed telnet mms rtsp sms svn tel fax xmpp webcal urn');
 
 const BAD_CSS = /expression\s*\(|javascript\s*:|behavior\s*:|-moz-binding|url\s*\(\s*['"]?\s*(?!https?:)[a-z]+:/i;
 
@@ -169,7 +162,7 @@ function filterAttrs(tag: string, raw: string, allowed: Record<string, AttrSet>)
       continue;
     }
     if (name === 'style' && BAD_CSS.test(value)) continue;
-    out.push(`${name}="${escapeAttr(URL_ATTRS.has(name) ? safeUrl(value) : value)}"`);
+    out.push(`${name}="${escapeAttr(URL_ATTRS.has(name) ? ksesBadProtocol(value, ALLOWED_PROTOCOLS) : value)}"`);
   }
   return out.length ? ' ' + out.join(' ') : '';
 }

@@ -99,7 +99,24 @@ describe('keywords and the reference wording', () => {
     expect(check('2016-06-30T05:43:21', { type: 'string', format: 'date-time' })).toEqual({ value: '2016-06-30T05:43:21' });
     expect(errorOf('not-an-email', { type: 'string', format: 'email' }).code).toBe('rest_invalid_email');
     expect(errorOf('nope', { type: 'string', format: 'uuid' }).message).toBe('x is not a valid UUID.');
-    expect(check('not a url at all', { type: 'string', format: 'uri' })).toEqual({ value: 'not a url at all' });
+    // A uri is never refused, only sanitized as sanitize_url does.
+    expect(check('not a url at all', { type: 'string', format: 'uri' })).toEqual({ value: 'http://not%20a%20url%20at%20all' });
+  });
+
+  it('sanitizes uri, text-field and textarea-field strings when the argument has no sanitize callback of its own', () => {
+    const uri = { type: 'string', format: 'uri' } as const;
+    expect(check('javascript:alert(1)', uri)).toEqual({ value: '' });
+    expect(check('data:text/html,<script>alert(1)</script>', uri)).toEqual({ value: '' });
+    expect(check('https://e.test/a"><script>', uri)).toEqual({ value: 'https://e.test/ascript' });
+    expect(check('<b>Bold</b>\n  text %41', { type: 'string', format: 'text-field' })).toEqual({ value: 'Bold text' });
+    expect(check('line one\nline <i>two</i>', { type: 'string', format: 'textarea-field' })).toEqual({ value: 'line one\nline two' });
+    // Inside lists and objects.
+    expect(check(['javascript:x', 'http://a.test'], { type: 'array', items: uri })).toEqual({ value: ['', 'http://a.test'] });
+    expect(check({ site: 'vbscript:x', name: '<b>n</b>' }, { type: 'object', properties: { site: uri, name: { type: 'string' } } })).toEqual({
+      value: { site: '', name: '<b>n</b>' },
+    });
+    // An argument's own sanitize callback replaces the schema's.
+    expect(check('javascript:x', { ...uri, sanitize: (v: unknown) => `kept ${String(v)}` })).toEqual({ value: 'kept javascript:x' });
   });
 
   it('anyOf picks the matching branch', () => {

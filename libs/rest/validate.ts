@@ -8,6 +8,8 @@
  *    `rest_out_of_bounds`, ...).
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { escUrlRaw } from '../html/esc-url';
+import { sanitizeTextField } from '../html/text';
 import { ParamError } from './errors';
 import { PLAIN_CONSTRAINTS, type ArgDecl, type ArgSchema, type JsonType } from './registry';
 
@@ -344,6 +346,31 @@ export function validateArg(name: string, value: unknown, decl: ArgDecl, params:
     const r = decl.validate(v, params);
     if (r !== true) return { error: r };
   }
-  if (decl.sanitize) v = decl.sanitize(v, params);
+  v = decl.sanitize ? decl.sanitize(v, params) : sanitizeFormats(v, decl);
   return { value: v };
+}
+
+/**
+ * The sanitizing half of the reference's rest_sanitize_value_from_schema, for an argument without its
+ * own sanitize callback: `uri` strings through esc_url_raw, `text-field` and `textarea-field` strings
+ * through sanitize_text_field / sanitize_textarea_field, inside lists and objects too.
+ */
+export function sanitizeFormats(value: unknown, schema: ArgSchema): unknown {
+  if (typeof value === 'string') {
+    if (schema.format === 'uri') return escUrlRaw(value);
+    if (schema.format === 'text-field') return sanitizeTextField(value);
+    if (schema.format === 'textarea-field') return sanitizeTextField(value, true);
+    return value;
+  }
+  const items = schema.items;
+  if (Array.isArray(value)) return items ? value.map((item) => sanitizeFormats(item, items)) : value;
+  if (isPlainObject(value) && (schema.properties || typeof schema.additionalProperties === 'object')) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const sub = ownEntry(schema.properties, k) ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      Object.defineProperty(out, k, { value: sub ? sanitizeFormats(v, sub) : v, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return value;
 }

@@ -3,6 +3,7 @@
  * `maxwidth` carry no type, as in the reference: any format other than xml reads as json, and maxwidth
  * goes through absint. The proxy declares its types and enum, so they are validated.
  */
+import { escUrlRaw } from '../html/esc-url';
 import { endpoint } from '../rest/params';
 import type { ArgDecl, RouteRegistry } from '../rest/registry';
 
@@ -28,47 +29,8 @@ export const absint = (value: unknown): number => Math.abs(phpInt(value));
 /** wp_oembed_ensure_format: json unless xml was asked for. */
 export const ensureFormat = (value: unknown): 'json' | 'xml' => (value === 'xml' ? 'xml' : 'json');
 
-const ALLOWED_PROTOCOLS = new Set([
-  'http',
-  'https',
-  'ftp',
-  'ftps',
-  'mailto',
-  'news',
-  'irc',
-  'irc6',
-  'ircs',
-  'gopher',
-  'nntp',
-  'feed',
-  'telnet',
-  'mms',
-  'rtsp',
-  'sms',
-  'svn',
-  'tel',
-  'fax',
-  'xmpp',
-  'webcal',
-  'urn',
-]);
-
-/**
- * sanitize_url (esc_url_raw): trims, drops characters a URL cannot hold, adds `http://` to a bare host
- * and path, and empties a URL whose scheme is not an allowed protocol (`javascript:`, `data:`).
- */
-export function sanitizeUrl(value: unknown): string {
-  if (typeof value !== 'string') return '';
-  let url = value
-    .trim()
-    .replace(/ /g, '%20')
-    .replace(/[^a-z0-9\-~+_.?#=!&;,/:%@$|*'()[\]\u0080-\uffff]/gi, '');
-  if (url === '') return '';
-  if (!url.includes(':') && !['/', '#', '?'].includes(url[0]) && !/^[a-z0-9-]+?\.php/i.test(url)) url = `http://${url}`;
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url);
-  if (scheme && !ALLOWED_PROTOCOLS.has(scheme[1].toLowerCase())) return '';
-  return url;
-}
+/** sanitize_url (esc_url_raw) of a request value; anything but a string is ''. */
+export const sanitizeUrl = (value: unknown): string => (typeof value === 'string' ? escUrlRaw(value) : '');
 
 const urlArg = () =>
   ({

@@ -4,6 +4,7 @@
  * write moves them by what it changed (countWrite, countWrites, moveCounts), so no write scans records. Term writes follow the reference's wp_insert_term, wp_update_term and
  * wp_delete_term, and lists its get_terms, for every route that writes or lists terms.
  */
+import { nameField } from '../html/text';
 import { sanitizeTitle } from '../posts/slug';
 import type { PostDoc } from '../posts/types';
 import { Repository } from '../store/repository';
@@ -75,23 +76,10 @@ export function sortTerms(terms: TermDoc[], orderby: string, order: 'asc' | 'des
 }
 
 /**
- * A term name as the reference stores it (sanitize_text_field, then special characters escaped):
- * tags stripped, whitespace collapsed, percent-encoded octets removed, `&`, `<`, `>` as entities.
+ * A term name as the reference stores it (pre_term_name: sanitize_text_field, then special characters
+ * escaped): tags stripped, whitespace collapsed, percent-encoded octets removed, `&`, `<`, `>` as entities.
  */
-export function sanitizeTermName(raw: string): string {
-  let s = raw.replace(/<[^>]*?(?=<|>|$)>?/g, (m) => (m.endsWith('>') ? m : m.replace('<', '&lt;')));
-  s = s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
-  s = s.replace(/[\r\n\t ]+/g, ' ').trim();
-  if (/%[a-f0-9]{2}/i.test(s))
-    s = s
-      .replace(/%[a-f0-9]{2}/gi, '')
-      .replace(/ +/g, ' ')
-      .trim();
-  return s
-    .replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#x[0-9a-fA-F]+);)/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
+export const sanitizeTermName = (raw: string): string => nameField(raw);
 
 /** What a record write shows of its terms: its status and its terms by taxonomy. */
 /**

@@ -2,7 +2,8 @@
  * Stores a list of events through the import steps (insert.ts): one `linked` step for the venues,
  * organizers and terms of the whole list, then its events in slices, one `events` step each, run at
  * once. How a step runs is the caller's: the batch endpoint hands each to a worker through the queue,
- * a feed import already running on a worker runs them in its own process. Term counts are returned,
+ * a feed import already running on a worker runs them in its own process. Every event's text is filtered
+ * as third-party text first (item-filter.ts). Term counts are returned,
  * not applied, so the caller applies them once the whole import moved on (TermsRepository.moveCounts).
  */
 import { sanitizeTitle } from '../../libs/posts/slug';
@@ -10,6 +11,7 @@ import { mergeActivity, type Activity } from './activity';
 import type { BatchContext, EventSpec, EventsResult, ImportJob, LinkedResult } from './insert-job';
 import { eventIdentity } from './item-identity';
 import { organizersOf, termNames, venueOf, type LinkedSpec } from './item-linked';
+import { thirdPartyItem } from './item-filter';
 import type { EaEvent } from './items';
 
 /** Runs one step; `part` names it within the list (`linked`, `events-0`, ...) for idempotent job ids. */
@@ -73,7 +75,9 @@ export async function storeEvents(o: {
   /** Event category ids every event gets besides its own (an import source's categories). */
   extraCategories?: number[];
 }): Promise<StoredEvents> {
-  const { base, events } = o;
+  const { base } = o;
+  // Feed text is third-party text: filtered here, the one point every imported event passes.
+  const events = o.events.map(thirdPartyItem);
   // What the events link to, deduplicated for the whole batch.
   const venues = new Map<string, LinkedSpec>();
   const organizers = new Map<string, LinkedSpec>();

@@ -12,9 +12,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { COLLECTIONS } from '../../libs/data/collections';
-import type { CompiledRoute, EndpointDecl, RouteRegistry } from '../../libs/rest/registry';
+import type { ArgDecl, CompiledRoute, EndpointDecl, RouteRegistry } from '../../libs/rest/registry';
 import type { Store } from '../../libs/store/types';
 import type { Who } from './roles';
+import { markupProbe, xssIn } from './xss';
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
@@ -340,6 +341,92 @@ export function generateCases(registry: RouteRegistry, fx: Fixtures, opts: Gener
     }
   }
   return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stored XSS probes
+
+/** Values for a write's required arguments (by name, else by type), so a probe in another argument reaches the store. */
+function requiredValue(name: string, decl: ArgDecl, fx: Fixtures, n: number): unknown {
+  const byName: Record<string, unknown> = {
+    start_date: '2031-08-01 10:00:00',
+    end_date: '2031-08-01 12:00:00',
+    username: `probe-user-${n}`,
+    email: `probe-${n}@example.com`,
+    password: 'pw-123456',
+    post: Number(fx.byPrefix['/cms/v2/posts/']),
+    reassign: 1,
+  };
+  if (name in byName) return byName[name];
+  if (decl.default !== undefined) return decl.default;
+  const types = decl.type === undefined ? ['string'] : Array.isArray(decl.type) ? decl.type : [decl.type];
+  if (decl.enum?.length) return decl.enum[0];
+  if (types.includes('string')) return `Probe ${n}`;
+  if (types.includes('integer') || types.includes('number')) return 1;
+  if (types.includes('boolean')) return true;
+  if (types.includes('array')) return [];
+  return {};
+}
+
+/** An argument a writer may put text in: declared as a string (or untyped), not one of a fixed set of values. */
+function takesText(decl: ArgDecl): boolean {
+  const types = decl.type === undefined ? ['string'] : Array.isArray(decl.type) ? decl.type : [decl.type];
+  return types.includes('string') && !decl.enum && decl.format !== 'date-time' && decl.format !== 'email';
+}
+
+/** Whether an argument holds a URL. */
+const isUrlArg = (name: string, decl: ArgDecl) => decl.format === 'uri' || /(^|_)(url|website|link)$/.test(name);
+
+/**
+ * One write per text argument of every write endpoint, carrying a probe marked with who sends it
+ * (`xss_author`): markup in text arguments, a `javascript:` URL in URL arguments, the endpoint's other
+ * required arguments filled so the write can succeed. A scan of the store afterwards (storedXss) finds
+ * a probe of a writer without unfiltered_html that kept its runnable markup.
+ */
+export function generateXssCases(registry: RouteRegistry, fx: Fixtures, opts: Pick<GenerateOptions, 'seed' | 'principals'>): FuzzCase[] {
+  const rand = prng(opts.seed + 1);
+  const cases: FuzzCase[] = [];
+  let n = 0;
+  for (const route of registry.all()) {
+    const path = samplePath(registry, route, fx);
+    for (const ep of route.endpoints) {
+      const methods = ep.methods.filter((m) => m !== 'GET' && m !== 'DELETE');
+      if (!methods.length || ep.service === 'gateway') continue;
+      for (const [name, decl] of Object.entries(ep.args)) {
+        if (!takesText(decl) || route.groups.includes(name)) continue;
+        const who = pick(rand, opts.principals);
+        const marker = `xss_${who}_${++n}`;
+        const body: Record<string, unknown> = {};
+        for (const [other, d] of Object.entries(ep.args)) if (d.required && !route.groups.includes(other)) body[other] = requiredValue(other, d, fx, n);
+        body[name] = isUrlArg(name, decl) ? `javascript:${marker}()` : markupProbe(marker);
+        cases.push({
+          who,
+          method: pick(rand, methods),
+          path,
+          query: '',
+          body: Buffer.from(JSON.stringify(body)),
+          contentType: 'application/json',
+          label: `${ep.id} ${name}=xss`,
+          write: true,
+        });
+      }
+    }
+  }
+  return cases;
+}
+
+/** Writers whose markup the reference filters: a probe of theirs must never be stored runnable. */
+const FILTERED_WRITER = /xss_(guest|subscriber|contributor|author)_\d+/;
+
+/** Every stored document holding a filtered writer's probe in runnable form, with where. */
+export async function storedXss(store: Store): Promise<string[]> {
+  const found: string[] = [];
+  for (const spec of COLLECTIONS) {
+    for (const doc of await store.collection(spec.name).find({})) {
+      for (const hit of xssIn(doc)) if (FILTERED_WRITER.test(hit)) found.push(`${spec.name}:${String(doc.id)} ${hit}`);
+    }
+  }
+  return found;
 }
 
 const BAD_BATCHES: Array<{ label: string; body: string }> = [

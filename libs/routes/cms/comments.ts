@@ -3,6 +3,7 @@
  * comment. The write arguments come from the record schema as the reference derives them (readonly
  * properties left out; `post` and `parent` default to 0 on create only).
  */
+import { sanitizeTextField as sanitizeText } from '../../html/text';
 import { endpoint } from '../../rest/params';
 import { type ArgDecl, type ArgSchema, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { validateArg } from '../../rest/validate';
@@ -25,15 +26,8 @@ export function sanitizeKey(value: unknown): string {
     .replace(/[^a-z0-9_-]/g, '');
 }
 
-/** The reference's sanitize_text_field: no tags, no line breaks or tabs, no runs of spaces, trimmed. */
-export function sanitizeTextField(value: unknown): string {
-  return String(value ?? '')
-    .replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')
-    .replace(/<[^>]*>/g, '')
-    .replace(/%[a-f0-9]{2}/gi, '')
-    .replace(/[\r\n\t ]+/g, ' ')
-    .trim();
-}
+/** The reference's sanitize_text_field (libs/html/text.ts), as a sanitize callback (its second argument is the request's). */
+const sanitizeTextField = (value: unknown): string => sanitizeText(value);
 
 const EMAIL: ArgSchema = { type: 'string', format: 'email' };
 

@@ -3,6 +3,7 @@
  * plus `media_type`/`mime_type`, an item route, uploads by raw body or multipart/form-data (or, as the
  * reference since 7.1, by `url`), updates and deletes (which need `force`: attachments have no trash).
  */
+import { sanitizeTextField } from '../../html/text';
 import { metaArg, metaSchema } from '../../posts/meta';
 import { sanitizeTitle } from '../../posts/slug';
 import { mediaTypes } from '../../media/mime';
@@ -63,11 +64,8 @@ export function mediaWriteArgs() {
     alt_text: {
       description: 'Alternative text to display when attachment is not displayed.',
       type: 'string',
-      sanitize: (v: unknown) =>
-        String(v)
-          .replace(/<[^>]*>/g, '')
-          .replace(/[\r\n\t ]+/g, ' ')
-          .trim(),
+      // Plain text for every writer, as the reference saves it (sanitize_text_field).
+      sanitize: (v: unknown) => sanitizeTextField(v),
     },
     caption: textObject('The attachment caption.'),
     description: textObject('The attachment description.'),

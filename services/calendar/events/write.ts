@@ -23,10 +23,11 @@ import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import type { PostDoc } from '../../../libs/posts/types';
+import { textFilterFor } from '../../../libs/posts/save-filter';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import { isRecord } from '../../../libs/rest/args';
 import { mysqlLocal } from '../../../libs/dates/format';
-import type { TermDoc } from '../../../libs/terms/repository';
+import { sanitizeTermName, type TermDoc } from '../../../libs/terms/repository';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
@@ -151,8 +152,11 @@ export async function termIds(deps: CalendarDeps, taxonomy: string, entries: Ter
     let term: TermDoc | null;
     if ('id' in e) term = await deps.terms.byId(e.id);
     else {
-      const name = e.name.trim();
-      term = (await deps.terms.bySlugs(taxonomy, [name, sanitizeTitle(name)].filter(Boolean)))[0] ?? null;
+      const given = e.name.trim();
+      // Names are stored as the reference stores them (pre_term_name), for every writer, and found so.
+      const name = sanitizeTermName(given);
+      if (!name) continue;
+      term = (await deps.terms.bySlugs(taxonomy, [given, sanitizeTitle(given)].filter(Boolean)))[0] ?? null;
       if (!term) {
         const byName = await deps.terms.find({ taxonomy, name: { $icontains: name } });
         term = byName.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null;
@@ -208,16 +212,17 @@ function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null
 /** The meta changes of an event write (an undefined value removes the key). */
 function metaChanges(req: WriteRequest, times: EventTimes, creating: boolean, venues?: number[], organizers?: number[]): Record<string, unknown> {
   const m: Record<string, unknown> = { ...timesToMeta(times) };
+  const filter = textFilterFor(req.user);
   // The reference's event save stores the map flags as sent, so an event created without them has
   // them off (a record whose meta lacks them, e.g. an imported one, still reads as on).
   const flag = (arg: string, key: string) => {
     if (req.has(arg) || creating) m[key] = req.get(arg) === true;
   };
-  if (req.has('cost')) m[EVENT_META.cost] = costText(req.get('cost')) || undefined;
+  if (req.has('cost')) m[EVENT_META.cost] = filter.text(costText(req.get('cost'))) || undefined;
   if (req.has('website')) {
     const website = req.get('website');
     const url = typeof website === 'string' ? website.trim() : '';
-    m[EVENT_META.url] = url || undefined;
+    m[EVENT_META.url] = filter.url(url) || undefined;
   }
   flag('show_map', EVENT_META.showMap);
   flag('show_map_link', EVENT_META.showMapLink);
@@ -264,9 +269,12 @@ export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: Eve
     modified: mysqlLocal(now, deps.site.timezone),
     modified_gmt: now,
   };
-  if (text('title') !== undefined) fields.title = text('title')!.trim();
-  if (text('description') !== undefined) fields.content = text('description');
-  if (text('excerpt') !== undefined) fields.excerpt = text('excerpt');
+  // Writers without unfiltered_html save titles, descriptions and excerpts through the reference's kses filters.
+  const filter = textFilterFor(user);
+  const [title, description, excerpt] = [text('title'), text('description'), text('excerpt')];
+  if (title !== undefined) fields.title = filter.title(title.trim());
+  if (description !== undefined) fields.content = filter.html(description);
+  if (excerpt !== undefined) fields.excerpt = filter.html(excerpt);
   if (req.has('author')) fields.author = Number(req.get('author'));
   if (req.has('sticky')) fields.menu_order = req.get('sticky') === true ? -1 : 0;
   const password = req.get('password');

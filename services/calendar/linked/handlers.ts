@@ -23,7 +23,7 @@ import { loadRelated } from '../related';
 import { pageWithTotal } from '../read-cache';
 import type { LinkedKindDef } from './kind';
 import { presentLinked } from './present';
-import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from './write';
+import { checkLinkedInput, createLinked, metaAsInput, updateLinked, type LinkedInput } from './write';
 
 /** Statuses whose events make a venue "have events" (has_events). */
 const NOT_COUNTED = ['draft', 'pending', 'trash', 'auto-draft', 'inherit'];
@@ -159,10 +159,10 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       allow: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
       async handle(ctx) {
         const { image } = await checked(ctx, deps, kind);
-        const input = inputOf(ctx, kind);
-        const { doc, existing } = await createLinked(deps, ctx.user, kind, input, image);
-        // A duplicate answers like a creation, with the record that already existed.
-        const derived = existing ? {} : (kind.derivedMeta?.(input) ?? {});
+        const { doc, existing } = await createLinked(deps, ctx.user, kind, inputOf(ctx, kind), image);
+        // A duplicate answers like a creation, with the record that already existed; a new one shows the
+        // fields its save derives from what was stored.
+        const derived = existing ? {} : (kind.derivedMeta?.(metaAsInput(kind, doc)) ?? {});
         return present(ctx, deps, kind, { ...doc, meta: { ...derived, ...doc.meta } }, 201);
       },
     }),

@@ -7,6 +7,7 @@
 import type { Caller } from '../../../libs/auth/user';
 import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
+import { textFilterFor, type TextFilter } from '../../../libs/posts/save-filter';
 import type { PostDoc } from '../../../libs/posts/types';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import { mysqlLocal } from '../../../libs/dates/format';
@@ -90,26 +91,34 @@ function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
 /** The status an input asks for (a validated `status` is a string). */
 const statusOf = (input: LinkedInput): string | undefined => (typeof input.status === 'string' ? input.status : undefined);
 
-/** Meta changes of an input: empty strings remove a key (the record then drops the field). */
-function metaChanges(kind: LinkedKindDef, input: LinkedInput): Record<string, unknown> {
-  const changes: Record<string, unknown> = {};
+/**
+ * Meta changes of an input, filtered for the writer (URLs as esc_url_raw leaves them, text without markup
+ * for writers without unfiltered_html): empty strings remove a key (the record then drops the field).
+ */
+function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter): Record<string, unknown> {
+  const given: Record<string, unknown> = {};
   for (const [arg, key] of Object.entries(kind.metaArgs)) {
-    if (input[arg] === undefined) continue;
-    const given = input[arg];
-    const v = typeof given === 'string' ? given.trim() : given;
-    changes[key] = v === '' ? undefined : v;
+    const v = input[arg];
+    if (v !== undefined) given[key] = typeof v === 'string' ? v.trim() : v;
   }
+  const changes = filter.meta(given);
+  for (const [key, v] of Object.entries(changes)) if (v === '') changes[key] = undefined;
   for (const [arg, key] of Object.entries(kind.flagArgs)) if (input[arg] !== undefined) changes[key] = input[arg] === true;
   return changes;
+}
+
+/** A record's meta under the kind's argument names (what an input would give to produce it). */
+export function metaAsInput(kind: LinkedKindDef, doc: PostDoc): LinkedInput {
+  return Object.fromEntries(Object.entries(kind.metaArgs).map(([arg, key]) => [arg, doc.meta?.[key]]));
 }
 
 /**
  * Post fields an input may carry besides the kind's own (ec/v1 writes them): excerpt, comment and ping
  * status, format, template, sticky (kept as menu order -1, as events keep it) and tag ids.
  */
-function postFields(input: LinkedInput, current: PostDoc | null): Partial<PostDoc> {
+function postFields(input: LinkedInput, current: PostDoc | null, filter: TextFilter): Partial<PostDoc> {
   const out = postFieldChanges({ has: (n) => input[n] !== undefined, get: (n) => input[n] });
-  if (typeof input.excerpt === 'string') out.excerpt = input.excerpt;
+  if (typeof input.excerpt === 'string') out.excerpt = filter.html(input.excerpt);
   if (typeof input.sticky === 'boolean') out.menu_order = input.sticky ? -1 : 0;
   if (Array.isArray(input.tags)) out.tax = { ...(current?.tax ?? {}), [TAG_TAXONOMY]: new Args(input).ints('tags') };
   return out;
@@ -127,14 +136,17 @@ export async function createLinked(
   image?: ImageRef,
   opts: { dedupe?: boolean } = {},
 ): Promise<{ doc: PostDoc; existing: boolean }> {
-  const name = String(input[kind.key] ?? '').trim();
-  const dup = opts.dedupe === false ? null : await findDuplicate(deps, kind, name, input.description);
+  // Writers without unfiltered_html save the title and description through the reference's kses filters.
+  const filter = textFilterFor(user);
+  const name = filter.title(String(input[kind.key] ?? '').trim());
+  const description = typeof input.description === 'string' ? filter.html(input.description) : undefined;
+  const dup = opts.dedupe === false ? null : await findDuplicate(deps, kind, name, description);
   if (dup) return { doc: dup, existing: true };
   const now = deps.now();
   const dateGmt = postDate(deps, input, now);
   const id = await deps.posts.nextId();
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(metaChanges(kind, input))) if (v !== undefined) meta[k] = v;
+  for (const [k, v] of Object.entries(metaChanges(kind, input, filter))) if (v !== undefined) meta[k] = v;
   const doc: PostDoc = newCalendarRecord(deps.site, now, {
     id,
     type: kind.type,
@@ -144,11 +156,11 @@ export async function createLinked(
       hierarchical: false,
     }),
     title: name,
-    content: typeof input.description === 'string' ? input.description : '',
+    content: description ?? '',
     author: input.author !== undefined ? Number(input.author) : (user?.id ?? 0),
     date_gmt: dateGmt,
     meta,
-    ...postFields(input, null),
+    ...postFields(input, null, filter),
   });
   if (image) doc.featured_media = await storeImage(deps, user, image, id);
   return { doc: await deps.posts.create(doc), existing: false };
@@ -165,9 +177,10 @@ export async function updateLinked(
 ): Promise<PostDoc> {
   const now = deps.now();
   const changes: Partial<PostDoc> = { modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now };
+  const filter = textFilterFor(user);
   const title = input[kind.key];
-  if (typeof title === 'string') changes.title = title.trim();
-  if (typeof input.description === 'string') changes.content = input.description;
+  if (typeof title === 'string') changes.title = filter.title(title.trim());
+  if (typeof input.description === 'string') changes.content = filter.html(input.description);
   if (input.author !== undefined) changes.author = Number(input.author);
   if (typeof input.slug === 'string')
     changes.slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug) || String(current.id), {
@@ -176,7 +189,7 @@ export async function updateLinked(
       selfId: current.id,
       currentSlug: current.slug,
     });
-  Object.assign(changes, postFields(input, current));
+  Object.assign(changes, postFields(input, current, filter));
   let dateGmt = current.date_gmt ?? now;
   if (input.date !== undefined || input.date_utc !== undefined) {
     dateGmt = postDate(deps, input, now);
@@ -187,7 +200,7 @@ export async function updateLinked(
     changes.status = statusForDate(scaleStatus(user, kind.cap, statusOf(input), current.status), dateGmt, now);
   }
   const meta = { ...(current.meta ?? {}) };
-  for (const [k, v] of Object.entries(metaChanges(kind, input))) {
+  for (const [k, v] of Object.entries(metaChanges(kind, input, filter))) {
     if (v === undefined) delete meta[k];
     else meta[k] = v;
   }

@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import { can } from '../../../libs/auth/user';
 import type { UsersRepository } from '../../../libs/auth/users';
+import { sanitizeTextField } from '../../../libs/html/text';
 import { mergeMeta } from '../../../libs/posts/meta';
+import { ALT_TEXT_META, textFilterFor } from '../../../libs/posts/save-filter';
 import { mysqlLocal } from '../../../libs/dates/format';
 import { parseDateInput } from '../../../libs/dates/post-dates';
 import type { PostsRepository } from '../../../libs/posts/repository';
@@ -181,12 +183,14 @@ async function writeFields(deps: MediaDeps, ctx: HandlerContext<WriteInput>, doc
   const p = ctx.input;
   const zone = deps.site.timezone;
   const out: Partial<PostDoc> = {};
+  // Writers without unfiltered_html save the title, caption and description through the kses filters.
+  const filter = textFilterFor(ctx.user);
   const title = rawText(p.title);
-  if (title !== undefined) out.title = title;
+  if (title !== undefined) out.title = filter.title(title);
   const caption = rawText(p.caption);
-  if (caption !== undefined) out.excerpt = caption;
+  if (caption !== undefined) out.excerpt = filter.html(caption);
   const description = rawText(p.description);
-  if (description !== undefined) out.content = description;
+  if (description !== undefined) out.content = filter.html(description);
   if (p.post != null) out.parent = p.post;
   if (p.author != null && p.author !== (doc?.author ?? ctx.user?.id)) {
     if (!(await deps.users.byId(p.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
@@ -208,8 +212,9 @@ async function writeFields(deps: MediaDeps, ctx: HandlerContext<WriteInput>, doc
     out.date_gmt = d.gmt;
   }
   const meta: Record<string, unknown> = { ...ctx.args.obj('meta') };
-  if (p.alt_text != null) meta._wp_attachment_image_alt = p.alt_text;
-  if (Object.keys(meta).length) out.meta = mergeMeta(doc?.meta, meta);
+  // The alternative text arrives as plain text (its argument's sanitize_text_field).
+  if (p.alt_text != null) meta[ALT_TEXT_META] = p.alt_text;
+  if (Object.keys(meta).length) out.meta = mergeMeta(doc?.meta, filter.meta(meta));
   if (p.slug) {
     out.slug = await uniquePostSlug(deps.posts, p.slug, { type: ATTACHMENT_TYPE, hierarchical: false, selfId: doc?.id });
   }
@@ -315,11 +320,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
         // A form upload is titled after the client's file name (extension dropped), as the reference.
         if (up.fromForm && fields.title === undefined) {
           const stem = up.name.includes('.') ? up.name.slice(0, up.name.lastIndexOf('.')) : up.name;
-          const clean = stem
-            .replace(/<[^>]*>/g, '')
-            .replace(/%[a-f0-9]{2}/gi, '')
-            .replace(/\s+/g, ' ')
-            .trim();
+          const clean = sanitizeTextField(stem);
           if (clean) file.fallbackTitle = clean;
         }
       }

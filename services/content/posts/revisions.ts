@@ -6,6 +6,7 @@
  */
 import { can, type Caller } from '../../../libs/auth/user';
 import { writtenMeta } from '../../../libs/calendar/meta';
+import { textFilterFor } from '../../../libs/posts/save-filter';
 import { mysqlLocal } from '../../../libs/dates/format';
 import { now } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -305,7 +306,7 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
         const t = now();
         const stamp = { modified: mysqlLocal(t, deps.site.timezone), modified_gmt: t };
         const changed = ctx.args.obj('meta');
-        const meta = changed ? writtenMeta(post, changed, deps.site.timezone).meta : post.meta;
+        const meta = changed ? writtenMeta(post, textFilterFor(ctx.user).meta(changed), deps.site.timezone).meta : post.meta;
         const source: PostDoc = { ...post, ...fields, ...stamp, meta };
         if (existing) {
           const doc = revisionDoc(source, existing.id, userId, true, deps.site);

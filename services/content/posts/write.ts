@@ -8,8 +8,8 @@ import { can, type Caller } from '../../../libs/auth/user';
 import { writtenMeta } from '../../../libs/calendar/meta';
 import { mysqlLocal } from '../../../libs/dates/format';
 import { fromLocal, now, parseDateInput, type PostDate } from '../../../libs/dates/post-dates';
-import { kses, ksesTitle } from '../../../libs/posts/kses';
 import type { PostsRepository } from '../../../libs/posts/repository';
+import { textFilterFor } from '../../../libs/posts/save-filter';
 import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { Args, isRecord } from '../../../libs/rest/args';
@@ -110,11 +110,10 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
   if (p.content !== undefined && p.content !== null) out.content = textOf(p.content, false);
   if (p.excerpt !== undefined && p.excerpt !== null) out.excerpt = textOf(p.excerpt, false);
   // Writers without unfiltered_html (authors, contributors) cannot store scripts or unsafe markup.
-  if (!can(req.user, 'unfiltered_html')) {
-    if (out.title !== undefined) out.title = ksesTitle(out.title);
-    if (out.content !== undefined) out.content = kses(out.content);
-    if (out.excerpt !== undefined) out.excerpt = kses(out.excerpt);
-  }
+  const filter = textFilterFor(req.user);
+  if (out.title !== undefined) out.title = filter.title(out.title);
+  if (out.content !== undefined) out.content = filter.html(out.content);
+  if (out.excerpt !== undefined) out.excerpt = filter.html(out.excerpt);
 
   if (p.status != null && (!existing || existing.status !== p.status)) {
     const s = p.status;
@@ -312,7 +311,7 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
     tax,
     terms: [],
     // Calendar meta is derived as every calendar writer derives it (UTC strings, index fields).
-    ...(isRecord(p.meta) ? writtenMeta(null, p.meta, zone) : { meta: {} }),
+    ...(isRecord(p.meta) ? writtenMeta(null, textFilterFor(req.user).meta(p.meta), zone) : { meta: {} }),
     revision_count: 0,
   };
 }
@@ -373,7 +372,7 @@ export async function buildUpdate(
     after.tax = tax;
   }
   after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);
-  if (isRecord(p.meta)) Object.assign(after, writtenMeta(old, p.meta, zone));
+  if (isRecord(p.meta)) Object.assign(after, writtenMeta(old, textFilterFor(req.user).meta(p.meta), zone));
   const t = now();
   after.modified = mysqlLocal(t, zone);
   after.modified_gmt = t;

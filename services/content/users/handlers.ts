@@ -2,6 +2,7 @@
 import { can, type Caller } from '../../../libs/auth/user';
 import { ROLE_CAPS, isRole } from '../../../libs/auth/roles';
 import { hashAccountPassword } from '../../../libs/auth/passwords';
+import { savedProfile } from '../../../libs/auth/profile-fields';
 import type { UserDoc } from '../../../libs/auth/users';
 import { RestError, authStatus } from '../../../libs/rest/errors';
 import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
@@ -70,6 +71,8 @@ function changesFrom(ctx: HandlerContext<WriteInput>): Partial<UserDoc> & { pass
     const v = p[field];
     if (v != null) out[field] = v;
   }
+  // Profile fields are stored as the reference's pre_user_* filters leave them.
+  Object.assign(out, savedProfile(out));
   if (p.locale != null) out.locale = p.locale || 'en_US';
   if (p.email != null) out.email = p.email.toLowerCase();
   if (p.password != null) out.password = p.password;
