@@ -226,8 +226,15 @@ describe.each([
     const p = probe(who);
     const marker = /xss_[a-z]+_\d+/.exec(p)![0];
     const res = await users.as(who, 'POST', '/cms/v2/users/me', {
-      // The display name is at most 250 characters: a probe with a short marker.
-      body: { name: markupProbe('x'), first_name: p, last_name: p, nickname: p, description: p, url: 'javascript:alert(1)' },
+      // Names are at most 250 characters each: a probe with a short marker.
+      body: {
+        name: markupProbe('x'),
+        first_name: markupProbe('x'),
+        last_name: markupProbe('x'),
+        nickname: markupProbe('x'),
+        description: p,
+        url: 'javascript:alert(1)',
+      },
     });
     expect(res.status).toBe(200);
     const doc = await store.collection('users').findOne({ id: users.ids[who] });
