@@ -1,4 +1,3 @@
-import { tokenize } from '../../libs/html/tokenize';
 import { answerHtml, proxyAnswer } from './provider';
 import { sanitizeEmbedHtml } from './sanitize';
 import { oembedXml } from './xml';
@@ -78,18 +77,5 @@ describe('the XML form', () => {
       '<?xml version="1.0"?>\n<oembed><version>1.0</version><title>A &amp; B &#8220;q&#8221;</title><width>600</width><html>&lt;a href=&quot;x&quot;&gt;y&lt;/a&gt;</html><thumbnail/></oembed>\n',
     );
     expect(oembedXml({ scripts: ['a.js'], 'bad key': 1 })).toBe('<?xml version="1.0"?>\n<oembed><scripts><oembed>a.js</oembed></scripts></oembed>\n');
-  });
-});
-
-describe('tokenize', () => {
-  it('reads quoted, unquoted and bare attributes and keeps script text raw', () => {
-    expect(tokenize('<a href=x title="a &amp; b" hidden>t</a><script>if (a<b) "</a>"</script>')).toEqual([
-      { kind: 'open', name: 'a', attrs: { href: 'x', title: 'a & b', hidden: '' }, selfClosing: false },
-      { kind: 'text', text: 't' },
-      { kind: 'close', name: 'a' },
-      { kind: 'open', name: 'script', attrs: {}, selfClosing: false },
-      { kind: 'text', text: 'if (a<b) "</a>"' },
-      { kind: 'close', name: 'script' },
-    ]);
   });
 });
