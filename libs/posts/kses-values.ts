@@ -13,9 +13,13 @@ import {
   type AttrRule,
 } from './kses-rules';
 
-/** wp_kses_no_null: control characters other than tab, line feed and carriage return removed. */
 // eslint-disable-next-line no-control-regex -- the control characters are what this removes
-export const noNull = (s: string): string => s.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '');
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F]/;
+// eslint-disable-next-line no-control-regex -- the control characters are what this removes
+const CONTROLS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
+
+/** wp_kses_no_null: control characters other than tab, line feed and carriage return removed. */
+export const noNull = (s: string): string => (CONTROL.test(s) ? s.replace(CONTROLS, '') : s);
 
 /**
  * The scheme a browser reads from a URL: leading spaces and control characters skipped, tabs and line

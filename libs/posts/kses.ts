@@ -50,7 +50,8 @@ function attributes(el: HtmlElement, own: ReadonlySet<string>): string {
  * dashes made one and no dash at its end, so nothing inside can end it early; an empty one goes.
  */
 function comment(data: string, allowed: AllowedTags): string {
-  const inner = (/[<>&]/.test(data) ? filter(data, allowed) : data).replace(/--+/g, '-').replace(/-$/, '');
+  let inner = /[<>&]/.test(data) ? filter(data, allowed) : data;
+  if (inner.includes('-')) inner = inner.replace(/--+/g, '-').replace(/-$/, '');
   return inner === '' ? '' : `<!--${inner}-->`;
 }
 
