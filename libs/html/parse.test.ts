@@ -1,4 +1,4 @@
-import { attributeOf, elementsOf, parseHtmlDocument, parseHtmlFragment, textOf } from './parse';
+import { MAX_NESTING, TooDeepError, attributeOf, elementsOf, parseHtmlDocument, parseHtmlFragment, textOf } from './parse';
 import { decodeEntities } from './escape';
 
 describe('reading HTML as browsers do', () => {
@@ -14,12 +14,19 @@ describe('reading HTML as browsers do', () => {
     expect(attributeOf(els[0], 'id')).toBe('one');
   });
 
-  it('walks any depth of nesting without recursion, and not into what it is told to skip', () => {
-    const deep = '<div>'.repeat(50_000) + '<i>x</i>';
+  it('walks the nesting browsers build without recursion, and not into what it is told to skip', () => {
+    const deep = '<div>'.repeat(500) + '<i>x</i>';
     expect([...elementsOf(parseHtmlFragment(deep))].filter((e) => e.tagName === 'i')).toHaveLength(1);
     const doc = parseHtmlDocument('<title>T</title><meta name=d content=c><body><p>b</p><template><i>t</i></template>');
     const names = [...elementsOf(doc, new Set(['body']))].map((e) => e.tagName);
     expect(names).toEqual(['html', 'head', 'title', 'meta', 'body']);
+  });
+
+  it('refuses nesting past MAX_NESTING before its cost grows (the square of the depth)', () => {
+    const started = process.cpuUsage();
+    expect(() => parseHtmlFragment('<div>'.repeat(40_000))).toThrow(TooDeepError);
+    expect(() => parseHtmlDocument('<b><i>'.repeat(MAX_NESTING))).toThrow(TooDeepError);
+    expect(process.cpuUsage(started).user).toBeLessThan(1_500_000);
   });
 
   it('decodes character references as a browser does in text', () => {

@@ -79,3 +79,9 @@ describe('the XML form', () => {
     expect(oembedXml({ scripts: ['a.js'], 'bad key': 1 })).toBe('<?xml version="1.0"?>\n<oembed><scripts><oembed>a.js</oembed></scripts></oembed>\n');
   });
 });
+
+describe('markup nested past what browsers build', () => {
+  it('is refused quickly, as no embed', () => {
+    expect(sanitizeEmbedHtml('<div>'.repeat(40_000) + '<iframe src="https://p.example/"></iframe>', S)).toBe(false);
+  });
+});
