@@ -80,3 +80,13 @@ describe('kses', () => {
     expect(kses(out)).toBe(out);
   });
 });
+
+describe('comments inside comments', () => {
+  it('never nest: the filter reads them once, in linear time', () => {
+    const started = process.cpuUsage();
+    const out = kses('<!--' + '<!--<br>'.repeat(30_000) + '-->');
+    expect(process.cpuUsage(started).user).toBeLessThan(2_000_000);
+    expect(out).toBe(`<!--${'<br>'.repeat(30_000)}-->`);
+    expect(kses('<!-- a <!-- b --> c -->')).toBe('<!-- a  b --> c --&gt;');
+  });
+});

@@ -46,17 +46,19 @@ function attributes(el: HtmlElement, own: ReadonlySet<string>): string {
 }
 
 /**
- * A comment as the reference keeps it (wp_kses_split2): its inside filtered like the rest, runs of
- * dashes made one and no dash at its end, so nothing inside can end it early; an empty one goes.
+ * A comment as the reference keeps it (wp_kses_split2): `<!--` and `-->` taken out of its inside, the
+ * rest filtered like any markup (a comment that still forms in it dropped, so comments never nest),
+ * runs of dashes made one and no dash at its end, so nothing inside can end it early; an empty one goes.
  */
 function comment(data: string, allowed: AllowedTags): string {
-  let inner = /[<>&]/.test(data) ? filter(data, allowed) : data;
+  let inner = data.includes('<!--') || data.includes('-->') ? data.split('<!--').join('').split('-->').join('') : data;
+  if (/[<>&]/.test(inner)) inner = filter(inner, allowed, false);
   if (inner.includes('-')) inner = inner.replace(/--+/g, '-').replace(/-$/, '');
   return inner === '' ? '' : `<!--${inner}-->`;
 }
 
-/** The parsed markup written out with only what the allow list keeps (a stack of its own: any depth). */
-function filter(markup: string, allowed: AllowedTags): string {
+/** The parsed markup written out with only what the allow list keeps (a stack of its own: any depth); comments kept or dropped. */
+function filter(markup: string, allowed: AllowedTags, comments = true): string {
   let out = '';
   const work: Array<HtmlChild | string> = [...parseHtmlFragment(markup).childNodes].reverse();
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
@@ -65,7 +67,7 @@ function filter(markup: string, allowed: AllowedTags): string {
       continue;
     }
     if (isText(item)) out += escapeText(item.value);
-    else if (isComment(item)) out += comment(item.data, allowed);
+    else if (isComment(item)) out += comments ? comment(item.data, allowed) : '';
     else if (isElement(item)) {
       const children = childrenOf(item);
       const own = item.namespaceURI === HTML_NAMESPACE ? allowed[item.tagName] : undefined;
