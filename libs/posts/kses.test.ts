@@ -90,3 +90,12 @@ describe('comments inside comments', () => {
     expect(kses('<!-- a <!-- b --> c -->')).toBe('<!-- a  b --> c --&gt;');
   });
 });
+
+describe('inline styles of any length', () => {
+  it('are filtered in linear time, unbalanced functions too', () => {
+    const started = process.cpuUsage();
+    expect(safecssFilterAttr(`width: ${'calc('.repeat(50_000)}1px`)).toBe('');
+    expect(safecssFilterAttr(`width: ${'calc(1px + '.repeat(20_000)}1px${')'.repeat(20_000)}`)).toContain('width');
+    expect(process.cpuUsage(started).user).toBeLessThan(1_000_000);
+  });
+});
