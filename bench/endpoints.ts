@@ -17,6 +17,8 @@ export interface BenchContext {
   url: string;
   rest: string;
   auth: string;
+  /** Basic credentials of an author (no unfiltered_html: what it writes goes through the HTML filter). */
+  authorAuth: string;
   seeded: Seeded;
 }
 
@@ -24,7 +26,8 @@ export interface BenchRequest {
   /** One URL, or URLs the requests go through in turn. */
   url: string | string[];
   method?: 'GET' | 'POST';
-  auth?: boolean;
+  /** `true`: as the administrator; `author`: as the seeded author. */
+  auth?: boolean | 'author';
   /** A fixed body, or a function giving a fresh body per request. */
   body?: unknown | (() => unknown);
 }

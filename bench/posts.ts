@@ -3,6 +3,7 @@
  * the list of 10, a single post, and a batch of 25 creates.
  */
 import { idUrls, pageUrls, spread, type SeedSizes } from './data-set';
+import { blockPost } from './kses';
 import type { BenchEndpoint } from './endpoints';
 import type { Seeded } from './seed';
 import { newPostRecord } from '../libs/posts/record';
@@ -61,6 +62,8 @@ export async function seedPosts(store: Store, sizes: SeedSizes, out: Seeded): Pr
 }
 
 let batchRun = 0;
+let authorRun = 0;
+const POST_10KB = blockPost(10 * 1024);
 
 export const POST_ENDPOINTS: BenchEndpoint[] = [
   { name: 'GET cms/v2/posts?per_page=10', target: 1800, request: (c) => ({ url: `${c.rest}/cms/v2/posts?per_page=10` }) },
@@ -82,6 +85,17 @@ export const POST_ENDPOINTS: BenchEndpoint[] = [
     target: 2500,
     scaling: true,
     request: (c) => ({ url: idUrls(c, 'posts', (id) => `cms/v2/posts/${id}`), auth: true }),
+  },
+  {
+    // An author's create: no unfiltered_html, so the title and 10 KB of block content go through the HTML filter.
+    name: 'POST cms/v2/posts (author; 10 KB of blocks)',
+    target: 690,
+    request: (c) => ({
+      url: `${c.rest}/cms/v2/posts`,
+      method: 'POST',
+      auth: 'author',
+      body: () => ({ title: `Bench author post ${process.pid}-${++authorRun}`, content: POST_10KB, status: 'publish' }),
+    }),
   },
   {
     name: 'POST /batch/v1 (25 post creates)',

@@ -8,8 +8,8 @@
  * Options (environment): BENCH_DURATION seconds per endpoint (default 10), BENCH_WARMUP seconds
  * (default 2), BENCH_CONNECTIONS (default 8), BENCH_ONLY (comma list of endpoint names),
  * BENCH_SCALE (fraction of the data set, default 1), BENCH_REPEAT (measurements per row, the median reported; default 1),
- * BENCH_PROFILE (a folder for a CPU profile of the service). Then the import benchmark (bench/import.ts; BENCH_ONLY=import
- * runs only it).
+ * BENCH_PROFILE (a folder for a CPU profile of the service). Then the HTML filter's cost per call (bench/kses.ts;
+ * BENCH_ONLY=kses runs only it) and the import benchmark (bench/import.ts; BENCH_ONLY=import runs only it).
  *
  * BENCH_SCALES (comma list of event counts, e.g. 1000,10000,100000) runs the scaling table instead:
  * for each count a fresh store with that many events and that many posts (venues, organizers and
@@ -26,8 +26,9 @@ import autocannon from 'autocannon';
 import { DATA_SET, type SeedSizes } from './data-set';
 import { ENDPOINTS, type BenchContext, type BenchEndpoint } from './endpoints';
 import { runImportBench } from './import';
+import { runKsesBench } from './kses';
 import { runFeedImportBench } from './import-feed';
-import { seed, type Seeded } from './seed';
+import { AUTHOR_APP_PASSWORD, AUTHOR_LOGIN, seed, type Seeded } from './seed';
 import { allInOneEnv, cpuSeconds, peakRssMiB, stopAll, waitReady } from './processes';
 
 const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
@@ -98,7 +99,10 @@ function rowOptions(ep: BenchEndpoint, ctx: BenchContext): autocannon.Options {
     url: urls[0],
     method: req.method ?? 'GET',
     connections: CONNECTIONS,
-    headers: { ...(req.auth ? { authorization: ctx.auth } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(req.auth ? { authorization: req.auth === 'author' ? ctx.authorAuth : ctx.auth } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body && typeof body !== 'function' ? { body: JSON.stringify(body) } : {}),
     ...(paths.length > 1 || typeof body === 'function' ? { requests: [{ setupRequest }] } : {}),
   };
@@ -198,7 +202,13 @@ async function startService(sizes: number | SeedSizes, port: number): Promise<Se
       throw e;
     }
     return {
-      ctx: { url, rest: `${url}/index.php/cms-json`, auth: `Basic ${Buffer.from(`admin:${ADMIN_APP_PASSWORD}`).toString('base64')}`, seeded },
+      ctx: {
+        url,
+        rest: `${url}/index.php/cms-json`,
+        auth: `Basic ${Buffer.from(`admin:${ADMIN_APP_PASSWORD}`).toString('base64')}`,
+        authorAuth: `Basic ${Buffer.from(`${AUTHOR_LOGIN}:${AUTHOR_APP_PASSWORD}`).toString('base64')}`,
+        seeded,
+      },
       pid: child.pid,
       seeded,
       seedSeconds,
@@ -327,8 +337,10 @@ async function scaling(sizes: number[]): Promise<void> {
 (SCALES
   ? scaling(SCALES)
   : main()
-      // The import figures (events per second per worker process, peak memory) after the endpoints; bench/import.ts.
+      // The HTML filter's cost per call (bench/kses.ts), then the import figures (events per second per
+      // worker process, peak memory) after the endpoints; bench/import.ts.
       .then(async () => {
+        if (!ONLY || ONLY.has('kses')) runKsesBench();
         if (!ONLY || ONLY.has('import')) await runImportBench();
         if (!ONLY || ONLY.has('import') || ONLY.has('feed')) await runFeedImportBench();
       })

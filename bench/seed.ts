@@ -2,7 +2,8 @@
  * Loads the benchmark data set of PERFORMANCE.md straight into the embedded store, through the same
  * store port and collection declarations the service uses. Each resource adds its own seeder here.
  */
-import { hashAccountPassword } from '../libs/auth/passwords';
+import { randomUUID } from 'node:crypto';
+import { hashAccountPassword, hashAppPassword } from '../libs/auth/passwords';
 import { COLLECTIONS } from '../libs/data/collections';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
@@ -21,6 +22,10 @@ export interface Seeded {
 }
 
 type Seeder = (store: Store, sizes: SeedSizes, out: Seeded) => Promise<void>;
+
+/** The application password of `user1`, an author: the rows a writer without unfiltered_html sends use it. */
+export const AUTHOR_LOGIN = 'user1';
+export const AUTHOR_APP_PASSWORD = 'authorBENCHauthor1234ABC';
 
 /** Authors for the records: 20 users with author-ish roles (the administrator is created at start-up). */
 const seedUsers: Seeder = async (store, _sizes, out) => {
@@ -48,7 +53,11 @@ const seedUsers: Seeder = async (store, _sizes, out) => {
       registered: new Date(Date.UTC(2024, 0, 1 + i)),
     });
     // The credential record authentication reads (libs/auth/credentials.ts).
-    credentials.push({ id, login: `user${i}`, email: `user${i}@bench.test`, roles: [roles[i % roles.length]], pass_hash: hash, app_passwords: [] });
+    const appPasswords =
+      `user${i}` === AUTHOR_LOGIN
+        ? [{ uuid: randomUUID(), app_id: '', name: 'bench', hash: hashAppPassword(AUTHOR_APP_PASSWORD), created: new Date(), last_used: null, last_ip: null }]
+        : [];
+    credentials.push({ id, login: `user${i}`, email: `user${i}@bench.test`, roles: [roles[i % roles.length]], pass_hash: hash, app_passwords: appPasswords });
   }
   await users.insertMany(docs);
   await store.collection('credentials').insertMany(credentials);

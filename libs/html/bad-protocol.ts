@@ -7,10 +7,18 @@
  * emptied. `feed:` may wrap one other allowed URL (at most twice).
  */
 
-/** wp_kses_no_null: control characters (bar tab, line feed and carriage return) and `\0` sequences go. */
-export function ksesNoNull(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters are what is removed
-  return text.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '').replace(/\\+0+/g, '');
+// eslint-disable-next-line no-control-regex -- the control characters are what is removed
+const CONTROL = /[\x00-\x08\x0B\x0C\x0E-\x1F]/;
+// eslint-disable-next-line no-control-regex -- the control characters are what is removed
+const CONTROLS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
+
+/**
+ * wp_kses_no_null: control characters (bar tab, line feed and carriage return) go, and `\0` sequences
+ * too unless `slashZero` is 'keep' (as wp_kses keeps them in a whole text).
+ */
+export function ksesNoNull(text: string, slashZero: 'keep' | 'remove' = 'remove'): string {
+  const out = CONTROL.test(text) ? text.replace(CONTROLS, '') : text;
+  return slashZero === 'keep' ? out : out.replace(/\\+0+/g, '');
 }
 
 /** wp_kses_decode_entities: numeric character references to the characters they name (as PHP's chr, modulo 256). */

@@ -2,8 +2,10 @@
  * esc_url_raw's rules, with the cases of the reference's own esc_url tests (the raw form: no `&#038;`
  * and no `&#039;`, which only the display form writes), and wp_kses_bad_protocol's.
  */
-import { ALLOWED_PROTOCOLS } from '../posts/kses';
+import { ALLOWED_PROTOCOLS as PROTOCOL_LIST } from '../posts/kses';
 import { ksesBadProtocol } from './bad-protocol';
+
+const ALLOWED_PROTOCOLS: ReadonlySet<string> = new Set(PROTOCOL_LIST);
 import { escUrlRaw } from './esc-url';
 
 describe('escUrlRaw (esc_url_raw)', () => {

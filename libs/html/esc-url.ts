@@ -8,6 +8,8 @@
 import { ALLOWED_PROTOCOLS } from '../posts/kses';
 import { ksesBadProtocol, phpTrimStart } from './bad-protocol';
 
+const PROTOCOLS: ReadonlySet<string> = new Set(ALLOWED_PROTOCOLS);
+
 /** _deep_replace: removes every `search` string until none is left (`%0%0dd` loses both). */
 function deepRemove(text: string, search: RegExp): string {
   let out = text;
@@ -19,7 +21,7 @@ function deepRemove(text: string, search: RegExp): string {
 const FRONT = /^(?:[a-z][a-z0-9+.-]*:)?(?:\/\/[^/?#]*)?/i;
 
 /** esc_url_raw / sanitize_url. */
-export function escUrlRaw(url: string, protocols: ReadonlySet<string> = ALLOWED_PROTOCOLS): string {
+export function escUrlRaw(url: string, protocols: ReadonlySet<string> = PROTOCOLS): string {
   if (url === '') return url;
   let u = phpTrimStart(url)
     .replace(/ /g, '%20')

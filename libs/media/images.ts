@@ -5,7 +5,9 @@
  * registered intermediate sizes made (only those smaller than the image, as the reference).
  */
 import sharp, { type Sharp } from 'sharp';
-import { exifDateToTimestamp, readExif } from './exif';
+import { readImageMeta, type ImageMetaData } from './exif';
+
+export type { ImageMetaData } from './exif';
 
 export interface SizeSpec {
   width: number;
@@ -35,21 +37,6 @@ export interface SizeMeta {
   height: number;
   'mime-type': string;
   filesize: number;
-}
-
-export interface ImageMetaData {
-  aperture: string;
-  credit: string;
-  camera: string;
-  caption: string;
-  created_timestamp: string;
-  copyright: string;
-  focal_length: string;
-  iso: string;
-  shutter_speed: string;
-  title: string;
-  orientation: string;
-  keywords: string[];
 }
 
 export interface AttachmentMetadata {
@@ -152,7 +139,7 @@ export async function processImage(bytes: Buffer, name: string, dir: string, mim
     file: rel(attached),
     filesize: base.length,
     sizes: {},
-    image_meta: imageMeta(orientation, meta.exif),
+    image_meta: await readImageMeta(bytes, mime),
   };
   if (attached !== name) out.original_image = name;
 
@@ -171,28 +158,4 @@ export async function processImage(bytes: Buffer, name: string, dir: string, mim
     }
   }
   return { files, attached, metadata: out };
-}
-
-/** wp_read_image_metadata(): its keys from the EXIF tags (IPTC is not read), numbers as the reference prints them. */
-export function imageMeta(orientation: number, exif: Buffer | undefined): ImageMetaData {
-  const x = readExif(exif);
-  const num = (v: number | undefined, digits?: number) =>
-    v === undefined ? '0' : String(digits === undefined ? v : Math.round(v * 10 ** digits) / 10 ** digits);
-  const description = (x.ImageDescription ?? '').trim();
-  // A short description is the reference's title; a longer one its caption.
-  const title = description.length <= 80 ? description : '';
-  return {
-    aperture: num(x.FNumber, 2),
-    credit: x.Artist ?? '',
-    camera: x.Model ?? '',
-    caption: title ? '' : description,
-    created_timestamp: String(exifDateToTimestamp(x.DateTimeOriginal)),
-    copyright: x.Copyright ?? '',
-    focal_length: num(x.FocalLength),
-    iso: num(x.ISOSpeedRatings),
-    shutter_speed: num(x.ExposureTime),
-    title,
-    orientation: String(orientation),
-    keywords: [],
-  };
 }

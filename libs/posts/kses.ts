@@ -1,192 +1,103 @@
 /**
- * The reference's kses filter for writers without `unfiltered_html`: tags and attributes outside an
- * allow-list are removed (their text stays), event handlers go, and URLs keep only safe protocols.
- * Titles allow a few inline tags, post content and excerpts the post tag set. Comments (which carry
- * block markup) stay, with their inside filtered too.
+ * The reference's kses filter for writers without `unfiltered_html`: the markup is parsed as a browser
+ * parses it (parse5, the HTML standard's algorithm: libs/html/parse.ts), the tree is walked against an
+ * allow list (libs/posts/kses-rules.ts: tags, their attributes, value rules) and written out again from
+ * the tree, text and attribute values escaped by `entities`, so nothing of the input reaches the output
+ * unparsed. A removed tag's text stays (the reference keeps `<script>`'s too, as text); foreign (SVG,
+ * MathML) elements are removed. Comments, which carry block markup (`<!-- wp:paragraph -->`), stay, their
+ * inside filtered by the same allow list, as the reference does. The attribute value rules (URL
+ * schemes, inline styles) are in kses-values.ts.
  */
-import { ksesBadProtocol } from '../html/bad-protocol';
+import { escapeText, escapeUTF8 } from 'entities';
+import { HTML_NAMESPACE, TooDeepError, childrenOf, isComment, isElement, isText, parseHtmlFragment, type HtmlChild, type HtmlElement } from '../html/parse';
+import { ATTRIBUTE_RULES, BOOLEAN_ATTRIBUTES, POST_TAGS, TITLE_TAGS, URI_ATTRIBUTES, VOID_ELEMENTS, type AllowedTags } from './kses-rules';
+import { badProtocol, noNull, passesRule, safecssFilterAttr } from './kses-values';
 
-type AttrSet = ReadonlySet<string>;
-const set = (s: string): AttrSet => new Set(s.split(/\s+/).filter(Boolean));
+export { ALLOWED_PROTOCOLS, DESCRIPTION_TAGS, KSES_CONTEXTS, POST_TAGS, TITLE_TAGS, type AllowedTags, type AttrSet } from './kses-rules';
+export { badProtocol, safecssFilterAttr } from './kses-values';
 
-/** Attributes every allowed tag may carry (wp_kses_global_attributes); `data-*` and `aria-*` too. */
-const GLOBAL_ATTRS = set('class dir hidden id lang style title role xml:lang');
+const URIS = new Set(URI_ATTRIBUTES);
+const VOID = new Set(VOID_ELEMENTS);
+const DATA_ATTRIBUTE = /^data-[a-z0-9_-]+$/;
 
-const ALIGN = 'align';
-const CELL = 'abbr align axis bgcolor char charoff colspan dir headers height nowrap rowspan scope valign width';
-
-/** The post tag set (the reference's $allowedposttags), tag → its own attributes. */
-export const POST_TAGS: Record<string, AttrSet> = Object.fromEntries(
-  Object.entries({
-    address: '',
-    a: 'href rel rev name target download referrerpolicy',
-    abbr: '',
-    acronym: '',
-    area: 'alt coords href nohref shape target',
-    article: ALIGN,
-    aside: ALIGN,
-    audio: 'autoplay controls loop muted preload src',
-    b: '',
-    bdo: '',
-    big: '',
-    blockquote: 'cite',
-    br: '',
-    button: 'disabled name type value',
-    caption: ALIGN,
-    cite: '',
-    code: '',
-    col: 'align char charoff span valign width',
-    colgroup: 'align char charoff span valign width',
-    del: 'datetime',
-    dd: '',
-    dfn: '',
-    details: 'align open',
-    div: ALIGN,
-    dl: '',
-    dt: '',
-    em: '',
-    fieldset: '',
-    figure: ALIGN,
-    figcaption: ALIGN,
-    font: 'color face size',
-    footer: ALIGN,
-    h1: ALIGN,
-    h2: ALIGN,
-    h3: ALIGN,
-    h4: ALIGN,
-    h5: ALIGN,
-    h6: ALIGN,
-    header: ALIGN,
-    hgroup: ALIGN,
-    hr: 'align noshade size width',
-    i: '',
-    img: 'alt align border height hspace loading longdesc vspace src usemap width decoding srcset sizes',
-    ins: 'datetime cite',
-    kbd: '',
-    label: 'for',
-    legend: ALIGN,
-    li: 'align value',
-    main: ALIGN,
-    map: 'name',
-    mark: '',
-    menu: 'type',
-    nav: ALIGN,
-    object: 'data type',
-    p: ALIGN,
-    pre: 'width',
-    q: 'cite',
-    rb: '',
-    rp: '',
-    rt: '',
-    rtc: '',
-    ruby: '',
-    s: '',
-    samp: '',
-    span: ALIGN,
-    section: ALIGN,
-    small: '',
-    strike: '',
-    strong: '',
-    sub: '',
-    summary: ALIGN,
-    sup: '',
-    table: 'align bgcolor border cellpadding cellspacing rules summary width',
-    tbody: 'align char charoff valign',
-    td: CELL,
-    textarea: 'cols rows disabled name readonly',
-    tfoot: 'align char charoff valign',
-    th: CELL,
-    thead: 'align char charoff valign',
-    title: '',
-    tr: 'align bgcolor char charoff valign',
-    track: 'default kind label src srclang',
-    tt: '',
-    u: '',
-    ul: 'type',
-    ol: 'start type reversed',
-    var: '',
-    video: 'autoplay controls height loop muted playsinline poster preload src width',
-  }).map(([tag, attrs]) => [tag, set(attrs)]),
+/** The attributes each tag must have, from the value rules. */
+const REQUIRED: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(ATTRIBUTE_RULES).map(([tag, rules]) => [tag, Object.keys(rules).filter((name) => rules[name].required)]),
 );
 
-/** Inline tags allowed in titles (the reference's $allowedtags). */
-export const TITLE_TAGS: Record<string, AttrSet> = Object.fromEntries(
-  Object.entries({
-    a: 'href title',
-    abbr: 'title',
-    acronym: 'title',
-    b: '',
-    blockquote: 'cite',
-    cite: '',
-    code: '',
-    del: 'datetime',
-    em: '',
-    i: '',
-    q: 'cite',
-    s: '',
-    strike: '',
-    strong: '',
-  }).map(([tag, attrs]) => [tag, set(attrs)]),
-);
-
-/** Tags allowed in user and term descriptions (the reference's pre_user_description context): $allowedtags, links with rel and target. */
-export const DESCRIPTION_TAGS: Record<string, AttrSet> = { ...TITLE_TAGS, a: set('href title rel target') };
-
-const URL_ATTRS = set('href src cite action longdesc poster data background usemap srcset');
-/** The reference's wp_allowed_protocols: the only schemes a stored URL may keep. */
-export const ALLOWED_PROTOCOLS = set('http https ftp ftps mailto news irc irc6 ircs gopher nntp feed telnet mms rtsp sms svn tel fax xmpp webcal urn');
-
-const BAD_CSS = /expression\s*\(|javascript\s*:|behavior\s*:|-moz-binding|url\s*\(\s*['"]?\s*(?!https?:)[a-z]+:/i;
-
-function escapeAttr(v: string): string {
-  return v
-    .replace(/&(?!#?[a-z0-9]+;)/gi, '&amp;')
-    .replace(/"/g, '&quot;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+/** wp_kses_attr: the attributes of an allowed tag that pass the allow list and the value rules, written out. */
+function attributes(el: HtmlElement, own: ReadonlySet<string>): string {
+  const rules = ATTRIBUTE_RULES[el.tagName];
+  let out = '';
+  const kept: string[] = [];
+  for (const { name, value: raw, namespace } of el.attrs) {
+    if (namespace || (!own.has(name) && !(own.has('data-*') && DATA_ATTRIBUTE.test(name)))) continue;
+    let value = URIS.has(name) ? badProtocol(raw) : raw;
+    if (name === 'style') value = safecssFilterAttr(value);
+    if (name === 'style' && !value) continue;
+    const rule = rules?.[name];
+    if (rule && !passesRule(rule, value)) continue;
+    kept.push(name);
+    out += value === '' && BOOLEAN_ATTRIBUTES.has(name) ? ` ${name}` : ` ${name}="${escapeUTF8(value)}"`;
+  }
+  // A tag without an attribute it requires keeps none of them.
+  const required = REQUIRED[el.tagName];
+  return required && !required.every((name) => kept.includes(name)) ? '' : out;
 }
 
-const ATTR = /([^\s=/"'>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+/**
+ * A comment as the reference keeps it (wp_kses_split2): `<!--` and `-->` taken out of its inside, the
+ * rest filtered like any markup (a comment that still forms in it dropped, so comments never nest),
+ * runs of dashes made one and no dash at its end, so nothing inside can end it early; an empty one goes.
+ */
+function comment(data: string, allowed: AllowedTags): string {
+  let inner = data.includes('<!--') || data.includes('-->') ? data.split('<!--').join('').split('-->').join('') : data;
+  if (/[<>&]/.test(inner)) inner = filter(inner, allowed, false);
+  if (inner.includes('-')) inner = inner.replace(/--+/g, '-').replace(/-$/, '');
+  return inner === '' ? '' : `<!--${inner}-->`;
+}
 
-function filterAttrs(tag: string, raw: string, allowed: Record<string, AttrSet>): string {
-  const own = allowed[tag];
-  const out: string[] = [];
-  for (const m of raw.matchAll(ATTR)) {
-    const name = m[1].toLowerCase();
-    if (name === '/') continue;
-    const permitted = own.has(name) || (allowed === POST_TAGS && (GLOBAL_ATTRS.has(name) || /^(data|aria)-[a-z0-9_-]+$/.test(name)));
-    if (!permitted || name.startsWith('on')) continue;
-    const value = m[2] ?? m[3] ?? m[4];
-    if (value === undefined) {
-      out.push(name);
+/** The parsed markup written out with only what the allow list keeps (a stack of its own: any depth); comments kept or dropped. */
+function filter(markup: string, allowed: AllowedTags, comments = true): string {
+  let out = '';
+  const work: Array<HtmlChild | string> = [...parseHtmlFragment(markup).childNodes].reverse();
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    if (typeof item === 'string') {
+      out += item;
       continue;
     }
-    if (name === 'style' && BAD_CSS.test(value)) continue;
-    out.push(`${name}="${escapeAttr(URL_ATTRS.has(name) ? ksesBadProtocol(value, ALLOWED_PROTOCOLS) : value)}"`);
-  }
-  return out.length ? ' ' + out.join(' ') : '';
-}
-
-/** wp_kses: filters HTML against an allow-list of tags and attributes. */
-export function kses(html: string, allowed: Record<string, AttrSet> = POST_TAGS): string {
-  if (!html) return html;
-  return html.replace(/<!--[\s\S]*?(?:-->|$)|<[^>]*(?:>|$)|>/g, (part) => {
-    if (part === '>') return '&gt;';
-    if (part.startsWith('<!--')) {
-      const inner = part.replace(/^<!--|-->$/g, '');
-      return `<!--${kses(inner, allowed)}-->`;
+    if (isText(item)) out += escapeText(item.value);
+    else if (isComment(item)) out += comments ? comment(item.data, allowed) : '';
+    else if (isElement(item)) {
+      const children = childrenOf(item);
+      const own = item.namespaceURI === HTML_NAMESPACE ? allowed[item.tagName] : undefined;
+      if (own) {
+        out += `<${item.tagName}${attributes(item, own)}>`;
+        if (VOID.has(item.tagName)) continue;
+        work.push(`</${item.tagName}>`);
+      }
+      for (let i = children.length - 1; i >= 0; i--) work.push(children[i]);
     }
-    const m = /^<\s*(\/\s*)?([a-zA-Z0-9-]+)([^>]*)>?$/.exec(part);
-    if (!m) return '';
-    const tag = m[2].toLowerCase();
-    if (!allowed[tag]) return '';
-    if (m[1]) return `</${tag}>`;
-    const selfClosing = /\/\s*$/.test(m[3]);
-    return `<${tag}${filterAttrs(tag, m[3], allowed)}${selfClosing ? ' /' : ''}>`;
-  });
+  }
+  return out;
 }
 
-/** The title filter (title_save_pre). */
+/** wp_kses: the HTML with only the tags and attributes of the allow list (the post set by default). */
+export function kses(html: string, allowed: AllowedTags = POST_TAGS): string {
+  if (!html) return html;
+  const input = noNull(html);
+  // Text without markup, character references or non-breaking spaces comes out as it went in.
+  if (!/[<>&\u00a0]/.test(input)) return input;
+  try {
+    return filter(input, allowed);
+  } catch (e) {
+    // Markup nested past what browsers build is kept as text, every tag of it visible and inert.
+    if (e instanceof TooDeepError) return escapeText(input);
+    throw e;
+  }
+}
+
+/** The title filter (title_save_pre): the inline tags of `$allowedtags`. */
 export function ksesTitle(title: string): string {
   return kses(title, TITLE_TAGS);
 }

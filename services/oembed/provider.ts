@@ -7,7 +7,7 @@
 import type { OembedData } from './embed';
 import { escapeHtml } from '../../libs/html/escape';
 import { isRecord } from '../../libs/rest/args';
-import { tokenize } from '../../libs/html/tokenize';
+import { TooDeepError, attributeOf, elementsOf, parseHtmlDocument, type HtmlDocument } from '../../libs/html/parse';
 import { guardedGet, outboundPolicy, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
 import { httpUrl, sanitizeEmbedHtml } from './sanitize';
 import type { LookupParams } from './cache';
@@ -44,12 +44,21 @@ export async function discoverEndpoint(pageUrl: string, policy: FetchPolicy): Pr
     userAgent: 'EventsCalendarContentService/oEmbed',
   });
   checkStatus(page.status, 'the page');
-  for (const t of tokenize(page.body)) {
-    if (t.kind !== 'open' || t.name !== 'link') continue;
-    const rel = (t.attrs.rel ?? '').toLowerCase().split(/\s+/);
-    if (!rel.includes('alternate') || (t.attrs.type ?? '').trim().toLowerCase() !== 'application/json+oembed' || !t.attrs.href) continue;
+  let doc: HtmlDocument;
+  try {
+    doc = parseHtmlDocument(page.body);
+  } catch (e) {
+    // A page nested too deeply to read announces nothing.
+    if (e instanceof TooDeepError) return null;
+    throw e;
+  }
+  for (const link of elementsOf(doc)) {
+    if (link.tagName !== 'link') continue;
+    const rel = (attributeOf(link, 'rel') ?? '').toLowerCase().split(/\s+/);
+    const href = attributeOf(link, 'href');
+    if (!rel.includes('alternate') || (attributeOf(link, 'type') ?? '').trim().toLowerCase() !== 'application/json+oembed' || !href) continue;
     try {
-      return new URL(t.attrs.href.trim(), page.url).href;
+      return new URL(href.trim(), page.url).href;
     } catch {
       continue;
     }

@@ -7,7 +7,17 @@
  */
 import { escapeHtml } from '../../libs/html/escape';
 import { embedSecret } from './embed';
-import { tokenize, type Token } from '../../libs/html/tokenize';
+import {
+  TooDeepError,
+  attributeOf,
+  childrenOf,
+  elementsOf,
+  isElement,
+  isText,
+  parseHtmlFragment,
+  type HtmlChild,
+  type HtmlElement,
+} from '../../libs/html/parse';
 
 const NUMBER = /^\d{1,5}$/;
 const SIZE = /^\d{1,5}%?$/;
@@ -33,78 +43,56 @@ export function httpUrl(value: string): string | null {
   }
 }
 
-/** Skips from an open tag to just after its matching close tag; returns the index after it. */
-function skipElement(tokens: Token[], at: number, name: string): number {
-  let depth = 0;
-  for (let i = at; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.kind === 'open' && t.name === name && !t.selfClosing) depth++;
-    else if (t.kind === 'close' && t.name === name && --depth === 0) return i + 1;
-  }
-  return tokens.length;
-}
+/** Elements whose inside is never provider content: script and style text, what shows without scripts, templates. */
+const INERT = new Set(['script', 'style', 'noscript', 'template']);
 
-/** The inside of a blockquote as text and links only; returns the markup and the index after it. */
-function readBlockquote(tokens: Token[], at: number): { inner: string; next: number } {
+/** The inside of a blockquote as text and links only. */
+function readBlockquote(quote: HtmlElement): string {
   let inner = '';
-  let openLinks = 0;
-  let depth = 0;
-  let i = at;
-  for (; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.kind === 'open' && t.name === 'blockquote') depth++;
-    else if (t.kind === 'close' && t.name === 'blockquote') {
-      if (--depth === 0) {
-        i++;
-        break;
+  const work: Array<HtmlChild | string> = [...quote.childNodes].reverse();
+  for (let node = work.pop(); node !== undefined; node = work.pop()) {
+    if (typeof node === 'string') inner += node;
+    else if (isText(node)) inner += escapeHtml(node.value);
+    else if (isElement(node) && !INERT.has(node.tagName)) {
+      if (node.tagName === 'a') {
+        const given = attributeOf(node, 'href');
+        const href = given !== undefined ? httpUrl(given) : null;
+        inner += href ? `<a href="${escapeHtml(href)}">` : '<a>';
+        work.push('</a>');
       }
-    } else if (t.kind === 'open' && (t.name === 'script' || t.name === 'style')) {
-      i = skipElement(tokens, i, t.name) - 1;
-    } else if (t.kind === 'open' && t.name === 'a' && !t.selfClosing) {
-      const href = t.attrs.href !== undefined ? httpUrl(t.attrs.href) : null;
-      inner += href ? `<a href="${escapeHtml(href)}">` : '<a>';
-      openLinks++;
-    } else if (t.kind === 'close' && t.name === 'a' && openLinks > 0) {
-      inner += '</a>';
-      openLinks--;
-    } else if (t.kind === 'text') {
-      inner += escapeHtml(t.text);
+      const children = childrenOf(node);
+      for (let i = children.length - 1; i >= 0; i--) work.push(children[i]);
     }
   }
-  inner += '</a>'.repeat(openLinks);
-  return { inner, next: i };
+  return inner;
 }
 
 export function sanitizeEmbedHtml(html: string, secret: string = embedSecret()): string | false {
-  const tokens = tokenize(html);
+  let fragment;
+  try {
+    fragment = parseHtmlFragment(html);
+  } catch (e) {
+    if (e instanceof TooDeepError) return false;
+    throw e;
+  }
   let blockquote: string | null = null;
-  let iframe: Record<string, string> | null = null;
-  for (let i = 0; i < tokens.length;) {
-    const t = tokens[i];
-    if (t.kind !== 'open') {
-      i++;
-      continue;
-    }
-    if (t.name === 'iframe') {
+  let iframe: HtmlElement | null = null;
+  // Blockquotes are read as a whole (text and links), so nothing inside one counts as the frame.
+  for (const el of elementsOf(fragment, new Set([...INERT, 'blockquote']))) {
+    if (el.tagName === 'iframe') {
       if (iframe) return false;
-      iframe = t.attrs;
-      i = t.selfClosing ? i + 1 : skipElement(tokens, i, 'iframe');
-    } else if (t.name === 'blockquote' && !iframe && blockquote === null && !t.selfClosing) {
-      const read = readBlockquote(tokens, i);
-      blockquote = read.inner;
-      i = read.next;
-    } else if (t.name === 'script' || t.name === 'style' || t.name === 'noscript' || t.name === 'template') {
-      i = t.selfClosing ? i + 1 : skipElement(tokens, i, t.name);
-    } else {
-      i++;
+      iframe = el;
+    } else if (el.tagName === 'blockquote' && !iframe && blockquote === null) {
+      blockquote = readBlockquote(el);
     }
   }
   if (!iframe) return false;
-  const src = iframe.src !== undefined ? httpUrl(iframe.src) : null;
+  const given = attributeOf(iframe, 'src');
+  const src = given !== undefined ? httpUrl(given) : null;
   if (!src) return false;
   let attrs = `src="${escapeHtml(`${src}#?secret=${secret}`)}" data-secret="${secret}"`;
   for (const [name, ok] of Object.entries(IFRAME_ATTRS)) {
-    const value = iframe[name];
+    const value = attributeOf(iframe, name);
     if (value !== undefined && ok(value)) attrs += ` ${name}="${escapeHtml(value)}"`;
   }
   // With a blockquote to fall back on, the frame stays hidden until it reports in (as the reference does).

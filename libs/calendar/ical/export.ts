@@ -9,7 +9,7 @@
  * export of many events never holds their records at once; `eventsToICalendar` is the one-call form.
  */
 import ICAL from 'ical.js';
-import { decodeEntities } from '../../html/tokenize';
+import { decodeEntities } from '../../html/escape';
 import { exportZone, vtimezone, type ExportZone } from './vtimezone';
 
 /** A venue as the event record embeds it. */

@@ -142,6 +142,17 @@ describe('url details parsing and cache', () => {
     expect(findHeadInformation('<link rel="apple-touch-icon" href="/a.png"><title>x', 'https://example.org').icon).toBe('');
   });
 
+  it('reads the head as a browser builds it, and a page nested past what browsers build as empty, quickly', () => {
+    const page = '<title>A &amp;amp; B</title><meta name="description" content="D"><p>text</p><meta name="description" content="late">';
+    expect(findHeadInformation(page, 'https://example.org')).toEqual({ title: 'A & B', icon: '', description: 'D', image: '' });
+    expect(findHeadInformation('<title>T</title>' + '<div>'.repeat(40_000), 'https://example.org')).toEqual({
+      title: '',
+      icon: '',
+      description: '',
+      image: '',
+    });
+  });
+
   it('forgets answers after an hour and the oldest beyond its bound', () => {
     let now = 0;
     const cache = new UrlDetailsCache(2, () => now);

@@ -12,7 +12,8 @@ import { RestError, authStatus, invalidParams } from '../../../libs/rest/errors'
 import type { ServiceApp } from '../../../libs/rest/service';
 import type { Site } from '../../../libs/rest/site';
 import { URL_DETAILS_ENDPOINT } from '../../../libs/routes/cms-block-editor';
-import { decodeEntities, tokenize } from '../../../libs/html/tokenize';
+import { decodeEntities } from '../../../libs/html/escape';
+import { TooDeepError, attributeOf, elementsOf, parseHtmlDocument, textOf, type HtmlDocument } from '../../../libs/html/parse';
 
 /** The reference's limit_response_size, and its transient's lifetime. */
 export const URL_DETAILS_MAX_BYTES = 150 * 1024;
@@ -46,50 +47,38 @@ function absolute(href: string, pageUrl: string): string {
   }
 }
 
-/** find_head_information: the first of each, read up to the body. */
+/** The page parsed; one nested too deeply to read is read as empty. */
+function readPage(html: string): HtmlDocument {
+  try {
+    return parseHtmlDocument(html);
+  } catch (e) {
+    if (e instanceof TooDeepError) return parseHtmlDocument('');
+    throw e;
+  }
+}
+
+/** find_head_information: the first of each, read from the page's head. */
 export function findHeadInformation(html: string, pageUrl: string): UrlDetails {
   let title: string | undefined;
   let icon: string | undefined;
   let description: string | undefined;
   let image: string | undefined;
-  const tokens = tokenize(html);
-  for (let i = 0; i < tokens.length; i++) {
+  const head = [...elementsOf(readPage(html), new Set(['body']))].find((el) => el.tagName === 'head');
+  for (const el of head ? elementsOf(head) : []) {
     if (title !== undefined && icon !== undefined && description !== undefined && image !== undefined) break;
-    const t = tokens[i];
-    if (t.kind !== 'open') continue;
-    if (t.name === 'title' && title === undefined && !t.selfClosing) {
-      let text = '';
-      let j = i + 1;
-      for (; j < tokens.length; j++) {
-        const n = tokens[j];
-        if (n.kind === 'close' && n.name === 'title') break;
-        if (n.kind === 'text') text += n.text;
-      }
-      title = prepare(text.trim());
-      i = j;
-      continue;
+    if (el.tagName === 'title' && title === undefined) {
+      title = prepare(textOf(el).trim());
+    } else if (el.tagName === 'link' && icon === undefined) {
+      const rel = attributeOf(el, 'rel')?.trim();
+      const href = attributeOf(el, 'href')?.trim();
+      if ((rel === 'icon' || rel === 'icon shortcut' || rel === 'shortcut icon') && href) icon = absolute(href, pageUrl);
+    } else if (el.tagName === 'meta') {
+      const name = attributeOf(el, 'name')?.trim();
+      const content = attributeOf(el, 'content');
+      const property = attributeOf(el, 'property')?.trim();
+      if (description === undefined && (name === 'og:description' || name === 'description') && content) description = prepare(content.trim());
+      else if (image === undefined && (property === 'og:image' || property === 'og:image:url') && content?.trim()) image = absolute(content.trim(), pageUrl);
     }
-    if (t.name === 'link' && icon === undefined) {
-      const rel = t.attrs.rel?.trim();
-      if (rel === 'icon' || rel === 'icon shortcut' || rel === 'shortcut icon') {
-        const href = t.attrs.href?.trim();
-        if (href) icon = absolute(href, pageUrl);
-      }
-      continue;
-    }
-    if (t.name === 'meta') {
-      const name = t.attrs.name?.trim();
-      const content = t.attrs.content;
-      if (description === undefined && (name === 'og:description' || name === 'description') && content) {
-        description = prepare(content.trim());
-        continue;
-      }
-      const property = t.attrs.property?.trim();
-      if (image === undefined && (property === 'og:image' || property === 'og:image:url') && content?.trim()) {
-        image = absolute(content.trim(), pageUrl);
-      }
-    }
-    if (t.name === 'body') break;
   }
   return { title: title ?? '', icon: icon ?? '', description: description ?? '', image: image ?? '' };
 }

@@ -106,12 +106,12 @@ describe('uploads', () => {
     expect([dims.width, dims.height]).toEqual([150, 150]);
   });
 
-  it("reads the camera's EXIF tags into image_meta; a short description becomes the title", async () => {
+  it("reads the camera's EXIF tags into image_meta as the reference does; a short description is the title and the caption", async () => {
     const shot = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 9, g: 9, b: 9 } } })
       .jpeg()
       .withExif({
         IFD0: { Model: 'Test Cam', Artist: 'Ann Example', Copyright: '(c) Ann', ImageDescription: 'Night street' },
-        IFD2: { DateTimeOriginal: '2024:05:06 07:08:09', FNumber: '28/10', ISOSpeedRatings: '200', ExposureTime: '1/250', FocalLength: '35/1' },
+        IFD2: { DateTimeDigitized: '2024:05:06 07:08:09', FNumber: '28/10', ISOSpeedRatings: '200', ExposureTime: '1/250', FocalLength: '35/1' },
       })
       .toBuffer();
     const res = await app.admin('POST', '/cms/v2/media', { raw: form({}, { bytes: shot, name: 'dsc0001.jpg', type: 'image/jpeg' }) });
@@ -121,7 +121,7 @@ describe('uploads', () => {
       aperture: '2.8',
       credit: 'Ann Example',
       camera: 'Test Cam',
-      caption: '',
+      caption: 'Night street',
       created_timestamp: String(Date.UTC(2024, 4, 6, 7, 8, 9) / 1000),
       copyright: '(c) Ann',
       focal_length: '35',
