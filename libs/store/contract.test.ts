@@ -656,19 +656,48 @@ describe.each([
       expect((await items.findOne({ id: 1 }))!.title).toBe('in unit');
     });
 
-    it('leaves none of the inserts of a unit that fails, nested units included (and none of its updates, with transactions)', async () => {
+    it('leaves none of the inserts of a unit that fails, nested units included', async () => {
       const failing = h.store.unit(async () => {
         await items.insertOne({ id: 101 });
         await h.store.unit(async () => {
           await items.insertMany([{ id: 102 }, { id: 103, terms: [77] }]);
-          await items.updateOne({ id: 1 }, { $set: { title: 'changed' } });
         });
         boom();
       });
       await expect(failing).rejects.toThrow('boom');
       expect(await match({ id: { $gte: 100 } })).toEqual([]);
       expect(await match({ terms: 77 })).toEqual([]);
-      if (h.store.unitMode === 'transaction') expect((await items.findOne({ id: 1 }))!.title).toBe('Alpha Ümlaut');
+    });
+
+    it('leaves none of its writes with transactions; without, keeps what its first update committed', async () => {
+      const failing = h.store.unit(async () => {
+        await items.insertOne({ id: 104 });
+        await items.updateOne({ id: 1 }, { $set: { title: 'changed' } });
+        await items.insertOne({ id: 105 });
+        await items.deleteOne({ id: 2 });
+        boom();
+      });
+      await expect(failing).rejects.toThrow('boom');
+      if (h.store.unitMode === 'transaction') {
+        expect(await match({ id: { $gte: 100 } })).toEqual([]);
+        expect((await items.findOne({ id: 1 }))!.title).toBe('Alpha Ümlaut');
+        expect(await items.count({ id: 2 })).toBe(1);
+      } else {
+        // The update may name what was inserted before it, so from there on nothing is undone.
+        expect(await match({ id: { $gte: 100 } })).toEqual([104, 105]);
+        expect((await items.findOne({ id: 1 }))!.title).toBe('changed');
+        expect(await items.count({ id: 2 })).toBe(0);
+      }
+    });
+
+    it('undoes the inserts before an update that fails (compensation)', async () => {
+      if (h.store.unitMode !== 'compensation') return;
+      const failing = h.store.unit(async () => {
+        await items.insertOne({ id: 106 });
+        await items.updateOne({ id: 1 }, { $set: { 'bad path': 1 } });
+      });
+      await expect(failing).rejects.toThrow();
+      expect(await match({ id: { $gte: 100 } })).toEqual([]);
     });
 
     it('never takes in, nor undoes, a write made outside it while it is open', async () => {

@@ -99,10 +99,15 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
     return this.db.collection(this.name);
   }
 
-  /** Runs a write, marking the collection's generation around it and noting it for the caller's unit of work. */
+  /** Runs an insert, marking the collection's generation around it and noting it for the caller's unit of work. */
   private write<R>(op: () => Promise<R>): Promise<R> {
     this.units.touch(this.name);
     return this.generations.around(this.name, op);
+  }
+
+  /** Runs an update or delete as `write` does; in a compensated unit the first one commits the unit's inserts (mongo-unit.ts). */
+  private change<R>(op: () => Promise<R>): Promise<R> {
+    return this.write(() => this.units.change(op));
   }
 
   async find(filter: Filter, window: FindOptions = {}): Promise<T[]> {
@@ -173,7 +178,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.write(() => this.updateOneNow(filter, update));
+    return this.change(() => this.updateOneNow(filter, update));
   }
 
   private async updateOneNow(filter: Filter, update: Update): Promise<UpdateResult> {
@@ -187,7 +192,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.write(() => this.updateManyNow(filter, update));
+    return this.change(() => this.updateManyNow(filter, update));
   }
 
   private async updateManyNow(filter: Filter, update: Update): Promise<UpdateResult> {
@@ -201,7 +206,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   findOneAndUpdate(filter: Filter, update: Update): Promise<T | null> {
-    return this.write(() => this.findOneAndUpdateNow(filter, update));
+    return this.change(() => this.findOneAndUpdateNow(filter, update));
   }
 
   private async findOneAndUpdateNow(filter: Filter, update: Update): Promise<T | null> {
@@ -221,7 +226,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   deleteOne(filter: Filter): Promise<number> {
-    return this.write(() => this.deleteOneNow(filter));
+    return this.change(() => this.deleteOneNow(filter));
   }
 
   private async deleteOneNow(filter: Filter): Promise<number> {
@@ -229,7 +234,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   deleteMany(filter: Filter): Promise<number> {
-    return this.write(() => this.deleteManyNow(filter));
+    return this.change(() => this.deleteManyNow(filter));
   }
 
   private async deleteManyNow(filter: Filter): Promise<number> {

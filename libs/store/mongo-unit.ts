@@ -7,11 +7,13 @@
  *   AsyncLocalStorage scope; `nextId` does not, so ids are never part of a transaction's conflicts.
  * - `compensation`, on a standalone server, which has no transactions: before each insert, the unit's
  *   journal entry (collection `_units`, created with the unit's first insert) records the ids of the
- *   documents about to be inserted. When the unit ends its entry is deleted: that is its commit. When
- *   the work fails, the recorded documents are deleted again. When the process dies in between, the
- *   entry stays: once its lease has passed, the recovery of any process of the store (at connection and
- *   every half lease) claims it and deletes the documents. A unit whose entry was claimed before it
- *   could commit fails with UnitAbandonedError. Updates and deletes are not recorded (README).
+ *   documents about to be inserted. Deleting the entry commits them: when the unit's first update or
+ *   delete has been applied (an update cannot be undone, and it may name what the unit inserted), or
+ *   when the unit ends. When the work fails before, the recorded documents are deleted again. When the
+ *   process dies before, the entry stays: once its lease has passed, the recovery of any process of the
+ *   store (at connection and every half lease) claims it and deletes the documents. A unit whose entry
+ *   was claimed before it could commit fails with UnitAbandonedError. So a unit inserts first and
+ *   updates last; from its first update on, what it writes stays.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ObjectId, type ClientSession, type Db, type Document, type MongoClient } from 'mongodb';
@@ -38,8 +40,14 @@ interface Scope {
   /** Collections the unit wrote: their generations move again when it ends (a commit or an undo changes them). */
   touched: Set<string>;
   session?: ClientSession;
-  /** Compensation: the id of the unit's journal entry and whether it exists yet. */
-  journal?: { id: ObjectId; created: boolean };
+  /** Compensation: the id of the unit's journal entry, whether it exists yet, and whether it was committed (deleted). */
+  journal?: Journal;
+}
+
+interface Journal {
+  id: ObjectId;
+  created: boolean;
+  committed: boolean;
 }
 
 interface JournalEntry {
@@ -86,10 +94,10 @@ export class MongoUnits {
     this.active()?.touched.add(collection);
   }
 
-  /** In a compensated unit: gives the documents their ids and records them in the unit's journal before they are inserted. */
+  /** In a compensated unit not committed yet: gives the documents their ids and records them in the unit's journal before they are inserted. */
   async beforeInsert(collection: string, docs: Document[]): Promise<void> {
     const journal = this.active()?.journal;
-    if (!journal) return;
+    if (!journal || journal.committed) return;
     const ids = docs.map((d) => (d._id = new ObjectId()));
     if (!journal.created) {
       const expires = new Date(Date.now() + UNIT_LEASE_MS);
@@ -99,6 +107,25 @@ export class MongoUnits {
     }
     const r = await this.journal.updateOne({ _id: journal.id, state: 'open' }, { $push: { inserts: { c: collection, ids } } });
     if (r.matchedCount !== 1) throw new UnitAbandonedError();
+  }
+
+  /**
+   * Runs an update or delete. The first one of a compensated unit commits the unit's inserts once it has
+   * been applied: a failure before then still undoes them, a failure after keeps them with the update.
+   */
+  async change<R>(op: () => Promise<R>): Promise<R> {
+    const journal = this.active()?.journal;
+    if (!journal || journal.committed) return op();
+    const result = await op();
+    await this.commit(journal);
+    return result;
+  }
+
+  /** Deletes the journal entry (the inserts it records stay); fails when recovery has claimed it meanwhile. */
+  private async commit(journal: Journal): Promise<void> {
+    if (journal.committed) return;
+    if (journal.created && (await this.journal.deleteOne({ _id: journal.id, state: 'open' })).deletedCount !== 1) throw new UnitAbandonedError();
+    journal.committed = true;
   }
 
   async run<R>(work: () => Promise<R>): Promise<R> {
@@ -124,17 +151,17 @@ export class MongoUnits {
   }
 
   private async compensated<R>(unit: Scope, work: () => Promise<R>): Promise<R> {
-    const journal = { id: new ObjectId(), created: false };
+    const journal: Journal = { id: new ObjectId(), created: false, committed: false };
     unit.journal = journal;
     try {
       const result = await this.scope.run(unit, work);
       unit.open = false;
-      if (journal.created && (await this.journal.deleteOne({ _id: journal.id, state: 'open' })).deletedCount !== 1) throw new UnitAbandonedError();
+      await this.commit(journal);
       return result;
     } catch (e) {
       unit.open = false;
       // When the store cannot be reached now, the entry stays and recovery undoes the inserts later.
-      if (journal.created) await this.undo(journal.id).catch(() => undefined);
+      if (journal.created && !journal.committed) await this.undo(journal.id).catch(() => undefined);
       throw e;
     }
   }

@@ -122,8 +122,9 @@ export interface Store {
    * - `compensation` (a standalone MongoDB, which has no transactions): every document the unit inserts
    *   is recorded in a journal before it is inserted, and deleted again when the unit fails, or, when
    *   the process died, by the recovery any process of the store runs once the unit's lease has passed.
-   *   Updates and deletes are not undone: a unit inserts first and updates last. Readers outside the unit
-   *   may see its inserts before it ends.
+   *   Updates and deletes cannot be undone: once the unit's first one has been applied, its inserts are
+   *   kept (they may be named by it), and so is whatever it writes after. A unit inserts first and
+   *   updates last. Readers outside the unit may see its inserts before it ends.
    * A failed unit's `nextId` numbers may be given out again (SQLite) or skipped (MongoDB).
    */
   unit<R>(work: () => Promise<R>): Promise<R>;

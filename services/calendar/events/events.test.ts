@@ -345,6 +345,10 @@ describe('create', () => {
     expect(contributor.body.code).toBe('rest_invalid_param');
     const inline = await create({ venue: { venue: 'Pictured venue', image: `${imageBase}/venue.png` } });
     expect(inline.body.venue.image.url).toMatch(/\/cms-content\/uploads\/\d{4}\/\d{2}\/venue\.png$/);
+    // A fetched image is attached to the record it was given for.
+    const parentOf = async (id: number) => (await app.admin('GET', `/cms/v2/media/${id}`)).body.post;
+    expect(await parentOf(byUrl.body.image.id)).toBe(byUrl.body.id);
+    expect(await parentOf(inline.body.venue.image.id)).toBe(inline.body.venue.id);
   });
 
   it('scales statuses: a contributor asking to publish gets pending, publishers get publish', async () => {
