@@ -58,7 +58,7 @@ interface JournalEntry {
 }
 
 /** Whether the server runs transactions: a replica-set member or a mongos router. */
-export async function unitModeOf(db: Db): Promise<UnitMode> {
+export async function unitModeOf(db: Pick<Db, 'command'>): Promise<UnitMode> {
   const hello = await db.command({ hello: 1 });
   return typeof hello.setName === 'string' || hello.msg === 'isdbgrid' ? 'transaction' : 'compensation';
 }
