@@ -37,7 +37,7 @@ export interface BatchEntry extends Doc {
 
 /** How long a batch sent with an Idempotency-Key is remembered with its answer. */
 export const KEYED_BATCH_TTL_MS = 24 * 3600_000;
-/** How long a batch sent without one is kept (as long as the queue keeps a finished job, which a stalled retry may run again). */
+/** How long a batch sent without one is kept at most: the gateway drops it once answered, unless it is still running then. */
 export const UNKEYED_BATCH_TTL_MS = 3600_000;
 const SWEEP_EVERY_MS = 60_000;
 

@@ -91,10 +91,12 @@ describe.each(stores)('batch answers on %s', (_name, open) => {
     const again = await answerBatch(deps(working), job('a'), '"key-a"');
     expect(again).toMatchObject({ status: 207, body: resultFor(1), headers: { 'Idempotent-Replayed': 'true' } });
     expect(runs).toBe(1);
-    // Without a key every request runs.
+    // Without a key every request runs, and its entry goes once it is answered.
+    const before = await ledger.count({});
     await answerBatch(deps(working), job('a'), undefined);
     await answerBatch(deps(working), job('a'), undefined);
     expect(runs).toBe(3);
+    expect(await ledger.count({})).toBe(before);
   });
 
   it('refuses a key sent with another body (422), and malformed keys (400)', async () => {

@@ -79,7 +79,11 @@ export async function answerBatch(deps: BatchDeps, job: BatchJob, header: string
   const fresh = { id: key === undefined ? unkeyedBatchId() : keyedBatchId(user, key), user, hash: batchFingerprint(job) };
   const entry = await deps.ledger.open(fresh, key === undefined ? UNKEYED_BATCH_TTL_MS : KEYED_BATCH_TTL_MS);
   if (entry.state === 'done' && entry.result) return answered(entry.result, true);
-  return runAndWait(deps, { ...job, ledger: { id: entry.id, run: entry.run } }, entry);
+  const out = await runAndWait(deps, { ...job, ledger: { id: entry.id, run: entry.run } }, entry);
+  // Nobody asks for a batch without a key again: once it is over, its result need not be kept (a job of it
+  // run again finds no entry and does nothing). One still running keeps its entry until it expires.
+  if (key === undefined && out.status !== 504) await deps.ledger.remove(entry.id).catch(() => undefined);
+  return out;
 }
 
 type QueueOutcome = { result: BatchResult } | { error: unknown };
