@@ -32,7 +32,7 @@ import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { checkImage, keepImage, storeImage, type ImageRef } from '../images';
 import { postFieldChanges } from '../post-fields';
 import type { LinkedKindDef } from '../linked/kind';
-import { checkLinkedInput, createLinked, inlineInput, type LinkedInput } from '../linked/write';
+import { checkLinkedInput, createLinked, findDuplicate, inlineInput, type LinkedInput } from '../linked/write';
 import { ORGANIZER } from '../organizers/kind';
 import { VENUE } from '../venues/kind';
 
@@ -223,15 +223,22 @@ function publicationDate(req: WriteRequest, zone: string, now: Date): Date | nul
   return null;
 }
 
-/** The plan with its fetched images (the event's and its new venues' and organizers') kept in the media library, unattached. */
+/**
+ * The plan with its fetched images (the event's and its new venues' and organizers') kept in the media
+ * library, unattached. An inline record that will turn out a duplicate of an existing one keeps none.
+ */
 async function keepImages(deps: CalendarDeps, user: Caller, plan: EventPlan): Promise<EventPlan> {
   const kept: EventPlan = { ...plan };
   if (plan.image) kept.image = await keepImage(deps, user, plan.image);
-  for (const key of ['venues', 'organizers'] as const) {
+  for (const [key, kind] of [['venues', VENUE] as const, ['organizers', ORGANIZER] as const]) {
     const entries = plan[key];
     if (!entries) continue;
     const out: LinkedEntry[] = [];
-    for (const e of entries) out.push('input' in e && e.image ? { ...e, image: await keepImage(deps, user, e.image) } : e);
+    for (const e of entries) {
+      if (!('input' in e) || !e.image) out.push(e);
+      else if (await findDuplicate(deps, kind, String(e.input[kind.key] ?? ''), e.input.description)) out.push({ input: e.input });
+      else out.push({ ...e, image: await keepImage(deps, user, e.image) });
+    }
     kept[key] = out;
   }
   return kept;
