@@ -14,7 +14,7 @@ import { setQueueDepthSource } from '../libs/observability/metrics';
 import { JOB_NAMES, isQueueName, openQueue, createBullWorker } from '../libs/queue';
 import type { JobHandlers, JobName, JobQueue, JobWorker, QueueName } from '../libs/queue/types';
 import { JOBS } from '../libs/queue/types';
-import { runBatch } from '../libs/rest/batch';
+import { BatchLedger, runLedgeredBatch } from '../libs/rest/batch-ledger';
 import type { RouteRegistry } from '../libs/rest/registry';
 import { remoteDispatch } from '../libs/rest/remote';
 import { RestServer } from '../libs/rest/server';
@@ -108,7 +108,10 @@ export interface JobDeps {
 
 /** Each module that runs queued work adds its handlers here; a job name may appear once. */
 const JOB_FACTORIES: Array<(d: JobDeps) => JobHandlers> = [
-  ({ rest }) => ({ 'batch.run': (data, job) => runBatch(rest, data, job.id) }),
+  ({ rest, store }) => {
+    const ledger = new BatchLedger(store);
+    return { 'batch.run': (data, job) => runLedgeredBatch(rest, ledger, data, job.id) };
+  },
   ({ store, config }) => ({ 'oembed.fetch': oembedFetchHandler({ store, config }) }),
   ({ store, site, config }) => importJobHandlers({ store, site, config }),
 ];
@@ -197,7 +200,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
         closers.unshift(() => worker.close(config.SHUTDOWN_TIMEOUT_MS));
       }
     }
-    registerBuiltins(rest, queue, config.BATCH_TIMEOUT_MS);
+    registerBuiltins(rest, queue, config.BATCH_TIMEOUT_MS, new BatchLedger(store));
     const users = new UsersRepository(store);
     const throttle = new FailureThrottle(config.AUTH_FAILURE_LIMIT, config.AUTH_FAILURE_WINDOW_SECONDS * 1000);
     const nonces = await Nonces.open(store, config.SERVICE_SECRET);

@@ -1,13 +1,18 @@
 /**
  * The all-in-one process on the embedded SQLite store, killed with SIGKILL in the middle of a stream of
  * concurrent creates, then started again on the same data folder: every create that was answered 201
- * is there with its fields whole, none is there twice, and the store opens cleanly. Three rounds.
+ * is there with its fields whole, none is there twice, and the store opens cleanly. Three rounds. Then
+ * twenty cycles of six concurrent event creates, each with a new venue, organizer and category inline,
+ * killed at a random moment: the event and what it created are one unit, so no venue, organizer or
+ * category is ever left without its event.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../libs/calendar/meta';
+import { openStore } from '../libs/store';
 import { ADMIN, makeRequester } from './support/app';
 import { freePort } from './support/cluster';
 
@@ -176,6 +181,80 @@ it('keeps every acknowledged create, whole and once, across three SIGKILLs', asy
   for (const w of acked) expect(counts.get(w.title)).toBe(1);
   expect(acked.length).toBeGreaterThanOrEqual(40 + 55 + 70);
 }, 90000);
+
+it('never leaves an inline venue, organizer or category without its event, killed at any moment', async () => {
+  if (current) await killHard(current);
+  const CYCLES = 20;
+  const LANES = 6;
+  const acked: Array<{ id: number; n: string }> = [];
+  let sent = 0;
+  for (let cycle = 0; cycle < CYCLES; cycle++) {
+    const proc = await startAllInOne();
+    const request = makeRequester(proc.url, `${proc.url}/index.php/cms-json`);
+    const auth: [string, string] = [ADMIN.login, ADMIN.appPassword];
+    let stop = false;
+    let firstAnswer!: () => void;
+    const answered = new Promise<void>((r) => (firstAnswer = r));
+    const create = async (): Promise<void> => {
+      const n = `${cycle}-${sent++}`;
+      try {
+        const res = await request('POST', '/vendor/events/v1/events', {
+          auth,
+          body: {
+            title: `Unit event ${n}`,
+            start_date: '2033-03-03 10:00:00',
+            end_date: '2033-03-03 11:00:00',
+            status: 'publish',
+            venue: { venue: `Unit venue ${n}`, city: 'Lyon' },
+            organizer: [{ organizer: `Unit organizer ${n}` }],
+            categories: [`Unit category ${n}`],
+          },
+        });
+        if (res.status === 201) acked.push({ id: res.body.id, n });
+        firstAnswer();
+      } catch {
+        // the connection died with the process: the write is not acknowledged
+      }
+    };
+    const lanes = Array.from({ length: LANES }, async () => {
+      while (!stop) await create();
+    });
+    // Once the process answers, kill it a random moment later, with six creates in flight.
+    await answered;
+    await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 60)));
+    await killHard(proc);
+    stop = true;
+    await Promise.all(lanes);
+  }
+
+  const store = await openStore({ dataDir });
+  try {
+    const posts = store.collection('posts');
+    const events = await posts.find({ type: EVENT_TYPE, title: { $icontains: 'Unit event' } }, { fields: ['venues', 'organizers', 'terms', 'title'] });
+    const linked = (key: 'venues' | 'organizers' | 'terms') => new Set(events.flatMap((e) => (Array.isArray(e[key]) ? e[key].map(Number) : [])));
+    const venues = await posts.find({ type: VENUE_TYPE, title: { $icontains: 'Unit venue' } }, { fields: ['title'] });
+    const organizers = await posts.find({ type: ORGANIZER_TYPE, title: { $icontains: 'Unit organizer' } }, { fields: ['title'] });
+    const categories = await store.collection('terms').find({ name: { $icontains: 'Unit category' } });
+    const orphans = (docs: Array<{ id?: unknown; title?: unknown; name?: unknown }>, ids: Set<number>) =>
+      docs.filter((d) => !ids.has(Number(d.id))).map((d) => String(d.title ?? d.name));
+    expect(orphans(venues, linked('venues'))).toEqual([]);
+    expect(orphans(organizers, linked('organizers'))).toEqual([]);
+    expect(orphans(categories, linked('terms'))).toEqual([]);
+    // Every acknowledged create is there with all it created; kills landed while creates were being written.
+    const byId = new Map(events.map((e) => [Number(e.id), e]));
+    for (const a of acked) {
+      const e = byId.get(a.id);
+      expect(e?.title).toBe(`Unit event ${a.n}`);
+      expect(e?.venues).toHaveLength(1);
+      expect(e?.organizers).toHaveLength(1);
+    }
+    expect(events.length).toBeGreaterThanOrEqual(acked.length);
+    expect(sent).toBeGreaterThan(acked.length);
+    expect(venues.length).toBe(events.length);
+  } finally {
+    await store.close();
+  }
+}, 900000);
 
 async function listAll(request: ReturnType<typeof makeRequester>, auth: [string, string], path: string, title: (item: any) => string): Promise<string[]> {
   const out: string[] = [];

@@ -3,38 +3,13 @@
  * in the middle of the batch, another worker takes the job over and the batch still leaves exactly 25
  * posts, because every sub-request's effect is keyed by the job.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { startCluster, type Cluster } from './support/cluster';
+import { startSlowProxy, type SlowProxy } from './support/slow-proxy';
 
 let cluster: Cluster;
 let mongo: MongoClient;
-let proxy: http.Server;
-
-/**
- * A pass-through to the content service that holds every call for a while, so the batch is slow
- * enough to kill its worker between two sub-requests (signed calls pass through unchanged).
- */
-function slowProxy(target: string, delayMs: number): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      setTimeout(() => {
-        const headers = { ...req.headers };
-        delete headers.host;
-        const out = http.request(`${target}${req.url}`, { method: req.method, headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-        out.on('error', () => res.destroy());
-        out.end(Buffer.concat(chunks));
-      }, delayMs);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+let proxy: SlowProxy;
 
 beforeAll(async () => {
   cluster = await startCluster();
@@ -63,8 +38,8 @@ describe('batch of post creates on a worker that dies', () => {
 
     // Only a worker that reaches the content service through the slow pass-through runs the batch.
     await cluster.kill('worker', 'SIGTERM');
-    proxy = await slowProxy(cluster.env.CONTENT_SERVICE_URL, 150);
-    await cluster.startProcess('worker', 'slow-worker', { CONTENT_SERVICE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+    proxy = await startSlowProxy(cluster.env.CONTENT_SERVICE_URL, 150);
+    await cluster.startProcess('worker', 'slow-worker', { CONTENT_SERVICE_URL: proxy.url });
     const answer = cluster.admin('POST', '/batch/v1', { body: { requests } });
 
     const deadline = Date.now() + 60000;

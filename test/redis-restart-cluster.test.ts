@@ -5,7 +5,6 @@
  * stopped survive the restart and run exactly once; after it is back the service takes jobs again
  * without being restarted.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +19,7 @@ import { ImportRecords } from '../services/aggregator/records';
 import { eaEvent } from './support/imports';
 import { freePort, startCluster, type Cluster } from './support/cluster';
 import type { ApiResponse } from './support/app';
-const { pingRedis } = require('./support/redis-server');
+import { startPrivateRedis, type PrivateRedis } from './support/private-redis';
 
 /** A request that needs a backing service that is down is answered within this (no hang). */
 const NO_HANG_MS = 8000;
@@ -29,44 +28,20 @@ let cluster: Cluster;
 let store: Store;
 let redisDir: string;
 let redisPort: number;
-let redis: ChildProcess | undefined;
-
-async function startRedis(): Promise<void> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', redisDir],
-    { stdio: 'ignore' },
-  );
-  redis = child;
-  const deadline = Date.now() + 10000;
-  while (!(await pingRedis('127.0.0.1', redisPort, 500))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the private redis-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function stopRedis(): Promise<void> {
-  const child = redis;
-  redis = undefined;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
-  // SIGTERM is Redis' orderly shutdown: the append-only file is complete on disk when it exits.
-  child.kill('SIGTERM');
-  await gone;
-}
+let redis: PrivateRedis | undefined;
 
 beforeAll(async () => {
   redisDir = mkdtempSync(join(tmpdir(), 'ecs-redis-'));
   redisPort = await freePort();
-  await startRedis();
-  cluster = await startCluster({ redisUrl: `redis://127.0.0.1:${redisPort}` });
+  redis = await startPrivateRedis(redisDir, redisPort);
+  cluster = await startCluster({ redisUrl: redis.url });
   store = await openStore({ mongoUrl: cluster.env.MONGO_URL, mongoDb: cluster.env.MONGO_DB, dataDir: ':memory:' });
 }, 180000);
 
 afterAll(async () => {
   await store?.close();
   await cluster?.stop();
-  await stopRedis();
+  await redis?.stop();
   rmSync(redisDir, { recursive: true, force: true });
 }, 60000);
 
@@ -120,7 +95,8 @@ it('answers 503 while Redis is down, keeps serving reads, and loses or repeats n
   await batchQueue.close();
   probe.disconnect();
 
-  await stopRedis();
+  // SIGTERM is Redis' orderly shutdown: the append-only file is complete on disk when it exits.
+  await redis!.stop();
 
   // Requests that need the queue are refused at once; reads go on.
   const down = await Promise.all([
@@ -140,7 +116,7 @@ it('answers 503 while Redis is down, keeps serving reads, and loses or repeats n
   }
 
   // Redis back on the same port with its data; a worker again; the waiting requests get their answers.
-  await startRedis();
+  redis = await startPrivateRedis(redisDir, redisPort);
   await cluster.startProcess('worker', 'worker-2');
   const answers = await Promise.all(queued);
   for (const a of answers) {

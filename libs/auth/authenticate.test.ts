@@ -54,6 +54,12 @@ class CountingStore implements Store {
   nextId(counter: string, count?: number) {
     return this.inner.nextId(counter, count);
   }
+  get unitMode() {
+    return this.inner.unitMode;
+  }
+  unit<R>(work: () => Promise<R>): Promise<R> {
+    return this.inner.unit(work);
+  }
   ensure(specs: Parameters<Store['ensure']>[0]) {
     return this.inner.ensure(specs);
   }

@@ -236,7 +236,8 @@ export const ENV = {
   },
   WORKER_CONCURRENCY: { description: 'Jobs a worker runs at once per queue.', roles: ['worker', 'all'], parse: int(4, 1, 256) },
   BATCH_TIMEOUT_MS: {
-    description: 'How long the gateway waits for a queued batch before answering 504.',
+    description:
+      'How long the gateway waits for a queued batch: then 503 (cancelled, nothing done) when no worker has started it, 504 when one is still running it.',
     roles: ['all', 'gateway'],
     parse: int(60000, 1000, 3600000),
   },

@@ -155,4 +155,11 @@ export const OEMBED_CACHE: CollectionSpec = {
   indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
 };
 
-export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, CREDENTIALS, OPTIONS, OEMBED_CACHE, COMMENTS];
+/** Batches of `POST /batch/v1`: their run state and result, for a day when sent with an Idempotency-Key (libs/rest/batch-ledger.ts). */
+export const BATCHES: CollectionSpec = {
+  name: 'batches',
+  fields: { id: 'text', expires: 'date' },
+  indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
+};
+
+export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, CREDENTIALS, OPTIONS, OEMBED_CACHE, COMMENTS, BATCHES];

@@ -2,7 +2,8 @@
  * The batch executor (`POST /batch/v1`) as the reference runs it: a first pass matches and validates
  * every sub-request (no permission checks), `require-all-validate` stops there when any failed, then
  * the requests run in order through the same pipeline as direct requests. Each sub-request carries an
- * idempotency key derived from the batch job, so a retried job finds what was already done.
+ * idempotency key derived from the batch (its ledger entry: batch-ledger.ts), so a job run again finds
+ * what was already done.
  */
 import type { AuthUser } from '../auth/user';
 import { RestError } from './errors';
@@ -22,6 +23,8 @@ export interface BatchJob {
   requests: BatchRequestItem[];
   user: AuthUser | null;
   requestId: string;
+  /** The batch's entry in the ledger (batch-ledger.ts) and the run this job is; absent on jobs queued before there was one. */
+  ledger?: { id: string; run: number };
 }
 
 export interface BatchItemResponse {
@@ -55,7 +58,8 @@ function canonicalHeaders(headers: BatchRequestItem['headers']): Record<string, 
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-export async function runBatch(server: RestServer, job: BatchJob, jobId: string): Promise<BatchResult> {
+/** Runs a batch; its sub-requests' idempotency keys are `batch:<keyBase>:<index>`, so running it again repeats nothing. */
+export async function runBatch(server: RestServer, job: BatchJob, keyBase: string): Promise<BatchResult> {
   const inputs: Array<RestInput & { requestId: string }> = [];
   const failures: Array<BatchItemResponse | null> = [];
 
@@ -71,7 +75,7 @@ export async function runBatch(server: RestServer, job: BatchJob, jobId: string)
       headers: canonicalHeaders(item.headers),
       user: job.user,
       requestId: `${job.requestId}:${i}`,
-      idempotencyKey: `batch:${jobId}:${i}`,
+      idempotencyKey: `batch:${keyBase}:${i}`,
     };
     inputs.push(input);
     if (!parsed) {

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStore } from './index';
 import { mapError, MongoStore } from './mongo';
+import { UNIT_JOURNAL, UNIT_LEASE_MS, UnitAbandonedError } from './mongo-unit';
 import { MAX_NEEDLE, normalizeFilter } from './query';
 import { Repository } from './repository';
 import { SqliteStore } from './sqlite';
@@ -670,6 +671,168 @@ describe.each([
         expect(await match({ terms: 77 })).toEqual([]);
         expect(await items.count({})).toBe(5);
       }
+    });
+  });
+
+  describe('units of work', () => {
+    const deferred = () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    };
+    const boom = () => {
+      throw new Error('boom');
+    };
+
+    it('keeps a unit’s writes, which its own reads see, and answers its result', async () => {
+      const result = await h.store.unit(async () => {
+        await items.insertOne({ id: 100, title: 'unit' });
+        await items.updateOne({ id: 1 }, { $set: { title: 'in unit' } });
+        expect(await items.count({ id: 100 })).toBe(1);
+        expect((await items.findOne({ id: 1 }))!.title).toBe('in unit');
+        return 7;
+      });
+      expect(result).toBe(7);
+      expect(await match({ id: { $gte: 100 } })).toEqual([100]);
+      expect((await items.findOne({ id: 1 }))!.title).toBe('in unit');
+    });
+
+    it('leaves none of the inserts of a unit that fails, nested units included', async () => {
+      const failing = h.store.unit(async () => {
+        await items.insertOne({ id: 101 });
+        await h.store.unit(async () => {
+          await items.insertMany([{ id: 102 }, { id: 103, terms: [77] }]);
+        });
+        boom();
+      });
+      await expect(failing).rejects.toThrow('boom');
+      expect(await match({ id: { $gte: 100 } })).toEqual([]);
+      expect(await match({ terms: 77 })).toEqual([]);
+    });
+
+    it('leaves none of its writes with transactions; without, keeps what its first update committed', async () => {
+      const failing = h.store.unit(async () => {
+        await items.insertOne({ id: 104 });
+        await items.updateOne({ id: 1 }, { $set: { title: 'changed' } });
+        await items.insertOne({ id: 105 });
+        await items.deleteOne({ id: 2 });
+        boom();
+      });
+      await expect(failing).rejects.toThrow('boom');
+      if (h.store.unitMode === 'transaction') {
+        expect(await match({ id: { $gte: 100 } })).toEqual([]);
+        expect((await items.findOne({ id: 1 }))!.title).toBe('Alpha Ümlaut');
+        expect(await items.count({ id: 2 })).toBe(1);
+      } else {
+        // The update may name what was inserted before it, so from there on nothing is undone.
+        expect(await match({ id: { $gte: 100 } })).toEqual([104, 105]);
+        expect((await items.findOne({ id: 1 }))!.title).toBe('changed');
+        expect(await items.count({ id: 2 })).toBe(0);
+      }
+    });
+
+    it('undoes the inserts before an update that fails (compensation)', async () => {
+      if (h.store.unitMode !== 'compensation') return;
+      const failing = h.store.unit(async () => {
+        await items.insertOne({ id: 106 });
+        await items.updateOne({ id: 1 }, { $set: { 'bad path': 1 } });
+      });
+      await expect(failing).rejects.toThrow();
+      expect(await match({ id: { $gte: 100 } })).toEqual([]);
+    });
+
+    it('never takes in, nor undoes, a write made outside it while it is open', async () => {
+      const held = deferred();
+      const unit = h.store.unit(async () => {
+        await items.insertOne({ id: 110 });
+        await held.promise;
+        await items.insertOne({ id: 111 });
+        boom();
+      });
+      await new Promise((r) => setImmediate(r));
+      const outside = items.insertOne({ id: 112 });
+      const outsideUpdate = items.updateOne({ id: 2 }, { $set: { title: 'outside' } });
+      await new Promise((r) => setImmediate(r));
+      held.resolve();
+      await expect(unit).rejects.toThrow('boom');
+      await outside;
+      await outsideUpdate;
+      expect(await match({ id: { $gte: 100 } })).toEqual([112]);
+      expect((await items.findOne({ id: 2 }))!.title).toBe('outside');
+    });
+
+    it('shows nothing it has not committed to readers outside it (with transactions)', async () => {
+      if (h.store.unitMode !== 'transaction') return;
+      const held = deferred();
+      const inserted = deferred();
+      const unit = h.store.unit(async () => {
+        await items.insertOne({ id: 120, status: 'unit' });
+        inserted.resolve();
+        await held.promise;
+        boom();
+      });
+      await inserted.promise;
+      const seen = items.count({ status: 'unit' });
+      const seenPage = items.find({ id: { $gte: 100 } });
+      held.resolve();
+      await expect(unit).rejects.toThrow('boom');
+      expect(await seen).toBe(0);
+      expect(await seenPage).toEqual([]);
+    });
+
+    it('runs units one at a time on the embedded store, so a read-then-write inside one is never raced', async () => {
+      if (h.store.kind !== 'sqlite') return;
+      const claim = (title: string) =>
+        h.store.unit(async () => {
+          const taken = await items.count({ status: 'claimed' });
+          // A turn of the event loop in the middle, where another unit could start were units not serialised.
+          await new Promise((r) => setImmediate(r));
+          await items.insertOne({ id: 130 + taken, status: 'claimed', title });
+        });
+      await Promise.all(['a', 'b', 'c', 'd'].map(claim));
+      expect(await match({ status: 'claimed' })).toEqual([130, 131, 132, 133]);
+    });
+
+    it('undoes, from another process, the inserts of a unit whose process died before it ended (compensation)', async () => {
+      if (h.store.unitMode !== 'compensation') return;
+      const store = h.store as MongoStore;
+      const journal = store.db.collection(UNIT_JOURNAL);
+      expect(await journal.countDocuments()).toBe(0);
+      const held = deferred();
+      const inserted = deferred();
+      // This unit stands for a process killed in the middle: it stops after its first inserts.
+      const unit = store.unit(async () => {
+        await items.insertOne({ id: 140 });
+        await items.insertMany([{ id: 141 }, { id: 142 }]);
+        inserted.resolve();
+        await held.promise;
+        await items.insertOne({ id: 143 });
+      });
+      await inserted.promise;
+      expect(await match({ id: { $gte: 100 } })).toEqual([140, 141, 142]);
+      const other = await MongoStore.connect({ url: process.env.TEST_MONGO_URL!, db: store.db.databaseName });
+      try {
+        expect(await other.units.recover(new Date())).toBe(0);
+        expect(await match({ id: { $gte: 100 } })).toEqual([140, 141, 142]);
+        expect(await other.units.recover(new Date(Date.now() + UNIT_LEASE_MS + 1000))).toBe(1);
+      } finally {
+        await other.close();
+      }
+      expect(await match({ id: { $gte: 100 } })).toEqual([]);
+      expect(await journal.countDocuments()).toBe(0);
+      // Should the unit go on after all, it cannot commit, and inserts nothing more.
+      held.resolve();
+      await expect(unit).rejects.toBeInstanceOf(UnitAbandonedError);
+      expect(await match({ id: { $gte: 100 } })).toEqual([]);
+    });
+
+    it('leaves no journal behind (compensation)', async () => {
+      if (h.store.unitMode !== 'compensation') return;
+      await h.store.unit(async () => void (await items.insertOne({ id: 150 })));
+      await expect(h.store.unit(async () => boom())).rejects.toThrow('boom');
+      await expect(h.store.unit(async () => (await items.insertOne({ id: 151 }), boom()))).rejects.toThrow('boom');
+      expect(await (h.store as MongoStore).db.collection(UNIT_JOURNAL).countDocuments()).toBe(0);
+      expect(await match({ id: { $gte: 100 } })).toEqual([150]);
     });
   });
 

@@ -5,106 +5,14 @@
  * validated tree, so nothing outside the port's language (`$where`, `$regex`, `$expr`, ...) reaches the
  * server. `_id` stays inside: documents get driver-generated ObjectIds and every read projects it out.
  */
-import {
-  MongoClient,
-  type Collection as MongoDriverCollection,
-  type CreateIndexesOptions,
-  type Db,
-  type Document,
-  type Filter as MongoFilter,
-  type Sort,
-} from 'mongodb';
+import { MongoClient, type Collection as MongoDriverCollection, type CreateIndexesOptions, type Db, type Document } from 'mongodb';
 import { WriteGenerations } from './generations';
-import { assertCollectionName, assertPath, COUNTERS, escapeRegExp, isObject, normalizeFilter, normalizeWindow, validateUpdate } from './query';
-import type { Cond } from './query';
-import {
-  DuplicateKeyError,
-  type Collection,
-  type CollectionSpec,
-  type Doc,
-  type Filter,
-  type FindOptions,
-  type Scalar,
-  type Store,
-  type Update,
-  type UpdateResult,
-} from './types';
+import { isDuplicate, mapError, MongoCollection } from './mongo-collection';
+import { MongoUnits, unitModeOf, type UnitMode } from './mongo-unit';
+import { assertCollectionName, assertPath, COUNTERS, isObject } from './query';
+import type { Collection, CollectionSpec, Doc, Store } from './types';
 
-const MONGO_OP: Record<string, string> = {
-  eq: '$eq',
-  ne: '$ne',
-  in: '$in',
-  nin: '$nin',
-  gt: '$gt',
-  gte: '$gte',
-  lt: '$lt',
-  lte: '$lte',
-  exists: '$exists',
-};
-
-function toMongo(c: Cond): Document {
-  if (c.kind === 'and') {
-    if (c.items.length === 0) return {};
-    return c.items.length === 1 ? toMongo(c.items[0]) : { $and: c.items.map(toMongo) };
-  }
-  if (c.kind === 'or') return { $or: c.items.map(toMongo) };
-  if (c.op === 'icontains') return { [c.path]: { $regex: escapeRegExp(c.value), $options: 'i' } };
-  return { [c.path]: { [MONGO_OP[c.op]]: c.value } };
-}
-
-/** A port update as the driver takes it (its own update type has no null operand for $pull). */
-function toMongoUpdate(update: Update): Document {
-  return update;
-}
-
-/** Validates a port filter and returns the equivalent MongoDB filter. */
-export function toMongoFilter(filter: Filter): MongoFilter<Document> {
-  return toMongo(normalizeFilter(filter));
-}
-
-function toSort(sort: FindOptions['sort']): Sort | undefined {
-  if (!sort || sort.length === 0) return undefined;
-  const out: Array<[string, 1 | -1]> = [];
-  for (const [p, dir] of sort) {
-    assertPath(p);
-    if (dir !== 1 && dir !== -1) throw new Error(`sort direction for ${p} must be 1 or -1`);
-    out.push([p, dir]);
-  }
-  // _id (insertion order) breaks ties, so paging is stable; same rule as the SQLite adapter.
-  out.push(['_id', sort[sort.length - 1][1]]);
-  return out;
-}
-
-function projection(fields: string[] | undefined): Document {
-  if (!fields) return { _id: 0 };
-  const p: Document = { _id: 0, id: 1 };
-  for (const f of fields) p[assertPath(f)] = 1;
-  return p;
-}
-
-/** The key names of the index a duplicate-key error names, from whatever detail the server gave. */
-function duplicateKeys(e: Record<string, unknown>): string[] {
-  const keyPattern = (holder: unknown) => (isObject(holder) && isObject(holder.keyPattern) ? holder.keyPattern : undefined);
-  const firstWrite = Array.isArray(e.writeErrors) ? e.writeErrors[0] : undefined;
-  const pattern = keyPattern(e) ?? keyPattern(e.errorResponse) ?? keyPattern(isObject(firstWrite) ? firstWrite.err : undefined);
-  if (pattern) return Object.keys(pattern);
-  const msg = String(e.errmsg ?? e.message ?? '');
-  const m = /index: (\S+) dup key/.exec(msg);
-  // Default index names are "<key>_<dir>" joined by "_": "slug_1_type_1".
-  return m ? m[1].split(/_-?1(?:_|$)/).filter(Boolean) : [];
-}
-
-function isDuplicate(e: unknown): e is Record<string, unknown> {
-  if (!isObject(e)) return false;
-  const firstWrite = Array.isArray(e.writeErrors) ? e.writeErrors[0] : undefined;
-  return e.code === 11000 || (isObject(firstWrite) && firstWrite.code === 11000);
-}
-
-/** Turns a duplicate-key failure into the port's DuplicateKeyError; other errors pass unchanged. */
-export function mapError(e: unknown, collection: string): unknown {
-  if (isDuplicate(e)) return new DuplicateKeyError(collection, duplicateKeys(e));
-  return e;
-}
+export { mapError, toMongoFilter } from './mongo-collection';
 
 /** The server's codes for an index that exists on the same keys or name with other options. */
 const INDEX_CONFLICTS = new Set([85, 86]);
@@ -131,143 +39,6 @@ async function createOrReplaceIndex(c: MongoDriverCollection, collection: string
   }
 }
 
-class MongoCollection<T extends Doc> implements Collection<T> {
-  constructor(
-    private readonly db: Db,
-    readonly name: string,
-    private readonly generations: WriteGenerations,
-  ) {}
-
-  private get c() {
-    return this.db.collection(this.name);
-  }
-
-  async find(filter: Filter, window: FindOptions = {}): Promise<T[]> {
-    const options = normalizeWindow(window);
-    // The driver's generic result type is the boundary of this store's document types: a stored document
-    // becomes the T its collection was asked for (nothing checks it against T at run time).
-    return await this.c
-      .find<T>(toMongoFilter(filter), {
-        projection: projection(options.fields),
-        sort: toSort(options.sort),
-        skip: options.skip || undefined,
-        limit: options.limit || undefined,
-      })
-      .toArray();
-  }
-
-  async findOne(filter: Filter, window: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
-    const options = normalizeWindow(window);
-    return await this.c.findOne<T>(toMongoFilter(filter), {
-      projection: projection(options.fields),
-      sort: toSort(options.sort),
-      skip: options.skip || undefined,
-    });
-  }
-
-  async count(filter: Filter): Promise<number> {
-    return this.c.countDocuments(toMongoFilter(filter));
-  }
-
-  async distinct(path: string, filter: Filter): Promise<Scalar[]> {
-    return await this.c.distinct(assertPath(path), toMongoFilter(filter));
-  }
-
-  insertOne(doc: T): Promise<void> {
-    return this.generations.around(this.name, () => this.insertOneNow(doc));
-  }
-
-  private async insertOneNow(doc: T): Promise<void> {
-    try {
-      // A copy, because the driver writes the generated _id into the object it is given.
-      await this.c.insertOne({ ...doc });
-    } catch (e) {
-      throw mapError(e, this.name);
-    }
-  }
-
-  insertMany(docs: T[]): Promise<void> {
-    return this.generations.around(this.name, () => this.insertManyNow(docs));
-  }
-
-  private async insertManyNow(docs: T[]): Promise<void> {
-    if (docs.length === 0) return;
-    const copies: Document[] = docs.map((d) => ({ ...d }));
-    try {
-      await this.c.insertMany(copies, { ordered: true });
-    } catch (e) {
-      // MongoDB has no multi-document atomicity without a replica-set transaction; undo the part that
-      // landed so the port's "all or none" holds. The ids are ours, generated by the driver on the copies.
-      const ids = copies.map((d) => d._id).filter((id) => id !== undefined);
-      if (ids.length > 0) await this.c.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
-      throw mapError(e, this.name);
-    }
-  }
-
-  updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.generations.around(this.name, () => this.updateOneNow(filter, update));
-  }
-
-  private async updateOneNow(filter: Filter, update: Update): Promise<UpdateResult> {
-    validateUpdate(update);
-    try {
-      const r = await this.c.updateOne(toMongoFilter(filter), toMongoUpdate(update));
-      return { matched: r.matchedCount, modified: r.modifiedCount };
-    } catch (e) {
-      throw mapError(e, this.name);
-    }
-  }
-
-  updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.generations.around(this.name, () => this.updateManyNow(filter, update));
-  }
-
-  private async updateManyNow(filter: Filter, update: Update): Promise<UpdateResult> {
-    validateUpdate(update);
-    try {
-      const r = await this.c.updateMany(toMongoFilter(filter), toMongoUpdate(update));
-      return { matched: r.matchedCount, modified: r.modifiedCount };
-    } catch (e) {
-      throw mapError(e, this.name);
-    }
-  }
-
-  findOneAndUpdate(filter: Filter, update: Update): Promise<T | null> {
-    return this.generations.around(this.name, () => this.findOneAndUpdateNow(filter, update));
-  }
-
-  private async findOneAndUpdateNow(filter: Filter, update: Update): Promise<T | null> {
-    validateUpdate(update);
-    try {
-      const doc = await this.c.findOneAndUpdate(toMongoFilter(filter), toMongoUpdate(update), {
-        returnDocument: 'after',
-        projection: { _id: 0 },
-        includeResultMetadata: false,
-      });
-      // The same boundary as find's (findOneAndUpdate has no generic result type): the stored document as T.
-      return doc as T | null;
-    } catch (e) {
-      throw mapError(e, this.name);
-    }
-  }
-
-  deleteOne(filter: Filter): Promise<number> {
-    return this.generations.around(this.name, () => this.deleteOneNow(filter));
-  }
-
-  private async deleteOneNow(filter: Filter): Promise<number> {
-    return (await this.c.deleteOne(toMongoFilter(filter))).deletedCount;
-  }
-
-  deleteMany(filter: Filter): Promise<number> {
-    return this.generations.around(this.name, () => this.deleteManyNow(filter));
-  }
-
-  private async deleteManyNow(filter: Filter): Promise<number> {
-    return (await this.c.deleteMany(toMongoFilter(filter))).deletedCount;
-  }
-}
-
 export interface MongoStoreOptions {
   url: string;
   /** Database name; defaults to the one in the URL, else `ecs`. */
@@ -288,6 +59,8 @@ export class MongoStore implements Store {
   private countersReady: Promise<void> | null = null;
 
   readonly generations = new WriteGenerations();
+  /** Units of work: transactions on a replica set or sharded cluster, compensation on a standalone server (mongo-unit.ts). */
+  readonly units: MongoUnits;
 
   /** MongoDB tells a client nothing of other clients' writes without a change stream. */
   foreignWrites(): null {
@@ -297,7 +70,18 @@ export class MongoStore implements Store {
   constructor(
     readonly client: MongoClient,
     readonly db: Db,
-  ) {}
+    unitMode: UnitMode,
+  ) {
+    this.units = new MongoUnits(client, db, unitMode, this.generations);
+  }
+
+  get unitMode(): UnitMode {
+    return this.units.mode;
+  }
+
+  unit<R>(work: () => Promise<R>): Promise<R> {
+    return this.units.run(work);
+  }
 
   static async connect(opts: MongoStoreOptions): Promise<MongoStore> {
     // undefined values are dropped, as JSON.stringify drops them in the SQLite store.
@@ -317,12 +101,15 @@ export class MongoStore implements Store {
     }
     const fromUrl = client.options.dbName;
     const name = opts.db ?? (fromUrl && fromUrl !== 'test' ? fromUrl : 'ecs');
-    return new MongoStore(client, client.db(name));
+    const db = client.db(name);
+    const store = new MongoStore(client, db, await unitModeOf(db));
+    await store.units.start();
+    return store;
   }
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
     // A collection is its name and this store's handles (no state of its own), so each call makes one, typed as asked.
-    return new MongoCollection<T>(this.db, assertCollectionName(name), this.generations);
+    return new MongoCollection<T>(this.db, assertCollectionName(name), this.generations, this.units);
   }
 
   private ensureCounters(): Promise<void> {
@@ -383,6 +170,7 @@ export class MongoStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.units.stop();
     await this.client.close();
   }
 }

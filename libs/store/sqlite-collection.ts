@@ -20,6 +20,8 @@ export interface CollectionHost {
   orderBy(info: TableInfo, sort: FindOptions['sort'], b: Sql): string;
   stmt(sql: string, pluck?: boolean): Database.Statement;
   write<R>(collection: string, fn: () => R): R;
+  /** Runs a synchronous operation once no unit of work of another caller holds the connection (sqlite-unit.ts). */
+  when<R>(op: () => R): Promise<R>;
 }
 
 /**
@@ -55,26 +57,36 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     return { sql, params: b.params };
   }
 
-  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    const { sql, params } = this.select(filter, options, 't.doc');
-    const rows = this.store.stmt(sql, true).all(...params);
-    return rows.map((r) => project(decodeDoc<T>(sqlText(r)), options.fields));
+  find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.store.when(() => {
+      const { sql, params } = this.select(filter, options, 't.doc');
+      const rows = this.store.stmt(sql, true).all(...params);
+      return rows.map((r) => project(decodeDoc<T>(sqlText(r)), options.fields));
+    });
   }
 
-  async findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
-    const { sql, params } = this.select(filter, { ...options, limit: 1 }, 't.doc');
-    const row = this.store.stmt(sql, true).get(...params);
-    return row === undefined ? null : project(decodeDoc<T>(sqlText(row)), options.fields);
+  findOne(filter: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<T | null> {
+    return this.store.when(() => {
+      const { sql, params } = this.select(filter, { ...options, limit: 1 }, 't.doc');
+      const row = this.store.stmt(sql, true).get(...params);
+      return row === undefined ? null : project(decodeDoc<T>(sqlText(row)), options.fields);
+    });
   }
 
-  async count(filter: Filter): Promise<number> {
-    const info = this.info;
-    const b = new Sql();
-    const where = this.store.compile(info, filter, b);
-    return sqlNumber(this.store.stmt(`SELECT COUNT(*) FROM ${info.table} AS t WHERE ${where}`, true).get(...b.params));
+  count(filter: Filter): Promise<number> {
+    return this.store.when(() => {
+      const info = this.info;
+      const b = new Sql();
+      const where = this.store.compile(info, filter, b);
+      return sqlNumber(this.store.stmt(`SELECT COUNT(*) FROM ${info.table} AS t WHERE ${where}`, true).get(...b.params));
+    });
   }
 
-  async distinct(p: string, filter: Filter): Promise<Scalar[]> {
+  distinct(p: string, filter: Filter): Promise<Scalar[]> {
+    return this.store.when(() => this.distinctNow(p, filter));
+  }
+
+  private distinctNow(p: string, filter: Filter): Scalar[] {
     assertPath(p);
     const info = this.info;
     const b = new Sql();
@@ -137,14 +149,14 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   async insertOne(doc: T): Promise<void> {
     const info = this.info;
     const rows = this.rowsOf(info, [doc]);
-    this.store.write(this.name, () => this.insertRows(info, rows));
+    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows)));
   }
 
   async insertMany(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
     const info = this.info;
     const rows = this.rowsOf(info, docs);
-    this.store.write(this.name, () => this.insertRows(info, rows));
+    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows)));
   }
 
   private matchRows(filter: Filter, one: boolean): Array<{ rid: number; doc: string }> {
@@ -193,17 +205,17 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update): Promise<UpdateResult> {
-    const { matched, modified } = this.applyUpdates(filter, update, true);
+    const { matched, modified } = await this.store.when(() => this.applyUpdates(filter, update, true));
     return { matched, modified };
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    const { matched, modified } = this.applyUpdates(filter, update, false);
+    const { matched, modified } = await this.store.when(() => this.applyUpdates(filter, update, false));
     return { matched, modified };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update): Promise<T | null> {
-    return this.applyUpdates(filter, update, true).doc;
+    return (await this.store.when(() => this.applyUpdates(filter, update, true))).doc;
   }
 
   private remove(filter: Filter, one: boolean): number {
@@ -225,11 +237,11 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  async deleteOne(filter: Filter): Promise<number> {
-    return this.remove(filter, true);
+  deleteOne(filter: Filter): Promise<number> {
+    return this.store.when(() => this.remove(filter, true));
   }
 
-  async deleteMany(filter: Filter): Promise<number> {
-    return this.remove(filter, false);
+  deleteMany(filter: Filter): Promise<number> {
+    return this.store.when(() => this.remove(filter, false));
   }
 }

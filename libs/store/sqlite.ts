@@ -25,6 +25,7 @@ import { SqliteCollection } from './sqlite-collection';
 import { arrayValues, buildTableInfo, Compiler, docRow, getPath, POPULAR_MEMBERS, q, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
 import type { ArrayField, ColValue, TableInfo } from './sqlite-compile';
 import { duplicateKey, isUniqueViolation } from './sqlite-errors';
+import { SqliteUnits } from './sqlite-unit';
 import type { Collection, CollectionSpec, Doc, FieldType, Filter, FindOptions, Store } from './types';
 
 export { decodeDoc, encodeDoc, isDate } from './sqlite-codec';
@@ -77,6 +78,8 @@ export class SqliteStore implements Store {
   private readonly icontainsFn = 'ecs_icontains';
   private closed = false;
   readonly generations = new WriteGenerations();
+  readonly unitMode = 'transaction' as const;
+  private readonly units: SqliteUnits;
   private readonly checkpointer: BackgroundCheckpointer | null;
 
   constructor(opts: SqliteStoreOptions) {
@@ -107,6 +110,7 @@ export class SqliteStore implements Store {
         PRIMARY KEY (collection, path)) WITHOUT ROWID;
     `);
     this.loadTables();
+    this.units = new SqliteUnits(this.db, this.generations);
     this.checkpointer = BackgroundCheckpointer.start(this.file);
   }
 
@@ -179,13 +183,24 @@ export class SqliteStore implements Store {
   async nextId(counter: string, count = 1): Promise<number> {
     if (!Number.isInteger(count) || count < 1) throw new Error('nextId count must be a positive integer');
     // One statement, so concurrent callers (and processes sharing the file) always get disjoint blocks.
-    const seq = sqlNumber(
-      this.stmt(`INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`, true).get(
-        counter,
-        count,
+    const seq = await this.when(() =>
+      sqlNumber(
+        this.stmt(`INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`, true).get(
+          counter,
+          count,
+        ),
       ),
     );
     return seq - count + 1;
+  }
+
+  unit<R>(work: () => Promise<R>): Promise<R> {
+    return this.units.run(work);
+  }
+
+  /** Runs a synchronous operation once no other caller's unit of work holds the connection (sqlite-unit.ts). */
+  when<R>(op: () => R): Promise<R> {
+    return this.units.when(op);
   }
 
   async ensure(specs: CollectionSpec[]): Promise<void> {
@@ -345,9 +360,10 @@ export class SqliteStore implements Store {
     return rows.map((r) => sqlText(r.detail));
   }
 
-  /** Runs `fn` in a transaction (nested calls become savepoints) and maps unique violations. */
+  /** Runs `fn` in a transaction (nested calls become savepoints, also inside a unit of work) and maps unique violations. */
   write<R>(collection: string, fn: () => R): R {
     // A write runs to its end on this thread, so no reader comes between: one mark afterwards is enough.
+    this.units.touch(collection);
     try {
       return this.db.transaction(fn)();
     } catch (e) {

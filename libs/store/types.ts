@@ -111,6 +111,25 @@ export interface Store {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /** Next integer from a named counter (first value 1); `count` reserves a block and returns its first id. */
   nextId(counter: string, count?: number): Promise<number>;
+  /**
+   * Runs `work` as one unit of work: the writes it makes through this store, from any repository, are
+   * kept all together or not at all, also when the process is killed in the middle. A unit inside a
+   * unit is part of it. How, by `unitMode`:
+   * - `transaction` (SQLite; MongoDB on a replica set or sharded cluster): one transaction. On SQLite,
+   *   every other operation of the store waits while the unit is open, so a unit's work must only touch
+   *   the store, and briefly (fetches, file writes and image processing come before it). On MongoDB,
+   *   `work` may run again after a transient transaction error, which is another reason for the same rule.
+   * - `compensation` (a standalone MongoDB, which has no transactions): every document the unit inserts
+   *   is recorded in a journal before it is inserted, and deleted again when the unit fails, or, when
+   *   the process died, by the recovery any process of the store runs once the unit's lease has passed.
+   *   Updates and deletes cannot be undone: once the unit's first one has been applied, its inserts are
+   *   kept (they may be named by it), and so is whatever it writes after. A unit inserts first and
+   *   updates last. Readers outside the unit may see its inserts before it ends.
+   * A failed unit's `nextId` numbers may be given out again (SQLite) or skipped (MongoDB).
+   */
+  unit<R>(work: () => Promise<R>): Promise<R>;
+  /** How `unit` keeps its writes together on this store. */
+  readonly unitMode: 'transaction' | 'compensation';
   /** Creates collections, columns and indexes; idempotent, called at start-up. */
   ensure(specs: CollectionSpec[]): Promise<void>;
   ping(): Promise<void>;

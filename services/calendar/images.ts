@@ -22,8 +22,11 @@ export interface ImageMeta {
   sizes: Record<string, unknown>;
 }
 
-/** An image reference that passed the checks: an existing attachment, a fetched image to keep, or removal. */
-export type ImageRef = { attachment: PostDoc } | { url: string; name: string; bytes: Buffer } | { none: true };
+/**
+ * An image reference that passed the checks: an existing attachment (`attach` when it was kept for this
+ * write and still needs its parent), a fetched image to keep, or removal.
+ */
+export type ImageRef = { attachment: PostDoc; attach?: true } | { url: string; name: string; bytes: Buffer } | { none: true };
 
 /**
  * Checks an image argument: an id must name an image attachment; a URL needs a caller who may upload
@@ -54,10 +57,23 @@ export async function checkImage(deps: CalendarDeps, user: Caller, value: unknow
   return { invalid: INVALID };
 }
 
+/**
+ * Keeps a fetched image in the media library ahead of the write that uses it, unattached: a write that is
+ * a unit of work only touches the store (files and image processing come first), and attaches the image
+ * (storeImage). Other references are returned as they are.
+ */
+export async function keepImage(deps: CalendarDeps, user: Caller, ref: ImageRef): Promise<ImageRef> {
+  if (!('url' in ref)) return ref;
+  return { attachment: await deps.media.add({ bytes: ref.bytes, name: ref.name, user, parent: 0, sourceUrl: ref.url }), attach: true };
+}
+
 /** The attachment id to store for a checked reference (0 removes the image), keeping a fetched image in the media library. */
 export async function storeImage(deps: CalendarDeps, user: Caller, ref: ImageRef, parent: number): Promise<number> {
   if ('none' in ref) return 0;
-  if ('attachment' in ref) return ref.attachment.id;
+  if ('attachment' in ref) {
+    if (ref.attach) await deps.posts.setFields(ref.attachment.id, { parent });
+    return ref.attachment.id;
+  }
   const doc = await deps.media.add({ bytes: ref.bytes, name: ref.name, user, parent, sourceUrl: ref.url });
   return doc.id;
 }

@@ -1,15 +1,16 @@
 /** What the gateway answers itself: the site index, namespace indexes, the batch executor and cms-abilities/v1. */
-import { RestError, unavailableFor } from '../../libs/rest/errors';
+import { asRestError } from '../../libs/rest/errors';
 import { namespaceIndex, siteIndex } from '../../libs/rest/index-doc';
+import { logger } from '../../libs/observability/logger';
 import type { BatchJob } from '../../libs/rest/batch';
+import type { BatchLedger } from '../../libs/rest/batch-ledger';
 import type { RestServer } from '../../libs/rest/server';
 import type { JobQueue } from '../../libs/queue/types';
-import { QueueTimeoutError } from '../../libs/queue/types';
-import { logger } from '../../libs/observability/logger';
 import { BATCH_ENDPOINT, SITE_INDEX_ENDPOINT } from '../../libs/routes/site';
 import { registerAbilities } from './abilities/handlers';
+import { answerBatch } from './batch';
 
-export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeoutMs: number): void {
+export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeoutMs: number, ledger: BatchLedger): void {
   registerAbilities(server);
 
   // The index's `context` is declared without a type (as in the reference): it arrives as sent.
@@ -38,23 +39,11 @@ export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeo
       requestId: input.requestId ?? 'batch',
     };
     try {
-      const result = await queue.run('batch.run', job, { timeoutMs: batchTimeoutMs });
-      return { status: 207, headers: {}, body: result };
+      return await answerBatch({ queue, ledger, timeoutMs: batchTimeoutMs }, job, input.headers['idempotency-key']);
     } catch (e) {
-      if (e instanceof QueueTimeoutError) {
-        return {
-          status: 504,
-          headers: {},
-          body: new RestError('rest_batch_timeout', 'The batch did not finish in time; its requests may still complete.', 504).toJSON(),
-        };
-      }
-      const down = unavailableFor(e);
-      if (down) {
-        logger.warn({ err: e }, 'batch not queued');
-        return { status: down.status, headers: {}, body: down.toJSON() };
-      }
-      logger.error({ err: e }, 'batch failed');
-      return { status: 500, headers: {}, body: new RestError('rest_batch_failed', 'The batch could not be run.', 500).toJSON() };
+      const err = asRestError(e);
+      if (err.status >= 500) logger.error({ err: e }, 'batch failed');
+      return { status: err.status, headers: {}, body: err.toJSON() };
     }
   });
 }

@@ -155,8 +155,8 @@ export function parseBody(raw: Buffer, contentType: string): Pick<RestInput, 'bo
 const BASE_HEADERS: Record<string, string> = {
   'X-Robots-Tag': 'noindex',
   'X-Content-Type-Options': 'nosniff',
-  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, X-View-Nonce, X-TEC-Wizard-Nonce, Link',
-  'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, X-View-Nonce, X-TEC-Wizard-Nonce, Link, Idempotent-Replayed',
+  'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Idempotency-Key',
 };
 
 function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: { loggedIn: boolean; pretty: boolean; cached?: Buffer }): void {

@@ -14,6 +14,7 @@ import type { HandlerContext } from '../../../libs/rest/service';
 import type { CalendarDeps } from '../deps';
 import { paramFailure } from '../errors';
 import { checkEventWrite, checkTerms, saveEvent, type WriteRequest } from '../events/write';
+import { keepImage } from '../images';
 import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from '../linked/write';
 import type { EcKind } from './kinds';
 
@@ -122,10 +123,14 @@ export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind:
   const failure = paramFailure(failures);
   if (failure) throw failure;
 
-  const saved = current
-    ? await updateLinked(deps, ctx.user, linked, current, input, checked.image)
-    : (await createLinked(deps, ctx.user, linked, input, checked.image, { dedupe: false })).doc;
-  // A venue's or organizer's tags count it while it is published, whatever changed.
-  await deps.terms.countWrite(current, saved);
-  return saved;
+  // The record and the tag counts it moves are one unit of work; a fetched image is kept before it.
+  const image = checked.image && (await keepImage(deps, ctx.user, checked.image));
+  return deps.store.unit(async () => {
+    const saved = current
+      ? await updateLinked(deps, ctx.user, linked, current, input, image)
+      : (await createLinked(deps, ctx.user, linked, input, image, { dedupe: false })).doc;
+    // A venue's or organizer's tags count it while it is published, whatever changed.
+    await deps.terms.countWrite(current, saved);
+    return saved;
+  });
 }

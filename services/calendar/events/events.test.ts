@@ -345,6 +345,16 @@ describe('create', () => {
     expect(contributor.body.code).toBe('rest_invalid_param');
     const inline = await create({ venue: { venue: 'Pictured venue', image: `${imageBase}/venue.png` } });
     expect(inline.body.venue.image.url).toMatch(/\/cms-content\/uploads\/\d{4}\/\d{2}\/venue\.png$/);
+    // A fetched image is attached to the record it was given for.
+    const parentOf = async (id: number) => (await app.admin('GET', `/cms/v2/media/${id}`)).body.post;
+    expect(await parentOf(byUrl.body.image.id)).toBe(byUrl.body.id);
+    expect(await parentOf(inline.body.venue.image.id)).toBe(inline.body.venue.id);
+    // An inline venue that is a duplicate of an existing one is that one, and its image is not fetched into the library again.
+    const media = async () => Number((await app.admin('GET', '/cms/v2/media?per_page=1')).headers.get('x-wp-total'));
+    const before = await media();
+    const again = await create({ venue: { venue: 'Pictured venue', image: `${imageBase}/other.png` } });
+    expect(again.body.venue.id).toBe(inline.body.venue.id);
+    expect(await media()).toBe(before);
   });
 
   it('scales statuses: a contributor asking to publish gets pending, publishers get publish', async () => {

@@ -3,7 +3,8 @@
  * request changes nothing: `checkEventWrite` runs every check that needs stored data (before the
  * permission check, as the reference validates before it authorises) and returns a plan;
  * `saveEvent` then creates the inline venues, organizers and unknown terms and writes the event,
- * its meta and its derived index fields in one save, and recounts the terms it touched.
+ * its meta and its derived index fields in one save, and recounts the terms it touched, all as one
+ * unit of work of the store.
  */
 import { DateTime } from 'luxon';
 import type { Caller } from '../../../libs/auth/user';
@@ -31,10 +32,10 @@ import { sanitizeTermName, type TermDoc } from '../../../libs/terms/repository';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
-import { checkImage, storeImage, type ImageRef } from '../images';
+import { checkImage, keepImage, storeImage, type ImageRef } from '../images';
 import { postFieldChanges } from '../post-fields';
 import type { LinkedKindDef } from '../linked/kind';
-import { checkLinkedInput, createLinked, inlineInput, type LinkedInput } from '../linked/write';
+import { checkLinkedInput, createLinked, findDuplicate, inlineInput, type LinkedInput } from '../linked/write';
 import { ORGANIZER } from '../organizers/kind';
 import { VENUE } from '../venues/kind';
 
@@ -240,8 +241,39 @@ function publicationDate(req: WriteRequest, zone: string, now: Date): Date | nul
   return null;
 }
 
-/** Writes a new event (current null) or an update of one; returns the stored record. */
+/**
+ * The plan with its fetched images (the event's and its new venues' and organizers') kept in the media
+ * library, unattached. An inline record that will turn out a duplicate of an existing one keeps none.
+ */
+async function keepImages(deps: CalendarDeps, user: Caller, plan: EventPlan): Promise<EventPlan> {
+  const kept: EventPlan = { ...plan };
+  if (plan.image) kept.image = await keepImage(deps, user, plan.image);
+  for (const [key, kind] of [['venues', VENUE] as const, ['organizers', ORGANIZER] as const]) {
+    const entries = plan[key];
+    if (!entries) continue;
+    const out: LinkedEntry[] = [];
+    for (const e of entries) {
+      if (!('input' in e) || !e.image) out.push(e);
+      else if (await findDuplicate(deps, kind, String(e.input[kind.key] ?? ''), e.input.description)) out.push({ input: e.input });
+      else out.push({ ...e, image: await keepImage(deps, user, e.image) });
+    }
+    kept[key] = out;
+  }
+  return kept;
+}
+
+/**
+ * Writes a new event (current null) or an update of one; returns the stored record. The inline venues,
+ * organizers and terms it creates, the event and the term counts it moves are one unit of work
+ * (Store.unit): after a failure or a crash at any moment, no venue or organizer stays without its event.
+ * Fetched images are kept before the unit, which only touches the store, and attached inside it.
+ */
 export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
+  const kept = await keepImages(deps, req.user, plan);
+  return deps.store.unit(() => storeEvent(deps, req, kept, current));
+}
+
+async function storeEvent(deps: CalendarDeps, req: WriteRequest, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
   const now = deps.now();
   const user = req.user;
   const zone = zoneFor(deps, req, current);

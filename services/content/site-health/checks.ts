@@ -166,6 +166,18 @@ export async function storeCheck(deps: HealthDeps): Promise<HealthResult> {
       test: 'store',
     };
   }
+  if (deps.store.unitMode === 'compensation') {
+    return {
+      label: 'MongoDB runs without transactions',
+      status: 'recommended',
+      badge: PERFORMANCE,
+      description: p(
+        `A ping to ${kind} took ${ms} ms. It is a standalone server, which has no transactions: writes that belong together (an event and the venues and organizers it creates) are undone by compensation when they fail, and others may see them part-way.`,
+      ),
+      actions: p('Run MongoDB as a replica set (a single-node one will do) so that such writes are transactions.'),
+      test: 'store',
+    };
+  }
   return {
     label: 'The store is reachable',
     status: 'good',

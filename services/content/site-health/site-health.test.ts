@@ -104,7 +104,8 @@ describe('cms-site-health/v1 over HTTP', () => {
 
 describe('site health checks under controlled conditions', () => {
   const site = siteFrom({ SITE_URL: 'http://calendar.example.org', SITE_NAME: 'x', SITE_DESCRIPTION: '', SITE_TIMEZONE: 'UTC' });
-  const fakeStore = (ping: () => Promise<void>, kind: 'sqlite' | 'mongo' = 'sqlite') => ({ kind, ping }) as unknown as Store;
+  const fakeStore = (ping: () => Promise<void>, kind: 'sqlite' | 'mongo' = 'sqlite', unitMode: Store['unitMode'] = 'transaction') =>
+    ({ kind, ping, unitMode }) as unknown as Store;
   const deps = (over: Partial<HealthDeps> = {}): HealthDeps => ({ store: fakeStore(async () => undefined), site, dataDir: '/nonexistent-data-dir', ...over });
   const fakeQueue = (workers: Record<string, number> | null, depths: Record<string, number>, ping: () => Promise<void> = async () => undefined) =>
     (() => ({ kind: workers ? 'bullmq' : 'inline', ping, workers: async () => workers, depths: async () => depths })) as unknown as () => JobQueue;
@@ -127,6 +128,11 @@ describe('site health checks under controlled conditions', () => {
     const slow = await storeCheck(deps({ now: () => (t += 400) }));
     expect([slow.status, slow.label]).toEqual(['recommended', 'The store answers slowly']);
     expect((await storeCheck(deps())).status).toBe('good');
+    expect((await storeCheck(deps({ store: fakeStore(async () => undefined, 'mongo') }))).status).toBe('good');
+    // A standalone MongoDB keeps units of work by compensation: a replica set is recommended.
+    const standalone = await storeCheck(deps({ store: fakeStore(async () => undefined, 'mongo', 'compensation') }));
+    expect([standalone.status, standalone.label]).toEqual(['recommended', 'MongoDB runs without transactions']);
+    expect(standalone.actions).toContain('replica set');
     jest.useFakeTimers();
     try {
       const pending = storeCheck(deps({ store: fakeStore(() => new Promise(() => undefined)) }));
