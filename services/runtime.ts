@@ -156,9 +156,20 @@ function listen(app: { callback(): (...args: never[]) => void }, config: Config,
   });
 }
 
-function closeServer(server: Server): Promise<void> {
+/**
+ * Stops accepting connections and waits for in-flight requests, at most `graceMs`. Keep-alive
+ * connections become idle as their last answer is sent; they are closed at once and then every 100 ms
+ * rather than waiting for the keep-alive timeout. After the grace, whatever is left is closed.
+ */
+function closeServer(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(force);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }
@@ -282,7 +293,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
   return {
     server,
     async close() {
-      await closeServer(server);
+      await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
       for (const c of closers) {
         try {
           await c();

@@ -87,6 +87,9 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     ADMIN_PASSWORD: ADMIN.password,
     ADMIN_APP_PASSWORD: ADMIN.appPassword,
     LOG_LEVEL: 'silent',
+    // Every test client comes from 127.0.0.1; suites that open many connections at once must not meet
+    // the per-address cap meant for the open internet (services/gateway/connections.test.ts sets its own).
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
     ...env,
   });
   const running = await start('all', config);

@@ -82,6 +82,8 @@ export async function startCluster(opts: { mongoUrl?: string; redisUrl?: string;
     ADMIN_PASSWORD: ADMIN.password,
     ADMIN_APP_PASSWORD: ADMIN.appPassword,
     BATCH_TIMEOUT_MS: '120000',
+    // All test clients share 127.0.0.1 (as behind an ingress); the per-address cap is tested on its own.
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
     ...opts.env,
   };
   for (const s of SERVICES) env[`${s.toUpperCase()}_SERVICE_URL`] = `http://127.0.0.1:${ports[s]}`;
