@@ -47,17 +47,26 @@ CORRECTIONS = {
     "vtimezone-tzids": "a VTIMEZONE naming two TZIDs keeps its first",
 }
 
-# Windows display names seen in real exports, by the IANA zone of their first city.
-DISPLAY_CITIES = {
-    "amsterdam": "Europe/Amsterdam",
-    "brussels": "Europe/Brussels",
-    "sarajevo": "Europe/Sarajevo",
-    "belgrade": "Europe/Belgrade",
-    "london": "Europe/London",
-    "dublin": "Europe/Dublin",
-    "helsinki": "Europe/Helsinki",
-    "athens": "Europe/Athens",
+# The North American zones of Windows display names ("(UTC-05:00) Eastern Time (US & Canada)").
+US_TIMES = {
+    "eastern": "America/New_York",
+    "central": "America/Chicago",
+    "mountain": "America/Denver",
+    "pacific": "America/Los_Angeles",
 }
+CITIES = {z.rsplit("/", 1)[-1].replace("_", " ").lower(): z for z in pytz.all_timezones if "/" in z}
+
+
+def display_zone(name):
+    """The IANA zone of a Windows display name: its North American zone, else its first known city."""
+    rest = re.sub(r"^\((?:UTC|GMT)[^)]*\)\s*", "", name).strip()
+    m = re.match(r"^(\w+) Time \(US (?:&|and) Canada\)$", rest, re.I)
+    if m and m.group(1).lower() in US_TIMES:
+        return US_TIMES[m.group(1).lower()]
+    for city in rest.split(","):
+        if city.strip().lower() in CITIES:
+            return CITIES[city.strip().lower()]
+    return None
 
 
 def unfold(text):
@@ -100,10 +109,10 @@ def correct(text, used):
                 used.add("rrule-unreadable")
                 continue
             line = head + ":" + trimmed
-        m = re.search(r'TZID="?\((?:UTC|GMT)[^)]*\)\s*([^,":;]+)[^:;]*"?', line)
-        if m and m.group(1).strip().lower() in DISPLAY_CITIES:
+        m = re.search(r'TZID="(\((?:UTC|GMT)[^"]*)"', line)
+        if m and display_zone(m.group(1)):
             used.add("windows-display-tzid")
-            line = line[: m.start()] + "TZID=" + DISPLAY_CITIES[m.group(1).strip().lower()] + line[m.end():]
+            line = line[: m.start()] + "TZID=" + display_zone(m.group(1)) + line[m.end():]
         out.append(line)
         if re.match(r"^END:VCALENDAR\s*$", line, re.I) and in_calendar:
             break
@@ -173,6 +182,9 @@ def span(ev):
         end = datetime.datetime(end.year, end.month, end.day, tzinfo=getattr(start, "tzinfo", None))
         if end.tzinfo is not None and hasattr(end.tzinfo, "localize"):
             end = end.tzinfo.localize(end.replace(tzinfo=None))
+    if is_date(start) and end <= start:
+        # An all-day event whose end is not after its start is one day long, as calendar apps show it.
+        end = start + datetime.timedelta(days=1)
     if instant_cmp(end, start) < 0:
         end = start
     return start, end
@@ -272,67 +284,28 @@ def expect(text):
     for gk in order:
         g = groups[gk]
         uid = g["uid"]
-        masters = g["masters"]
-        series = [m for m in masters if m.get("RRULE") is not None or m.get("RDATE") is not None]
         emitted = []
-        if series:
-            # One series per UID: the newest copy.
-            master = None
-            for m in series:
-                if newer(master, m):
-                    master = m
-            overrides = dict(g["overrides"])
-            if is_date(master.get("DTSTART").dt):
-                # An all-day series: overrides are matched by their local date.
-                overrides = {k[:10] if "T" not in k else instant_of_key(k, UTC).astimezone(zone).date().isoformat(): v for k, v in overrides.items()}
-            used_keys = set()
-            occurrences = expand_series(master, zone, lo, hi)[:CAP]
-            for s, e in occurrences:
-                k = key_of(s, zone)
-                o = overrides.get(k)
-                if o is not None:
-                    used_keys.add(k)
-                    if not cancelled(o):
-                        os_, oe = span(o)
-                        if meets(instant(os_, zone), instant(oe, zone), lo, hi):
-                            emitted.append((o, os_, oe))
-                elif not cancelled(master):
-                    emitted.append((master, s, e))
-            for k, o in overrides.items():
-                if k in used_keys or cancelled(o) or len(emitted) >= CAP:
-                    continue
-                os_, oe = span(o)
-                if meets(instant(os_, zone), instant(oe, zone), lo, hi):
-                    emitted.append((o, os_, oe))
-            # Other copies of the UID without a rule are events of their own.
-            masters = [m for m in masters if m is not master and m not in series]
-        else:
-            own = masters[-1] if masters else None
-            for m in masters:
-                if newer(own, m):
-                    own = m
-            if own is not None:
-                k = key_of(own.get("DTSTART").dt, zone)
-                o = g["overrides"].get(k)
-                emitted.append((o or own, *span(o or own)))
-                masters = [m for m in masters if m is not own]
-                overrides = {kk: v for kk, v in g["overrides"].items() if kk != k}
-            else:
-                overrides = g["overrides"]
-            for o in overrides.values():
-                emitted.append((o, *span(o)))
-        # Same UID, no RECURRENCE-ID, a different event: kept as an event of its own.
+        masters = kept_masters(g["masters"])
+        overrides = g["overrides"]
+        first = next((m for m in masters if is_series(m)), masters[0] if masters else None)
         for m in masters:
-            emitted.append((m, *span(m)))
-        seen = set()
+            own = overrides if m is first else {}
+            if is_series(m):
+                emitted += series_events(m, own, zone, lo, hi)
+            else:
+                k = key_of(m.get("DTSTART").dt, zone)
+                o = own.get(k)
+                emitted.append((o or m, *span(o or m)))
+        if first is None or not is_series(first):
+            # Overrides without their series (or of a single event's other instants) are events of their own.
+            taken = key_of(first.get("DTSTART").dt, zone) if first is not None else None
+            for k, o in overrides.items():
+                if k != taken:
+                    emitted.append((o, *span(o)))
         for ev, s, e in emitted:
             if cancelled(ev):
                 continue
             item = out_event(ev, s, e, zone)
-            mark = (item["start"], item["title"])
-            if mark in seen:
-                continue
-            seen.add(mark)
             # [UID, start, end], and the title for events without a UID (they are keyed by it).
             events.append([uid, item["start"], item["end"]] + ([] if uid is not None else [item["title"]]))
     return {
@@ -340,6 +313,71 @@ def expect(text):
         "corrections": sorted(used),
         "events": events,
     }
+
+
+def is_series(ev):
+    return ev.get("RRULE") is not None or ev.get("RDATE") is not None
+
+
+def version(ev):
+    stamp = ev.get("DTSTAMP")
+    return (int(ev.get("SEQUENCE", 0) or 0), instant(stamp.dt, UTC) if stamp is not None else None)
+
+
+def kept_masters(masters):
+    """
+    Copies of one UID without RECURRENCE-ID: versions of one event (another SEQUENCE or DTSTAMP) leave
+    the newest; copies of one version that differ (another start or title) are different events, all kept.
+    """
+    if not masters:
+        return []
+    newest = masters[0]
+    for m in masters[1:]:
+        if newer(newest, m):
+            newest = m
+    kept = [newest]
+    for m in masters:
+        if m is newest or version(m) != version(newest):
+            continue
+        look = (m.get("DTSTART").to_ical(), text_of(m.get("SUMMARY")))
+        if all(look != (k.get("DTSTART").to_ical(), text_of(k.get("SUMMARY"))) for k in kept):
+            kept.append(m)
+    return kept
+
+
+def series_events(master, overrides, zone, lo, hi):
+    """The events of a series: its occurrences in the window (at most CAP), overrides in their place."""
+    if is_date(master.get("DTSTART").dt):
+        # An all-day series: overrides are matched by the date of their RECURRENCE-ID as written.
+        overrides = {rid_date(o, zone): o for o in overrides.values()}
+    emitted = []
+    used = set()
+    for s, e in expand_series(master, zone, lo, hi)[:CAP]:
+        k = key_of(s, zone)
+        o = overrides.get(k)
+        if o is not None:
+            used.add(k)
+            os_, oe = span(o)
+            if meets(instant(os_, zone), instant(oe, zone), lo, hi):
+                emitted.append((o, os_, oe))
+        else:
+            emitted.append((master, s, e))
+    for k, o in overrides.items():
+        if k in used or len(emitted) >= CAP:
+            continue
+        os_, oe = span(o)
+        if meets(instant(os_, zone), instant(oe, zone), lo, hi):
+            emitted.append((o, os_, oe))
+    return emitted
+
+
+def rid_date(o, zone):
+    rid = o.get("RECURRENCE-ID").dt
+    if isinstance(rid, datetime.datetime):
+        if rid.tzinfo is not None and rid.utcoffset() == datetime.timedelta(0) and str(rid.tzinfo) in ("UTC", "UTC+00:00"):
+            return rid.astimezone(zone).date().isoformat()
+        return rid.date().isoformat()
+    return rid.isoformat()
 
 
 def cancelled(ev):

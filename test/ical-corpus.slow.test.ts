@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EVENT_META, localImport, runOnce, storedEvents } from '../bench/ical-import';
+import { decodeEntities } from '../libs/html/escape';
 import { RECORD_META } from '../services/aggregator/records';
 import expectedJson from './fixtures/ical-corpus-expected.json';
 
@@ -49,7 +50,7 @@ interface Seen {
 const iso = (mysql: unknown) => `${String(mysql).replace(' ', 'T')}Z`;
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 /** The series UID of a stored key: the UID, less the occurrence suffix (`/20260105T090000Z`, `/20260105`). */
-const seriesOf = (key: string) => key.replace(/\/\d{8}(T\d{6}Z)?$/, '');
+const seriesOf = (key: string) => key.replace(/\/\d{8}(T\d{6}Z)?$/, '').replace(/#[0-9a-f]{8}$/, '');
 
 function compare(file: string, want: Expected[], got: Seen[]): Row & { details: string[] } {
   const wanted: Seen[] = want.map(([uid, start, end, title]) => {
@@ -129,7 +130,7 @@ function compare(file: string, want: Expected[], got: Seen[]): Row & { details: 
       const got: Seen[] = (await storedEvents(l)).map((d) => {
         const m = d.meta ?? {};
         const uid = String(m._uid ?? '');
-        const series = uid.startsWith('hash-') ? `title:${d.title}` : seriesOf(uid);
+        const series = uid.startsWith('hash-') ? `title:${decodeEntities(d.title)}` : seriesOf(uid);
         const allDay = m[EVENT_META.allDay] === true || m[EVENT_META.allDay] === 'yes';
         const start = allDay ? String(m[EVENT_META.start]).slice(0, 10) : iso(m[EVENT_META.startUtc]);
         const end = allDay ? nextDay(String(m[EVENT_META.end]).slice(0, 10)) : iso(m[EVENT_META.endUtc]);

@@ -125,8 +125,8 @@ export function expand(v: Vevent, zones: FeedZones, window: Window, cap: number)
     return { key: basicUtc(startMs), start, startMs, endMs: startMs + v.durationMs };
   };
   const rrules = v.props.get('rrule') ?? [];
-  if (rrules.length === 0) {
-    // RDATE alone: DTSTART is the first occurrence.
+  {
+    // DTSTART is the first occurrence (RFC 5545 3.8.5.3), whether or not the rule would produce it.
     const o = make(v.start);
     seen.add(o.key);
     if (!isExcluded(o) && overlaps(o.startMs, o.endMs, window)) found.push(o);
