@@ -10,14 +10,14 @@
  *   all-day events as dates with the inclusive last day (DTEND is exclusive in iCalendar).
  */
 import { createHash } from 'node:crypto';
-import ICAL from 'ical.js';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { expand, overlaps, type Occurrence, type Window } from './recurrence';
 import type { FeedError, FeedEvent, FeedResult } from './types';
 import { groupEvents } from './groups';
-import { lineText, readLines, repairEvent, type ContentLine } from './lines';
+import { readLines, repairEvent, type ContentLine } from './lines';
 import { readSkeleton } from './skeleton';
-import { isJcal, itemFields, readVevent, unescapeText, type Jcal, type Vevent } from './vevent';
+import { eventJcal } from './values';
+import { itemFields, readVevent, unescapeText, type Jcal, type Vevent } from './vevent';
 import { addDays, dateText, FeedZones, ianaOfTzid, wallIn, wallText } from './zones';
 import { errorText } from '../error-text';
 
@@ -159,9 +159,7 @@ export function parseICalendar(text: string, opts: ICalendarOptions): FeedResult
     for (const message of repaired.notes) reader.errors.push({ uid, line: block.line, message });
     let comp: Jcal;
     try {
-      const parsed: unknown = ICAL.parse(repaired.lines.map(lineText).join('\r\n'));
-      if (!isJcal(parsed) || parsed[0] !== 'vevent') throw new Error('the event is not closed by END:VEVENT');
-      comp = parsed;
+      comp = eventJcal(repaired.lines);
     } catch (e) {
       reader.errors.push({ uid, line: block.line, message: `Unreadable VEVENT: ${errorText(e)}` });
       continue;

@@ -22,6 +22,33 @@ const CONTENT = /^([A-Za-z0-9-]+)((?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^";:,]*)(?:,(?:"
 
 const shown = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 57)}...` : s);
 
+const NAME_CHAR = /[A-Za-z0-9-]/;
+
+/**
+ * A line as name, parameters and value, or null when it is none (CONTENT, by hand: most lines have
+ * no parameters, and a feed has tens of thousands of lines).
+ */
+function splitLine(l: string, line: number): ContentLine | null {
+  let i = 0;
+  while (i < l.length && NAME_CHAR.test(l[i])) i++;
+  if (i === 0 || i >= l.length) return null;
+  const name = l.slice(0, i).toUpperCase();
+  if (l[i] === ':') return { name, params: '', value: l.slice(i + 1), line };
+  if (l[i] !== ';') return null;
+  // Parameters: up to the first colon outside quotes.
+  let quoted = false;
+  let j = i;
+  for (; j < l.length; j++) {
+    const ch = l[j];
+    if (ch === '"') quoted = !quoted;
+    else if (ch === ':' && !quoted) break;
+  }
+  if (j >= l.length) return null;
+  const params = l.slice(i, j);
+  if (!CONTENT.test(`X${params}:`)) return null;
+  return { name, params, value: l.slice(j + 1), line };
+}
+
 /** The content lines of a text and what was skipped. */
 export function readLines(text: string): { lines: ContentLine[]; notes: FeedError[] } {
   const raw = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r\n|\n|\r/);
@@ -41,16 +68,14 @@ export function readLines(text: string): { lines: ContentLine[]; notes: FeedErro
       trailing++;
       continue;
     }
-    const m = CONTENT.exec(l);
-    if (!m) {
+    const c = splitLine(l, start + 1);
+    if (!c) {
       notes.push({ line: start + 1, message: `Unreadable line skipped: ${shown(l)}` });
       continue;
     }
-    const name = m[1].toUpperCase();
-    const value = m[3];
-    if (name === 'BEGIN' && /^VCALENDAR\s*$/i.test(value)) depth++;
-    else if (name === 'END' && /^VCALENDAR\s*$/i.test(value)) depth = Math.max(0, depth - 1);
-    lines.push({ name, params: m[2], value, line: start + 1 });
+    if (c.name === 'BEGIN' && /^VCALENDAR\s*$/i.test(c.value)) depth++;
+    else if (c.name === 'END' && /^VCALENDAR\s*$/i.test(c.value)) depth = Math.max(0, depth - 1);
+    lines.push(c);
   }
   if (trailing) notes.push({ line: trailingLine, message: `${trailing} line${trailing > 1 ? 's' : ''} after END:VCALENDAR ignored` });
   return { lines, notes };

@@ -133,7 +133,7 @@ export function expand(v: Vevent, zones: FeedZones, window: Window, cap: number)
   }
   for (const p of rrules) {
     try {
-      const rule = new ICAL.Property(p).getFirstValue();
+      const rule = typeof p[3] === 'string' ? ICAL.Recur.fromString(p[3]) : new ICAL.Property(p).getFirstValue();
       if (!(rule instanceof ICAL.Recur)) throw new Error('not a recurrence rule');
       alignUntil(rule, v);
       const it = rule.iterator(floatingTime(v.start, v.allDay));
