@@ -12,7 +12,9 @@ import { eventIdentity } from './item-identity';
 import type { EaEvent } from './items';
 
 export function itemFingerprint(item: EaEvent, context: unknown): string {
-  return createHash('sha1').update(JSON.stringify([item, context])).digest('base64url');
+  return createHash('sha1')
+    .update(JSON.stringify([item, context]))
+    .digest('base64url');
 }
 
 /** The key a stored event answers to for an item (its `ea_key`), or null when the item has no identity. */
