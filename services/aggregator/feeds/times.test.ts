@@ -69,3 +69,26 @@ it('refuses an event with two DTSTARTs (which one was meant is unknown), with a 
   expect(r.events).toEqual([]);
   expect(r.errors).toEqual([{ uid: 't@x', line: 2, message: 'DTSTART appears more than once' }]);
 });
+
+it('repeats a UTC series in UTC under an X-WR-TIMEZONE (RFC 5545; Google repeats it on the calendar zone clock)', () => {
+  const r = parseICalendar(
+    [
+      'BEGIN:VCALENDAR',
+      'X-WR-TIMEZONE:Europe/Berlin',
+      'BEGIN:VEVENT',
+      'UID:u@x',
+      'DTSTART:20260320T090000Z',
+      'DTEND:20260320T100000Z',
+      'RRULE:FREQ=WEEKLY;COUNT=3',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n'),
+    { defaultZone: 'UTC', window: WINDOW },
+  );
+  // Berlin moves to summer time on 29 March: the same UTC hour is an hour later there.
+  expect(r.events.map((e) => [e.uid, e.start_date, e.timezone])).toEqual([
+    ['u@x/20260320T090000Z', '2026-03-20 10:00:00', 'Europe/Berlin'],
+    ['u@x/20260327T090000Z', '2026-03-27 10:00:00', 'Europe/Berlin'],
+    ['u@x/20260403T090000Z', '2026-04-03 11:00:00', 'Europe/Berlin'],
+  ]);
+});
