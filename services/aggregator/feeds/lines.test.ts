@@ -133,3 +133,9 @@ describe('I: spaces inside a rule', () => {
     expect(r.events.map((e) => String(e.start_date).slice(0, 10))).toEqual(['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-09', '2026-03-10', '2026-03-11']);
   });
 });
+
+it('imports an event whose DTSTAMP cannot be read (Google wrote 202103206T200210Z)', () => {
+  const r = read(feed(...['BEGIN:VEVENT', 'UID:s@x', 'DTSTAMP:202103206T200210Z', 'DTSTART;VALUE=DATE:20260401', 'END:VEVENT']));
+  expect(r.events.map((e) => e.start_date)).toEqual(['2026-04-01']);
+  expect(r.errors).toEqual([]);
+});

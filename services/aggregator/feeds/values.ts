@@ -2,8 +2,8 @@
  * An event's content lines (lines.ts) in the jCal form vevent.ts reads, the form ICAL.parse gives
  * (RFC 7265: lower-case names and parameters, dates as `2026-01-05T09:00:00Z`), built directly from
  * the lines already split: a feed of thousands of events is read without parsing its text twice.
- * Only the event's own properties are kept (an alarm's are not the event's). A date that is no
- * iCalendar date throws, and the event is reported.
+ * Only the event's own properties are kept (an alarm's are not the event's). A start, end or
+ * recurrence date that is no iCalendar date throws, and the event is reported.
  */
 import { paramOf, type ContentLine } from './lines';
 import type { Jcal, Prop } from './vevent';
@@ -15,6 +15,8 @@ const TEXT_LIST = new Set(['CATEGORIES', 'RESOURCES']);
 /** Date or date-time values (lists for EXDATE and RDATE). */
 const DATES = new Set(['DTSTART', 'DTEND', 'DUE', 'RECURRENCE-ID', 'DTSTAMP', 'CREATED', 'LAST-MODIFIED', 'EXDATE', 'RDATE']);
 const INTEGER = new Set(['SEQUENCE', 'PRIORITY']);
+/** Bookkeeping dates: one that cannot be read is kept as written (and read as no date), the event is not refused for it. */
+const STAMPS = new Set(['DTSTAMP', 'CREATED', 'LAST-MODIFIED']);
 
 export function unescapeValue(v: string): string {
   return v.indexOf('\\') < 0 ? v : v.replace(/\\([\\;,nN])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
@@ -64,6 +66,7 @@ function prop(l: ContentLine): Prop {
         if (start) return [start, dateValue(end) ?? end.trim()];
       }
       const d = dateValue(part);
+      if (!d && STAMPS.has(l.name)) return part;
       if (!d) throw new Error(`${l.name} is not a date: ${l.value.trim()}`);
       return d;
     });
