@@ -130,7 +130,14 @@ describe('I: spaces inside a rule', () => {
   it.each(['FREQ=WEEKLY;BYDAY=MO, TU, WE;COUNT=6', 'FREQ=WEEKLY; BYDAY=MO,TU,WE ;COUNT=6', 'FREQ = WEEKLY;BYDAY=MO,TU,WE;COUNT = 6'])('reads %s', (rule) => {
     const r = read(feed(...event('i@x', 'DTSTART:20260302T090000Z', `RRULE:${rule}`)));
     expect(r.errors).toEqual([]);
-    expect(r.events.map((e) => String(e.start_date).slice(0, 10))).toEqual(['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-09', '2026-03-10', '2026-03-11']);
+    expect(r.events.map((e) => String(e.start_date).slice(0, 10))).toEqual([
+      '2026-03-02',
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-09',
+      '2026-03-10',
+      '2026-03-11',
+    ]);
   });
 });
 
