@@ -170,7 +170,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
     const byKind = countsOf(activity);
     const events_ = { ...(byKind[EVENT_TYPE] ?? { created: 0, updated: 0, skipped: 0 }), unchanged };
     const counts = { ...byKind, [EVENT_TYPE]: events_, ...(removed ? { removed } : {}) };
-    const message = `${events.length} events in the feed: ${events_.created} created, ${events_.updated} updated, ${unchanged} unchanged${removed ? `, ${removed} ${s.onRemoved === 'trash' ? 'trashed' : 'drafted'}` : ''}${problems.length ? `; ${problems.length} could not be imported` : ''}.`;
+    const message = `${events.length} events in the feed: ${events_.created} created, ${events_.updated} updated, ${unchanged} unchanged${removed ? `, ${removed} ${s.onRemoved === 'trash' ? 'trashed' : 'drafted'}` : ''}${problems.length ? `; ${problems.length} part${problems.length > 1 ? 's' : ''} of the feed skipped or read otherwise than written (see errors)` : ''}.`;
     await setRun(
       { [RECORD_META.percentage]: 100, [SOURCE_META.counts]: counts, [RECORD_META.message]: message },
       { status: RECORD_STATUS.success, comments: problems.slice(0, MAX_ERRORS) },

@@ -22,7 +22,8 @@ const CONTENT = /^([A-Za-z0-9-]+)((?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^";:,]*)(?:,(?:"
 
 const shown = (s: string) => JSON.stringify(s.length > 60 ? `${s.slice(0, 57)}...` : s);
 
-const NAME_CHAR = /[A-Za-z0-9-]/;
+/** A-Z, a-z, 0-9 and '-', by character code. */
+const isNameChar = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
 
 /**
  * A line as name, parameters and value, or null when it is none (CONTENT, by hand: most lines have
@@ -30,7 +31,7 @@ const NAME_CHAR = /[A-Za-z0-9-]/;
  */
 function splitLine(l: string, line: number): ContentLine | null {
   let i = 0;
-  while (i < l.length && NAME_CHAR.test(l[i])) i++;
+  while (i < l.length && isNameChar(l.charCodeAt(i))) i++;
   if (i === 0 || i >= l.length) return null;
   const name = l.slice(0, i).toUpperCase();
   if (l[i] === ':') return { name, params: '', value: l.slice(i + 1), line };
@@ -39,9 +40,9 @@ function splitLine(l: string, line: number): ContentLine | null {
   let quoted = false;
   let j = i;
   for (; j < l.length; j++) {
-    const ch = l[j];
-    if (ch === '"') quoted = !quoted;
-    else if (ch === ':' && !quoted) break;
+    const ch = l.charCodeAt(j);
+    if (ch === 34) quoted = !quoted;
+    else if (ch === 58 && !quoted) break;
   }
   if (j >= l.length) return null;
   const params = l.slice(i, j);

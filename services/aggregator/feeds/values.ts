@@ -81,14 +81,39 @@ function prop(l: ContentLine): Prop {
   return [name, params, 'unknown', l.value];
 }
 
-/** The jCal VEVENT of an event's lines (its first line is BEGIN:VEVENT, its last END:VEVENT). */
+/** The properties the reader uses (vevent.ts, recurrence.ts): the rest of an event (attendees, alarms, X- data) is not converted. */
+const READ = new Set([
+  'UID',
+  'DTSTART',
+  'DTEND',
+  'DURATION',
+  'RRULE',
+  'RDATE',
+  'EXDATE',
+  'RECURRENCE-ID',
+  'STATUS',
+  'SEQUENCE',
+  'DTSTAMP',
+  'SUMMARY',
+  'DESCRIPTION',
+  'X-ALT-DESC',
+  'URL',
+  'CATEGORIES',
+  'LOCATION',
+  'ORGANIZER',
+  'IMAGE',
+  'ATTACH',
+  'X-MICROSOFT-CDO-ALLDAYEVENT',
+]);
+
+/** The jCal VEVENT of an event's lines (its first line is BEGIN:VEVENT, its last END:VEVENT), with the properties the reader uses. */
 export function eventJcal(lines: ContentLine[]): Jcal {
   const props: Prop[] = [];
   let depth = 0;
   for (const l of lines) {
     if (l.name === 'BEGIN') depth++;
     else if (l.name === 'END') depth--;
-    else if (depth === 1) props.push(prop(l));
+    else if (depth === 1 && READ.has(l.name)) props.push(prop(l));
   }
   return ['vevent', props, []];
 }
