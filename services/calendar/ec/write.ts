@@ -6,6 +6,7 @@
  * Declared defaults (status `publish`, open comments and pings, standard format) apply on create only.
  */
 import { DateTime } from 'luxon';
+import { ecName, fieldEntries } from '../../../libs/calendar/fields';
 import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { parseDateInput } from '../../../libs/dates/post-dates';
@@ -99,9 +100,6 @@ const LINKED_ARGS: Record<string, string> = {
   template: 'template',
 };
 
-/** The ec/v1 name of a venue or organizer meta argument (`stateprovince` is `state_province` there). */
-const ecMetaName = (v1: string) => (v1 === 'stateprovince' ? 'state_province' : v1);
-
 /** Creates (current null) or updates a venue or organizer. */
 export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, current: PostDoc | null): Promise<PostDoc> {
   const linked = kind.linked!;
@@ -109,7 +107,7 @@ export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind:
   const input: LinkedInput = {};
   if (gives(ctx, 'title', create)) input[linked.key] = ctx.params.title;
   for (const [ec, v1] of Object.entries(LINKED_ARGS)) if (gives(ctx, ec, create)) input[v1] = ctx.params[ec];
-  for (const v1 of Object.keys(linked.metaArgs)) if (gives(ctx, ecMetaName(v1), create)) input[v1] = ctx.params[ecMetaName(v1)];
+  for (const [v1, field] of fieldEntries(linked.fields)) if (field.ec && gives(ctx, ecName(v1, field), create)) input[v1] = ctx.params[ecName(v1, field)];
   const dateUtc = postDateUtc(ctx, deps.site.timezone);
   if (dateUtc !== undefined) input.date_utc = dateUtc;
 

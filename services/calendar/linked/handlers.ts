@@ -4,6 +4,7 @@
  * what differs is in their LinkedKindDef.
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
+import { fieldEntries } from '../../../libs/calendar/fields';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -71,7 +72,7 @@ async function mustExist(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKi
 
 /** The write's arguments by name (the kind's own names: read from the request's arguments, not typed). */
 function inputOf(ctx: HandlerContext, kind: LinkedKindDef): LinkedInput {
-  const names = [kind.key, 'author', 'date', 'date_utc', 'description', 'status', 'image', ...Object.keys(kind.metaArgs), ...Object.keys(kind.flagArgs)];
+  const names = [kind.key, 'author', 'date', 'date_utc', 'description', 'status', 'image', ...Object.keys(kind.fields.fields)];
   const input: LinkedInput = {};
   for (const n of names) if (ctx.has(n) && ctx.params[n] !== null) input[n] = ctx.params[n];
   return input;
@@ -121,7 +122,8 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
 
       if (search != null) {
         const fragments = searchFragments(search);
-        const fields = ['title', 'content', 'excerpt', ...kind.searchMeta.map((k) => `meta.${k}`)];
+        const searched = fieldEntries(kind.fields).filter(([, f]) => f.search);
+        const fields = ['title', 'content', 'excerpt', ...searched.map(([, f]) => `meta.${f.meta}`)];
         // A record matches when one of its fields holds every fragment.
         if (fragments.length) and.push({ $or: fields.map((f) => ({ $and: fragments.map((w) => ({ [f]: { $icontains: w } })) })) });
         const privacy = searchPrivacy(ctx.user);

@@ -5,6 +5,7 @@
  * description when one is given) and returns it instead of inserting, as the reference does.
  */
 import type { Caller } from '../../../libs/auth/user';
+import { fieldEntries } from '../../../libs/calendar/fields';
 import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { textFilterFor, type TextFilter } from '../../../libs/posts/save-filter';
@@ -27,13 +28,15 @@ import type { LinkedKindDef } from './kind';
 export type LinkedInput = Record<string, unknown>;
 
 const ARG_DECLS: Record<'venue' | 'organizer', Record<string, ArgDecl>> = { venue: venueWriteArgs(true), organizer: organizerWriteArgs(true) };
-/** Keys inline entries may spell differently from the routes. */
-const ALIASES: Record<string, string> = { stateProvince: 'stateprovince', state_province: 'stateprovince', url: 'website' };
+/** Keys inline entries may spell differently from the routes (the kind's field aliases, libs/calendar/fields.ts). */
+const aliasesOf = (kind: LinkedKindDef): Record<string, string> =>
+  Object.fromEntries(fieldEntries(kind.fields).flatMap(([name, field]) => (field.aliases ?? []).map((alias) => [alias, name])));
 
 /** Validates an inline entry against the kind's create arguments; returns the input or why it is refused. */
 export function inlineInput(kind: LinkedKindDef, entry: Record<string, unknown>): { input: LinkedInput } | { error: string } {
   const decls = ARG_DECLS[kind.key];
-  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(entry).map(([k, v]) => [ownEntry(ALIASES, k) ?? k, v]));
+  const aliases = aliasesOf(kind);
+  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(entry).map(([k, v]) => [ownEntry(aliases, k) ?? k, v]));
   const input: LinkedInput = {};
   for (const [name, decl] of Object.entries(decls)) {
     const value = raw[name];
@@ -92,24 +95,27 @@ function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
 const statusOf = (input: LinkedInput): string | undefined => (typeof input.status === 'string' ? input.status : undefined);
 
 /**
- * Meta changes of an input, filtered for the writer (URLs as esc_url_raw leaves them, text without markup
- * for writers without unfiltered_html): empty strings remove a key (the record then drops the field).
+ * Meta changes of an input, each field stored as its type says (libs/calendar/fields.ts): URLs as
+ * esc_url_raw leaves them, text (and e-mail addresses) without markup for writers without
+ * unfiltered_html, flags as booleans; empty strings remove a key (the record then drops the field).
  */
 function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter): Record<string, unknown> {
-  const given: Record<string, unknown> = {};
-  for (const [arg, key] of Object.entries(kind.metaArgs)) {
-    const v = input[arg];
-    if (v !== undefined) given[key] = typeof v === 'string' ? v.trim() : v;
+  const changes: Record<string, unknown> = {};
+  for (const [name, field] of fieldEntries(kind.fields)) {
+    const v = input[name];
+    if (v === undefined) continue;
+    if (field.type === 'flag') {
+      changes[field.meta] = v === true;
+      continue;
+    }
+    const stored = typeof v !== 'string' ? v : field.type === 'url' ? filter.url(v) : filter.text(v.trim());
+    changes[field.meta] = stored === '' ? undefined : stored;
   }
-  const changes = filter.meta(given);
-  for (const [key, v] of Object.entries(changes)) if (v === '') changes[key] = undefined;
-  for (const [arg, key] of Object.entries(kind.flagArgs)) if (input[arg] !== undefined) changes[key] = input[arg] === true;
   return changes;
 }
-
 /** A record's meta under the kind's argument names (what an input would give to produce it). */
 export function metaAsInput(kind: LinkedKindDef, doc: PostDoc): LinkedInput {
-  return Object.fromEntries(Object.entries(kind.metaArgs).map(([arg, key]) => [arg, doc.meta?.[key]]));
+  return Object.fromEntries(fieldEntries(kind.fields).map(([name, field]) => [name, doc.meta?.[field.meta]]));
 }
 
 /**
