@@ -18,8 +18,7 @@
  * takes its filter from here.
  */
 import { can, type Caller } from '../auth/user';
-import { LINKED_URL_META } from '../calendar/fields';
-import { EVENT_META } from '../calendar/meta';
+import { URL_META as CALENDAR_URL_META } from '../calendar/fields';
 import { escUrlRaw } from '../html/esc-url';
 import { sanitizeTextField } from '../html/text';
 import { isRecord } from '../rest/args';
@@ -41,8 +40,8 @@ export interface TextFilter {
   meta<T extends Record<string, unknown>>(changes: T): T;
 }
 
-/** Meta keys holding a URL: the event's website and the URL fields of venues and organizers (their field tables). */
-const URL_META = new Set<string>([EVENT_META.url, ...LINKED_URL_META]);
+/** Meta keys holding a URL: the calendar's (its field tables, libs/calendar/fields.ts). */
+const URL_META = new Set<string>(CALENDAR_URL_META);
 /** The footnotes of a post: JSON text of `[{id, content}]`. */
 const FOOTNOTES = 'footnotes';
 /** An attachment's alternative text (saved through sanitize_text_field by every writer). */

@@ -7,7 +7,7 @@
  */
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
 import type { ArgDecl } from '../../rest/registry';
-import { arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
+import { type Check, arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
 
 export const NS = 'ec/v1';
 export const BASE = `/${NS}`;
@@ -23,9 +23,12 @@ export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]
 /** RFC 3339, as post dates are written. */
 export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}(?::\\d{2})?)?$';
 
-/** Text: a string, or one of its enum values. */
-const text = <const E extends Partial<ArgDecl> = object>(description: string, extra?: E) =>
-  tecParam(Object.assign({ description, type: 'string' as const }, extra), textCheck(extra?.enum));
+/** Text: a string, or one of its enum values (typed as a string, or as the declaration `extra` completes). */
+function text(description: string): { description: string; type: 'string'; precheck: Check };
+function text<const E extends Partial<ArgDecl>>(description: string, extra: E): { description: string; type: 'string' } & E & { precheck: Check };
+function text(description: string, extra?: Partial<ArgDecl>) {
+  return tecParam(Object.assign({ description, type: 'string' as const }, extra), textCheck(extra?.enum));
+}
 const uri = (name: string, description: string) => tecParam({ description, type: 'string', format: 'uri' }, uriCheck(name));
 const email = (name: string, description: string) => tecParam({ description, type: 'string', format: 'email' }, emailCheck(name));
 /** Positive_Integer; the schema's bounds still apply once the type check passed. */

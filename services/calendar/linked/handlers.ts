@@ -24,7 +24,7 @@ import { loadRelated } from '../related';
 import { pageWithTotal } from '../read-cache';
 import type { LinkedKindDef } from './kind';
 import { presentLinked } from './present';
-import { checkLinkedInput, createLinked, metaAsInput, updateLinked, type LinkedInput } from './write';
+import { checkLinkedInput, createLinked, metaAsFields, updateLinked, v1LinkedInput, type LinkedInput } from './write';
 
 /** Statuses whose events make a venue "have events" (has_events). */
 const NOT_COUNTED = ['draft', 'pending', 'trash', 'auto-draft', 'inherit'];
@@ -70,12 +70,12 @@ async function mustExist(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKi
   return doc;
 }
 
-/** The write's arguments by name (the kind's own names: read from the request's arguments, not typed). */
+/** The write: the kind's arguments the request gave (a null is not given), as the gateway validated them. */
 function inputOf(ctx: HandlerContext, kind: LinkedKindDef): LinkedInput {
   const names = [kind.key, 'author', 'date', 'date_utc', 'description', 'status', 'image', ...Object.keys(kind.fields.fields)];
-  const input: LinkedInput = {};
-  for (const n of names) if (ctx.has(n) && ctx.params[n] !== null) input[n] = ctx.params[n];
-  return input;
+  const given: Record<string, unknown> = {};
+  for (const n of names) if (ctx.has(n) && ctx.params[n] !== null) given[n] = ctx.params[n];
+  return v1LinkedInput(kind, given);
 }
 
 /** Author and image checks, once per request. */
@@ -164,7 +164,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         const { doc, existing } = await createLinked(deps, ctx.user, kind, inputOf(ctx, kind), image);
         // A duplicate answers like a creation, with the record that already existed; a new one shows the
         // fields its save derives from what was stored.
-        const derived = existing ? {} : (kind.derivedMeta?.(metaAsInput(kind, doc)) ?? {});
+        const derived = existing ? {} : (kind.derivedMeta?.(metaAsFields(kind, doc)) ?? {});
         return present(ctx, deps, kind, { ...doc, meta: { ...derived, ...doc.meta } }, 201);
       },
     }),
