@@ -18,8 +18,7 @@ import type { CalendarDeps } from '../deps';
 import { paramFailure } from '../errors';
 import { checkEventWrite, checkTerms, saveEvent, type EventWrite } from '../events/write';
 import { through } from '../http';
-import { keepImage } from '../images';
-import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from '../linked/write';
+import { checkLinkedInput, saveLinked, type LinkedInput } from '../linked/write';
 import type { PostFieldsInput } from '../post-fields';
 import type { EcKind } from './kinds';
 
@@ -135,14 +134,5 @@ export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind:
   const failure = paramFailure(failures);
   if (failure) throw failure;
 
-  // The record and the tag counts it moves are one unit of work; a fetched image is kept before it.
-  const image = checked.image && (await keepImage(deps, ctx.user, checked.image));
-  return deps.store.unit(async () => {
-    const saved = current
-      ? await updateLinked(deps, ctx.user, linked, current, input, image)
-      : (await createLinked(deps, ctx.user, linked, input, image, { dedupe: false })).doc;
-    // A venue's or organizer's tags count it while it is published, whatever changed.
-    await deps.terms.countWrite(current, saved);
-    return saved;
-  });
+  return (await saveLinked(deps, ctx.user, linked, input, checked.image, current, { dedupe: false })).doc;
 }

@@ -36,7 +36,7 @@ import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { checkImage, keepImage, storeImage, type ImageRef } from '../images';
 import { postFieldChanges, type PostFieldsInput } from '../post-fields';
 import type { LinkedKindDef } from '../linked/kind';
-import { checkLinkedInput, createLinked, findDuplicate, inlineInput, type LinkedInput } from '../linked/write';
+import { checkLinkedInput, createLinked, duplicateOf, inlineInput, type LinkedInput } from '../linked/write';
 import { ORGANIZER } from '../organizers/kind';
 import { VENUE } from '../venues/kind';
 
@@ -299,7 +299,7 @@ async function keepImages(deps: CalendarDeps, user: Caller, plan: EventPlan): Pr
     const out: LinkedEntry[] = [];
     for (const e of entries) {
       if (!('input' in e) || !e.image) out.push(e);
-      else if (await findDuplicate(deps, kind, e.input.name ?? '', e.input.description)) out.push({ input: e.input });
+      else if (await duplicateOf(deps, user, kind, e.input)) out.push({ input: e.input });
       else out.push({ ...e, image: await keepImage(deps, user, e.image) });
     }
     kept[key] = out;

@@ -24,7 +24,7 @@ import { loadRelated } from '../related';
 import { pageWithTotal } from '../read-cache';
 import type { LinkedKindDef } from './kind';
 import { presentLinked } from './present';
-import { checkLinkedInput, createLinked, metaAsFields, updateLinked, v1LinkedInput, type LinkedInput } from './write';
+import { checkLinkedInput, metaAsFields, saveLinked, v1LinkedInput, type LinkedInput } from './write';
 
 /** Statuses whose events make a venue "have events" (has_events). */
 const NOT_COUNTED = ['draft', 'pending', 'trash', 'auto-draft', 'inherit'];
@@ -161,7 +161,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       allow: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
       async handle(ctx) {
         const { image } = await checked(ctx, deps, kind);
-        const { doc, existing } = await createLinked(deps, ctx.user, kind, inputOf(ctx, kind), image);
+        const { doc, existing } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, null);
         // A duplicate answers like a creation, with the record that already existed; a new one shows the
         // fields its save derives from what was stored.
         const derived = existing ? {} : (kind.derivedMeta?.(metaAsFields(kind, doc)) ?? {});
@@ -195,7 +195,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         async handle(ctx) {
           const doc = await mustExist(ctx, deps, kind);
           const { image } = await checked(ctx, deps, kind);
-          const saved = await updateLinked(deps, ctx.user, kind, doc, inputOf(ctx, kind), image);
+          const { doc: saved } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, doc);
           return present(ctx, deps, kind, saved);
         },
       }),

@@ -20,7 +20,7 @@ import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID } from '../errors';
 import { postFieldChanges, type PostFieldsInput } from '../post-fields';
-import { checkImage, storeImage, type ImageRef } from '../images';
+import { checkImage, keepImage, storeImage, type ImageRef } from '../images';
 import type { LinkedKindDef } from './kind';
 
 /** A venue or organizer write: the values the gateway validated, each present only when given. */
@@ -110,7 +110,7 @@ export async function checkLinkedInput(deps: CalendarDeps, user: Caller, input: 
 const lower = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : '');
 
 /** An existing record of the kind with the same title (and description, when given), ignoring case. */
-export async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, name: string, description: unknown): Promise<PostDoc | null> {
+async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, name: string, description: unknown): Promise<PostDoc | null> {
   const wanted = name.trim();
   if (!wanted) return null;
   const candidates = await deps.posts.find({ type: kind.type, status: { $ne: 'trash' }, title: { $icontains: wanted } }, { sort: [['id', 1]] });
@@ -170,6 +170,12 @@ function postFields(input: LinkedInput, current: PostDoc | null, filter: TextFil
   return out;
 }
 
+/** The existing record a create of `input` would duplicate: the same title and description as the writer's filter stores them. */
+export function duplicateOf(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, input: LinkedInput): Promise<PostDoc | null> {
+  const filter = textFilterFor(user);
+  return findDuplicate(deps, kind, filter.title((input.name ?? '').trim()), input.description !== undefined ? filter.html(input.description) : undefined);
+}
+
 /**
  * Creates a record of the kind, or returns the duplicate that already exists (vendor/events/v1 finds
  * duplicates; ec/v1 creates what it is asked to, `dedupe: false`). A `slug` input names the slug.
@@ -182,12 +188,12 @@ export async function createLinked(
   image?: ImageRef,
   opts: { dedupe?: boolean } = {},
 ): Promise<{ doc: PostDoc; existing: boolean }> {
+  const dup = opts.dedupe === false ? null : await duplicateOf(deps, user, kind, input);
+  if (dup) return { doc: dup, existing: true };
   // Writers without unfiltered_html save the title and description through the reference's kses filters.
   const filter = textFilterFor(user);
   const name = filter.title((input.name ?? '').trim());
   const description = input.description !== undefined ? filter.html(input.description) : undefined;
-  const dup = opts.dedupe === false ? null : await findDuplicate(deps, kind, name, description);
-  if (dup) return { doc: dup, existing: true };
   const now = deps.now();
   const dateGmt = postDate(deps, input, now);
   const id = await deps.posts.nextId();
@@ -252,4 +258,32 @@ export async function updateLinked(
   changes.meta = meta;
   if (image) changes.featured_media = await storeImage(deps, user, image, current.id);
   return (await deps.posts.save(current.id, changes))!;
+}
+
+/**
+ * The write command of a venue or organizer: creates one (current null; a create that finds a duplicate
+ * answers with it, unless `dedupe: false`) or updates one. The record and the tag counts it moves are
+ * one unit of work (Store.unit); a fetched image is kept in the media library before it, and only for a
+ * record that is written.
+ */
+export async function saveLinked(
+  deps: CalendarDeps,
+  user: Caller,
+  kind: LinkedKindDef,
+  input: LinkedInput,
+  image: ImageRef | undefined,
+  current: PostDoc | null,
+  opts: { dedupe?: boolean } = {},
+): Promise<{ doc: PostDoc; existing: boolean }> {
+  const dup = current || opts.dedupe === false ? null : await duplicateOf(deps, user, kind, input);
+  if (dup) return { doc: dup, existing: true };
+  const kept = image && (await keepImage(deps, user, image));
+  return deps.store.unit(async () => {
+    const doc = current
+      ? await updateLinked(deps, user, kind, current, input, kept)
+      : (await createLinked(deps, user, kind, input, kept, { dedupe: false })).doc;
+    // A venue's or organizer's tags count it while it is published, whatever changed.
+    await deps.terms.countWrite(current, doc);
+    return { doc, existing: false };
+  });
 }
