@@ -1,12 +1,13 @@
 /**
- * The field tables of the calendar's linked records: for each field of a venue or an organizer that a
- * writer sets, its name in each dialect, the meta key it is stored under, its type and so its sanitiser,
+ * The field tables of the calendar's records. For each field of a venue or an organizer that a
+ * writer sets: its name in each dialect, the meta key it is stored under, its type and so its sanitiser,
  * its descriptions, and the other names an inline entry may give it under. Everything that lists these
  * fields is derived from here: both dialects' write arguments (libs/routes/vendor-events/linked.ts,
  * libs/routes/ec/args.ts), both response schemas (libs/routes/vendor-events/schemas.ts,
  * libs/routes/ec/schemas.ts), the field-copying part of both presenters, the stored meta of a write and
  * what the archive's search looks into (services/calendar/linked), and which meta keys hold a URL
- * (libs/posts/save-filter.ts). A new field is one row here (and its place in `ec` order).
+ * (libs/posts/save-filter.ts). A new field is one row here (and its place in `ecOrder`). An event's
+ * table (`EVENT_FIELDS`) names the fields of an event write in each dialect.
  */
 import { EVENT_META, ORGANIZER_META, VENUE_META } from './meta';
 
