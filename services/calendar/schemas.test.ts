@@ -119,6 +119,17 @@ describe('ec/v1: the record schemas list what the presenters answer', () => {
     expect(properties.filter((k) => !presented.includes(k))).toEqual(absent);
   });
 
+  it.each([
+    ['venue', VENUE_FIELDS],
+    ['organizer', ORGANIZER_FIELDS],
+  ])('places every field ec/v1 has of a %s in its ec/v1 order, once', (_kind, table: LinkedFields) => {
+    const inEc = fieldEntries(table)
+      .filter(([, f]) => f.ec)
+      .map(([n]) => n);
+    expect(table.ecOrder.filter((n) => inEc.includes(n)).sort()).toEqual([...inEc].sort());
+    expect(new Set(table.ecOrder).size).toBe(table.ecOrder.length);
+  });
+
   it("lists a linked record's own fields in the field table's ec/v1 order", () => {
     const presented = Object.keys(presentEntity(EC_VENUE, venue, view));
     const own = presented.slice(presented.indexOf('template') + 1);
