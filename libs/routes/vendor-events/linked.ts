@@ -43,10 +43,9 @@ type FieldArgs<T extends FieldTable> = { [K in keyof T]: T[K]['type'] extends 'f
  * the addresses (URL, e-mail), each checked for its form; an empty string removes a field.
  */
 function fieldArgs<T extends FieldTable>(table: LinkedFields<T>): FieldArgs<T> {
-  const entries = fieldEntries(table);
   const rank = (type: string) => (type === 'flag' ? 0 : type === 'text' ? 1 : 2);
   const args: Record<string, ArgDecl> = {};
-  for (const [name, field] of [...entries].sort(([, a], [, b]) => rank(a.type) - rank(b.type))) {
+  for (const [name, field] of fieldEntries(table).sort(([, a], [, b]) => rank(a.type) - rank(b.type))) {
     const description = field.v1.arg;
     if (field.type === 'flag') args[name] = flag(description);
     else if (field.type === 'text') args[name] = text(description);
