@@ -4,10 +4,9 @@
  * upload (any other content type), which only endpoints that take uploads receive.
  */
 import type Koa from 'koa';
-import qs from 'qs';
 import type { RestInput } from '../../../libs/rest/server';
 import { isMultipart, parseMultipart } from '../uploads';
-import { forRest } from './route';
+import { forRest, parseQuery } from './route';
 
 function isJsonType(ct: string): boolean {
   return /^application\/([\w.+-]*\+)?json\b/i.test(ct);
@@ -16,7 +15,6 @@ function isJsonType(ct: string): boolean {
 /** PHP json_decode's default depth: arrays and objects nested deeper are refused. */
 export const JSON_MAX_DEPTH = 512;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-const FORM_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };
 
 /** How deeply arrays and objects nest in JSON text (brackets inside strings do not count). */
 export function jsonDepth(text: string): number {
@@ -84,7 +82,7 @@ export function parseBody(raw: Buffer, contentType: string): Pick<RestInput, 'bo
   if (isJsonType(contentType)) return parseJsonBody(raw);
   const text = raw.toString('utf8');
   if (!contentType || /^application\/x-www-form-urlencoded\b/i.test(contentType)) {
-    return { bodyType: 'form', body: qs.parse(text, FORM_OPTIONS) };
+    return { bodyType: 'form', body: parseQuery(text) };
   }
   return { bodyType: 'none' };
 }
