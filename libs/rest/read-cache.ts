@@ -18,7 +18,6 @@ import { CountCache } from '../store/count-cache';
 import { QueryCache } from '../store/query-cache';
 import type { Store } from '../store/types';
 import { PresentedCache } from './presented';
-import type { Reply } from './service';
 
 export interface ReadCacheOptions {
   /** The collections a presented record is built from. */
@@ -47,13 +46,14 @@ export interface KeptPresenter<D, V extends object> {
   present(docs: D[]): Promise<V[]>;
 }
 
-export class ReadCache {
+/** `A`: the answers a service gives (its handlers' replies, libs/rest/service.ts). */
+export class ReadCache<A = unknown> {
   /** List pages (libs/store/query-cache.ts). */
   readonly pages: QueryCache;
   /** List totals (libs/store/count-cache.ts). */
   readonly counts: CountCache;
   private readonly presented: PresentedCache;
-  private readonly replies: Kept<Reply>;
+  private readonly replies: Kept<A>;
 
   constructor(
     private readonly store: Pick<Store, 'generations' | 'foreignWrites'>,
@@ -62,7 +62,7 @@ export class ReadCache {
     this.pages = new QueryCache(store);
     this.counts = new CountCache(store);
     this.presented = new PresentedCache(store, opts.records, opts.revision);
-    this.replies = this.part<Reply>(opts.maxReplies ?? 500);
+    this.replies = this.part<A>(opts.maxReplies ?? 500);
   }
 
   /** A further part: values read from what answers show, dropped as guests' answers are. */
@@ -76,7 +76,7 @@ export class ReadCache {
   }
 
   /** A guest's answer kept under `key`, else the one `load` makes now (kept unless a write landed since `at`). */
-  async reply(key: string, at: ReadStamp, load: () => Promise<Reply>): Promise<Reply> {
+  async reply(key: string, at: ReadStamp, load: () => Promise<A>): Promise<A> {
     const hit = this.replies.peek(key, at.answers);
     if (hit !== undefined) return hit;
     return this.replies.keep(key, await load(), at.answers);

@@ -205,7 +205,7 @@ export class ServiceApp {
   constructor(
     readonly name: ServiceName,
     private readonly registry: RouteRegistry,
-    readonly cache?: ReadCache,
+    readonly cache?: ReadCache<Reply>,
   ) {}
 
   /** Binds a handler to an endpoint constant (libs/rest/params.ts); its `ctx.input` is typed from the constant's declarations. */

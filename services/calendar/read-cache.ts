@@ -9,6 +9,7 @@
  * Kept's time-to-live. Kept values are shared between responses, so nobody may change one.
  */
 import { ReadCache } from '../../libs/rest/read-cache';
+import type { Reply } from '../../libs/rest/service';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 
@@ -29,7 +30,7 @@ export interface KeptLinked {
 /** What calendar answers are made of: a write to any of these drops what the calendar keeps. */
 const READ_FROM = ['posts', 'terms', 'users', 'comments'];
 
-export class CalendarCache extends ReadCache {
+export class CalendarCache extends ReadCache<Reply> {
   /** Linked venues and organizers as vendor/events/v1 embeds them (null: none, or trashed). */
   readonly linked = this.part<KeptLinked | null>(2000);
   /** Featured images as embedded (false: none readable). */

@@ -8,7 +8,7 @@ import { TermsRepository } from '../../libs/terms/repository';
 import type { Config } from '../../libs/config/env';
 import type { JobQueue } from '../../libs/queue/types';
 import type { RouteRegistry } from '../../libs/rest/registry';
-import { ServiceApp } from '../../libs/rest/service';
+import { ServiceApp, type Reply } from '../../libs/rest/service';
 import { ReadCache } from '../../libs/rest/read-cache';
 import type { Site } from '../../libs/rest/site';
 import { SiteSettings } from '../../libs/settings/site-settings';
@@ -48,7 +48,7 @@ export async function createContentService(opts: {
   };
   // Guests' answers hold posts, their terms, authors and comment counts, and carry the site's URL and
   // dates in its time zone (the settings revision); presented records are made of posts and terms.
-  const cache = new ReadCache(opts.store, {
+  const cache = new ReadCache<Reply>(opts.store, {
     records: ['posts', 'terms'],
     answers: ['posts', 'terms', 'users', 'comments'],
     revision: () => opts.site.revision,

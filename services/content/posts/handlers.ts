@@ -41,7 +41,7 @@ export interface PostsDeps extends WriteDeps {
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: BatchResults;
   /** What the content service keeps between requests: presented records, guests' answers, list pages and totals (libs/rest/read-cache.ts). */
-  cache: ReadCache;
+  cache: ReadCache<Reply>;
   /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
   comments: CommentsRepository;
 }

@@ -7,6 +7,7 @@ import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { ContentDeps } from '../deps';
 import type { ReadCache } from '../../../libs/rest/read-cache';
+import type { Reply } from '../../../libs/rest/service';
 import type { PostsDeps } from './handlers';
 import { BatchResults } from '../batch-results';
 import type { LinkTargets } from './present';
@@ -35,7 +36,7 @@ export function linkTargets(registry: RouteRegistry): LinkTargets {
   };
 }
 
-export async function postsDeps(deps: ContentDeps, registry: RouteRegistry, cache: ReadCache): Promise<PostsDeps> {
+export async function postsDeps(deps: ContentDeps, registry: RouteRegistry, cache: ReadCache<Reply>): Promise<PostsDeps> {
   // The created "Uncategorized" is the default until an administrator picks another category.
   deps.settings.setDefault('default_category', await ensureDefaultCategory(deps.terms));
   return {
