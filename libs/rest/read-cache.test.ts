@@ -73,6 +73,16 @@ describe('ReadCache: what a binding and a presenter declare, the ServiceApp keep
     expect(listed).toBe(4);
   });
 
+  it('keeps a guest answer apart per path, and never one shaped by arguments in the body', async () => {
+    await app.dispatch(request('GET', T.list.id, null, { q: 'a' }));
+    await app.dispatch({ ...request('GET', T.list.id, null, { q: 'a' }), path: '/k/v1/things/' });
+    expect(listed).toBe(2);
+    const withBody = { ...request('GET', T.list.id, null, { q: 'a' }), bodyKeys: ['q'] };
+    await app.dispatch(withBody);
+    await app.dispatch(withBody);
+    expect(listed).toBe(4);
+  });
+
   it('presents a record once per key on reads, again when it changes, and a write answer always afresh', async () => {
     await app.dispatch(request('GET', T.list.id, editor));
     await app.dispatch(request('GET', T.list.id, editor));

@@ -189,8 +189,9 @@ export interface Handler<P extends AnyParams = AnyParams, C extends PropertyKey 
   handle(ctx: HandlerContext<P>): Promise<Reply>;
   /**
    * What of this endpoint's answers the service keeps (libs/rest/read-cache.ts): `guests` names the
-   * answer a guest gets, the same for every guest (undefined: not kept); it runs after the permission
-   * check, and the answer is kept while nothing it shows is written.
+   * answer a guest gets, the same for every guest (undefined: not kept), beside the endpoint and the
+   * path; it runs after the permission check, and the answer is kept while nothing it shows is
+   * written. A request that carried arguments in its body is answered afresh (they are not in the key).
    */
   keep?: { guests(ctx: HandlerContext<P>): string | undefined | Promise<string | undefined> };
 }
@@ -253,9 +254,9 @@ export class ServiceApp {
   private async handled(handler: Handler, ctx: HandlerContext): Promise<Reply> {
     const { cache } = this;
     const at = ctx.began;
-    if (!cache || !at || ctx.user || !handler.keep) return handler.handle(ctx);
+    if (!cache || !at || ctx.user || !handler.keep || ctx.req.bodyKeys.length) return handler.handle(ctx);
     const key = await handler.keep.guests(ctx);
-    return key === undefined ? handler.handle(ctx) : cache.reply(`${ctx.req.endpoint}:${key}`, at, () => handler.handle(ctx));
+    return key === undefined ? handler.handle(ctx) : cache.reply(`${ctx.req.endpoint}:${ctx.req.path}:${key}`, at, () => handler.handle(ctx));
   }
 
   readonly dispatch: Dispatch = async (req) => {

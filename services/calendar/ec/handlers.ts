@@ -83,7 +83,12 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
 
   app.bind(shared(eps.get), {
     // A guest reads a published entity as every guest does.
-    keep: { guests: async (ctx) => ((await target(ctx, deps))?.status === 'publish' ? JSON.stringify(ctx.input.password ?? null) : undefined) },
+    keep: {
+      guests: async (ctx) => {
+        const doc = await target(ctx, deps);
+        return doc?.status === 'publish' ? `${doc.id}:${JSON.stringify(ctx.input.password ?? null)}` : undefined;
+      },
+    },
     async permission(ctx) {
       const doc = await target(ctx, deps);
       return !!doc && doc.type === kind.type && canReadRecord(ctx.user, kind.cap, doc);
