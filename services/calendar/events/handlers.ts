@@ -7,6 +7,7 @@ import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
 import { shared, type InputOf, type ParamsOf } from '../../../libs/rest/params';
+import type { KeptPresenter } from '../../../libs/rest/read-cache';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { VENDOR_EVENT_ENDPOINTS } from '../../../libs/routes/vendor-events';
 import type { eventWriteArgs } from '../../../libs/routes/vendor-events/events';
@@ -17,7 +18,7 @@ import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey, through }
 import { V1 } from '../links';
 import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { nonceHeaders } from '../nonces';
-import { pageWithTotal } from '../read-cache';
+import { pageWithTotal } from '../list-page';
 import { archiveQuery } from './archive';
 import { loadEventParts } from './parts';
 import { presentEvent } from './present';
@@ -34,20 +35,24 @@ const namedId = (ctx: HandlerContext): number => (through(ctx, E.get, E.update, 
 /** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
   return ctx.cached('event', async () => {
-    const stamp = deps.presented.stamp();
     const slug = pathSlug(ctx);
     const id = namedId(ctx);
-    const doc = slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
-    if (doc) readAt.set(doc, stamp);
-    return doc;
+    return slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
   });
 }
 
-/** The presented-cache stamp taken right before each event was read (a presentation of it holds for that stamp only). */
-const readAt = new WeakMap<PostDoc, string>();
-
-/** A presented event's key: the event at its version, a single read or an archive item, and what the caller may see of its venues and organizers. */
-const presentedKey = (doc: PostDoc, how: string, user: Caller) => `v1.event:${doc.id}:${versionOf(doc)}:${how}:${viewerKey(user)}`;
+/**
+ * Events as vendor/events/v1 presents them (a single read, a write's answer, archive items), kept under
+ * the event at its version, how it is shown and what the caller may see of its venues and organizers
+ * (ctx.present).
+ */
+const eventPresenter = (deps: CalendarDeps, how: 'single' | 'written' | 'archive', user: Caller): KeptPresenter<PostDoc, Record<string, unknown>> => ({
+  key: (doc) => `v1.event:${doc.id}:${versionOf(doc)}:${how}:${viewerKey(user)}`,
+  async present(docs) {
+    const parts = await loadEventParts(deps, docs, how === 'single', user);
+    return docs.map((e) => presentEvent(e, deps.site, parts, how === 'archive' ? { blank: !!e.password } : { single: how === 'single' }));
+  },
+});
 
 /** By slug, the slug must name an event (any status), else the parameter is invalid, before any permission check. */
 async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise<void> {
@@ -115,12 +120,8 @@ function eventWrite(ctx: HandlerContext<V1WriteInput>): EventWrite {
 const plan = (ctx: HandlerContext<V1WriteInput>, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, eventWrite(ctx)));
 
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
-  const single = ctx.req.method === 'GET';
-  const make = async () => presentEvent(doc, deps.site, await loadEventParts(deps, [doc], single, ctx.user), { single });
-  if (!single) return { status, body: await make() };
-  const key = presentedKey(doc, 'single', ctx.user);
-  const stamp = readAt.get(doc) ?? '';
-  return { status, body: deps.presented.peek<Record<string, unknown>>(key, stamp) ?? deps.presented.keep(key, await make(), stamp) };
+  const [body] = await ctx.present([doc], eventPresenter(deps, ctx.req.method === 'GET' ? 'single' : 'written', ctx.user));
+  return { status, body };
 }
 
 export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
@@ -128,21 +129,11 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
 
   /** One archive page: what every caller with the same rights and query gets. */
   async function archivePage(ctx: HandlerContext<InputOf<typeof E.list>>): Promise<{ body: unknown; headers: Record<string, string> }> {
-    const stamp = deps.presented.stamp();
     const q = await archiveQuery(deps, { params: ctx.input, given: (n) => ctx.has(n), user: ctx.user });
     if ('code' in q) throw q;
-    const { items, total } = await pageWithTotal(deps.posts, deps.counts, q.filter, {
-      page: q.page,
-      perPage: q.perPage,
-      sort: q.sort,
-      pages: deps.pages,
-    });
+    const { items, total } = await pageWithTotal(deps, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
-    const keys = items.map((e) => presentedKey(e, 'archive', ctx.user));
-    const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
-    const missing = items.filter((_, i) => !kept[i]);
-    const parts = missing.length ? await loadEventParts(deps, missing, false, ctx.user) : null;
-    const events = items.map((e, i) => kept[i] ?? deps.presented.keep(keys[i], presentEvent(e, site, parts!, { blank: !!e.password }), stamp));
+    const events = await ctx.present(items, eventPresenter(deps, 'archive', ctx.user));
     const pages = totalPages(total, q.perPage);
     return {
       body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),
@@ -151,9 +142,10 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   }
 
   app.bind(E.list, {
+    // Guests all see the same page for the same query.
+    keep: { guests: (ctx) => queryKey(ctx.req.query) },
     async handle(ctx) {
-      // Guests all see the same page for the same query, so it is kept briefly like the totals (dropped on every local write).
-      const page = ctx.user ? await archivePage(ctx) : await deps.cache.replies.get(`events:${queryKey(ctx.req.query)}`, () => archivePage(ctx));
+      const page = await archivePage(ctx);
       return { body: page.body, headers: { ...page.headers, ...nonceHeaders(deps.nonces, ctx.user) } };
     },
   });

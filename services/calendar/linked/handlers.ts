@@ -21,7 +21,7 @@ import { archiveEnvelope, archiveHeaders, guarded, pathSlug, through } from '../
 import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
-import { pageWithTotal } from '../read-cache';
+import { pageWithTotal } from '../list-page';
 import type { LinkedKindDef } from './kind';
 import { presentLinked } from './present';
 import { checkLinkedInput, metaAsFields, saveLinked, v1LinkedInput, type LinkedInput } from './write';
@@ -142,7 +142,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       }
       if (typeof status !== 'string') echo.status = status.echo;
 
-      const { items, total } = await pageWithTotal(deps.posts, deps.counts, { $and: and }, { page, perPage, sort: [['date', -1]], pages: deps.pages });
+      const { items, total } = await pageWithTotal(deps, { $and: and }, { page, perPage, sort: [['date', -1]] });
       if (page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound(kind.key);
       const related = await loadRelated(deps, items);
       const records = items.map((d) => presentLinked(kind, d, site, related, { blank: !!d.password }));
