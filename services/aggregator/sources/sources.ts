@@ -6,10 +6,10 @@
  * Workers run sources (source-run.ts): at once when created or asked to, then on their schedule; the
  * routes that manage them are source-handlers.ts.
  */
-import { newCalendarRecord } from '../../libs/calendar/records';
-import type { PostsRepository } from '../../libs/posts/repository';
-import { mysqlLocal } from '../../libs/dates/format';
-import type { Site } from '../../libs/rest/site';
+import { newCalendarRecord } from '../../../libs/calendar/records';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import { mysqlLocal } from '../../../libs/dates/format';
+import type { Site } from '../../../libs/rest/site';
 import {
   REMOVED_POLICIES,
   SOURCE_ORIGINS,
@@ -17,9 +17,18 @@ import {
   type RemovedPolicy,
   type SourceOrigin,
   type SourceSchedule,
-} from '../../libs/routes/aggregator/sources';
-import { ACTIVITY_KINDS, type Activity } from './activity';
-import { ERROR_COMMENT_TYPE, RECORD_META, RECORD_STATUS, RECORD_TYPE, newImportId, type ErrorComment, type ImportRecordDoc, isImportRecord } from './records';
+} from '../../../libs/routes/aggregator/sources';
+import { ACTIVITY_KINDS, type Activity } from '../import/activity';
+import {
+  ERROR_COMMENT_TYPE,
+  RECORD_META,
+  RECORD_STATUS,
+  RECORD_TYPE,
+  newImportId,
+  type ErrorComment,
+  type ImportRecordDoc,
+  isImportRecord,
+} from '../storage/records';
 
 /** Meta keys of a source, beside the record's own (origin, post status). */
 export const SOURCE_META = {

@@ -13,13 +13,13 @@
  * created again instead of storing it twice; a concurrent import racing for the same identity hits
  * the unique `ea_key` index and is retried, then finds the winner's record.
  */
-import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges } from '../../libs/calendar/meta';
-import { newCalendarRecord } from '../../libs/calendar/records';
-import { flattenTax } from '../../libs/posts/repository';
-import { sanitizeTitle } from '../../libs/posts/slug';
-import type { PostDoc } from '../../libs/posts/types';
-import { mysqlLocal } from '../../libs/dates/format';
-import { addActivity, emptyActivity } from './activity';
+import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges } from '../../../libs/calendar/meta';
+import { newCalendarRecord } from '../../../libs/calendar/records';
+import { flattenTax } from '../../../libs/posts/repository';
+import { sanitizeTitle } from '../../../libs/posts/slug';
+import type { PostDoc } from '../../../libs/posts/types';
+import { mysqlLocal } from '../../../libs/dates/format';
+import { addActivity, emptyActivity } from '../import/activity';
 import { attachImages } from './insert-images';
 import {
   ORIGIN_META,
@@ -34,10 +34,10 @@ import {
   type LinkedResult,
 } from './insert-job';
 import { storeLinked } from './insert-linked';
-import { eventTimes } from './item-check';
-import { uniqueIdOf } from './item-identity';
-import { eventMeta } from './item-linked';
-import { IMPORT_META, truthy } from './items';
+import { eventTimes } from '../items/check';
+import { uniqueIdOf } from '../items/identity';
+import { eventMeta } from '../items/linked';
+import { IMPORT_META, truthy } from '../items/items';
 import { bulkSlugs } from './slugs';
 
 /** The `events` step: a slice's events matched by identity, created in bulk or updated, their images attached. */

@@ -4,12 +4,12 @@
  * what the import stores: events like the calendar API's, linked venues and organizers deduplicated,
  * re-imports updating instead of duplicating, bad input changing nothing.
  */
-import { startTestApp, type TestApp } from '../../test/support/app';
-import { AppStore, batchBody, eaEvent } from '../../test/support/imports';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../libs/calendar/meta';
+import { startTestApp, type TestApp } from '../../../test/support/app';
+import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { Activity } from './activity';
 import { INTERVAL_OPTION, clampInterval, setBatchInterval } from './interval';
-import { ERROR_COMMENT_TYPE, RECORD_META } from './records';
+import { ERROR_COMMENT_TYPE, RECORD_META } from '../storage/records';
 
 let app: TestApp;
 let db: AppStore;

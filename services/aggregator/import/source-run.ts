@@ -6,24 +6,24 @@
  * counts and errors go to the run's import record as the run goes. Re-imports update events by their
  * feed UID (and recurrence id), so a run repeated after a crash stores nothing twice.
  */
-import { trashRecords } from '../../libs/calendar/lifecycle';
-import { EVENT_META, EVENT_TYPE } from '../../libs/calendar/meta';
-import type { CommentsRepository } from '../../libs/comments/repository';
-import { guardedGet, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
-import { logger } from '../../libs/observability/logger';
-import type { JobContext } from '../../libs/queue/types';
+import { trashRecords } from '../../../libs/calendar/lifecycle';
+import { EVENT_META, EVENT_TYPE } from '../../../libs/calendar/meta';
+import type { CommentsRepository } from '../../../libs/comments/repository';
+import { guardedGet, RefusedError, type FetchPolicy } from '../../../libs/net/outbound';
+import { logger } from '../../../libs/observability/logger';
+import type { JobContext } from '../../../libs/queue/types';
 import { mergeActivity, type Activity } from './activity';
-import { parseFeed } from './feeds';
-import { runImportJob } from './insert';
-import type { InsertDeps } from './insert-job';
-import { checkEvents } from './item-check';
-import { itemFingerprint, storedFingerprints, storedKeyOf } from './item-fingerprint';
-import { uniqueIdOf } from './item-identity';
-import { IMPORT_META, UNIQUE_FIELDS, type EaEvent } from './items';
-import { RECORD_META, RECORD_STATUS } from './records';
-import { SOURCE_META, countsOf, errorComment, sourceOf, type Source, type Sources } from './sources';
-import { storeEvents } from './store-events';
-import { errorText } from './error-text';
+import { parseFeed } from '../feeds';
+import { runImportJob } from '../storage/insert';
+import type { InsertDeps } from '../storage/insert-job';
+import { checkEvents } from '../items/check';
+import { itemFingerprint, storedFingerprints, storedKeyOf } from '../items/fingerprint';
+import { uniqueIdOf } from '../items/identity';
+import { IMPORT_META, UNIQUE_FIELDS, type EaEvent } from '../items/items';
+import { RECORD_META, RECORD_STATUS } from '../storage/records';
+import { SOURCE_META, countsOf, errorComment, sourceOf, type Source, type Sources } from '../sources/sources';
+import { storeEvents } from '../storage/store-items';
+import { errorText } from '../error-text';
 
 const log = logger.child({ component: 'import-source' });
 

@@ -6,13 +6,13 @@
  * as third-party text first (item-filter.ts). Term counts are returned,
  * not applied, so the caller applies them once the whole import moved on (TermsRepository.moveCounts).
  */
-import { sanitizeTitle } from '../../libs/posts/slug';
-import { mergeActivity, type Activity } from './activity';
+import { sanitizeTitle } from '../../../libs/posts/slug';
+import { mergeActivity, type Activity } from '../import/activity';
 import type { BatchContext, EventSpec, EventsResult, ImportJob, LinkedResult } from './insert-job';
-import { eventIdentity } from './item-identity';
-import { organizersOf, termNames, venueOf, type LinkedSpec } from './item-linked';
-import { thirdPartyItem } from './item-filter';
-import type { EaEvent } from './items';
+import { eventIdentity } from '../items/identity';
+import { organizersOf, termNames, venueOf, type LinkedSpec } from '../items/linked';
+import { thirdPartyItem } from '../items/filter';
+import type { EaEvent } from '../items/items';
 
 /** Runs one step; `part` names it within the list (`linked`, `events-0`, ...) for idempotent job ids. */
 export type StepRunner = (job: ImportJob, part: string) => Promise<LinkedResult | EventsResult>;

@@ -3,17 +3,17 @@
  * what the worker answers, what a worker runs it with, and the import meta both steps put on the
  * records they write (origin, global id and lineage).
  */
-import type { MediaLibrary } from '../../libs/media/library';
-import type { FetchPolicy } from '../../libs/net/outbound';
-import type { PostsRepository } from '../../libs/posts/repository';
-import type { PostDoc } from '../../libs/posts/types';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
-import type { TermsRepository } from '../../libs/terms/repository';
-import type { Activity } from './activity';
-import type { Identity } from './item-identity';
-import type { LinkedSpec } from './item-linked';
-import { EVENT_ORIGIN, IMPORT_META, type EaEvent } from './items';
+import type { MediaLibrary } from '../../../libs/media/library';
+import type { FetchPolicy } from '../../../libs/net/outbound';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { Site } from '../../../libs/rest/site';
+import type { Store } from '../../../libs/store/types';
+import type { TermsRepository } from '../../../libs/terms/repository';
+import type { Activity } from '../import/activity';
+import type { Identity } from '../items/identity';
+import type { LinkedSpec } from '../items/linked';
+import { EVENT_ORIGIN, IMPORT_META, type EaEvent } from '../items/items';
 
 export interface InsertDeps {
   store: Store;
