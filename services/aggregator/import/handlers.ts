@@ -22,7 +22,7 @@ import type { AggregatorDeps } from '../deps';
 import type { BatchContext } from '../storage/insert-job';
 import { checkEvents } from '../items/check';
 import { batchInterval } from './interval';
-import { storeEvents, type StoredEvents } from '../storage/store-items';
+import { storeItems, type StoredEvents } from '../storage/store-items';
 import {
   DEFAULT_POST_STATUS,
   ERROR_COMMENT_TYPE,
@@ -83,14 +83,13 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext<InputOf<type
   };
 
   const jobBase = `ea-${record.import_id}-${digest(hash)}-${attempt}`;
-  const queue = deps.queue();
   let stored: StoredEvents;
   try {
-    stored = await storeEvents({
+    stored = await storeItems({
       base,
       events: checked.events,
       sliceSize: deps.sliceSize,
-      run: (job, part) => queue.run('import.batch', job, { jobId: `${jobBase}-${part}`, timeoutMs: deps.timeoutMs }),
+      place: { queue: deps.queue(), jobBase, timeoutMs: deps.timeoutMs },
     });
   } catch (e) {
     // Nothing moves on: the hash stays, so the remote service sends the batch again; the next

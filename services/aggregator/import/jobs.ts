@@ -1,4 +1,4 @@
-/** The import jobs: `import.batch`, each step of a pushed batch (insert.ts), and `import.source`, one run of an import source (source-run.ts). */
+/** The import jobs: `import.batch`, each step of a pushed batch (storage/insert.ts), and `import.source`, one run of an import source (source-run.ts). */
 import type { Config } from '../../../libs/config/env';
 import { MediaLibrary } from '../../../libs/media/library';
 import { imageFetchPolicy } from '../../../libs/media/sideload';
@@ -17,8 +17,6 @@ import { Sources } from '../sources/sources';
 
 declare module '../../../libs/queue/types' {
   interface JobPayloads {
-    /** One step of a pushed batch, built by the aggregator service (handlers.ts). */
-    'import.batch': { data: ImportJob; result: LinkedResult | EventsResult };
     /** One run of the import source `source` (a post id); runSource checks the data, which may name a source since deleted. */
     'import.source': { data: { source: number }; result: SourceRunResult };
   }

@@ -3,8 +3,8 @@
  * import record in the `schedule` status whose meta names the feed (a URL, or an uploaded file), what
  * imported events get and how often it runs; each run is a child import record (pending, then success
  * or failed) holding the run's progress, counts and errors, as the reference's child records do.
- * Workers run sources (source-run.ts): at once when created or asked to, then on their schedule; the
- * routes that manage them are source-handlers.ts.
+ * Workers run sources (import/source-run.ts): at once when created or asked to, then on their schedule;
+ * the routes that manage them are handlers.ts.
  */
 import { newCalendarRecord } from '../../../libs/calendar/records';
 import type { PostsRepository } from '../../../libs/posts/repository';

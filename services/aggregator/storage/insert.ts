@@ -41,7 +41,7 @@ import { IMPORT_META, truthy } from '../items/items';
 import { bulkSlugs } from './slugs';
 
 /** The `events` step: a slice's events matched by identity, created in bulk or updated, their images attached. */
-async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsResult> {
+async function writeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsResult> {
   const activity = emptyActivity();
   const now = deps.now();
   const zone = deps.site.timezone;
@@ -176,5 +176,5 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
 
 /** Runs one step of an import job. */
 export function runImportJob(deps: InsertDeps, job: ImportJob): Promise<LinkedResult | EventsResult> {
-  return job.step === 'linked' ? storeLinked(deps, job) : storeEvents(deps, job);
+  return job.step === 'linked' ? storeLinked(deps, job) : writeEvents(deps, job);
 }
