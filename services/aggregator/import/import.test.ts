@@ -7,7 +7,7 @@
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
-import type { Activity } from './activity';
+import type { Activity } from '../storage/activity';
 import { INTERVAL_OPTION, clampInterval, setBatchInterval } from './interval';
 import { ERROR_COMMENT_TYPE, RECORD_META } from '../storage/records';
 

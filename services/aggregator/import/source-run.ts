@@ -12,7 +12,7 @@ import type { CommentsRepository } from '../../../libs/comments/repository';
 import { guardedGet, RefusedError, type FetchPolicy } from '../../../libs/net/outbound';
 import { logger } from '../../../libs/observability/logger';
 import type { JobContext } from '../../../libs/queue/types';
-import { mergeActivity, type Activity } from './activity';
+import { mergeActivity, type Activity } from '../storage/activity';
 import { parseFeed } from '../feeds';
 import type { InsertDeps } from '../storage/insert-job';
 import { checkEvents } from '../items/check';

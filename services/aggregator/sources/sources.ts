@@ -18,7 +18,7 @@ import {
   type SourceOrigin,
   type SourceSchedule,
 } from '../../../libs/routes/aggregator/sources';
-import { ACTIVITY_KINDS, type Activity } from '../import/activity';
+import { ACTIVITY_KINDS, type Activity } from '../storage/activity';
 import {
   ERROR_COMMENT_TYPE,
   RECORD_META,

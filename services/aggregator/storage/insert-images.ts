@@ -5,7 +5,7 @@
 import type { PostDoc } from '../../../libs/posts/types';
 import { fetchImage } from '../../../libs/media/sideload';
 import { RestError } from '../../../libs/rest/errors';
-import { addActivity, type Activity } from '../import/activity';
+import { addActivity, type Activity } from './activity';
 import type { EventsStep, InsertDeps } from './insert-job';
 
 /**

@@ -10,7 +10,7 @@ import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
 import type { Store } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
-import type { Activity } from '../import/activity';
+import type { Activity } from './activity';
 import type { Identity } from '../items/identity';
 import type { LinkedSpec } from '../items/linked';
 import { EVENT_ORIGIN, IMPORT_META, type EaEvent } from '../items/items';

@@ -11,7 +11,7 @@ import { mysqlLocal } from '../../../libs/dates/format';
 import type { Filter } from '../../../libs/store/types';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermDoc } from '../../../libs/terms/repository';
-import { addActivity, emptyActivity, type Activity } from '../import/activity';
+import { addActivity, emptyActivity, type Activity } from './activity';
 import { ORIGIN_META, eaIdsOf, identityMeta, sameJson, union, type InsertDeps, type LinkedResult, type LinkedStep } from './insert-job';
 import { placeText, type LinkedSpec } from '../items/linked';
 import { IMPORT_META } from '../items/items';

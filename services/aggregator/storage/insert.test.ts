@@ -13,7 +13,7 @@ import { TermsRepository } from '../../../libs/terms/repository';
 import { eaEvent } from '../../../test/support/imports';
 import { runImportJob } from './insert';
 import type { BatchContext, EventSpec, EventsResult, InsertDeps, LinkedResult } from './insert-job';
-import { emptyActivity } from '../import/activity';
+import { emptyActivity } from './activity';
 import { eventIdentity } from '../items/identity';
 import { organizersOf, venueOf } from '../items/linked';
 import type { EaEvent } from '../items/items';

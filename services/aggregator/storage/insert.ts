@@ -19,7 +19,7 @@ import { flattenTax } from '../../../libs/posts/repository';
 import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { mysqlLocal } from '../../../libs/dates/format';
-import { addActivity, emptyActivity } from '../import/activity';
+import { addActivity, emptyActivity } from './activity';
 import { attachImages } from './insert-images';
 import {
   ORIGIN_META,

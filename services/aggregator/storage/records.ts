@@ -11,7 +11,7 @@ import type { PostsRepository } from '../../../libs/posts/repository';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
 import type { Update } from '../../../libs/store/types';
-import { emptyActivity, mergeActivity, type Activity } from '../import/activity';
+import { emptyActivity, mergeActivity, type Activity } from './activity';
 
 export const RECORD_TYPE = 'vendor-ea-record';
 export const ERROR_COMMENT_TYPE = 'vendor-ea-error';

@@ -9,7 +9,7 @@
  */
 import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { JobQueue } from '../../../libs/queue/types';
-import { mergeActivity, type Activity } from '../import/activity';
+import { mergeActivity, type Activity } from './activity';
 import type { BatchContext, EventSpec, EventsResult, ImportJob, InsertDeps, LinkedResult } from './insert-job';
 import { eventIdentity } from '../items/identity';
 import { organizersOf, termNames, venueOf, type LinkedSpec } from '../items/linked';
