@@ -8,9 +8,9 @@ import type { ServiceApp, ServiceRequest } from '../libs/rest/service';
 import { asRestError, errors } from '../libs/rest/errors';
 import { logger } from '../libs/observability/logger';
 import { observeRequest } from '../libs/observability/metrics';
-import { opsEndpoints } from './ops';
-import { stateString } from './koa-state';
-import { readBody } from './gateway/http';
+import { opsEndpoints } from '../libs/http/ops';
+import { stateString } from '../libs/http/koa-state';
+import { readBody } from '../libs/http/read-body';
 
 export interface HostOptions {
   service?: ServiceApp;

@@ -5,7 +5,7 @@
 import { loadConfig, requireForRole, ROLES } from '../libs/config/env';
 import { logger } from '../libs/observability/logger';
 import { start } from './runtime';
-import { errorMessage } from './error-fields';
+import { errorMessage } from '../libs/observability/error-fields';
 
 async function main(): Promise<void> {
   const arg = process.argv[2] ?? 'all';

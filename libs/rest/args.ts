@@ -65,3 +65,18 @@ export class Args {
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** A positive integer, or a string of digits naming one. */
+export const isPositiveInt = (v: unknown): boolean =>
+  (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^\s*\d+\s*$/.test(v) && Number(v) > 0);
+
+/** An absolute http or https URL with a host. */
+export function isUrl(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  try {
+    const u = new URL(v.trim());
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}

@@ -11,6 +11,7 @@ import { Args } from './args';
 import { RestError, errors, unavailableFor } from './errors';
 import type { Store } from '../store/types';
 import type { ArgMap, Endpoint, ParamsOf } from './params';
+import type { KeptPresenter, ReadCache, ReadStamp } from './read-cache';
 import type { EndpointDecl, Method, RouteRegistry } from './registry';
 import type { Site } from './site';
 
@@ -102,11 +103,15 @@ export class HandlerContext<P extends AnyParams = AnyParams> {
   readonly memo = new Map<string, unknown>();
   private allowed?: Promise<Method[]>;
   private typed?: Args;
+  /** What the service's caches stood at when the request began, before anything it shows was read. */
+  readonly began?: ReadStamp;
 
   constructor(
     readonly req: ServiceRequest,
     private readonly app: ServiceApp,
-  ) {}
+  ) {
+    this.began = app.cache?.begin();
+  }
 
   get params(): Record<string, unknown> {
     return this.req.params;
@@ -136,6 +141,16 @@ export class HandlerContext<P extends AnyParams = AnyParams> {
     const v = await load();
     this.memo.set(key, v);
     return v;
+  }
+  /**
+   * Records as a presenter presents them. A read (GET) takes the presentations the service keeps
+   * under the presenter's keys and keeps the ones it makes (libs/rest/read-cache.ts); a write's answer
+   * is always presented afresh.
+   */
+  present<D, V extends object>(docs: D[], presenter: KeptPresenter<D, V>): Promise<V[]> {
+    const { cache } = this.app;
+    if (!cache || !this.began || this.req.method !== 'GET') return presenter.present(docs);
+    return cache.present(docs, presenter, this.began);
   }
   /** Methods of this route whose permission check passes for this caller (computed once). */
   allowedMethods(): Promise<Method[]> {
@@ -172,14 +187,26 @@ export interface Handler<P extends AnyParams = AnyParams, C extends PropertyKey 
    */
   permission?(ctx: HandlerContext<Probed<P, C>>): Promise<true | false | RestError>;
   handle(ctx: HandlerContext<P>): Promise<Reply>;
+  /**
+   * What of this endpoint's answers the service keeps (libs/rest/read-cache.ts): `guests` names the
+   * answer a guest gets, the same for every guest (undefined: not kept), beside the endpoint and the
+   * path; it runs after the permission check, and the answer is kept while nothing it shows is
+   * written. A request that carried arguments in its body is answered afresh (they are not in the key).
+   */
+  keep?: { guests(ctx: HandlerContext<P>): string | undefined | Promise<string | undefined> };
 }
 
 export class ServiceApp {
   private readonly handlers = new Map<string, Handler>();
 
+  /**
+   * @param cache what the service keeps between requests; the handlers' `keep` declarations and
+   * `ctx.present` use it (without one, every answer is made afresh)
+   */
   constructor(
     readonly name: ServiceName,
     private readonly registry: RouteRegistry,
+    readonly cache?: ReadCache<Reply>,
   ) {}
 
   /** Binds a handler to an endpoint constant (libs/rest/params.ts); its `ctx.input` is typed from the constant's declarations. */
@@ -223,6 +250,15 @@ export class ServiceApp {
     }
   }
 
+  /** The handler's reply, or a guest's kept one where the binding declares it. */
+  private async handled(handler: Handler, ctx: HandlerContext): Promise<Reply> {
+    const { cache } = this;
+    const at = ctx.began;
+    if (!cache || !at || ctx.user || !handler.keep || ctx.req.bodyKeys.length) return handler.handle(ctx);
+    const key = await handler.keep.guests(ctx);
+    return key === undefined ? handler.handle(ctx) : cache.reply(`${ctx.req.endpoint}:${ctx.req.path}:${key}`, at, () => handler.handle(ctx));
+  }
+
   readonly dispatch: Dispatch = async (req) => {
     const handler = this.handlers.get(req.endpoint);
     if (!handler) return errorResponse(errors.noRoute(), []);
@@ -240,7 +276,7 @@ export class ServiceApp {
           return errorResponse(err, await ctx.allowedMethods());
         }
       }
-      const reply = await handler.handle(ctx);
+      const reply = await this.handled(handler, ctx);
       if (req.method !== 'GET') ctx.afterWrite();
       const res: ServiceResponse = { status: reply.status ?? 200, body: reply.body, headers: reply.headers ?? {}, allow: await ctx.allowedMethods() };
       if (reply.raw) res.raw = reply.raw;

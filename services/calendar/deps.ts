@@ -9,10 +9,7 @@ import type { RouteRegistry } from '../../libs/rest/registry';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
-import type { PresentedCache } from '../../libs/rest/presented';
-import type { QueryCache } from '../../libs/store/query-cache';
-import type { CountCache } from '../../libs/store/count-cache';
-import type { CalendarCaches } from './read-cache';
+import type { CalendarCache } from './read-cache';
 
 export interface CalendarDeps {
   store: Store;
@@ -23,14 +20,8 @@ export interface CalendarDeps {
   /** The records' comments, hidden with a trashed record and removed with a deleted one. */
   comments: CommentsRepository;
   users: UsersRepository;
-  /** Archive totals and presented linked records, kept briefly between writes. */
-  cache: CalendarCaches;
-  /** Presented events and entities, kept between requests while the records they show are unchanged (libs/rest/presented.ts). */
-  presented: PresentedCache;
-  /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */
-  pages: QueryCache;
-  /** List totals kept while the posts are unwritten (libs/store/count-cache.ts). */
-  counts: CountCache;
+  /** What the calendar keeps between requests (./read-cache.ts): presented records, guests' answers, list pages and totals, embedded records. */
+  cache: CalendarCache;
   /** Action nonces of the views and the onboarding wizard. */
   nonces: Nonces;
   /** The present moment; tests may pin it. */

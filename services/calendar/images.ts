@@ -9,9 +9,8 @@ import { isImageAttachment } from '../../libs/media/library';
 import { sniffImage } from '../../libs/media/mime';
 import { fetchImage } from '../../libs/media/sideload';
 import type { PostDoc } from '../../libs/posts/types';
-import { isRecord } from '../../libs/rest/args';
+import { isPositiveInt, isRecord, isUrl } from '../../libs/rest/args';
 import { RestError } from '../../libs/rest/errors';
-import { isPositiveInt, isUrl } from '../../libs/routes/vendor-events/args';
 import type { CalendarDeps } from './deps';
 import { INVALID } from './errors';
 

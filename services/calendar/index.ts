@@ -21,10 +21,7 @@ import { bindICal } from './ical/handlers';
 import { bindOnboarding } from './onboarding/handlers';
 import { bindOrganizers } from './organizers/handlers';
 import { bindTerms } from './terms/handlers';
-import { PresentedCache } from '../../libs/rest/presented';
-import { QueryCache } from '../../libs/store/query-cache';
-import { CountCache } from '../../libs/store/count-cache';
-import { calendarCaches } from './read-cache';
+import { CalendarCache } from './read-cache';
 import { bindVenues } from './venues/handlers';
 import { bindViews } from './views/handlers';
 
@@ -44,17 +41,14 @@ export async function createCalendarService(opts: {
     terms: new TermsRepository(store),
     comments: new CommentsRepository(store),
     users: new UsersRepository(store),
-    cache: calendarCaches(store, opts.site),
-    presented: new PresentedCache(opts.store, ['posts', 'terms'], () => opts.site.revision),
-    pages: new QueryCache(opts.store),
-    counts: new CountCache(opts.store),
+    cache: new CalendarCache(store, opts.site),
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: () => new Date(),
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
     media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),
     imagePolicy: imageFetchPolicy(opts.config.OUTBOUND_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
   };
-  const app = new ServiceApp('calendar', opts.registry);
+  const app = new ServiceApp('calendar', opts.registry, deps.cache);
   bindDoc(app, deps);
   bindEvents(app, deps);
   bindICal(app, deps);

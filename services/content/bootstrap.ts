@@ -10,7 +10,7 @@ import { chunkPassword, generateAppPassword, hashAccountPassword, verifyAccountP
 import { DuplicateKeyError } from '../../libs/store/types';
 import { logger } from '../../libs/observability/logger';
 import type { ContentDeps } from './deps';
-import { errorCode, errorMessage } from '../error-fields';
+import { errorCode, errorMessage } from '../../libs/observability/error-fields';
 
 /** Where the first start leaves the generated credentials, inside DATA_DIR. */
 export const FIRST_RUN_FILE = 'first-run-credentials.txt';

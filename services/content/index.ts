@@ -8,7 +8,8 @@ import { TermsRepository } from '../../libs/terms/repository';
 import type { Config } from '../../libs/config/env';
 import type { JobQueue } from '../../libs/queue/types';
 import type { RouteRegistry } from '../../libs/rest/registry';
-import { ServiceApp } from '../../libs/rest/service';
+import { ServiceApp, type Reply } from '../../libs/rest/service';
+import { ReadCache } from '../../libs/rest/read-cache';
 import type { Site } from '../../libs/rest/site';
 import { SiteSettings } from '../../libs/settings/site-settings';
 import type { Store } from '../../libs/store/types';
@@ -45,10 +46,17 @@ export async function createContentService(opts: {
     comments: new CommentsRepository(opts.store),
     settings: opts.settings ?? (await SiteSettings.open(opts.store, opts.site, opts.config, 0)),
   };
-  const app = new ServiceApp('content', opts.registry);
+  // Guests' answers hold posts, their terms, authors and comment counts, and carry the site's URL and
+  // dates in its time zone (the settings revision); presented records are made of posts and terms.
+  const cache = new ReadCache<Reply>(opts.store, {
+    records: ['posts', 'terms'],
+    answers: ['posts', 'terms', 'users', 'comments'],
+    revision: () => opts.site.revision,
+  });
+  const app = new ServiceApp('content', opts.registry, cache);
   bindUsers(app, deps);
   bindAppPasswords(app, deps);
-  const posts = await postsDeps(deps, opts.registry);
+  const posts = await postsDeps(deps, opts.registry, cache);
   bindPosts(app, posts);
   const media = new MediaLibrary(opts.site, deps.posts, storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES);
   bindMedia(app, {

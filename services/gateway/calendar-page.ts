@@ -13,7 +13,7 @@ import type Koa from 'koa';
 import { VIEW_NONCE_ACTION, type Nonces } from '../../libs/auth/nonces';
 import { escapeHtml as esc } from '../../libs/html/escape';
 import { isRecord } from '../../libs/rest/args';
-import { stateString } from '../koa-state';
+import { stateString } from '../../libs/http/koa-state';
 import type { RestServer } from '../../libs/rest/server';
 import { restUrl, type Site } from '../../libs/rest/site';
 import { retryAfterHeader } from '../../libs/rest/errors';

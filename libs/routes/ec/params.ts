@@ -8,8 +8,9 @@
 import { strtotime } from '../../calendar/strtotime';
 import { ParamError } from '../../rest/errors';
 import type { ArgDecl } from '../../rest/registry';
+import { isUrl } from '../../rest/args';
 import { isEmail } from '../../rest/validate';
-import { INVALID, isUrl } from '../vendor-events/args';
+import { INVALID } from '../vendor-events/args';
 
 export type Check = NonNullable<ArgDecl['precheck']>;
 

@@ -5,7 +5,7 @@
  */
 import { strtotime } from '../../calendar/strtotime';
 import { isTimezone } from '../../calendar/timezone';
-import { isRecord } from '../../rest/args';
+import { isPositiveInt, isRecord, isUrl } from '../../rest/args';
 import type { ArgDecl } from '../../rest/registry';
 import { isEmail } from '../../rest/validate';
 
@@ -25,23 +25,11 @@ export const WRITE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private
 /** Registered statuses a list may filter on (with `any`). */
 export const FILTER_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit', 'any'];
 
-export const isPositiveInt = (v: unknown): boolean =>
-  (typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^\s*\d+\s*$/.test(v) && Number(v) > 0);
-
 export const positive = (v: unknown): true | string => (isPositiveInt(v) ? true : INVALID);
 export const nonEmptyString = (v: unknown): true | string => (typeof v === 'string' && v.trim() !== '' ? true : INVALID);
 export const dateText = (v: unknown): true | string => (strtotime(v) ? true : INVALID);
 export const timezoneOrEmpty = (v: unknown): true | string => (v === '' || isTimezone(v) ? true : INVALID);
 
-export function isUrl(v: unknown): boolean {
-  if (typeof v !== 'string') return false;
-  try {
-    const u = new URL(v.trim());
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 export const urlOrEmpty = (v: unknown): true | string => (v === '' || isUrl(v) ? true : INVALID);
 export const emailOrEmpty = (v: unknown): true | string => (v === '' || (typeof v === 'string' && isEmail(v.trim())) ? true : INVALID);
 
@@ -134,9 +122,11 @@ export function termsArg(description: string) {
       if (v === '' || typeof v === 'number' || typeof v === 'string') return true;
       return Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'string') ? true : INVALID;
     },
-    sanitize: (v): unknown[] => {
+    sanitize: (v): Array<number | string> => {
       const list: unknown[] = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : [v];
-      return list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== 0);
+      return list
+        .map((x) => (typeof x === 'string' ? x.trim() : x))
+        .filter((x): x is number | string => (typeof x === 'number' || typeof x === 'string') && x !== '' && x !== 0);
     },
   } satisfies ArgDecl;
 }

@@ -14,7 +14,6 @@ import {
   SLUG,
   dateText,
   imageRef,
-  isPositiveInt,
   linkedArg,
   nonEmptyString,
   pageArgs,
@@ -26,6 +25,7 @@ import {
   urlOrEmpty,
   writeStatus,
 } from './args';
+import { isPositiveInt } from '../../rest/args';
 import { eventSchema } from './schemas';
 
 const costValue = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';

@@ -5,7 +5,8 @@
  */
 import { resourceEndpoints, type ArgMap } from '../../rest/params';
 import type { ArgDecl, RouteRegistry } from '../../rest/registry';
-import { BASE, ID, INVALID, NS, isPositiveInt, nonEmptyString, pageArgs, positive, requiredOn } from './args';
+import { isPositiveInt } from '../../rest/args';
+import { BASE, ID, INVALID, NS, nonEmptyString, pageArgs, positive, requiredOn } from './args';
 import { termSchema } from './schemas';
 
 export const TERM_ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'] as const;

@@ -223,6 +223,19 @@ describe('entity', () => {
   });
 });
 
+describe("guests' answers", () => {
+  it('each read of a published entity, one after the other, answers with that entity, and a write shows at once', async () => {
+    const a = await event(3, { title: 'First' });
+    const b = await event(4, { title: 'Second' });
+    for (let round = 0; round < 2; round++) {
+      expect((await app.request('GET', `${EVENTS}/${a.id}`)).body.title.rendered).toBe('First');
+      expect((await app.request('GET', `${EVENTS}/${b.id}`)).body.title.rendered).toBe('Second');
+    }
+    expect((await app.admin('PUT', `${EVENTS}/${a.id}`, { body: { title: 'First, renamed' } })).status).toBe(200);
+    expect((await app.request('GET', `${EVENTS}/${a.id}`)).body.title.rendered).toBe('First, renamed');
+  });
+});
+
 describe('list', () => {
   it('is a bare array ordered by start date, with paging headers and links', async () => {
     const made = [];

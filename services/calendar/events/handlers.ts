@@ -6,20 +6,23 @@ import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
-import { shared, type InputOf } from '../../../libs/rest/params';
+import { shared, type InputOf, type ParamsOf } from '../../../libs/rest/params';
+import type { KeptPresenter } from '../../../libs/rest/read-cache';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { VENDOR_EVENT_ENDPOINTS } from '../../../libs/routes/vendor-events';
+import type { eventWriteArgs } from '../../../libs/routes/vendor-events/events';
+import { EVENT_FIELDS as F } from '../../../libs/calendar/fields';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey, through } from '../http';
 import { V1 } from '../links';
 import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { nonceHeaders } from '../nonces';
-import { pageWithTotal } from '../read-cache';
+import { pageWithTotal } from '../list-page';
 import { archiveQuery } from './archive';
 import { loadEventParts } from './parts';
 import { presentEvent } from './present';
-import { checkEventWrite, saveEvent, type EventPlan, type WriteRequest } from './write';
+import { checkEventWrite, saveEvent, type EventInput, type EventPlan, type EventWrite } from './write';
 
 const E = VENDOR_EVENT_ENDPOINTS;
 
@@ -32,20 +35,24 @@ const namedId = (ctx: HandlerContext): number => (through(ctx, E.get, E.update, 
 /** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
   return ctx.cached('event', async () => {
-    const stamp = deps.presented.stamp();
     const slug = pathSlug(ctx);
     const id = namedId(ctx);
-    const doc = slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
-    if (doc) readAt.set(doc, stamp);
-    return doc;
+    return slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
   });
 }
 
-/** The presented-cache stamp taken right before each event was read (a presentation of it holds for that stamp only). */
-const readAt = new WeakMap<PostDoc, string>();
-
-/** A presented event's key: the event at its version, a single read or an archive item, and what the caller may see of its venues and organizers. */
-const presentedKey = (doc: PostDoc, how: string, user: Caller) => `v1.event:${doc.id}:${versionOf(doc)}:${how}:${viewerKey(user)}`;
+/**
+ * Events as vendor/events/v1 presents them (a single read, a write's answer, archive items), kept under
+ * the event at its version, how it is shown and what the caller may see of its venues and organizers
+ * (ctx.present).
+ */
+const eventPresenter = (deps: CalendarDeps, how: 'single' | 'written' | 'archive', user: Caller): KeptPresenter<PostDoc, Record<string, unknown>> => ({
+  key: (doc) => `v1.event:${doc.id}:${versionOf(doc)}:${how}:${viewerKey(user)}`,
+  async present(docs) {
+    const parts = await loadEventParts(deps, docs, how === 'single', user);
+    return docs.map((e) => presentEvent(e, deps.site, parts, how === 'archive' ? { blank: !!e.password } : { single: how === 'single' }));
+  },
+});
 
 /** By slug, the slug must name an event (any status), else the parameter is invalid, before any permission check. */
 async function slugMustResolve(ctx: HandlerContext, deps: CalendarDeps): Promise<void> {
@@ -61,29 +68,60 @@ async function existingEvent(ctx: HandlerContext, deps: CalendarDeps): Promise<P
   return doc;
 }
 
-/** The write arguments vendor/events/v1 declares: the only ones its writes read, as the reference's prepare_postarr. */
-const V1_WRITE_ARGS = new Set(Object.keys(VENDOR_EVENT_ENDPOINTS.update.args));
+/** vendor/events/v1's write arguments, as the gateway validated them (a by-slug update has no password). */
+type V1WriteInput = ParamsOf<ReturnType<typeof eventWriteArgs<false>>> & { readonly password?: string | null };
 
 /**
- * The write as checkEventWrite and saveEvent read it (by argument name, as ec/v1's writes do). An
- * argument v1 does not declare (ec/v1's `duration` or `start_date_utc`) was never validated and is not
- * read: the reference's v1 ignores it.
+ * The event write of a vendor/events/v1 request, read by the fields' v1 names (libs/calendar/fields.ts):
+ * the arguments it declares and the request gave (an argument v1 does not declare, such as ec/v1's
+ * `duration`, was never validated and is not read: the reference's v1 ignores it). A JSON null empties
+ * what may be emptied; an author of null names no user.
  */
-const writeRequest = (ctx: HandlerContext): WriteRequest => ({
-  user: ctx.user,
-  has: (n) => V1_WRITE_ARGS.has(n) && ctx.has(n),
-  get: (n) => ctx.params[n],
-});
+function eventWrite(ctx: HandlerContext<V1WriteInput>): EventWrite {
+  const a = ctx.input;
+  const given = <K extends keyof V1WriteInput>(name: K): V1WriteInput[K] | undefined => (ctx.has(name) ? a[name] : undefined);
+  const text = (name: 'title' | 'description' | 'excerpt' | 'slug' | 'status' | 'date' | 'date_utc' | 'start_date' | 'end_date' | 'password') => {
+    const v = given(name);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const flag = (name: 'all_day' | 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured') =>
+    ctx.has(name) ? a[name] === true : undefined;
+  const list = <T>(v: T[] | null | undefined): T[] | undefined => (v === undefined ? undefined : (v ?? []));
+  const input: EventInput = {
+    title: text(F.title.v1),
+    description: text(F.description.v1),
+    excerpt: text(F.excerpt.v1),
+    slug: text(F.slug.v1),
+    status: text(F.status.v1),
+    author: ctx.has(F.author.v1) ? (a.author ?? 0) : undefined,
+    password: text(F.password.v1),
+    date: text(F.date.v1),
+    dateUtc: text(F.dateUtc.v1),
+    timezone: ctx.has(F.timezone.v1) ? (a.timezone ?? '') : undefined,
+    allDay: flag(F.allDay.v1),
+    start: text(F.start.v1),
+    end: text(F.end.v1),
+    image: given(F.image.v1),
+    cost: given(F.cost.v1),
+    website: ctx.has(F.website.v1) ? (typeof a.website === 'string' ? a.website : '') : undefined,
+    showMap: flag(F.showMap.v1),
+    showMapLink: flag(F.showMapLink.v1),
+    hideFromListings: flag(F.hideFromListings.v1),
+    sticky: flag(F.sticky.v1),
+    featured: flag(F.featured.v1),
+    venues: list(given(F.venues.v1)),
+    organizers: list(given(F.organizers.v1)),
+    categories: list(given(F.categories.v1)),
+    tags: list(given(F.tags.v1)),
+  };
+  return { user: ctx.user, input, dialect: 'v1' };
+}
 
-const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, writeRequest(ctx)));
+const plan = (ctx: HandlerContext<V1WriteInput>, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, eventWrite(ctx)));
 
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
-  const single = ctx.req.method === 'GET';
-  const make = async () => presentEvent(doc, deps.site, await loadEventParts(deps, [doc], single, ctx.user), { single });
-  if (!single) return { status, body: await make() };
-  const key = presentedKey(doc, 'single', ctx.user);
-  const stamp = readAt.get(doc) ?? '';
-  return { status, body: deps.presented.peek<Record<string, unknown>>(key, stamp) ?? deps.presented.keep(key, await make(), stamp) };
+  const [body] = await ctx.present([doc], eventPresenter(deps, ctx.req.method === 'GET' ? 'single' : 'written', ctx.user));
+  return { status, body };
 }
 
 export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
@@ -91,21 +129,11 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
 
   /** One archive page: what every caller with the same rights and query gets. */
   async function archivePage(ctx: HandlerContext<InputOf<typeof E.list>>): Promise<{ body: unknown; headers: Record<string, string> }> {
-    const stamp = deps.presented.stamp();
     const q = await archiveQuery(deps, { params: ctx.input, given: (n) => ctx.has(n), user: ctx.user });
     if ('code' in q) throw q;
-    const { items, total } = await pageWithTotal(deps.posts, deps.counts, q.filter, {
-      page: q.page,
-      perPage: q.perPage,
-      sort: q.sort,
-      pages: deps.pages,
-    });
+    const { items, total } = await pageWithTotal(deps, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
-    const keys = items.map((e) => presentedKey(e, 'archive', ctx.user));
-    const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
-    const missing = items.filter((_, i) => !kept[i]);
-    const parts = missing.length ? await loadEventParts(deps, missing, false, ctx.user) : null;
-    const events = items.map((e, i) => kept[i] ?? deps.presented.keep(keys[i], presentEvent(e, site, parts!, { blank: !!e.password }), stamp));
+    const events = await ctx.present(items, eventPresenter(deps, 'archive', ctx.user));
     const pages = totalPages(total, q.perPage);
     return {
       body: archiveEnvelope(site, `${V1}/events/`, 'events', events, q.echo, q.page, pages, total),
@@ -114,9 +142,10 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   }
 
   app.bind(E.list, {
+    // Guests all see the same page for the same query.
+    keep: { guests: (ctx) => queryKey(ctx.req.query) },
     async handle(ctx) {
-      // Guests all see the same page for the same query, so it is kept briefly like the totals (dropped on every local write).
-      const page = ctx.user ? await archivePage(ctx) : await deps.cache.replies.get(`events:${queryKey(ctx.req.query)}`, () => archivePage(ctx));
+      const page = await archivePage(ctx);
       return { body: page.body, headers: { ...page.headers, ...nonceHeaders(deps.nonces, ctx.user) } };
     },
   });
@@ -127,7 +156,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
       check: async (ctx) => void (await plan(ctx, deps)),
       allow: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.input.author),
       async handle(ctx) {
-        const doc = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), null);
+        const doc = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), null);
         return single(ctx, deps, doc, 201);
       },
     }),
@@ -162,7 +191,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         },
         async handle(ctx) {
           const doc = await existingEvent(ctx, deps);
-          const saved = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), doc);
+          const saved = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), doc);
           return single(ctx, deps, saved);
         },
       }),

@@ -4,7 +4,7 @@
  * create stores it on the record, an update or a trash records it on the record in the same write,
  * and a permanent delete records its answer first, so a retried batch finds what was already done.
  */
-import { can, type Caller } from '../../../libs/auth/user';
+import { can } from '../../../libs/auth/user';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { loadAncestors } from '../../../libs/posts/permalink';
 import type { PostsRepository } from '../../../libs/posts/repository';
@@ -24,11 +24,9 @@ import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { CommentsRepository } from '../../../libs/comments/repository';
 import { canDeletePost, canEditPost, canReadPost, capType, typeCan } from './access';
-import type { Kept } from '../../../libs/store/kept';
 import { presentPost, type Context, type LinkTargets, type PresentInput } from './present';
-import { versionOf, viewerKey, type PresentedCache } from '../../../libs/rest/presented';
-import type { QueryCache } from '../../../libs/store/query-cache';
-import type { CountCache } from '../../../libs/store/count-cache';
+import { versionOf, viewerKey } from '../../../libs/rest/presented';
+import type { KeptPresenter, ReadCache } from '../../../libs/rest/read-cache';
 import { checkListOrder, pageOfPlan, planList } from './query';
 import { contextOf } from '../context';
 import { bindRevisions, deleteRevisionsOf, saveRevision } from './revisions';
@@ -42,14 +40,8 @@ export interface PostsDeps extends WriteDeps {
   links: LinkTargets;
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: BatchResults;
-  /** Guests' list answers, the same for every guest asking the same query. */
-  lists: Kept<Reply>;
-  /** Presented records kept between requests (libs/rest/presented.ts). */
-  presented: PresentedCache;
-  /** List pages kept between requests while the posts are unwritten (libs/store/query-cache.ts). */
-  pages: QueryCache;
-  /** List totals kept while the posts are unwritten (libs/store/count-cache.ts). */
-  counts: CountCache;
+  /** What the content service keeps between requests: presented records, guests' answers, list pages and totals (libs/rest/read-cache.ts). */
+  cache: ReadCache<Reply>;
   /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
   comments: CommentsRepository;
 }
@@ -63,23 +55,34 @@ type ListInput = InputOf<Shared<PostEndpoints['list']>>;
 
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
-/** The presented-cache stamp taken right before each record was read (a presentation of it holds for that stamp only). */
-const readAt = new WeakMap<PostDoc, string>();
-
 function loadPost(ctx: HandlerContext<{ readonly id: number }>, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
   return ctx.cached('post', async () => {
     const id = ctx.input.id;
-    const stamp = deps.presented.stamp();
     const post = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
     if (!post) throw invalidId();
-    readAt.set(post, stamp);
     return post;
   });
 }
 
-/** A presented record's key: the record at its version, the context, the caller's rights and the single read's own options. */
-function presentedKey(kind: KindInfo, post: PostDoc, context: Context, user: Caller, extra = ''): string {
-  return `${kind.kind}:${post.id}:${versionOf(post)}:${context}:${viewerKey(user)}:${extra}`;
+/**
+ * Records as the list and the single read present them (ctx.present), kept under the record at its
+ * version, the context, the caller's rights and the single read's own options (`single`).
+ */
+function postPresenter(
+  ctx: HandlerContext,
+  deps: PostsDeps,
+  kind: KindInfo,
+  context: Context,
+  single?: Pick<PresentInput, 'password' | 'excerptLength'>,
+): KeptPresenter<PostDoc, Record<string, unknown>> {
+  const extra = single ? JSON.stringify([single.password ?? null, single.excerptLength ?? null]) : '';
+  return {
+    key: (post) => `${kind.kind}:${post.id}:${versionOf(post)}:${context}:${viewerKey(ctx.user)}:${extra}`,
+    async present(docs) {
+      const input = { ...(await presentInput(ctx, deps, kind, docs, context)), ...single };
+      return docs.map((d) => presentPost(d, input));
+    },
+  };
 }
 
 /** Term slugs, ancestors and generated slugs for a page of records, in a few queries for all of them. */
@@ -164,26 +167,19 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       }
       return true;
     },
-    async handle(ctx) {
-      // Anonymous callers all see the same page for the same query (no per-user fields or links).
-      if (!ctx.user) return deps.lists.get(`${kind.kind}:${JSON.stringify(ctx.req.query)}`, () => listPage(ctx));
-      return listPage(ctx);
-    },
+    // Anonymous callers all see the same page for the same query (no per-user fields or links).
+    keep: { guests: (ctx) => JSON.stringify(ctx.req.query) },
+    handle: (ctx) => listPage(ctx),
   });
 
   async function listPage(ctx: HandlerContext<ListInput>): Promise<Reply> {
     // A post's own list arguments (terms, sticky, format) are there too, though the family's type leaves them out.
     const p = ctx.input;
     checkListOrder(p);
-    const stamp = deps.presented.stamp();
     const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
-    const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.counts.count(deps.posts, f), undefined, deps.pages);
+    const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.cache.counts.count(deps.posts, f), undefined, deps.cache.pages);
     const context = contextOf(ctx.input.context);
-    const keys = items.map((d) => presentedKey(kind, d, context, ctx.user));
-    const kept = items.map((_, i) => deps.presented.peek<Record<string, unknown>>(keys[i], stamp));
-    const missing = items.filter((_, i) => !kept[i]);
-    const input = missing.length ? await presentInput(ctx, deps, kind, missing, context) : null;
-    const body = items.map((d, i) => kept[i] ?? deps.presented.keep(keys[i], presentPost(d, input!), stamp));
+    const body = await ctx.present(items, postPresenter(ctx, deps, kind, context));
     return { body, headers: pagingHeaders(deps.site, base, ctx.req.query, page, perPage, total) };
   }
 
@@ -205,11 +201,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       const password = ctx.req.queryKeys.includes('password') && typeof ctx.req.query.password === 'string' ? ctx.req.query.password : undefined;
       const excerptLength = ctx.input.excerpt_length != null && ctx.input.excerpt_length > 0 ? ctx.input.excerpt_length : undefined;
       const context = contextOf(ctx.input.context);
-      const key = presentedKey(kind, post, context, ctx.user, JSON.stringify([password ?? null, excerptLength ?? null]));
-      const stamp = readAt.get(post) ?? '';
-      const body =
-        deps.presented.peek<Record<string, unknown>>(key, stamp) ??
-        deps.presented.keep(key, presentPost(post, { ...(await presentInput(ctx, deps, kind, [post], context)), password, excerptLength }), stamp);
+      const [body] = await ctx.present([post], postPresenter(ctx, deps, kind, context, { password, excerptLength }));
       return { body, headers: { Link: `<${String(body.link)}>; rel="alternate"; type=text/html` } };
     },
   });

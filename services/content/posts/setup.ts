@@ -6,10 +6,7 @@ import type { RouteRegistry } from '../../../libs/rest/registry';
 import { DuplicateKeyError } from '../../../libs/store/types';
 import type { TermsRepository } from '../../../libs/terms/repository';
 import type { ContentDeps } from '../deps';
-import { PresentedCache } from '../../../libs/rest/presented';
-import { QueryCache } from '../../../libs/store/query-cache';
-import { CountCache } from '../../../libs/store/count-cache';
-import { Kept } from '../../../libs/store/kept';
+import type { ReadCache } from '../../../libs/rest/read-cache';
 import type { Reply } from '../../../libs/rest/service';
 import type { PostsDeps } from './handlers';
 import { BatchResults } from '../batch-results';
@@ -39,12 +36,9 @@ export function linkTargets(registry: RouteRegistry): LinkTargets {
   };
 }
 
-export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Promise<PostsDeps> {
+export async function postsDeps(deps: ContentDeps, registry: RouteRegistry, cache: ReadCache<Reply>): Promise<PostsDeps> {
   // The created "Uncategorized" is the default until an administrator picks another category.
   deps.settings.setDefault('default_category', await ensureDefaultCategory(deps.terms));
-  // Guests' list answers: they hold posts, their terms, authors and comment counts, and carry the site's
-  // URL and dates in its time zone (the settings revision).
-  const lists = new Kept<Reply>(deps.store, { collections: ['posts', 'terms', 'users', 'comments'], also: () => deps.site.revision, maxEntries: 500 });
   return {
     site: deps.site,
     posts: deps.posts,
@@ -54,10 +48,7 @@ export async function postsDeps(deps: ContentDeps, registry: RouteRegistry): Pro
     defaultDiscussion: () => ({ comment_status: deps.settings.get('default_comment_status'), ping_status: deps.settings.get('default_ping_status') }),
     links: linkTargets(registry),
     results: new BatchResults(deps.store),
-    lists,
-    presented: new PresentedCache(deps.store, ['posts', 'terms'], () => deps.site.revision),
-    pages: new QueryCache(deps.store),
-    counts: new CountCache(deps.store),
+    cache,
     comments: deps.comments,
   };
 }

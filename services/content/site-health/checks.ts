@@ -15,7 +15,7 @@ import { SqliteStore } from '../../../libs/store/sqlite';
 import type { Store } from '../../../libs/store/types';
 import { escapeHtml } from '../../../libs/html/escape';
 import { ownKeys } from '../own-keys';
-import { errorCode, errorMessage } from '../../error-fields';
+import { errorCode, errorMessage } from '../../../libs/observability/error-fields';
 
 export type HealthStatus = 'good' | 'recommended' | 'critical';
 

@@ -1,7 +1,7 @@
 /** `/healthz` (alive), `/readyz` (dependencies reachable, else 503) and `/metrics`, for every process. */
 import type Koa from 'koa';
-import { metricsText } from '../libs/observability/metrics';
-import { errorMessage } from './error-fields';
+import { metricsText } from '../observability/metrics';
+import { errorMessage } from '../observability/error-fields';
 
 export function opsEndpoints(ready: () => Promise<void>): Koa.Middleware {
   return async (ctx, next) => {
