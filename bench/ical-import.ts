@@ -19,11 +19,11 @@ import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { TermsRepository } from '../libs/terms/repository';
-import { feedFetchPolicy } from '../services/aggregator/jobs';
-import { IMPORT_META } from '../services/aggregator/items';
-import { RECORD_META, type ImportRecordDoc } from '../services/aggregator/records';
-import { runSource, type SourceRunDeps } from '../services/aggregator/source-run';
-import { SOURCE_META, Sources } from '../services/aggregator/sources';
+import { feedFetchPolicy } from '../services/aggregator/import/jobs';
+import { IMPORT_META } from '../services/aggregator/items/items';
+import { RECORD_META, type ImportRecordDoc } from '../services/aggregator/storage/records';
+import { runSource, type SourceRunDeps } from '../services/aggregator/import/source-run';
+import { SOURCE_META, Sources } from '../services/aggregator/sources/sources';
 
 export interface LocalImport {
   store: Store;

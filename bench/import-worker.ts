@@ -13,7 +13,7 @@ import { createBullWorker } from '../libs/queue';
 import type { JobHandler, JobHandlers } from '../libs/queue/types';
 import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
-import { importJobHandlers } from '../services/aggregator/jobs';
+import { importJobHandlers } from '../services/aggregator/import/jobs';
 
 /** What this process did, summed over its jobs. */
 const done = { jobs: 0, events: 0, busyMs: 0, eventsMs: 0, cpuMs: 0 };

@@ -30,8 +30,8 @@ import { PostsRepository } from '../libs/posts/repository';
 import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
-import { setBatchInterval } from '../services/aggregator/interval';
-import { ImportRecords } from '../services/aggregator/records';
+import { setBatchInterval } from '../services/aggregator/import/interval';
+import { ImportRecords } from '../services/aggregator/storage/records';
 import { JsonArrayError, jsonArrayElements } from './import/json-array';
 import { SourceUsageError, sourceCommand } from './import/sources';
 

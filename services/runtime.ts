@@ -26,7 +26,7 @@ import { storageFor } from '../libs/media/storage';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { BATCH_TIMEOUT_MS as IMPORT_BATCH_TIMEOUT_MS, createAggregatorService } from './aggregator';
-import { importJobHandlers } from './aggregator/jobs';
+import { importJobHandlers } from './aggregator/import/jobs';
 import { createCalendarService } from './calendar';
 import { createContentService } from './content';
 import { authorizePage } from './gateway/authorize';

@@ -11,7 +11,7 @@ import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
 import { EVENT_TYPE, VENUE_TYPE } from '../libs/calendar/meta';
 import { DEFAULT_SLICE_SIZE } from '../services/aggregator';
-import { ImportRecords } from '../services/aggregator/records';
+import { ImportRecords } from '../services/aggregator/storage/records';
 import { eaEvent } from './support/imports';
 import { startCluster, type Cluster } from './support/cluster';
 import { hostPort, startTcpProxy, type TcpProxy } from './support/tcp-proxy';

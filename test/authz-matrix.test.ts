@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { PostsRepository } from '../libs/posts/repository';
 import { siteFrom } from '../libs/rest/site';
 import type { Store } from '../libs/store/types';
-import { ImportRecords } from '../services/aggregator/records';
+import { ImportRecords } from '../services/aggregator/storage/records';
 import { startTestApp, type ApiResponse, type RequestOptions, type TestApp } from './support/app';
 import { WHO, everyone, fingerprint, from, openAppStore, ownerId, Tally, type Expectations, type Ownership } from './support/authz';
 import { createRoleUsers, type RoleUsers, type Who } from './support/roles';

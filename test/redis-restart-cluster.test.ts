@@ -15,7 +15,7 @@ import { PostsRepository } from '../libs/posts/repository';
 import { siteFrom } from '../libs/rest/site';
 import { openStore } from '../libs/store';
 import type { Store } from '../libs/store/types';
-import { ImportRecords } from '../services/aggregator/records';
+import { ImportRecords } from '../services/aggregator/storage/records';
 import { eaEvent } from './support/imports';
 import { freePort, startCluster, type Cluster } from './support/cluster';
 import type { ApiResponse } from './support/app';

@@ -14,7 +14,7 @@ import { PostsRepository } from '../libs/posts/repository';
 import type { PostDoc } from '../libs/posts/types';
 import { siteFrom } from '../libs/rest/site';
 import type { Store } from '../libs/store/types';
-import { ImportRecords } from '../services/aggregator/records';
+import { ImportRecords } from '../services/aggregator/storage/records';
 import { startTestApp, type TestApp } from './support/app';
 import { openAppStore } from './support/authz';
 import { batchBody, eaEvent } from './support/imports';

@@ -4,7 +4,7 @@ import type { JobQueue } from '../../libs/queue/types';
 import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import type { TermsRepository } from '../../libs/terms/repository';
-import type { ImportRecords } from './records';
+import type { ImportRecords } from './storage/records';
 
 export interface AggregatorDeps {
   store: Store;

@@ -9,9 +9,9 @@ import type { Site } from '../../libs/rest/site';
 import type { Store } from '../../libs/store/types';
 import { TermsRepository } from '../../libs/terms/repository';
 import type { AggregatorDeps } from './deps';
-import { bindImport } from './handlers';
-import { ImportRecords } from './records';
-import { bindSources, syncSchedule } from './source-handlers';
+import { bindImport } from './import/handlers';
+import { ImportRecords } from './storage/records';
+import { bindSources, syncSchedule } from './sources/handlers';
 
 /**
  * Events per `import.batch` job when nothing else is asked. A job's events go to the store in one

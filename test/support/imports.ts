@@ -8,7 +8,7 @@ import type { PostDoc } from '../../libs/posts/types';
 import { siteFrom } from '../../libs/rest/site';
 import { openStore } from '../../libs/store';
 import type { Store } from '../../libs/store/types';
-import { ImportRecords, RECORD_META, type ImportRecordDoc } from '../../services/aggregator/records';
+import { ImportRecords, RECORD_META, type ImportRecordDoc } from '../../services/aggregator/storage/records';
 import type { TestApp } from './app';
 
 let seq = 0;

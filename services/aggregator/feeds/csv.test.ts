@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkEvents, eventTimes } from '../item-check';
-import type { EaEvent } from '../items';
+import { checkEvents, eventTimes } from '../items/check';
+import type { EaEvent } from '../items/items';
 import { parseCsv, readDate, readTime } from './csv';
 import { parseFeed } from './index';
 

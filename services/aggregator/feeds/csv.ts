@@ -16,7 +16,7 @@ import { parse } from 'csv-parse/sync';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { isRecord } from '../../../libs/rest/args';
-import { truthy, type EaOrganizer, type EaVenue } from '../items';
+import { truthy, type EaOrganizer, type EaVenue } from '../items/items';
 import type { FeedError, FeedEvent, FeedResult } from './types';
 import { dateText, ianaOfTzid, isWall, wallText, type Wall } from './zones';
 import { errorText } from '../error-text';

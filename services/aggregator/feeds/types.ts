@@ -1,5 +1,5 @@
 /** What a feed parser gives: the events of a feed as the aggregator's items, and what it could not read. */
-import type { EaEvent } from '../items';
+import type { EaEvent } from '../items/items';
 
 /** An imported event: an aggregator item, with the URL of its image when the feed names one. */
 export interface FeedEvent extends EaEvent {

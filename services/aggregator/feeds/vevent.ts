@@ -4,7 +4,7 @@
  * (title, description, URL, categories, venue from LOCATION, organizer, image).
  */
 import ICAL from 'ical.js';
-import type { EaOrganizer, EaVenue } from '../items';
+import type { EaOrganizer, EaVenue } from '../items/items';
 import type { FeedEvent } from './types';
 import { addDays, basicDate, basicUtc, isWall, type FeedZones, type SourceZone, type Wall } from './zones';
 

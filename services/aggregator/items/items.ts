@@ -3,7 +3,7 @@
  * `{title, description, start_date 'Y-m-d', start_hour, start_minute, start_meridian, end_*, timezone,
  * url, global_id, uid, categories, tags, venue: {...}, organizer: [{...}], ...}`), the unique id field of
  * each origin, the meta keys imported records carry, and how a field's text and flags are read. How an
- * event is checked is item-check.ts, how it is named item-identity.ts, what it stores item-linked.ts.
+ * event is checked is check.ts, how it is named identity.ts, what it stores linked.ts.
  * Pure: no store here.
  */
 

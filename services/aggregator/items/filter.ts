@@ -1,14 +1,14 @@
 /**
  * Imported events are third-party text, whoever owns the import: every event, whatever feed or batch
- * it came from, passes here before anything of it is stored (store-events.ts), and leaves with its text
+ * it came from, passes here before anything of it is stored (storage/store-items.ts), and leaves with its text
  * filtered as an author's would be (libs/posts/save-filter.ts): titles and names through the title
  * filter, descriptions and excerpts through the content filter, plain-text fields without markup, URLs
  * (the event's `url`, its image, a venue's or organizer's website) as esc_url_raw leaves them, so a
  * `javascript:` or `data:` URL is stored as nothing; category and tag names as the reference stores
  * term names. Pure.
  */
-import { nameField } from '../../libs/html/text';
-import { THIRD_PARTY } from '../../libs/posts/save-filter';
+import { nameField } from '../../../libs/html/text';
+import { THIRD_PARTY } from '../../../libs/posts/save-filter';
 import type { EaEvent, EaOrganizer, EaVenue } from './items';
 
 type Kind = 'title' | 'html' | 'text' | 'url';

@@ -6,8 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { startTestApp, type TestApp } from '../../test/support/app';
-import { AppStore, batchBody, eaEvent } from '../../test/support/imports';
+import { startTestApp, type TestApp } from '../../../test/support/app';
+import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
 
 let app: TestApp;
 let db: AppStore;

@@ -6,9 +6,9 @@
  * and nothing is built or written for it.
  */
 import { createHash } from 'node:crypto';
-import { EVENT_TYPE } from '../../libs/calendar/meta';
-import type { PostsRepository } from '../../libs/posts/repository';
-import { eventIdentity } from './item-identity';
+import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import { eventIdentity } from './identity';
 import type { EaEvent } from './items';
 
 export function itemFingerprint(item: EaEvent, context: unknown): string {

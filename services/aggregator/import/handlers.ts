@@ -11,19 +11,28 @@
  * the running jobs, and a resend after a failure runs fresh jobs whose work is idempotent.
  */
 import { createHash } from 'node:crypto';
-import { errors, invalidParams, type RestError } from '../../libs/rest/errors';
-import type { HandlerContext, Reply, ServiceApp } from '../../libs/rest/service';
-import type { InputOf } from '../../libs/rest/params';
-import { AGGREGATOR_IMPORT_ENDPOINTS as EPS, INVALID } from '../../libs/routes/aggregator/import';
-import { isRecord } from '../../libs/rest/args';
-import { logger } from '../../libs/observability/logger';
-import type { Update } from '../../libs/store/types';
-import type { AggregatorDeps } from './deps';
-import type { BatchContext } from './insert-job';
-import { checkEvents } from './item-check';
+import { errors, invalidParams, type RestError } from '../../../libs/rest/errors';
+import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
+import type { InputOf } from '../../../libs/rest/params';
+import { AGGREGATOR_IMPORT_ENDPOINTS as EPS, INVALID } from '../../../libs/routes/aggregator/import';
+import { isRecord } from '../../../libs/rest/args';
+import { logger } from '../../../libs/observability/logger';
+import type { Update } from '../../../libs/store/types';
+import type { AggregatorDeps } from '../deps';
+import type { BatchContext } from '../storage/insert-job';
+import { checkEvents } from '../items/check';
 import { batchInterval } from './interval';
-import { storeEvents, type StoredEvents } from './store-events';
-import { DEFAULT_POST_STATUS, ERROR_COMMENT_TYPE, ImportRecords, RECORD_META, RECORD_STATUS, hashMatches, newBatchHash, type ImportRecordDoc } from './records';
+import { storeItems, type StoredEvents } from '../storage/store-items';
+import {
+  DEFAULT_POST_STATUS,
+  ERROR_COMMENT_TYPE,
+  ImportRecords,
+  RECORD_META,
+  RECORD_STATUS,
+  hashMatches,
+  newBatchHash,
+  type ImportRecordDoc,
+} from '../storage/records';
 
 const log = logger.child({ component: 'aggregator' });
 
@@ -74,14 +83,13 @@ async function storeBatch(deps: AggregatorDeps, ctx: HandlerContext<InputOf<type
   };
 
   const jobBase = `ea-${record.import_id}-${digest(hash)}-${attempt}`;
-  const queue = deps.queue();
   let stored: StoredEvents;
   try {
-    stored = await storeEvents({
+    stored = await storeItems({
       base,
       events: checked.events,
       sliceSize: deps.sliceSize,
-      run: (job, part) => queue.run('import.batch', job, { jobId: `${jobBase}-${part}`, timeoutMs: deps.timeoutMs }),
+      place: { queue: deps.queue(), jobBase, timeoutMs: deps.timeoutMs },
     });
   } catch (e) {
     // Nothing moves on: the hash stays, so the remote service sends the batch again; the next

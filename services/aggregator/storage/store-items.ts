@@ -1,21 +1,34 @@
 /**
- * Stores a list of events through the import steps (insert.ts): one `linked` step for the venues,
- * organizers and terms of the whole list, then its events in slices, one `events` step each, run at
- * once. How a step runs is the caller's: the batch endpoint hands each to a worker through the queue,
- * a feed import already running on a worker runs them in its own process. Every event's text is filtered
- * as third-party text first (item-filter.ts). Term counts are returned,
- * not applied, so the caller applies them once the whole import moved on (TermsRepository.moveCounts).
+ * Stores a list of import items through the import steps (insert.ts): one `linked` step for the
+ * venues, organizers and terms of the whole list, then its events in slices, one `events` step each,
+ * run at once, and answers with what they did. Where the steps run is the caller's choice, given as
+ * data: a pushed batch's run on workers as `import.batch` jobs, a feed run (already on a worker) runs
+ * them in its own process. Every event's text is filtered as third-party text first (items/filter.ts).
+ * Term counts are returned, not applied, so the caller applies them once the whole import moved on
+ * (TermsRepository.moveCounts).
  */
-import { sanitizeTitle } from '../../libs/posts/slug';
+import { sanitizeTitle } from '../../../libs/posts/slug';
+import type { JobQueue } from '../../../libs/queue/types';
 import { mergeActivity, type Activity } from './activity';
-import type { BatchContext, EventSpec, EventsResult, ImportJob, LinkedResult } from './insert-job';
-import { eventIdentity } from './item-identity';
-import { organizersOf, termNames, venueOf, type LinkedSpec } from './item-linked';
-import { thirdPartyItem } from './item-filter';
-import type { EaEvent } from './items';
+import type { BatchContext, EventSpec, EventsResult, ImportJob, InsertDeps, LinkedResult } from './insert-job';
+import { eventIdentity } from '../items/identity';
+import { organizersOf, termNames, venueOf, type LinkedSpec } from '../items/linked';
+import { thirdPartyItem } from '../items/filter';
+import type { EaEvent } from '../items/items';
+import { runImportJob } from './insert';
 
-/** Runs one step; `part` names it within the list (`linked`, `events-0`, ...) for idempotent job ids. */
-export type StepRunner = (job: ImportJob, part: string) => Promise<LinkedResult | EventsResult>;
+/**
+ * Where the steps of a list run: `here`, in this process with these deps; or on workers through
+ * `queue`, each step an `import.batch` job with the id `<jobBase>-<part>` (`part` names the step
+ * within the list: `linked`, `events-0`, ...), so a delivery of the same batch while it runs joins
+ * the running jobs.
+ */
+export type StepPlace = { here: InsertDeps } | { queue: JobQueue; jobBase: string; timeoutMs: number };
+
+function runStep(place: StepPlace, job: ImportJob, part: string): Promise<LinkedResult | EventsResult> {
+  if ('here' in place) return runImportJob(place.here, job);
+  return place.queue.run('import.batch', job, { jobId: `${place.jobBase}-${part}`, timeoutMs: place.timeoutMs });
+}
 
 /** A step's answer, which crossed the queue as JSON: the linked step's ids by name and ref. */
 function linkedAnswer(r: LinkedResult | EventsResult): LinkedResult {
@@ -67,11 +80,11 @@ export function slices(specs: EventSpec[], size: number): EventSpec[][] {
   return out;
 }
 
-export async function storeEvents(o: {
+export async function storeItems(o: {
   base: BatchContext;
   events: EaEvent[];
   sliceSize: number;
-  run: StepRunner;
+  place: StepPlace;
   /** Event category ids every event gets besides its own (an import source's categories). */
   extraCategories?: number[];
   /** The feed items' fingerprints, by index of `events` (import sources). */
@@ -103,7 +116,8 @@ export async function storeEvents(o: {
   const needsLinked = venues.size + organizers.size + categories.size + tags.size > 0;
   const linked: LinkedResult = needsLinked
     ? linkedAnswer(
-        await o.run(
+        await runStep(
+          o.place,
           {
             step: 'linked',
             ...base,
@@ -132,7 +146,7 @@ export async function storeEvents(o: {
     };
   });
   const parts = await Promise.all(
-    slices(specs, o.sliceSize).map((slice, k) => o.run({ step: 'events', ...base, events: slice }, `events-${k}`).then(eventsAnswer)),
+    slices(specs, o.sliceSize).map((slice, k) => runStep(o.place, { step: 'events', ...base, events: slice }, `events-${k}`).then(eventsAnswer)),
   );
   const counts = new Map<number, number>();
   for (const part of parts) for (const [id, by] of part.counts) counts.set(id, (counts.get(id) ?? 0) + by);

@@ -1,24 +1,22 @@
-/** The import jobs: `import.batch`, each step of a pushed batch (insert.ts), and `import.source`, one run of an import source (source-run.ts). */
-import type { Config } from '../../libs/config/env';
-import { MediaLibrary } from '../../libs/media/library';
-import { imageFetchPolicy } from '../../libs/media/sideload';
-import { storageFor } from '../../libs/media/storage';
-import type { FetchPolicy } from '../../libs/net/outbound';
-import { PostsRepository } from '../../libs/posts/repository';
-import type { JobHandler } from '../../libs/queue/types';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
-import { TermsRepository } from '../../libs/terms/repository';
-import { CommentsRepository } from '../../libs/comments/repository';
-import { runImportJob } from './insert';
-import type { EventsResult, ImportJob, LinkedResult } from './insert-job';
+/** The import jobs: `import.batch`, each step of a pushed batch (storage/insert.ts), and `import.source`, one run of an import source (source-run.ts). */
+import type { Config } from '../../../libs/config/env';
+import { MediaLibrary } from '../../../libs/media/library';
+import { imageFetchPolicy } from '../../../libs/media/sideload';
+import { storageFor } from '../../../libs/media/storage';
+import type { FetchPolicy } from '../../../libs/net/outbound';
+import { PostsRepository } from '../../../libs/posts/repository';
+import type { JobHandler } from '../../../libs/queue/types';
+import type { Site } from '../../../libs/rest/site';
+import type { Store } from '../../../libs/store/types';
+import { TermsRepository } from '../../../libs/terms/repository';
+import { CommentsRepository } from '../../../libs/comments/repository';
+import { runImportJob } from '../storage/insert';
+import type { EventsResult, ImportJob, LinkedResult } from '../storage/insert-job';
 import { runSource, type SourceRunResult } from './source-run';
-import { Sources } from './sources';
+import { Sources } from '../sources/sources';
 
-declare module '../../libs/queue/types' {
+declare module '../../../libs/queue/types' {
   interface JobPayloads {
-    /** One step of a pushed batch, built by the aggregator service (handlers.ts). */
-    'import.batch': { data: ImportJob; result: LinkedResult | EventsResult };
     /** One run of the import source `source` (a post id); runSource checks the data, which may name a source since deleted. */
     'import.source': { data: { source: number }; result: SourceRunResult };
   }

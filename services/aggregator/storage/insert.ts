@@ -13,12 +13,12 @@
  * created again instead of storing it twice; a concurrent import racing for the same identity hits
  * the unique `ea_key` index and is retried, then finds the winner's record.
  */
-import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges } from '../../libs/calendar/meta';
-import { newCalendarRecord } from '../../libs/calendar/records';
-import { flattenTax } from '../../libs/posts/repository';
-import { sanitizeTitle } from '../../libs/posts/slug';
-import type { PostDoc } from '../../libs/posts/types';
-import { mysqlLocal } from '../../libs/dates/format';
+import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY, eventMetaChanges } from '../../../libs/calendar/meta';
+import { newCalendarRecord } from '../../../libs/calendar/records';
+import { flattenTax } from '../../../libs/posts/repository';
+import { sanitizeTitle } from '../../../libs/posts/slug';
+import type { PostDoc } from '../../../libs/posts/types';
+import { mysqlLocal } from '../../../libs/dates/format';
 import { addActivity, emptyActivity } from './activity';
 import { attachImages } from './insert-images';
 import {
@@ -34,14 +34,14 @@ import {
   type LinkedResult,
 } from './insert-job';
 import { storeLinked } from './insert-linked';
-import { eventTimes } from './item-check';
-import { uniqueIdOf } from './item-identity';
-import { eventMeta } from './item-linked';
-import { IMPORT_META, truthy } from './items';
+import { eventTimes } from '../items/check';
+import { uniqueIdOf } from '../items/identity';
+import { eventMeta } from '../items/linked';
+import { IMPORT_META, truthy } from '../items/items';
 import { bulkSlugs } from './slugs';
 
 /** The `events` step: a slice's events matched by identity, created in bulk or updated, their images attached. */
-async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsResult> {
+async function writeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsResult> {
   const activity = emptyActivity();
   const now = deps.now();
   const zone = deps.site.timezone;
@@ -176,5 +176,5 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
 
 /** Runs one step of an import job. */
 export function runImportJob(deps: InsertDeps, job: ImportJob): Promise<LinkedResult | EventsResult> {
-  return job.step === 'linked' ? storeLinked(deps, job) : storeEvents(deps, job);
+  return job.step === 'linked' ? storeLinked(deps, job) : writeEvents(deps, job);
 }

@@ -3,13 +3,13 @@
  * import record in the `schedule` status whose meta names the feed (a URL, or an uploaded file), what
  * imported events get and how often it runs; each run is a child import record (pending, then success
  * or failed) holding the run's progress, counts and errors, as the reference's child records do.
- * Workers run sources (source-run.ts): at once when created or asked to, then on their schedule; the
- * routes that manage them are source-handlers.ts.
+ * Workers run sources (import/source-run.ts): at once when created or asked to, then on their schedule;
+ * the routes that manage them are handlers.ts.
  */
-import { newCalendarRecord } from '../../libs/calendar/records';
-import type { PostsRepository } from '../../libs/posts/repository';
-import { mysqlLocal } from '../../libs/dates/format';
-import type { Site } from '../../libs/rest/site';
+import { newCalendarRecord } from '../../../libs/calendar/records';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import { mysqlLocal } from '../../../libs/dates/format';
+import type { Site } from '../../../libs/rest/site';
 import {
   REMOVED_POLICIES,
   SOURCE_ORIGINS,
@@ -17,9 +17,18 @@ import {
   type RemovedPolicy,
   type SourceOrigin,
   type SourceSchedule,
-} from '../../libs/routes/aggregator/sources';
-import { ACTIVITY_KINDS, type Activity } from './activity';
-import { ERROR_COMMENT_TYPE, RECORD_META, RECORD_STATUS, RECORD_TYPE, newImportId, type ErrorComment, type ImportRecordDoc, isImportRecord } from './records';
+} from '../../../libs/routes/aggregator/sources';
+import { ACTIVITY_KINDS, type Activity } from '../storage/activity';
+import {
+  ERROR_COMMENT_TYPE,
+  RECORD_META,
+  RECORD_STATUS,
+  RECORD_TYPE,
+  newImportId,
+  type ErrorComment,
+  type ImportRecordDoc,
+  isImportRecord,
+} from '../storage/records';
 
 /** Meta keys of a source, beside the record's own (origin, post status). */
 export const SOURCE_META = {

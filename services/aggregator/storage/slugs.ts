@@ -3,7 +3,7 @@
  * `-2`, `-3`, ...) but one query for the whole list plus one per slug that is already taken, instead
  * of one per record.
  */
-import type { ReadableCollection } from '../../libs/store/types';
+import type { ReadableCollection } from '../../../libs/store/types';
 
 /** Names the reference never hands out as a bare post slug. */
 const RESERVED = new Set(['embed', 'feed', 'rdf', 'rss', 'rss2', 'atom']);

@@ -3,17 +3,17 @@
  * what the worker answers, what a worker runs it with, and the import meta both steps put on the
  * records they write (origin, global id and lineage).
  */
-import type { MediaLibrary } from '../../libs/media/library';
-import type { FetchPolicy } from '../../libs/net/outbound';
-import type { PostsRepository } from '../../libs/posts/repository';
-import type { PostDoc } from '../../libs/posts/types';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
-import type { TermsRepository } from '../../libs/terms/repository';
+import type { MediaLibrary } from '../../../libs/media/library';
+import type { FetchPolicy } from '../../../libs/net/outbound';
+import type { PostsRepository } from '../../../libs/posts/repository';
+import type { PostDoc } from '../../../libs/posts/types';
+import type { Site } from '../../../libs/rest/site';
+import type { Store } from '../../../libs/store/types';
+import type { TermsRepository } from '../../../libs/terms/repository';
 import type { Activity } from './activity';
-import type { Identity } from './item-identity';
-import type { LinkedSpec } from './item-linked';
-import { EVENT_ORIGIN, IMPORT_META, type EaEvent } from './items';
+import type { Identity } from '../items/identity';
+import type { LinkedSpec } from '../items/linked';
+import { EVENT_ORIGIN, IMPORT_META, type EaEvent } from '../items/items';
 
 export interface InsertDeps {
   store: Store;
@@ -88,6 +88,13 @@ export interface EventsResult {
 
 export type ImportJob = LinkedStep | EventsStep;
 
+declare module '../../../libs/queue/types' {
+  interface JobPayloads {
+    /** One step of a pushed batch (store-items.ts), run by a worker (insert.ts). */
+    'import.batch': { data: ImportJob; result: LinkedResult | EventsResult };
+  }
+}
+
 /** The origin meta of every record a batch creates. */
 export const ORIGIN_META = (ctx: BatchContext) => ({
   [IMPORT_META.eventOrigin]: EVENT_ORIGIN,
@@ -106,9 +113,9 @@ export function identityMeta(identity: Identity): Record<string, unknown> {
 
 /** The union of two lists, in order, without repeats. */
 export const union = <T>(a: T[] | undefined, b: T[]): T[] => [...new Set([...(a ?? []), ...b])];
-/** Whether two values are the same as JSON. */
 /** The identity keys a stored record answers to (`ea_ids`: a list of strings), when it has any. */
 export const eaIdsOf = (doc: PostDoc): string[] | undefined =>
   Array.isArray(doc.ea_ids) ? doc.ea_ids.filter((k): k is string => typeof k === 'string') : undefined;
 
+/** Whether two values are the same as JSON. */
 export const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

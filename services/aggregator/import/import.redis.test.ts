@@ -2,11 +2,11 @@
  * Imports on BullMQ (real Redis): a batch split into slices that run as separate jobs, the reference's
  * processing cases, and one batch delivered twice at once storing its events exactly once.
  */
-import { startTestApp, type TestApp } from '../../test/support/app';
-import { AppStore, batchBody, eaEvent } from '../../test/support/imports';
-import { EVENT_TYPE } from '../../libs/calendar/meta';
-import { DEFAULT_SLICE_SIZE } from '.';
-import { RECORD_META } from './records';
+import { startTestApp, type TestApp } from '../../../test/support/app';
+import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
+import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import { DEFAULT_SLICE_SIZE } from '..';
+import { RECORD_META } from '../storage/records';
 
 let app: TestApp;
 let db: AppStore;

@@ -1,29 +1,28 @@
 /**
  * One run of an import source, on a worker (the `import.source` job): fetch the feed through the
  * outbound guard (conditional on the last run's ETag / Last-Modified), parse it, store its events in
- * chunks through the same steps as pushed batches (store-events.ts, run in this process: the job
- * already is on a worker), then apply the source's policy to events that left the feed. Progress,
+ * chunks through the same steps as pushed batches (storage/store-items.ts, which runs them in this
+ * process: the job already is on a worker), then apply the source's policy to events that left the feed. Progress,
  * counts and errors go to the run's import record as the run goes. Re-imports update events by their
  * feed UID (and recurrence id), so a run repeated after a crash stores nothing twice.
  */
-import { trashRecords } from '../../libs/calendar/lifecycle';
-import { EVENT_META, EVENT_TYPE } from '../../libs/calendar/meta';
-import type { CommentsRepository } from '../../libs/comments/repository';
-import { guardedGet, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
-import { logger } from '../../libs/observability/logger';
-import type { JobContext } from '../../libs/queue/types';
-import { mergeActivity, type Activity } from './activity';
-import { parseFeed } from './feeds';
-import { runImportJob } from './insert';
-import type { InsertDeps } from './insert-job';
-import { checkEvents } from './item-check';
-import { itemFingerprint, storedFingerprints, storedKeyOf } from './item-fingerprint';
-import { uniqueIdOf } from './item-identity';
-import { IMPORT_META, UNIQUE_FIELDS, type EaEvent } from './items';
-import { RECORD_META, RECORD_STATUS } from './records';
-import { SOURCE_META, countsOf, errorComment, sourceOf, type Source, type Sources } from './sources';
-import { storeEvents } from './store-events';
-import { errorText } from './error-text';
+import { trashRecords } from '../../../libs/calendar/lifecycle';
+import { EVENT_META, EVENT_TYPE } from '../../../libs/calendar/meta';
+import type { CommentsRepository } from '../../../libs/comments/repository';
+import { guardedGet, RefusedError, type FetchPolicy } from '../../../libs/net/outbound';
+import { logger } from '../../../libs/observability/logger';
+import type { JobContext } from '../../../libs/queue/types';
+import { mergeActivity, type Activity } from '../storage/activity';
+import { parseFeed } from '../feeds';
+import type { InsertDeps } from '../storage/insert-job';
+import { checkEvents } from '../items/check';
+import { itemFingerprint, storedFingerprints, storedKeyOf } from '../items/fingerprint';
+import { uniqueIdOf } from '../items/identity';
+import { IMPORT_META, UNIQUE_FIELDS, type EaEvent } from '../items/items';
+import { RECORD_META, RECORD_STATUS } from '../storage/records';
+import { SOURCE_META, countsOf, errorComment, sourceOf, type Source, type Sources } from '../sources/sources';
+import { storeItems } from '../storage/store-items';
+import { errorText } from '../error-text';
 
 const log = logger.child({ component: 'import-source' });
 
@@ -145,7 +144,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
     let activity: Activity = mergeActivity();
     for (let start = 0, k = 0; start < changed.length; start += chunk, k++) {
       const part = changed.slice(start, start + chunk);
-      const stored = await storeEvents({
+      const stored = await storeItems({
         base: {
           importId: run.import_id,
           recordId: sourceDoc.id,
@@ -156,7 +155,7 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
         },
         events: part,
         sliceSize: chunk,
-        run: (step) => runImportJob(deps, step),
+        place: { here: deps },
         extraCategories: s.categories,
         fingerprints: prints.slice(start, start + chunk),
       });

@@ -2,9 +2,9 @@
  * What the events of a batch store besides their times: the venues and organizers they name (as
  * deduplicated specs with their meta), their category and tag names, and their own event meta. Pure.
  */
-import { costText } from '../../libs/calendar/cost';
-import { EVENT_META, ORGANIZER_META, VENUE_META } from '../../libs/calendar/meta';
-import { identity, linkedUniqueIdOf, type Identity } from './item-identity';
+import { costText } from '../../../libs/calendar/cost';
+import { EVENT_META, ORGANIZER_META, VENUE_META } from '../../../libs/calendar/meta';
+import { identity, linkedUniqueIdOf, type Identity } from './identity';
 import { text, truthy, type EaEvent, type EaOrganizer, type EaVenue } from './items';
 
 /** A venue or organizer named by a batch, deduplicated: `ref` is how the batch's events point at it. */

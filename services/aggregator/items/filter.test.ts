@@ -1,5 +1,5 @@
 /** Imported events leave item-filter as third-party text: every text field of the event, its venue and organizers. */
-import { thirdPartyItem } from './item-filter';
+import { thirdPartyItem } from './filter';
 import type { EaEvent } from './items';
 
 const P = '<b>B</b><script>s()</script><img src=x onerror=e()><a href="javascript:j()">a</a>';
