@@ -2,6 +2,7 @@
  * The collections of the store and their indexed fields, declared once for both adapters. Every
  * list filter of the API is served by one of these indexes.
  */
+import { eventFilterIndexes } from '../calendar/event-filters';
 import type { CollectionSpec } from '../store/types';
 
 /** Every post-like record: posts, pages, revisions, autosaves, events, venues, organizers, imports. */
@@ -62,7 +63,8 @@ export const POSTS: CollectionSpec = {
     { keys: ['type', 'status', 'event_start'] },
     // The event archive: status, listing visibility and the date window in one index (counts read only the index).
     { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] },
-    { keys: ['type', 'featured', 'status', 'event_start'] },
+    // The event lists' simple filters (libs/calendar/event-filters.ts).
+    ...eventFilterIndexes(),
     { keys: ['parent', 'type'] },
     { keys: ['batch_key'], unique: true, sparse: true },
     { keys: ['import_id'], sparse: true },

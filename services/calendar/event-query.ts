@@ -4,10 +4,11 @@
  * default window; ec/v1's list in ec/query.ts; the calendar views through the archive), and the store
  * filter is made here, so what a condition means, and that it lands on an indexed field, is decided in
  * one place: type, status, hide_from_listings and event_start/event_end share one compound index;
- * featured has its own; terms, venues and organizers are array side tables; ids and parents use the id
+ * the simple filters (featured...) declare theirs in libs/calendar/event-filters.ts; terms, venues and organizers are array side tables; ids and parents use the id
  * and parent indexes.
  */
 import type { Caller } from '../../libs/auth/user';
+import { eventFilterConditions, type EventFilterValues } from '../../libs/calendar/event-filters';
 import { EVENT_TYPE } from '../../libs/calendar/meta';
 import { searchPrivacy } from '../../libs/posts/search';
 import type { Filter } from '../../libs/store/types';
@@ -36,7 +37,8 @@ export interface EventCriteria {
   termGroups?: number[][];
   venues?: number[];
   organizers?: number[];
-  featured?: boolean;
+  /** The simple filters' values (libs/calendar/event-filters.ts: each its condition and index). */
+  filters?: EventFilterValues;
   parent?: number;
 }
 
@@ -71,7 +73,7 @@ export function eventFilter(c: EventCriteria): Filter {
   for (const group of c.termGroups ?? []) if (group.length) and.push({ terms: { $in: group } });
   if (c.venues?.length) and.push({ venues: { $in: c.venues } });
   if (c.organizers?.length) and.push({ organizers: { $in: c.organizers } });
-  if (c.featured !== undefined) and.push({ featured: c.featured });
+  and.push(...eventFilterConditions(c.filters));
   if (c.parent !== undefined) and.push({ parent: c.parent });
   return { $and: and };
 }

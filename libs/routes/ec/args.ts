@@ -5,6 +5,7 @@
  * reference's parameter types (params.ts), whose own check runs first; the gateway validates them all
  * before the calendar service sees a request.
  */
+import { eventFilterArgs } from '../../calendar/event-filters';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
 import type { ArgDecl } from '../../rest/registry';
 import { type Check, arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
@@ -154,7 +155,8 @@ export function eventListArgs() {
     tags: idList('Limit result set to events assigned specific tags.'),
     venue: linkedIds('Limit result set to events assigned to specific venues.'),
     organizer: linkedIds('Limit result set to events assigned to specific organizers.'),
-    featured: { description: 'Limit result set to featured events only.', type: 'boolean' },
+    // The simple filters (libs/calendar/event-filters.ts), in the table's order.
+    ...eventFilterArgs('ec'),
     status: statusListArg('events'),
     post_parent: positive('post_parent', { description: 'Limit result set to events with specific post parent.', type: 'integer', minimum: 1 }),
     starts_before: dateFilter('starts_before', 'Limit result set to events starting before the specified date.'),

@@ -2,6 +2,7 @@
  * vendor/events/v1 events: the archive, create, and the single event by id and by slug (reference:
  * Archive_Event, Single_Event, Single_Event_Slug). The endpoints are constants the calendar service binds to.
  */
+import { eventFilterArgs } from '../../calendar/event-filters';
 import { ParamError } from '../../rest/errors';
 import { endpoint } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
@@ -91,7 +92,8 @@ export function archiveArgs() {
       items: { type: 'integer' },
       validate: (v) => (Array.isArray(v) && v.every(isPositiveInt) ? true : INVALID),
     },
-    featured: { description: 'Only featured (true) or only not featured (false) events', type: 'boolean' },
+    // The simple filters (libs/calendar/event-filters.ts), in the table's order.
+    ...eventFilterArgs('v1'),
     status: { description: 'Event post status (a list or comma-separated)', validate: (v) => (statusList(v) ? true : INVALID), sanitize: (v) => statusList(v) },
     // The free edition of the reference accepts the extended edition's geolocation filters and ignores them.
     geoloc: { description: 'Events whose venue has geolocation data (extended edition; ignored in this edition)', type: 'boolean' },

@@ -8,6 +8,7 @@
 import { DateTime } from 'luxon';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import type { Caller } from '../../../libs/auth/user';
+import { eventFilterValues } from '../../../libs/calendar/event-filters';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { ParamError } from '../../../libs/rest/errors';
 import type { InputOf, Shared } from '../../../libs/rest/params';
@@ -77,7 +78,7 @@ export async function eventListQuery(deps: CalendarDeps, kind: EcKind, req: List
     termGroups: [(req.has('categories') && p.categories) || [], (req.has('tags') && p.tags) || []],
     venues,
     organizers,
-    featured: req.has('featured') ? p.featured === true : undefined,
+    filters: eventFilterValues('ec', p, (name) => req.has(name)),
     parent: (req.has('post_parent') && p.post_parent) || undefined,
   };
   const direction = p.order === 'DESC' ? -1 : 1;

@@ -1,12 +1,13 @@
 /**
  * The event archive's query (the reference's Archive_Event): the date window and its day rounding,
  * the filters, and the arguments echoed back in `rest_url`. Every condition lands on an indexed field:
- * type, status, hide_from_listings and event_start/event_end share one compound index; featured has its
- * own; categories, tags, venues and organizers are array side tables; include and post_parent use the
+ * type, status, hide_from_listings and event_start/event_end share one compound index; the simple
+ * filters (libs/calendar/event-filters.ts) declare theirs; categories, tags, venues and organizers are array side tables; include and post_parent use the
  * id and parent indexes.
  */
 import { DateTime } from 'luxon';
 import type { Caller } from '../../../libs/auth/user';
+import { eventFilterEcho, eventFilterValues } from '../../../libs/calendar/event-filters';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { strtotime } from '../../../libs/calendar/strtotime';
@@ -105,6 +106,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     termGroups: [categories ?? [], tags ?? []],
     venues,
     organizers,
+    filters: eventFilterValues('v1', p, (name) => req.given(name)),
   };
 
   if (include.length) {
@@ -143,7 +145,6 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     criteria.search = { text: String(p.search), user: req.user };
     echo.search = p.search;
   }
-  if (typeof p.featured === 'boolean' && req.given('featured')) criteria.featured = p.featured;
   if (req.given('post_parent')) criteria.parent = Number(p.post_parent);
 
   echo.status = status.echo;
@@ -151,7 +152,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   if (req.given('post_parent')) echo.post_parent = p.post_parent;
   if (venues.length) echo.venue = venues.join(',');
   if (organizers.length) echo.organizer = organizers.join(',');
-  if (req.given('featured')) echo.featured = p.featured ? 1 : 0;
+  Object.assign(echo, eventFilterEcho(criteria.filters!));
 
   // Start date first; the store breaks ties by insertion order, which is id order.
   const sort: SortSpec = include.length
