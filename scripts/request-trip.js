@@ -44,14 +44,36 @@ function noteEntries(context) {
   const visit = (node) => {
     node = ts.visitEachChild(node, visit, context);
     if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
-      return f.updateArrowFunction(node, node.modifiers, node.typeParameters, node.parameters, node.type, node.equalsGreaterThanToken, f.createBlock([note(), f.createReturnStatement(node.body)], true));
+      return f.updateArrowFunction(
+        node,
+        node.modifiers,
+        node.typeParameters,
+        node.parameters,
+        node.type,
+        node.equalsGreaterThanToken,
+        f.createBlock([note(), f.createReturnStatement(node.body)], true),
+      );
     }
     if ((ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) && node.body && ts.isBlock(node.body)) {
       const body = f.updateBlock(node.body, [note(), ...node.body.statements]);
-      if (ts.isFunctionDeclaration(node)) return f.updateFunctionDeclaration(node, node.modifiers, node.asteriskToken, node.name, node.typeParameters, node.parameters, node.type, body);
-      if (ts.isFunctionExpression(node)) return f.updateFunctionExpression(node, node.modifiers, node.asteriskToken, node.name, node.typeParameters, node.parameters, node.type, body);
-      if (ts.isArrowFunction(node)) return f.updateArrowFunction(node, node.modifiers, node.typeParameters, node.parameters, node.type, node.equalsGreaterThanToken, body);
-      if (ts.isMethodDeclaration(node)) return f.updateMethodDeclaration(node, node.modifiers, node.asteriskToken, node.name, node.questionToken, node.typeParameters, node.parameters, node.type, body);
+      if (ts.isFunctionDeclaration(node))
+        return f.updateFunctionDeclaration(node, node.modifiers, node.asteriskToken, node.name, node.typeParameters, node.parameters, node.type, body);
+      if (ts.isFunctionExpression(node))
+        return f.updateFunctionExpression(node, node.modifiers, node.asteriskToken, node.name, node.typeParameters, node.parameters, node.type, body);
+      if (ts.isArrowFunction(node))
+        return f.updateArrowFunction(node, node.modifiers, node.typeParameters, node.parameters, node.type, node.equalsGreaterThanToken, body);
+      if (ts.isMethodDeclaration(node))
+        return f.updateMethodDeclaration(
+          node,
+          node.modifiers,
+          node.asteriskToken,
+          node.name,
+          node.questionToken,
+          node.typeParameters,
+          node.parameters,
+          node.type,
+          body,
+        );
       if (ts.isGetAccessorDeclaration(node)) return f.updateGetAccessorDeclaration(node, node.modifiers, node.name, node.parameters, node.type, body);
       if (ts.isSetAccessorDeclaration(node)) return f.updateSetAccessorDeclaration(node, node.modifiers, node.name, node.parameters, body);
       // Constructors may have to call super() first: their entry is left unnoted.
@@ -177,9 +199,7 @@ function report(res, warm) {
   console.log(`${process.argv[2] ?? 'POST'} ${process.argv[3] ?? '/vendor/events/v1/events'}: ${res.status} (warm-up ${warm.status})`);
   if (res.status >= 400) console.log(res.text);
   // The service's part: from the dispatch contract inward, on the calls that reach the store.
-  const service = chains
-    .map((c) => c.slice(Math.max(0, c.indexOf(SERVICE))))
-    .filter((c) => c[0] === SERVICE && c.some((m) => m.startsWith('libs/store/')));
+  const service = chains.map((c) => c.slice(Math.max(0, c.indexOf(SERVICE)))).filter((c) => c[0] === SERVICE && c.some((m) => m.startsWith('libs/store/')));
   const spine = (c) => c.filter((m) => !m.startsWith('libs/store/') || m === 'libs/store/repository.ts');
   print('the service, from the dispatch to the store (store internals folded into the repository)', measure(service.map(spine), floor), floor);
   print('the whole request, every module entered', measure(chains, floor), floor);
