@@ -1,38 +1,8 @@
-/** How calendar handlers are bound: checks that need stored data before permissions, and the v1 archive envelope. */
-import type { RestError } from '../../libs/rest/errors';
+/** What calendar handlers share: the v1 archive envelope and headers, the route family a request came through, by-slug paths, query keys. */
 import { totalPages } from '../../libs/rest/paging';
 import type { Endpoint, InputOf, Shared } from '../../libs/rest/params';
-import type { AnyParams, Handler, HandlerContext, Probed, Reply } from '../../libs/rest/service';
+import type { HandlerContext } from '../../libs/rest/service';
 import { restUrl, type Site } from '../../libs/rest/site';
-
-export interface GuardedHandler<P extends AnyParams = AnyParams> {
-  /**
-   * Parameter checks that need the store (an id names an existing venue, a slug resolves); they throw the
-   * reference's 400. They are the handler's validate step: they run before `allow`, as the reference
-   * validates before it authorises, and play no part in `Allow` (so a record just deleted still allows
-   * what the caller's capabilities allow, as the reference's capability-only checks do).
-   */
-  check?: (ctx: HandlerContext<P>) => Promise<void>;
-  /** The permission: true, false (rest_forbidden, 401/403), or the error to answer with; it sees its arguments as a permission does (`Probed`). */
-  allow: (ctx: HandlerContext<Probed<P>>) => Promise<boolean | RestError>;
-  handle: (ctx: HandlerContext<P>) => Promise<Reply>;
-}
-
-export function guarded<P extends AnyParams>(h: GuardedHandler<P>): Handler<P> {
-  const { check } = h;
-  return {
-    ...(check
-      ? {
-          async validate(ctx: HandlerContext<P>) {
-            await check(ctx);
-            return true as const;
-          },
-        }
-      : {}),
-    permission: (ctx) => h.allow(ctx),
-    handle: h.handle,
-  };
-}
 
 /**
  * The v1 archive body: the items under their name, `rest_url` echoing the effective arguments,

@@ -18,11 +18,12 @@ import { bindDoc } from './doc/handlers';
 import { bindEc } from './ec/handlers';
 import { bindEvents } from './events/handlers';
 import { bindICal } from './ical/handlers';
+import { bindLinked } from './linked/handlers';
 import { bindOnboarding } from './onboarding/handlers';
-import { bindOrganizers } from './organizers/handlers';
+import { ORGANIZER } from './organizers/kind';
 import { bindTerms } from './terms/handlers';
 import { CalendarCache } from './read-cache';
-import { bindVenues } from './venues/handlers';
+import { VENUE } from './venues/kind';
 import { bindViews } from './views/handlers';
 
 export async function createCalendarService(opts: {
@@ -52,8 +53,8 @@ export async function createCalendarService(opts: {
   bindDoc(app, deps);
   bindEvents(app, deps);
   bindICal(app, deps);
-  bindVenues(app, deps);
-  bindOrganizers(app, deps);
+  bindLinked(app, deps, VENUE);
+  bindLinked(app, deps, ORGANIZER);
   bindTerms(app, deps);
   bindEc(app, deps);
   bindViews(app, deps);

@@ -14,7 +14,7 @@ import type { eventWriteArgs } from '../../../libs/routes/vendor-events/events';
 import { EVENT_FIELDS as F } from '../../../libs/calendar/fields';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
-import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey, through } from '../http';
+import { archiveEnvelope, archiveHeaders, pathSlug, queryKey, through } from '../http';
 import { V1 } from '../links';
 import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { nonceHeaders } from '../nonces';
@@ -150,17 +150,17 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     },
   });
 
-  app.bind(
-    E.create,
-    guarded({
-      check: async (ctx) => void (await plan(ctx, deps)),
-      allow: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.input.author),
-      async handle(ctx) {
-        const doc = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), null);
-        return single(ctx, deps, doc, 201);
-      },
-    }),
-  );
+  app.bind(E.create, {
+    async validate(ctx) {
+      await plan(ctx, deps);
+      return true;
+    },
+    permission: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.input.author),
+    async handle(ctx) {
+      const doc = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), null);
+      return single(ctx, deps, doc, 201);
+    },
+  });
 
   // The by-id routes and the by-slug ones share their handlers; `target` finds the event either way.
   for (const eps of [E, E.slug]) {
@@ -176,41 +176,39 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
       },
     });
 
-    app.bind(
-      shared(eps.update),
-      guarded({
-        check: async (ctx) => {
-          await slugMustResolve(ctx, deps);
-          await plan(ctx, deps);
-        },
-        // An existing event needs edit rights on it; otherwise the general right, so the handler's 404 can be reached.
-        allow: async (ctx) => {
-          const doc = await target(ctx, deps);
-          if (!mayWriteAs(ctx.user, 'vendor_event', ctx.input.author)) return false;
-          return doc?.type === EVENT_TYPE ? canEditRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'edit_vendor_events');
-        },
-        async handle(ctx) {
-          const doc = await existingEvent(ctx, deps);
-          const saved = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), doc);
-          return single(ctx, deps, saved);
-        },
-      }),
-    );
+    app.bind(shared(eps.update), {
+      async validate(ctx) {
+        await slugMustResolve(ctx, deps);
+        await plan(ctx, deps);
+        return true;
+      },
+      // An existing event needs edit rights on it; otherwise the general right, so the handler's 404 can be reached.
+      permission: async (ctx) => {
+        const doc = await target(ctx, deps);
+        if (!mayWriteAs(ctx.user, 'vendor_event', ctx.input.author)) return false;
+        return doc?.type === EVENT_TYPE ? canEditRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'edit_vendor_events');
+      },
+      async handle(ctx) {
+        const doc = await existingEvent(ctx, deps);
+        const saved = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), doc);
+        return single(ctx, deps, saved);
+      },
+    });
 
-    app.bind(
-      shared(eps.delete),
-      guarded({
-        check: (ctx) => slugMustResolve(ctx, deps),
-        allow: async (ctx) => {
-          const doc = await target(ctx, deps);
-          return doc?.type === EVENT_TYPE ? canDeleteRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'delete_vendor_events');
-        },
-        async handle(ctx) {
-          const doc = await existingEvent(ctx, deps);
-          if (doc.status === 'trash') throw calendarErrors.inTrash('event');
-          return single(ctx, deps, await trashRecord(deps, doc));
-        },
-      }),
-    );
+    app.bind(shared(eps.delete), {
+      async validate(ctx) {
+        await slugMustResolve(ctx, deps);
+        return true;
+      },
+      permission: async (ctx) => {
+        const doc = await target(ctx, deps);
+        return doc?.type === EVENT_TYPE ? canDeleteRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'delete_vendor_events');
+      },
+      async handle(ctx) {
+        const doc = await existingEvent(ctx, deps);
+        if (doc.status === 'trash') throw calendarErrors.inTrash('event');
+        return single(ctx, deps, await trashRecord(deps, doc));
+      },
+    });
   }
 }

@@ -8,12 +8,13 @@ import { costDetails, formatCost } from '../../../libs/calendar/cost';
 import { inNameOrder } from '../../../libs/terms/order';
 import { EVENT_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
 import { eventTimes, storedTimezone, type EchoedTimes } from '../../../libs/calendar/times';
+import { permalinkOf } from '../../../libs/posts/permalink';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
 import { dateDetails } from '../dates';
 import type { LinkedKindDef } from '../linked/kind';
 import { recordHead } from '../linked/present';
-import { eventRestUrl, globalId, permalink } from '../links';
+import { eventRestUrl, globalId } from '../links';
 import { ORGANIZER } from '../organizers/kind';
 import { autop, stripTags, trimWords } from '../text';
 import type { EventParts } from './parts';
@@ -53,7 +54,7 @@ function eventJsonLd(doc: PostDoc, site: Site, parts: EventParts, times: EchoedT
     '@type': 'Event',
     name: stripTags(doc.title),
     description: trimWords(stripTags(doc.excerpt || doc.content)),
-    url: permalink(site, doc),
+    url: permalinkOf(site, doc),
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
     startDate: iso(times.startUtc),
@@ -67,7 +68,7 @@ function eventJsonLd(doc: PostDoc, site: Site, parts: EventParts, times: EchoedT
   const organizer = (doc.organizers ?? []).map((id) => parts.linked(ORGANIZER, id)).find(Boolean);
   if (organizer?.json_ld) ld.organizer = organizer.json_ld;
   if (cost.values.length) {
-    ld.offers = { '@type': 'Offer', price: cost.values[0], priceCurrency: cost.currency_code || undefined, url: permalink(site, doc) };
+    ld.offers = { '@type': 'Offer', price: cost.values[0], priceCurrency: cost.currency_code || undefined, url: permalinkOf(site, doc) };
   }
   ld.performer = 'Organization';
   return ld;
@@ -79,7 +80,7 @@ export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: 
   const times = timesOf(doc, site);
   const costMeta = eventCostMeta(m);
   const cost = costDetails(costMeta);
-  const url = permalink(site, doc);
+  const url = permalinkOf(site, doc);
   const gid = globalId(site, doc.id);
   const linked = (ids: number[] | undefined, kind: LinkedKindDef) =>
     (ids ?? []).map((id) => parts.linked(kind, id)).filter((p): p is Record<string, unknown> => !!p);

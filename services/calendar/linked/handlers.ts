@@ -17,7 +17,7 @@ import type { Filter } from '../../../libs/store/types';
 import { listStatuses, mayWriteAs, readableFilter } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
-import { archiveEnvelope, archiveHeaders, guarded, pathSlug, through } from '../http';
+import { archiveEnvelope, archiveHeaders, pathSlug, through } from '../http';
 import { trashRecord } from '../../../libs/calendar/lifecycle';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
@@ -154,21 +154,21 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
     },
   });
 
-  app.bind(
-    shared(eps.create),
-    guarded({
-      check: async (ctx) => void (await checked(ctx, deps, kind)),
-      allow: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
-      async handle(ctx) {
-        const { image } = await checked(ctx, deps, kind);
-        const { doc, existing } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, null);
-        // A duplicate answers like a creation, with the record that already existed; a new one shows the
-        // fields its save derives from what was stored.
-        const derived = existing ? {} : (kind.derivedMeta?.(metaAsFields(kind, doc)) ?? {});
-        return present(ctx, deps, kind, { ...doc, meta: { ...derived, ...doc.meta } }, 201);
-      },
-    }),
-  );
+  app.bind(shared(eps.create), {
+    async validate(ctx) {
+      await checked(ctx, deps, kind);
+      return true;
+    },
+    permission: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
+    async handle(ctx) {
+      const { image } = await checked(ctx, deps, kind);
+      const { doc, existing } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, null);
+      // A duplicate answers like a creation, with the record that already existed; a new one shows the
+      // fields its save derives from what was stored.
+      const derived = existing ? {} : (kind.derivedMeta?.(metaAsFields(kind, doc)) ?? {});
+      return present(ctx, deps, kind, { ...doc, meta: { ...derived, ...doc.meta } }, 201);
+    },
+  });
 
   // The by-id routes and the by-slug ones share their handlers; `target` finds the record either way.
   for (const one of [eps, eps.slug]) {
@@ -180,41 +180,39 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       },
     });
 
-    app.bind(
-      shared(one.update),
-      guarded({
-        check: async (ctx) => {
-          await mustExist(ctx, deps, kind);
-          await checked(ctx, deps, kind);
-        },
-        allow: async (ctx) => {
-          const doc = await target(ctx, deps, kind);
-          if (!mayWriteAs(ctx.user, kind.cap, ctx.input.author)) return false;
-          return doc ? canEditRecord(ctx.user, kind.cap, doc) : can(ctx.user, editCap);
-        },
-        async handle(ctx) {
-          const doc = await mustExist(ctx, deps, kind);
-          const { image } = await checked(ctx, deps, kind);
-          const { doc: saved } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, doc);
-          return present(ctx, deps, kind, saved);
-        },
-      }),
-    );
+    app.bind(shared(one.update), {
+      async validate(ctx) {
+        await mustExist(ctx, deps, kind);
+        await checked(ctx, deps, kind);
+        return true;
+      },
+      permission: async (ctx) => {
+        const doc = await target(ctx, deps, kind);
+        if (!mayWriteAs(ctx.user, kind.cap, ctx.input.author)) return false;
+        return doc ? canEditRecord(ctx.user, kind.cap, doc) : can(ctx.user, editCap);
+      },
+      async handle(ctx) {
+        const doc = await mustExist(ctx, deps, kind);
+        const { image } = await checked(ctx, deps, kind);
+        const { doc: saved } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, doc);
+        return present(ctx, deps, kind, saved);
+      },
+    });
 
-    app.bind(
-      shared(one.delete),
-      guarded({
-        check: async (ctx) => void (await mustExist(ctx, deps, kind)),
-        allow: async (ctx) => {
-          const doc = await target(ctx, deps, kind);
-          return doc ? canDeleteRecord(ctx.user, kind.cap, doc) : can(ctx.user, `delete_${kind.cap}s`);
-        },
-        async handle(ctx) {
-          const doc = await mustExist(ctx, deps, kind);
-          if (doc.status === 'trash') throw calendarErrors.inTrash(kind.key);
-          return present(ctx, deps, kind, await trashRecord(deps, doc, kind.key));
-        },
-      }),
-    );
+    app.bind(shared(one.delete), {
+      async validate(ctx) {
+        await mustExist(ctx, deps, kind);
+        return true;
+      },
+      permission: async (ctx) => {
+        const doc = await target(ctx, deps, kind);
+        return doc ? canDeleteRecord(ctx.user, kind.cap, doc) : can(ctx.user, `delete_${kind.cap}s`);
+      },
+      async handle(ctx) {
+        const doc = await mustExist(ctx, deps, kind);
+        if (doc.status === 'trash') throw calendarErrors.inTrash(kind.key);
+        return present(ctx, deps, kind, await trashRecord(deps, doc, kind.key));
+      },
+    });
   }
 }

@@ -5,10 +5,11 @@
  */
 import { fieldEntries } from '../../../libs/calendar/fields';
 import { VENUE_META, ORGANIZER_META, truthyMeta } from '../../../libs/calendar/meta';
+import { permalinkOf } from '../../../libs/posts/permalink';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
 import { presentImage } from '../images';
-import { globalId, permalink } from '../links';
+import { globalId } from '../links';
 import type { Related } from '../related';
 import { autop, stripTags } from '../text';
 import { postDates } from '../dates';
@@ -45,7 +46,7 @@ export function venueJsonLd(doc: PostDoc, site: Site): Record<string, unknown> {
     '@type': 'Place',
     name: doc.title,
     description: stripTags(doc.excerpt || doc.content),
-    url: permalink(site, doc),
+    url: permalinkOf(site, doc),
     address: {
       '@type': 'PostalAddress',
       streetAddress: text(m[VENUE_META.address]),
@@ -69,7 +70,7 @@ export function organizerJsonLd(doc: PostDoc, site: Site): Record<string, unknow
     '@type': 'Person',
     name: doc.title,
     description: stripTags(doc.excerpt || doc.content),
-    url: permalink(site, doc),
+    url: permalinkOf(site, doc),
     telephone: text(m[ORGANIZER_META.phone]),
     email: text(m[ORGANIZER_META.email]),
     sameAs: text(m[ORGANIZER_META.website]),
@@ -86,7 +87,7 @@ export function presentLinked(kind: LinkedKindDef, doc: PostDoc, site: Site, rel
   const fields: Record<string, unknown> = {
     id: doc.id,
     ...recordHead(doc),
-    url: permalink(site, doc),
+    url: permalinkOf(site, doc),
     [kind.key]: (doc.title ?? '').trim(),
     description: blank ? '' : autop(doc.content),
     excerpt: blank ? '' : autop(doc.excerpt),

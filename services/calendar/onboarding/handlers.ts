@@ -11,7 +11,6 @@ import { ParamError, invalidParams } from '../../../libs/rest/errors';
 import type { ServiceApp } from '../../../libs/rest/service';
 import { ONBOARDING_WIZARD_ENDPOINT } from '../../../libs/routes/calendar-views';
 import type { CalendarDeps } from '../deps';
-import { guarded } from '../http';
 import { WIZARD_NONCE_ACTION, WIZARD_NONCE_HEADER, wizardNonceValid } from '../nonces';
 import { mergeWizardSettings, WizardSettingsStore } from './settings';
 
@@ -21,27 +20,25 @@ export const WIZARD_FAILED = 'Failed to update wizard settings.';
 export function bindOnboarding(app: ServiceApp, deps: CalendarDeps): void {
   const { nonces } = deps;
   const settings = new WizardSettingsStore(deps.store);
-  app.bind(
-    ONBOARDING_WIZARD_ENDPOINT,
-    guarded({
-      check: async (ctx) => {
-        if (!wizardNonceValid(nonces, ctx.user, ctx.input.action_nonce)) {
-          throw invalidParams([['action_nonce', new ParamError('tec_invalid_nonce', 'Invalid nonce.', { status: 403 })]]);
-        }
-      },
-      allow: async (ctx) => can(ctx.user, 'manage_options'),
-      async handle(ctx) {
-        let message = WIZARD_DONE;
-        try {
-          // Every argument the request carried: a step's settings are not declared arguments.
-          await settings.write(mergeWizardSettings(await settings.read(), ctx.params));
-        } catch (e) {
-          logger.error({ err: e, requestId: ctx.req.requestId }, 'onboarding wizard settings not saved');
-          message = WIZARD_FAILED;
-        }
-        // A fresh nonce for the next step, as the reference's REST answers refresh theirs.
-        return { body: { success: true, message: [message] }, headers: { [WIZARD_NONCE_HEADER]: nonces.create(WIZARD_NONCE_ACTION, ctx.user?.id ?? 0) } };
-      },
-    }),
-  );
+  app.bind(ONBOARDING_WIZARD_ENDPOINT, {
+    async validate(ctx) {
+      if (!wizardNonceValid(nonces, ctx.user, ctx.input.action_nonce)) {
+        throw invalidParams([['action_nonce', new ParamError('tec_invalid_nonce', 'Invalid nonce.', { status: 403 })]]);
+      }
+      return true;
+    },
+    permission: async (ctx) => can(ctx.user, 'manage_options'),
+    async handle(ctx) {
+      let message = WIZARD_DONE;
+      try {
+        // Every argument the request carried: a step's settings are not declared arguments.
+        await settings.write(mergeWizardSettings(await settings.read(), ctx.params));
+      } catch (e) {
+        logger.error({ err: e, requestId: ctx.req.requestId }, 'onboarding wizard settings not saved');
+        message = WIZARD_FAILED;
+      }
+      // A fresh nonce for the next step, as the reference's REST answers refresh theirs.
+      return { body: { success: true, message: [message] }, headers: { [WIZARD_NONCE_HEADER]: nonces.create(WIZARD_NONCE_ACTION, ctx.user?.id ?? 0) } };
+    },
+  });
 }

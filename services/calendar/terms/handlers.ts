@@ -18,7 +18,7 @@ import type { TermDoc, TermInput } from '../../../libs/terms/repository';
 import { taxonomy, termCan } from '../../../libs/terms/taxonomies';
 import type { CalendarDeps } from '../deps';
 import { INVALID, paramFailure } from '../errors';
-import { archiveHeaders, guarded, through } from '../http';
+import { archiveHeaders, through } from '../http';
 import { V1 } from '../links';
 import { presentTerm } from './present';
 
@@ -124,28 +124,28 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
     });
 
     // A write's body may carry a JSON null: text then reads as 'null' (String) and a parent as none, as they always have.
-    app.bind(
-      shared(eps.create),
-      guarded({
-        check: (ctx) => parentMustExist(ctx),
-        allow: async (ctx) => manage(ctx),
-        async handle(ctx) {
-          const q = ctx.input;
-          const created = await deps.terms.insertTerm(tax, {
-            name: q.name,
-            slug: ctx.has('slug') ? String(q.slug) : undefined,
-            description: ctx.has('description') ? String(q.description) : '',
-            parent: parentOf(ctx) ?? 0,
-          });
-          // The reference creates through the core terms controller, whose Location is the core route.
-          return {
-            status: 201,
-            body: presentTerm(site, created, r.hierarchical, await ancestors([created])),
-            headers: { Location: restUrl(site, `/cms/v2/${tax.base}/${created.id}`) },
-          };
-        },
-      }),
-    );
+    app.bind(shared(eps.create), {
+      async validate(ctx) {
+        await parentMustExist(ctx);
+        return true;
+      },
+      permission: async (ctx) => manage(ctx),
+      async handle(ctx) {
+        const q = ctx.input;
+        const created = await deps.terms.insertTerm(tax, {
+          name: q.name,
+          slug: ctx.has('slug') ? String(q.slug) : undefined,
+          description: ctx.has('description') ? String(q.description) : '',
+          parent: parentOf(ctx) ?? 0,
+        });
+        // The reference creates through the core terms controller, whose Location is the core route.
+        return {
+          status: 201,
+          body: presentTerm(site, created, r.hierarchical, await ancestors([created])),
+          headers: { Location: restUrl(site, `/cms/v2/${tax.base}/${created.id}`) },
+        };
+      },
+    });
 
     app.bind(shared(eps.get), {
       async handle(ctx) {
@@ -154,42 +154,40 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
       },
     });
 
-    app.bind(
-      shared(eps.update),
-      guarded({
-        check: async (ctx) => {
-          const t = await mustExist(ctx);
-          await parentMustExist(ctx);
-          if (parentOf(ctx) === t.id) throw invalidParams([['parent', INVALID]]);
-        },
-        allow: async (ctx) => manage(ctx),
-        async handle(ctx) {
-          const t = await mustExist(ctx);
-          const q = ctx.input;
-          const input: TermInput = {};
-          const parent = parentOf(ctx);
-          if (ctx.has('name')) input.name = String(q.name);
-          if (ctx.has('description')) input.description = String(q.description);
-          if (ctx.has('slug')) input.slug = String(q.slug);
-          if (parent !== undefined) input.parent = parent;
-          const saved = Object.keys(input).length ? await deps.terms.updateTerm(tax, t, input) : t;
-          return { body: presentTerm(site, saved, r.hierarchical, await ancestors([saved])) };
-        },
-      }),
-    );
+    app.bind(shared(eps.update), {
+      async validate(ctx) {
+        const t = await mustExist(ctx);
+        await parentMustExist(ctx);
+        if (parentOf(ctx) === t.id) throw invalidParams([['parent', INVALID]]);
+        return true;
+      },
+      permission: async (ctx) => manage(ctx),
+      async handle(ctx) {
+        const t = await mustExist(ctx);
+        const q = ctx.input;
+        const input: TermInput = {};
+        const parent = parentOf(ctx);
+        if (ctx.has('name')) input.name = String(q.name);
+        if (ctx.has('description')) input.description = String(q.description);
+        if (ctx.has('slug')) input.slug = String(q.slug);
+        if (parent !== undefined) input.parent = parent;
+        const saved = Object.keys(input).length ? await deps.terms.updateTerm(tax, t, input) : t;
+        return { body: presentTerm(site, saved, r.hierarchical, await ancestors([saved])) };
+      },
+    });
 
-    app.bind(
-      shared(eps.delete),
-      guarded({
-        check: async (ctx) => void (await mustExist(ctx)),
-        allow: async (ctx) => manage(ctx),
-        async handle(ctx) {
-          const t = await mustExist(ctx);
-          const previous = presentTerm(site, t, r.hierarchical, await ancestors([t]));
-          await deps.terms.deleteTerm(tax, t);
-          return { body: previous };
-        },
-      }),
-    );
+    app.bind(shared(eps.delete), {
+      async validate(ctx) {
+        await mustExist(ctx);
+        return true;
+      },
+      permission: async (ctx) => manage(ctx),
+      async handle(ctx) {
+        const t = await mustExist(ctx);
+        const previous = presentTerm(site, t, r.hierarchical, await ancestors([t]));
+        await deps.terms.deleteTerm(tax, t);
+        return { body: previous };
+      },
+    });
   }
 }
