@@ -1,5 +1,7 @@
 import { MAX_NESTING, TooDeepError, attributeOf, elementsOf, parseHtmlDocument, parseHtmlFragment, textOf } from './parse';
+import { defaultTreeAdapter, html, parseFragment, serialize } from 'parse5';
 import { decodeEntities } from './escape';
+import { VECTORS } from '../../test/fixtures/xss-vectors';
 import { growth, LINEAR } from '../../test/support/growth';
 
 describe('reading HTML as browsers do', () => {
@@ -33,5 +35,34 @@ describe('reading HTML as browsers do', () => {
 
   it('decodes character references as a browser does in text', () => {
     expect(decodeEntities('&amp; &copy &#x41; &#65; &nbsp; &bogus; &#0;')).toBe('& © A A \u00a0 &bogus; \ufffd');
+  });
+});
+
+describe('fragments', () => {
+  const context = defaultTreeAdapter.createElement('div', html.NS.HTML, []);
+  const TRICKY = [
+    '<b>a<p>b</b>c</p>d',
+    '<table><tr><td>x</td></tr>y</table>z',
+    '<template><td>t</td></template><i>after',
+    '<form><form>x</form></form>',
+    '<a href=1><div>block</div></a>',
+    '<p>1<p>2<li>3<li>4',
+    '<svg><foreignObject><p>x</p></foreignObject><path/></svg><math><mi>y</mi></math>',
+    '<!-- c --><select><option>o<option>p</select>',
+    'text only &amp; entities &lt;',
+    '',
+  ];
+
+  it('are the tree parse5 builds for the inside of a <div>, node for node', () => {
+    for (const markup of [...TRICKY, ...VECTORS.map((v) => v.html)]) {
+      const ours = parseHtmlFragment(markup);
+      expect(serialize(ours)).toBe(serialize(parseFragment(context, markup, {})));
+      for (const child of ours.childNodes) expect(child.parentNode).toBe(ours);
+    }
+  });
+
+  it('cost what their length costs, however many nodes stand side by side', () => {
+    expect(growth((n) => parseHtmlFragment('<i>x</i>'.repeat(n)), 40_000)).toBeLessThan(LINEAR);
+    expect(growth((n) => parseHtmlFragment('<br>'.repeat(n)), 40_000)).toBeLessThan(LINEAR);
   });
 });

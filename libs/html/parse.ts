@@ -4,7 +4,7 @@
  * on, foreign SVG and MathML content, comments ending at `-->` or `--!>`). The rest of the service reads
  * markup through these helpers: the HTML filter, oEmbed discovery and sanitising, URL details.
  */
-import { defaultTreeAdapter as tree, html, parse, parseFragment, type DefaultTreeAdapterMap } from 'parse5';
+import { Parser, defaultTreeAdapter as tree, html, parse, type DefaultTreeAdapterMap } from 'parse5';
 
 export type HtmlNode = DefaultTreeAdapterMap['node'];
 export type HtmlChild = DefaultTreeAdapterMap['childNode'];
@@ -52,9 +52,23 @@ const boundedTree: typeof tree = {
 /** The context fragments are parsed in: the inside of a `<div>`, where post content is shown. */
 const FRAGMENT_CONTEXT = tree.createElement('div', html.NS.HTML, []);
 
-/** Markup parsed as the inside of an element of a page (innerHTML). Throws TooDeepError. */
+/**
+ * Markup parsed as the inside of an element of a page (innerHTML). Throws TooDeepError.
+ *
+ * parse5's `parseFragment` parses into a root element and then moves its children to the fragment one
+ * by one, each move taking the first child out of the array (a splice that shifts all the others): the
+ * square of the number of top-level nodes, 12 s of CPU for 1.3 MB of `<i>x</i>`. The same parser is run
+ * here and the children are handed over whole.
+ */
 export function parseHtmlFragment(markup: string): DefaultTreeAdapterMap['documentFragment'] {
-  return parseFragment(FRAGMENT_CONTEXT, markup, { treeAdapter: boundedTree });
+  const parser = Parser.getFragmentParser(FRAGMENT_CONTEXT, { treeAdapter: boundedTree });
+  parser.tokenizer.write(markup, true);
+  const root = tree.getFirstChild(parser.document) as HtmlElement;
+  const fragment = tree.createDocumentFragment();
+  fragment.childNodes = root.childNodes;
+  root.childNodes = [];
+  for (const child of fragment.childNodes) child.parentNode = fragment;
+  return fragment;
 }
 
 /** A whole page. Throws TooDeepError. */
