@@ -4,16 +4,8 @@ import { createInterface } from 'node:readline';
 import { EventEmitter } from 'node:events';
 import { UnrecoverableError, type Job, type Queue, type QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import {
-  WORKER_LOCK_DURATION_MS,
-  WORKER_MAX_STALLED_COUNT,
-  WORKER_STALLED_INTERVAL_MS,
-  PRODUCER_WAIT_MS,
-  WAIT_TIMED_OUT,
-  createBullQueue,
-  createBullWorker,
-  untilFinished,
-} from './bullmq';
+import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTERVAL_MS, PRODUCER_WAIT_MS, createBullQueue, createBullWorker } from './bullmq';
+import { WAIT_TIMED_OUT, untilFinished } from './waits';
 import { JobFailedError, QueueTimeoutError, QueueUnavailableError, type JobContext, type JobWorker, type QueueName } from './types';
 import { loose, typed, type LooseHandlers } from '../../test/support/loose-queue';
 
