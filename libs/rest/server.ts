@@ -25,6 +25,7 @@ import {
 import type { ArgMap, Endpoint, ParamsOf } from './params';
 import type { AnyParams, Dispatch, RawBody, ServiceRequest, ServiceResponse, UploadPayload } from './service';
 import type { Site } from './site';
+import { isObj, mergeParams } from './merge-params';
 import { precompile, validateArg } from './validate';
 
 export interface RestInput {
@@ -73,12 +74,6 @@ export type BuiltinHandler = (args: BuiltinArgs) => Promise<RestOutput>;
  */
 function validatedFor<A extends ArgMap, C extends string>(ep: Endpoint<A, C>, route: CompiledRoute, _params: AnyParams): _params is ParamsOf<A, C> {
   return route.endpoints.includes(ep);
-}
-
-const GLOBAL_PARAMS = new Set(['_method', '_envelope', '_fields', '_embed', '_pretty', '_jsonp', '_wpnonce', 'rest_route']);
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The caller's address and user agent for the service, when known (an IPv4-mapped address reads as IPv4). */
@@ -345,40 +340,6 @@ export class RestServer {
     const out = await this.dispatch({ method: 'GET', path, query, bodyType: 'none', headers: {}, user: input.user, requestId: input.requestId });
     return out.body;
   }
-}
-
-/**
- * The parameter sources merged as the reference does (JSON or form body, query, URL captures: the
- * first that has a value wins), with the endpoint's defaults for what is unset; `order` is the order
- * arguments are validated in.
- */
-function mergeParams(endpoint: EndpointDecl, input: RestInput, urlParams: Record<string, string>) {
-  const body: Record<string, unknown> = input.bodyType !== 'none' && input.method !== 'GET' && input.method !== 'HEAD' && isObj(input.body) ? input.body : {};
-  const query: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input.query)) if (!GLOBAL_PARAMS.has(k)) query[k] = v;
-  const merged: Record<string, unknown> = {};
-  const order: string[] = [];
-  const buckets: Array<Record<string, unknown>> = [body, query, urlParams];
-  for (const bucket of buckets) {
-    for (const [k, v] of Object.entries(bucket)) {
-      if (!(k in merged)) {
-        merged[k] = v;
-        order.push(k);
-      } else if (merged[k] === null && v !== null && v !== undefined) {
-        // A null reads as unset (the reference's isset): the next source that has a value gives it,
-        // so a JSON `"id": null` does not hide the URL's id. `has` still sees the null was sent.
-        merged[k] = v;
-      }
-    }
-  }
-  for (const [name, decl] of Object.entries(endpoint.args)) {
-    // A JSON null reads as "not set", so the default applies to it too.
-    if ((merged[name] === undefined || merged[name] === null) && decl.default !== undefined) {
-      merged[name] = structuredClone(decl.default);
-      if (!order.includes(name)) order.push(name);
-    }
-  }
-  return { merged, order, query, body };
 }
 
 /** The gateway's own routes (indexes, batch) have no permission checks: every method is allowed. */

@@ -25,6 +25,7 @@ import { SqliteCollection } from './sqlite-collection';
 import { arrayValues, buildTableInfo, Compiler, docRow, getPath, POPULAR_MEMBERS, q, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
 import type { ArrayField, ColValue, TableInfo } from './sqlite-compile';
 import { duplicateKey, isUniqueViolation } from './sqlite-errors';
+import { FIELD_TYPES, RESERVED_COLUMNS, SQL_TYPE, fieldRow, indexName, isFieldType } from './sqlite-schema';
 import { SqliteUnits } from './sqlite-unit';
 import type { Collection, CollectionSpec, Doc, FieldType, Filter, FindOptions, Store } from './types';
 
@@ -35,28 +36,6 @@ export { applyUpdate } from './sqlite-update';
 type DB = Database.Database;
 type Statement = Database.Statement;
 
-const SQL_TYPE: Record<FieldType, string> = {
-  int: 'INTEGER',
-  number: 'NUMERIC',
-  text: 'TEXT',
-  bool: 'INTEGER',
-  date: 'INTEGER',
-};
-const FIELD_TYPES = new Set<string>(Object.keys(SQL_TYPE));
-const isFieldType = (t: unknown): t is FieldType => typeof t === 'string' && FIELD_TYPES.has(t);
-
-/** A row of `_fields`: how a path of a collection is stored, as recorded by an earlier ensure(). */
-function fieldRow(v: unknown): { collection: string; path: string; kind: string; type: FieldType } {
-  const r = sqlRow(v);
-  if (!isFieldType(r.type)) throw new Error(`_fields records an unknown field type ${String(r.type)}`);
-  return { collection: sqlText(r.collection), path: sqlText(r.path), kind: sqlText(r.kind), type: r.type };
-}
-const RESERVED_COLUMNS = new Set(['rid', 'doc']);
-
-/** The name of a collection's index on `keys` with these options. */
-function indexName(collection: string, keys: string[], unique: boolean, sparse: boolean): string {
-  return `ix:${collection}:${keys.join('+')}${unique ? ':unique' : ''}${sparse ? ':sparse' : ''}`;
-}
 const STATEMENT_CACHE_SIZE = 500;
 /** Bytes of WAL file kept after a checkpoint reset it; a larger file is truncated to this. */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
