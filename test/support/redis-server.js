@@ -7,6 +7,7 @@
 const net = require('node:net');
 const os = require('node:os');
 const { spawn } = require('node:child_process');
+const { freePort } = require('./ports');
 
 const CONTAINER_DETECT_MS = 2500;
 
@@ -25,18 +26,6 @@ function pingRedis(host, port, timeoutMs = 1000) {
     socket.on('data', (chunk) => {
       answer += chunk.toString('latin1');
       if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
     });
   });
 }
