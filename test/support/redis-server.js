@@ -8,6 +8,7 @@ const net = require('node:net');
 const os = require('node:os');
 const { spawn } = require('node:child_process');
 const { freePort } = require('./ports');
+const { ensureDebianPackage } = require('./debian');
 
 const CONTAINER_DETECT_MS = 2500;
 
@@ -60,8 +61,9 @@ async function tryContainer() {
 }
 
 async function spawnRedis() {
+  const bin = ensureDebianPackage('redis-server', 'redis-server', 'the tests (no TEST_REDIS_URL/REDIS_URL, container or Redis on 127.0.0.1:6379)');
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()], {
+  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()], {
     stdio: 'ignore',
   });
   let exited = false;
