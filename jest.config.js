@@ -20,7 +20,9 @@ const common = {
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
-  testTimeout: 30000,
+  // Two suites run at a time (a test gets about half of a 2-core machine), so a test's time bound is twice
+  // what a lone suite needs; a bound for a stuck test, never a measure of speed.
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'fast', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...FULL] },
     { ...common, displayName: 'full', testRegex: FULL },
