@@ -166,10 +166,19 @@ describe('GET vendor/events/v1/events/ical', () => {
     await store.collection('posts').updateOne({ id: ids.berlin }, { $unset: { 'meta._uid': '' } });
   });
 
+  it('takes every event that overlaps the range, those straddling its edges too', async () => {
+    const get = async (q: string) => uids((await app.request('GET', `${V1}/events/ical?${q}`)).text);
+    // 'days' runs 10-12 May: a range of its middle day, or one overlapping either edge, holds it.
+    expect(await get('start_date=2030-05-11&end_date=2030-05-11')).toEqual([uidOf('days')]);
+    expect(await get('start_date=2030-05-12&end_date=2030-05-20')).toEqual([uidOf('days')]);
+    expect(await get('start_date=2030-05-02&end_date=2030-05-10')).toEqual([uidOf('days')]);
+    expect(await get('start_date=2030-05-13&end_date=2030-05-20')).toEqual([]);
+  });
+
   it('filters as the archive does', async () => {
     const get = async (q: string) => uids((await app.request('GET', `${V1}/events/ical?${q}`)).text);
     expect(await get('start_date=2030-05-01&end_date=2030-05-20')).toEqual(['day', 'days'].map(uidOf).sort());
-    // Dates are the site's (New York): 09:00 on 1 June in Tokyo ends on 31 May there.
+    // Dates are the site's (New York): 09:00 on 1 June in Tokyo is on 31 May there.
     expect(await get('start_date=2030-05-31&end_date=2030-05-31')).toEqual([uidOf('linked')]);
     expect(await get(`${YEAR}&categories[]=concerts`)).toEqual([uidOf('linked')]);
     expect(await get(`${YEAR}&categories=talks`)).toEqual([uidOf('berlin')]);

@@ -118,7 +118,7 @@ describe('an iCalendar feed by URL', () => {
     id = created.body.id;
     const run = await waitForRun(id);
     expect(run).toMatchObject({ status: 'success', percentage_complete: 100, total_events: 2 });
-    expect(run.counts.vendor_events).toEqual({ created: 2, updated: 0, skipped: 0 });
+    expect(run.counts.vendor_events).toEqual({ created: 2, updated: 0, skipped: 0, unchanged: 0 });
 
     const [concert] = await eventsTitled('Concert');
     expect(concert).toBeDefined();
@@ -138,6 +138,18 @@ describe('an iCalendar feed by URL', () => {
     expect(await eventsTitled('Concert')).toHaveLength(1);
   });
 
+  it('reports the events of a feed read again unchanged as unchanged, and writes none of them', async () => {
+    const before = await eventsTitled('Concert');
+    feedEtag = '"v1-again"';
+    const run = await runAgain(id);
+    expect(run.status).toBe('success');
+    expect(run.counts.vendor_events).toEqual({ created: 0, updated: 0, skipped: 0, unchanged: 2 });
+    expect(run.message).toMatch(/0 created, 0 updated, 2 unchanged/);
+    const after = await eventsTitled('Concert');
+    expect(after).toHaveLength(1);
+    expect(after[0].modified).toBe(before[0].modified);
+  });
+
   it('updates an edited event, trashes one that left the feed, duplicates nothing', async () => {
     feedEtag = '"v2"';
     feedBody = calendar(vevent('concert-1@tests', 'Concert', `${year}0310T203000`, `${year}0310T223000`));
@@ -155,9 +167,9 @@ describe('an iCalendar feed by URL', () => {
   it('lists its runs and the sources, and is deleted with its runs (its events stay)', async () => {
     const runs = await app.admin('GET', `${NS}/sources/${id}/runs`);
     expect(runs.status).toBe(200);
-    expect(runs.body.length).toBe(3);
-    expect(runs.headers.get('x-wp-total')).toBe('3');
-    const second = await app.admin('GET', `${NS}/sources/${id}/runs?per_page=2&page=2`);
+    expect(runs.body.length).toBe(4);
+    expect(runs.headers.get('x-wp-total')).toBe('4');
+    const second = await app.admin('GET', `${NS}/sources/${id}/runs?per_page=3&page=2`);
     expect(second.body.length).toBe(1);
     expect(second.headers.get('x-wp-totalpages')).toBe('2');
     expect(second.headers.get('link')).toContain('rel="prev"');

@@ -33,6 +33,8 @@ export const POSTS: CollectionSpec = {
     import_id: 'text',
     /** Imported records: their primary identity in the import feed (unique), so concurrent imports never create one twice. */
     ea_key: 'text',
+    /** Imported records: the import record (an import source) that last wrote them, so a re-import reads its fingerprints in one query. */
+    ea_record: 'int',
     /** Attachments: the file's MIME type (media_type and mime_type filters). */
     mime_type: 'text',
     /** Attachments fetched from a URL: that URL, so the same image is not fetched twice. */
@@ -65,6 +67,7 @@ export const POSTS: CollectionSpec = {
     { keys: ['batch_key'], unique: true, sparse: true },
     { keys: ['import_id'], sparse: true },
     { keys: ['ea_key'], unique: true, sparse: true },
+    { keys: ['ea_record'], sparse: true },
     // The media list: status, then the MIME types of media_type/mime_type, in date order.
     { keys: ['type', 'status', 'mime_type', 'date'] },
     { keys: ['source_url'], sparse: true },

@@ -18,7 +18,7 @@
  * takes its filter from here.
  */
 import { can, type Caller } from '../auth/user';
-import { EVENT_META, ORGANIZER_META, VENUE_META } from '../calendar/meta';
+import { URL_META as CALENDAR_URL_META } from '../calendar/fields';
 import { escUrlRaw } from '../html/esc-url';
 import { sanitizeTextField } from '../html/text';
 import { isRecord } from '../rest/args';
@@ -40,8 +40,8 @@ export interface TextFilter {
   meta<T extends Record<string, unknown>>(changes: T): T;
 }
 
-/** Meta keys holding a URL. */
-const URL_META = new Set<string>([EVENT_META.url, VENUE_META.website, ORGANIZER_META.website]);
+/** Meta keys holding a URL: the calendar's (its field tables, libs/calendar/fields.ts). */
+const URL_META = new Set<string>(CALENDAR_URL_META);
 /** The footnotes of a post: JSON text of `[{id, content}]`. */
 const FOOTNOTES = 'footnotes';
 /** An attachment's alternative text (saved through sanitize_text_field by every writer). */

@@ -1,8 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { UnrecoverableError } from 'bullmq';
-import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTERVAL_MS, PRODUCER_WAIT_MS, createBullQueue, createBullWorker } from './bullmq';
+import { EventEmitter } from 'node:events';
+import { UnrecoverableError, type Job, type Queue, type QueueEvents } from 'bullmq';
+import {
+  WORKER_LOCK_DURATION_MS,
+  WORKER_MAX_STALLED_COUNT,
+  WORKER_STALLED_INTERVAL_MS,
+  PRODUCER_WAIT_MS,
+  WAIT_TIMED_OUT,
+  createBullQueue,
+  createBullWorker,
+  untilFinished,
+} from './bullmq';
 import { JobFailedError, QueueTimeoutError, QueueUnavailableError, type JobContext, type JobWorker, type QueueName } from './types';
 import { loose, typed, type LooseHandlers } from '../../test/support/loose-queue';
 import { clearRedisPrefix, redisPrefix } from '../../test/support/redis-prefix';
@@ -330,5 +340,47 @@ describe('BullMQ producer without Redis', () => {
     await expect(queue.enqueue('batch.run', { n: 2 })).rejects.toBeInstanceOf(QueueUnavailableError);
     expect(Date.now() - started).toBeLessThan(4 * PRODUCER_WAIT_MS);
     await expect(queue.ping()).rejects.toThrow();
+  });
+});
+
+describe('waiting for a job', () => {
+  // Stand-ins for BullMQ's objects: the wait uses their events and the job's state read only.
+  const fakes = (getState: () => Promise<string>) => {
+    const queueEvents = new EventEmitter();
+    const queue = new EventEmitter();
+    const job = { id: 'j1', getState };
+    return { queueEvents, queue, job: job as unknown as Job };
+  };
+  const asQueue = (e: EventEmitter) => e as unknown as Queue;
+  const asEvents = (e: EventEmitter) => e as unknown as QueueEvents;
+
+  it('waits on for the events when the state read fails (Redis gone), with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { queueEvents, queue, job } = fakes(() => Promise.reject(new Error('Reached the max retries per request limit (which is 1).')));
+      const waiting = untilFinished(job, asQueue(queue), asEvents(queueEvents), 5000);
+      await sleep(50);
+      queueEvents.emit('completed:j1', { returnvalue: { done: 1 } });
+      await expect(waiting).resolves.toEqual({ done: 1 });
+      const timing = untilFinished(job, asQueue(queue), asEvents(queueEvents), 100);
+      await expect(timing).rejects.toBe(WAIT_TIMED_OUT);
+      await sleep(50);
+      expect(unhandled).toEqual([]);
+      expect(queueEvents.listenerCount('completed:j1') + queueEvents.listenerCount('failed:j1') + queue.listenerCount('closing')).toBe(0);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('rejects with the failure reason, and when the queue closes', async () => {
+    const { queueEvents, queue, job } = fakes(() => Promise.resolve('active'));
+    const failing = untilFinished(job, asQueue(queue), asEvents(queueEvents), 5000);
+    queueEvents.emit('failed:j1', { failedReason: 'boom' });
+    await expect(failing).rejects.toThrow('boom');
+    const closing = untilFinished(job, asQueue(queue), asEvents(queueEvents), 5000);
+    queue.emit('closing');
+    await expect(closing).rejects.toThrow('the queue is closing');
   });
 });

@@ -3,8 +3,9 @@
  * under `prefix`; a job's BullMQ name is its JobName. Producers (`createBullQueue`) and consumers
  * (`createBullWorker`) are separate, so gateways enqueue and worker pods consume.
  */
-import { Queue, QueueEvents, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Job, Queue, QueueEvents, UnrecoverableError, Worker, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { EventEmitter } from 'node:events';
 import { logger } from '../observability/logger';
 import { observeJob } from '../observability/metrics';
 import {
@@ -86,6 +87,49 @@ export interface BullWorkerOptions extends BullQueueOptions {
   /** Jobs run at once per consumed queue. */
   concurrency: number;
   handlers: JobHandlers;
+}
+
+export const WAIT_TIMED_OUT = new Error('job wait timed out');
+
+/**
+ * What the job returned, from its completed event; its failure reason, from its failed event; or
+ * WAIT_TIMED_OUT after `ttlMs`. The job's state is read once after the listeners are set, for a job that
+ * finished before them. BullMQ's own `waitUntilFinished` reads that state inside a promise executor, so
+ * when Redis goes away at that moment its rejection is unhandled and ends the process; here a failed
+ * read only means waiting on for the events or the time-out.
+ */
+export function untilFinished(job: Job, queue: Queue, queueEvents: QueueEvents, ttlMs: number): Promise<unknown> {
+  const id = job.id!;
+  // BullMQ emits per-job events (`completed:<id>`) and 'closing' without declaring them in its types.
+  const events = queueEvents as unknown as EventEmitter;
+  const closing = queue as unknown as EventEmitter;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      events.off(`completed:${id}`, onCompleted);
+      events.off(`failed:${id}`, onFailed);
+      closing.off('closing', onClosing);
+      settle();
+    };
+    const onCompleted = (args: { returnvalue: unknown }) => finish(() => resolve(args.returnvalue));
+    const onFailed = (args: { failedReason: string }) => finish(() => reject(new Error(args.failedReason)));
+    const onClosing = () => finish(() => reject(new Error('the queue is closing')));
+    const timer = setTimeout(() => finish(() => reject(WAIT_TIMED_OUT)), ttlMs);
+    events.on(`completed:${id}`, onCompleted);
+    events.on(`failed:${id}`, onFailed);
+    closing.on('closing', onClosing);
+    (async () => {
+      const state = await job.getState();
+      if (state !== 'completed' && state !== 'failed') return;
+      const stored = await Job.fromId(queue, id);
+      if (!stored) return;
+      if (state === 'completed') onCompleted({ returnvalue: stored.returnvalue });
+      else onFailed({ failedReason: stored.failedReason });
+    })().catch((err: unknown) => log.debug({ err, jobId: id }, 'job state not read; waiting for its events'));
+  });
 }
 
 /** `p`, or QueueUnavailableError when Redis is down or `p` takes longer than PRODUCER_WAIT_MS. */
@@ -191,14 +235,10 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
       const { job, jobId } = await add(name, data, options);
       try {
         // The result comes back from Redis as parsed JSON (BullMQ types it `any`): what the handler returned.
-        return await job.waitUntilFinished(queueEvents, timeoutMs);
+        return (await untilFinished(job, queueFor(queueOf(name)), queueEvents, timeoutMs)) as JobResult<K>;
       } catch (err) {
-        const reason = reasonOf(err);
-        // BullMQ reports its own wait timeout as a plain Error with this wording.
-        if (reason.startsWith('Job wait ') && reason.includes('timed out before finishing')) {
-          throw new QueueTimeoutError(name, timeoutMs);
-        }
-        throw new JobFailedError(name, jobId, reason);
+        if (err === WAIT_TIMED_OUT) throw new QueueTimeoutError(name, timeoutMs);
+        throw new JobFailedError(name, jobId, reasonOf(err));
       }
     },
 

@@ -67,6 +67,8 @@ export interface EventSpec {
   organizers?: number[];
   categories: number[];
   tags: number[];
+  /** The fingerprint of the feed item (an import source's), stored so an unchanged re-import writes nothing. */
+  fingerprint?: string;
 }
 
 export interface EventsStep extends BatchContext {

@@ -3,7 +3,7 @@
  * store with one query and updated or created in bulk, its categories and tags found or created; the
  * answer maps each to its id.
  */
-import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../libs/calendar/meta';
+import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_META, VENUE_TYPE } from '../../libs/calendar/meta';
 import { newCalendarRecord } from '../../libs/calendar/records';
 import { sanitizeTitle } from '../../libs/posts/slug';
 import type { PostDoc } from '../../libs/posts/types';
@@ -13,7 +13,7 @@ import { DuplicateKeyError } from '../../libs/store/types';
 import type { TermDoc } from '../../libs/terms/repository';
 import { addActivity, emptyActivity, type Activity } from './activity';
 import { ORIGIN_META, eaIdsOf, identityMeta, sameJson, union, type InsertDeps, type LinkedResult, type LinkedStep } from './insert-job';
-import type { LinkedSpec } from './item-linked';
+import { placeText, type LinkedSpec } from './item-linked';
 import { IMPORT_META } from './items';
 import { bulkSlugs } from './slugs';
 
@@ -39,14 +39,21 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
 
   // Where the first record of each type (in id order) answering to a key, or bearing a title, sits in
   // `found`: a venue or organizer matches the first record that has one of its keys, else its name.
-  const positions = new Map<string, { byKey: Map<string, number>; byTitle: Map<string, number> }>();
+  const positions = new Map<string, { byKey: Map<string, number>; byTitle: Map<string, number[]> }>();
   for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) positions.set(type, { byKey: new Map(), byTitle: new Map() });
   found.forEach((d, i) => {
     const at = positions.get(d.type)!;
     for (const k of eaIdsOf(d) ?? []) if (!at.byKey.has(k)) at.byKey.set(k, i);
     const title = d.title.trim().toLowerCase();
-    if (!at.byTitle.has(title)) at.byTitle.set(title, i);
+    at.byTitle.set(title, [...(at.byTitle.get(title) ?? []), i]);
   });
+  /** A venue of that name matches by name only where one of the two has no address, else by address too. */
+  const samePlace = (type: LinkedType, s: LinkedSpec, d: PostDoc) => {
+    if (type !== VENUE_TYPE) return true;
+    const mine = placeText(s.meta[VENUE_META.address]);
+    const theirs = placeText(d.meta?.[VENUE_META.address]);
+    return !mine || !theirs || mine === theirs;
+  };
 
   const ids: Record<string, Record<string, number>> = { [VENUE_TYPE]: {}, [ORGANIZER_TYPE]: {} };
   const fresh: Array<{ type: LinkedType; s: LinkedSpec }> = [];
@@ -57,7 +64,7 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
       const p = at.byKey.get(k);
       if (p !== undefined && (first === undefined || p < first)) first = p;
     }
-    const pos = first ?? at.byTitle.get(s.name.toLowerCase());
+    const pos = first ?? at.byTitle.get(s.name.toLowerCase())?.find((i) => samePlace(type, s, found[i]));
     const match = pos === undefined ? undefined : found[pos];
     if (!match) {
       fresh.push({ type, s });

@@ -127,3 +127,40 @@ it('gives repeated titles distinct slugs with one query per repeated slug', asyn
   expect(slugs).toContain('weekly-yoga');
   expect(slugs).toContain('weekly-yoga-60');
 });
+
+describe('venues without an id (iCalendar LOCATION)', () => {
+  const place = (venue: string, address?: string) => ({ venue, ...(address ? { address } : {}) });
+  const linkedOf = (venues: Array<ReturnType<typeof place>>, batchRef: string) =>
+    runImportJob(deps, {
+      step: 'linked',
+      ...ctx(batchRef),
+      venues: venues.map((v) => venueOf({ title: 't', venue: v } as EaEvent, 'ical')!),
+      organizers: [],
+      categories: [],
+      tags: [],
+    }) as Promise<LinkedResult>;
+  const addressOf = async (id: number) => (await deps.posts.ofType(id, VENUE_TYPE))?.meta?._VenueAddress;
+
+  it('are one record per name and address: each event keeps the address it brought', async () => {
+    const a = place('Town Hall', '1 Main Street, Springfield');
+    const b = place('Town Hall', '9 Harbour Road, Shelbyville');
+    const first = await linkedOf([a, b], 'imp:v1');
+    const [idA, idB] = Object.values(first.venues);
+    expect(idA).not.toBe(idB);
+    expect(await addressOf(idA)).toBe('1 Main Street, Springfield');
+    expect(await addressOf(idB)).toBe('9 Harbour Road, Shelbyville');
+    // Read again, in another batch and order, and with another spelling of the same address.
+    const again = await linkedOf([place('town hall', '9 harbour road,  Shelbyville'), a], 'imp:v2');
+    expect(Object.values(again.venues).sort()).toEqual([idA, idB].sort());
+    expect(await deps.posts.count({ type: VENUE_TYPE })).toBe(2);
+  });
+
+  it('match a venue of that name by name alone when either has no address, filling the address in', async () => {
+    const bare = await linkedOf([place('Corner Pub')], 'imp:p1');
+    const withAddress = await linkedOf([place('Corner Pub', '3 Side Street')], 'imp:p2');
+    expect(Object.values(withAddress.venues)).toEqual(Object.values(bare.venues));
+    expect(await addressOf(Object.values(bare.venues)[0])).toBe('3 Side Street');
+    const bareAgain = await linkedOf([place('Corner Pub')], 'imp:p3');
+    expect(Object.values(bareAgain.venues)).toEqual(Object.values(bare.venues));
+  });
+});

@@ -91,6 +91,8 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
         terms: flattenTax(tax),
         ea_ids: spec.identity.keys,
         ea_key: `${EVENT_TYPE}|${spec.identity.primary}`,
+        ea_record: job.recordId,
+        ...(spec.fingerprint ? { ea_fp: spec.fingerprint } : {}),
       });
       creates.push(doc);
       for (const k of spec.identity.keys) written.set(k, doc);
@@ -111,6 +113,8 @@ async function storeEvents(deps: InsertDeps, job: EventsStep): Promise<EventsRes
       tax,
       terms: flattenTax(tax),
       ea_ids: eaIds,
+      ea_record: job.recordId,
+      ...(spec.fingerprint ? { ea_fp: spec.fingerprint } : {}),
       modified: (modified ??= mysqlLocal(now, zone)),
       modified_gmt: now,
     };

@@ -49,6 +49,14 @@ function organizerMeta(o: EaOrganizer): Record<string, unknown> {
   return m;
 }
 
+/** An address as venues are matched by it: lower case, spaces and commas collapsed. */
+export function placeText(v: unknown): string {
+  return text(v)
+    .toLowerCase()
+    .replace(/[\s,]+/g, ' ')
+    .trim();
+}
+
 /** A venue or an organizer of an event, told apart by `kind`. */
 type LinkedEntry = { kind: 'Venue'; entry: EaVenue } | { kind: 'Organizer'; entry: EaOrganizer };
 
@@ -58,7 +66,10 @@ function linkedSpec(linked: LinkedEntry, origin: string): LinkedSpec | null {
   // The reference creates no venue or organizer without a name.
   if (!name) return null;
   const u = linkedUniqueIdOf(entry, kind, origin);
-  const id = identity(entry.global_id, entry.global_id_lineage, u ? `u:${u.key}:${u.value}` : null);
+  // A venue known by no id is the place of that name at that address (as the reference's importer matches them).
+  const address = linked.kind === 'Venue' ? placeText(linked.entry.address) : '';
+  const named = !u && !text(entry.global_id) && address ? `n:${name.toLowerCase()}|${address}` : null;
+  const id = identity(entry.global_id, entry.global_id_lineage, u ? `u:${u.key}:${u.value}` : named);
   const meta = linked.kind === 'Venue' ? venueMeta(linked.entry) : organizerMeta(linked.entry);
   if (u) meta[u.key] = u.value;
   return {

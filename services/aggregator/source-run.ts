@@ -17,6 +17,7 @@ import { parseFeed } from './feeds';
 import { runImportJob } from './insert';
 import type { InsertDeps } from './insert-job';
 import { checkEvents } from './item-check';
+import { itemFingerprint, storedFingerprints, storedKeyOf } from './item-fingerprint';
 import { uniqueIdOf } from './item-identity';
 import { IMPORT_META, UNIQUE_FIELDS, type EaEvent } from './items';
 import { RECORD_META, RECORD_STATUS } from './records';
@@ -126,10 +127,24 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
     }
     await setRun({ [RECORD_META.totalEvents]: events.length });
 
+    // Items unchanged since the source last stored them are left as they are: nothing built, nothing written.
+    const context = [s.postStatus, s.categories, s.author, deps.site.timezone];
+    const known = await storedFingerprints(deps.posts, sourceDoc.id);
+    const changed: EaEvent[] = [];
+    const prints: string[] = [];
+    for (const item of events) {
+      const print = itemFingerprint(item, context);
+      const key = storedKeyOf(item, s.origin);
+      if (key && known.get(key) === print) continue;
+      changed.push(item);
+      prints.push(print);
+    }
+    const unchanged = events.length - changed.length;
+
     const chunk = deps.chunk ?? SOURCE_CHUNK;
     let activity: Activity = mergeActivity();
-    for (let start = 0, k = 0; start < events.length; start += chunk, k++) {
-      const part = events.slice(start, start + chunk);
+    for (let start = 0, k = 0; start < changed.length; start += chunk, k++) {
+      const part = changed.slice(start, start + chunk);
       const stored = await storeEvents({
         base: {
           importId: run.import_id,
@@ -143,18 +158,19 @@ export async function runSource(deps: SourceRunDeps, data: { source?: unknown },
         sliceSize: chunk,
         run: (step) => runImportJob(deps, step),
         extraCategories: s.categories,
+        fingerprints: prints.slice(start, start + chunk),
       });
       await deps.terms.moveCounts(stored.counts);
       activity = mergeActivity(activity, stored.activity);
-      const done = Math.min(events.length, start + chunk);
-      await setRun({ [RECORD_META.percentage]: Math.floor((done / events.length) * 100), [SOURCE_META.counts]: countsOf(activity) });
+      const done = Math.min(changed.length, start + chunk);
+      await setRun({ [RECORD_META.percentage]: Math.floor((done / changed.length) * 100), [SOURCE_META.counts]: countsOf(activity) });
     }
 
     const removed = s.onRemoved === 'keep' ? 0 : await retire(deps, sourceDoc.id, s, feedHolds, window);
     const byKind = countsOf(activity);
-    const counts = { ...byKind, ...(removed ? { removed } : {}) };
-    const events_ = byKind[EVENT_TYPE] ?? { created: 0, updated: 0, skipped: 0 };
-    const message = `${events.length} events in the feed: ${events_.created} created, ${events_.updated} updated${removed ? `, ${removed} ${s.onRemoved === 'trash' ? 'trashed' : 'drafted'}` : ''}${problems.length ? `; ${problems.length} could not be imported` : ''}.`;
+    const events_ = { ...(byKind[EVENT_TYPE] ?? { created: 0, updated: 0, skipped: 0 }), unchanged };
+    const counts = { ...byKind, [EVENT_TYPE]: events_, ...(removed ? { removed } : {}) };
+    const message = `${events.length} events in the feed: ${events_.created} created, ${events_.updated} updated, ${unchanged} unchanged${removed ? `, ${removed} ${s.onRemoved === 'trash' ? 'trashed' : 'drafted'}` : ''}${problems.length ? `; ${problems.length} part${problems.length > 1 ? 's' : ''} of the feed skipped or read otherwise than written (see errors)` : ''}.`;
     await setRun(
       { [RECORD_META.percentage]: 100, [SOURCE_META.counts]: counts, [RECORD_META.message]: message },
       { status: RECORD_STATUS.success, comments: problems.slice(0, MAX_ERRORS) },

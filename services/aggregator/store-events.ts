@@ -74,6 +74,8 @@ export async function storeEvents(o: {
   run: StepRunner;
   /** Event category ids every event gets besides its own (an import source's categories). */
   extraCategories?: number[];
+  /** The feed items' fingerprints, by index of `events` (import sources). */
+  fingerprints?: string[];
 }): Promise<StoredEvents> {
   const { base } = o;
   // Feed text is third-party text: filtered here, the one point every imported event passes.
@@ -126,6 +128,7 @@ export async function storeEvents(o: {
       ...(e.orgs.length ? { organizers: e.orgs.map((org) => linked.organizers[org.ref]) } : {}),
       categories: extra.length ? [...new Set([...own, ...extra])] : own,
       tags: e.tagNames.map((n) => termId(linked.tags, tags, n)),
+      ...(o.fingerprints?.[e.index] ? { fingerprint: o.fingerprints[e.index] } : {}),
     };
   });
   const parts = await Promise.all(

@@ -172,3 +172,30 @@ it('linked records and terms: odd bodies are refused, never a 500', async () => 
     }
   }
 });
+
+it('a JSON null in an event write empties lists, the website and flags, keeps text and the status, and names no author', async () => {
+  // The gateway validates no null: the write reads it as the argument's empty value where it has one.
+  const created = await app.admin('POST', `${V1}/events`, {
+    body: {
+      title: 'Nulls',
+      status: 'draft',
+      start_date: '2031-05-01 18:00:00',
+      end_date: '2031-05-01 20:00:00',
+      timezone: 'Europe/Paris',
+      website: 'http://nulls.test/',
+      featured: true,
+      categories: ['null-cat'],
+      venue: { venue: 'Null Hall' },
+    },
+  });
+  expect(created.status).toBe(201);
+  const updated = await app.admin('POST', `${V1}/events/${created.body.id}`, {
+    body: { title: null, description: null, status: null, website: null, featured: null, categories: null, venue: null, timezone: null },
+  });
+  expect(updated.status).toBe(200);
+  expect(updated.body).toMatchObject({ title: 'Nulls', status: 'draft', featured: false, categories: [], venue: [], timezone: app.config.SITE_TIMEZONE });
+  expect(updated.body.website).toBe(updated.body.url);
+  const author = await app.admin('POST', `${V1}/events/${created.body.id}`, { body: { author: null } });
+  expect(author.status).toBe(400);
+  expect(author.body.data.params).toHaveProperty('author');
+});

@@ -23,6 +23,8 @@ export interface EventCriteria {
   /** The date window: starting at or after `startsFrom`, ending at or before `endsBy`. */
   startsFrom?: Date;
   endsBy?: Date;
+  /** The window takes every event that meets it instead: ending at or after `startsFrom`, starting at or before `endsBy`. */
+  meets?: boolean;
   /** Strict bounds on either end. */
   startsBefore?: Date;
   startsAfter?: Date;
@@ -59,8 +61,8 @@ export function eventFilter(c: EventCriteria): Filter {
   const and: Filter[] = [{ type: EVENT_TYPE }, c.status];
   if (c.listedOnly) and.push({ hide_from_listings: false });
   if (c.ids) and.push({ id: { $in: c.ids } });
-  if (c.startsFrom) and.push({ event_start: { $gte: c.startsFrom } });
-  if (c.endsBy) and.push({ event_end: { $lte: c.endsBy } });
+  if (c.startsFrom) and.push(c.meets ? { event_end: { $gte: c.startsFrom } } : { event_start: { $gte: c.startsFrom } });
+  if (c.endsBy) and.push(c.meets ? { event_start: { $lte: c.endsBy } } : { event_end: { $lte: c.endsBy } });
   if (c.startsBefore) and.push({ event_start: { $lt: c.startsBefore } });
   if (c.startsAfter) and.push({ event_start: { $gt: c.startsAfter } });
   if (c.endsBefore) and.push({ event_end: { $lt: c.endsBefore } });

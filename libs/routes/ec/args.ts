@@ -5,8 +5,9 @@
  * reference's parameter types (params.ts), whose own check runs first; the gateway validates them all
  * before the calendar service sees a request.
  */
+import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
 import type { ArgDecl } from '../../rest/registry';
-import { arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
+import { type Check, arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
 
 export const NS = 'ec/v1';
 export const BASE = `/${NS}`;
@@ -22,9 +23,12 @@ export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]
 /** RFC 3339, as post dates are written. */
 export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}(?::\\d{2})?)?$';
 
-/** Text: a string, or one of its enum values. */
-const text = <const E extends Partial<ArgDecl> = object>(description: string, extra?: E) =>
-  tecParam(Object.assign({ description, type: 'string' as const }, extra), textCheck(extra?.enum));
+/** Text: a string, or one of its enum values (typed as a string, or as the declaration `extra` completes). */
+function text(description: string): { description: string; type: 'string'; precheck: Check };
+function text<const E extends Partial<ArgDecl>>(description: string, extra: E): { description: string; type: 'string' } & E & { precheck: Check };
+function text(description: string, extra?: Partial<ArgDecl>) {
+  return tecParam(Object.assign({ description, type: 'string' as const }, extra), textCheck(extra?.enum));
+}
 const uri = (name: string, description: string) => tecParam({ description, type: 'string', format: 'uri' }, uriCheck(name));
 const email = (name: string, description: string) => tecParam({ description, type: 'string', format: 'email' }, emailCheck(name));
 /** Positive_Integer; the schema's bounds still apply once the type check passed. */
@@ -90,28 +94,32 @@ export function eventWriteArgs() {
   } satisfies Record<string, ArgDecl>;
 }
 
+/** The ec/v1 write arguments of a kind's fields: a string under the field's ec/v1 name, for each field ec/v1 has. */
+type FieldArgs<T extends FieldTable> = {
+  [K in keyof T as T[K] extends { ec: { name: infer N extends string } } ? N : T[K] extends { ec: object } ? K : never]: ReturnType<typeof uri>;
+};
+
+/** A kind's fields (libs/calendar/fields.ts) that ec/v1 writes, under their ec/v1 names and in its order; each a string of its format. */
+function fieldArgs<T extends FieldTable>(table: LinkedFields<T>): FieldArgs<T> {
+  const fields = new Map(fieldEntries(table));
+  const args: Record<string, ArgDecl> = {};
+  for (const name of table.ecOrder) {
+    const field = fields.get(name);
+    if (!field?.ec) continue;
+    const as = ecName(name, field);
+    const { description, format } = field.ec;
+    args[as] = field.type === 'url' ? uri(as, description) : field.type === 'email' ? email(as, description) : text(description, format ? { format } : {});
+  }
+  // Boundary: one string declaration for each name FieldArgs lists.
+  return args as FieldArgs<T>;
+}
+
 export function organizerWriteArgs() {
-  return {
-    ...entityWriteArgs(false),
-    phone: text("The organizer's phone number.", { format: 'tel' }),
-    website: uri('website', "The organizer's website."),
-    email: email('email', "The organizer's email address."),
-  } satisfies Record<string, ArgDecl>;
+  return { ...entityWriteArgs(false), ...fieldArgs(ORGANIZER_FIELDS) };
 }
 
 export function venueWriteArgs() {
-  return {
-    ...entityWriteArgs(false),
-    address: text("The venue's address."),
-    country: text("The venue's country."),
-    city: text("The venue's city."),
-    state_province: text("The venue's state or province."),
-    state: text("The venue's state."),
-    province: text("The venue's province."),
-    zip: text("The venue's zip code."),
-    phone: text("The venue's phone number."),
-    website: uri('website', "The venue's website."),
-  } satisfies Record<string, ArgDecl>;
+  return { ...entityWriteArgs(false), ...fieldArgs(VENUE_FIELDS) };
 }
 
 export const pageArg = () => positive('page', { description: 'The collection page number.', type: 'integer', default: 1, minimum: 1 });

@@ -4,6 +4,7 @@
  * components that refer to each other. The request bodies are built from the routes' own argument
  * declarations, so the document never disagrees with what the gateway validates.
  */
+import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldType, type LinkedFields } from '../../calendar/fields';
 import { publishArg } from '../../rest/index-doc';
 import { isRecord } from '../../rest/args';
 import type { ArgDecl } from '../../rest/registry';
@@ -39,6 +40,26 @@ const rendered = (description: string, withProtected: boolean): Schema =>
 const rfc3339 = (description: string) => str(`${description} In RFC3339 format.`, { format: 'date-time', pattern: RFC3339_PATTERN });
 const ids = (description: string) => s('array', description, { items: { type: 'integer' } });
 
+const FORMAT: Partial<Record<FieldType, string>> = { url: 'uri', email: 'email' };
+
+/**
+ * The record schema of a kind's fields (libs/calendar/fields.ts) in ec/v1's order, under their ec/v1
+ * names; `computed` describes the fields the presenter computes that the order names.
+ */
+function fieldProperties(table: LinkedFields, computed: Schema = {}): Schema {
+  const fields = new Map(fieldEntries(table));
+  const out: Schema = {};
+  for (const name of table.ecOrder) {
+    const field = fields.get(name);
+    if (!field) out[name] = computed[name];
+    else if (field.ec) {
+      const format = field.ec.format ?? FORMAT[field.type];
+      out[ecName(name, field)] = str(field.ec.description.replace(/\.$/, ''), format ? { format } : {});
+    }
+  }
+  return out;
+}
+
 /** The own fields of each entity type, after the common ones. */
 const OWN: Record<'Event' | 'Organizer' | 'Venue', (ref: Ref) => Schema> = {
   Event: (ref) => ({
@@ -68,23 +89,8 @@ const OWN: Record<'Event' | 'Organizer' | 'Venue', (ref: Ref) => Schema> = {
     schedule_details: str('When the event happens, in HTML'),
     short_schedule_details: str('When the event happens, in short, in HTML'),
   }),
-  Organizer: () => ({
-    phone: str("The organizer's phone number", { format: 'tel' }),
-    website: str("The organizer's website", { format: 'uri' }),
-    email: str("The organizer's email address", { format: 'email' }),
-  }),
-  Venue: () => ({
-    address: str("The venue's address"),
-    country: str("The venue's country"),
-    city: str("The venue's city"),
-    state_province: str("The venue's state or province"),
-    state: str("The venue's state"),
-    province: str("The venue's province"),
-    zip: str("The venue's zip code"),
-    phone: str("The venue's phone number"),
-    directions_link: str('A link to directions to the venue', { format: 'uri' }),
-    website: str("The venue's website", { format: 'uri' }),
-  }),
+  Organizer: () => fieldProperties(ORGANIZER_FIELDS),
+  Venue: () => fieldProperties(VENUE_FIELDS, { directions_link: str('A link to directions to the venue', { format: 'uri' }) }),
 };
 
 const COMMON = (): Schema => ({

@@ -134,9 +134,11 @@ export function termsArg(description: string) {
       if (v === '' || typeof v === 'number' || typeof v === 'string') return true;
       return Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'string') ? true : INVALID;
     },
-    sanitize: (v): unknown[] => {
+    sanitize: (v): Array<number | string> => {
       const list: unknown[] = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : [v];
-      return list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== 0);
+      return list
+        .map((x) => (typeof x === 'string' ? x.trim() : x))
+        .filter((x): x is number | string => (typeof x === 'number' || typeof x === 'string') && x !== '' && x !== 0);
     },
   } satisfies ArgDecl;
 }

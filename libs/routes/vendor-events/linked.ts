@@ -3,6 +3,7 @@
  * single record by id and by slug (reference: Archive_Venue/Organizer, Single_Venue/Organizer(+_Slug)).
  * The endpoints are constants the calendar service binds to; venues and organizers are one family.
  */
+import { ORGANIZER_FIELDS, VENUE_FIELDS, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
 import { endpoint, resourceEndpoints, type ArgMap } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import {
@@ -34,6 +35,26 @@ const flag = (description: string) =>
   ({ description, ...NULL_DEFAULT, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike }) satisfies ArgDecl;
 const text = (description: string) => ({ description, type: 'string', ...NULL_DEFAULT }) satisfies ArgDecl;
 
+/** The write arguments of a kind's fields (libs/calendar/fields.ts), typed by each field's type. */
+type FieldArgs<T extends FieldTable> = { [K in keyof T]: T[K]['type'] extends 'flag' ? ReturnType<typeof flag> : ReturnType<typeof text> };
+
+/**
+ * A kind's fields as write arguments, in the reference's order: the flags, then the text fields, then
+ * the addresses (URL, e-mail), each checked for its form; an empty string removes a field.
+ */
+function fieldArgs<T extends FieldTable>(table: LinkedFields<T>): FieldArgs<T> {
+  const rank = (type: string) => (type === 'flag' ? 0 : type === 'text' ? 1 : 2);
+  const args: Record<string, ArgDecl> = {};
+  for (const [name, field] of fieldEntries(table).sort(([, a], [, b]) => rank(a.type) - rank(b.type))) {
+    const description = field.v1.arg;
+    if (field.type === 'flag') args[name] = flag(description);
+    else if (field.type === 'text') args[name] = text(description);
+    else args[name] = { ...text(description), validate: field.type === 'url' ? urlOrEmpty : emailOrEmpty };
+  }
+  // Boundary: one declaration per field of the table, of the kind FieldArgs names.
+  return args as FieldArgs<T>;
+}
+
 function commonWriteArgs(what: string) {
   return {
     author: { description: `The ${what} author ID`, type: 'integer', validate: positive },
@@ -48,17 +69,7 @@ export function venueWriteArgs<C extends boolean>(create: C) {
   return {
     venue: { description: 'The venue name', type: 'string', ...requiredOn(create), validate: nonEmptyString },
     ...commonWriteArgs('venue'),
-    show_map: flag('Whether events linked to the venue should show a map or not'),
-    show_map_link: flag('Whether events linked to the venue should show a map link or not'),
-    address: text('The venue address'),
-    city: text('The venue city'),
-    country: text('The venue country'),
-    province: text('The venue province'),
-    state: text('The venue state'),
-    zip: text('The venue ZIP code'),
-    phone: text('The venue phone number'),
-    stateprovince: text('The venue state or province'),
-    website: { description: 'The venue website URL', type: 'string', ...NULL_DEFAULT, validate: urlOrEmpty },
+    ...fieldArgs(VENUE_FIELDS),
     image: { description: 'The venue featured image ID or URL', ...NULL_DEFAULT, validate: imageRef },
   } satisfies Record<string, ArgDecl>;
 }
@@ -67,9 +78,7 @@ export function organizerWriteArgs<C extends boolean>(create: C) {
   return {
     organizer: { description: 'The organizer name', type: 'string', ...requiredOn(create), ...NULL_DEFAULT, validate: nonEmptyString },
     ...commonWriteArgs('organizer'),
-    phone: text('The organizer phone number'),
-    website: { description: 'The organizer website URL', type: 'string', ...NULL_DEFAULT, validate: urlOrEmpty },
-    email: { description: 'The organizer e-mail address', type: 'string', ...NULL_DEFAULT, validate: emailOrEmpty },
+    ...fieldArgs(ORGANIZER_FIELDS),
     image: { description: 'The organizer featured image ID or URL', ...NULL_DEFAULT, validate: imageRef },
   } satisfies Record<string, ArgDecl>;
 }

@@ -54,7 +54,7 @@ describe('vendor/events/v1 parameter types', () => {
     is<Equal<EventCreate['all_day'], boolean>>();
     // A null default leaves the argument null when the request does not carry it.
     is<Equal<EventCreate['website'], unknown>>();
-    is<Equal<EventCreate['categories'], unknown[] | null | undefined>>();
+    is<Equal<EventCreate['categories'], Array<number | string> | null | undefined>>();
     is<Equal<EventCreate['venue'], Array<number | object> | null | undefined>>();
     is<Equal<EventGet['id'], number>>();
     is<Equal<EventGet['password'], string | null | undefined>>();

@@ -3,6 +3,7 @@
  * OPTIONS shows them inline with each route, and the OpenAPI document (`GET /doc`) publishes them as
  * components that refer to each other.
  */
+import { ORGANIZER_FIELDS, VENUE_FIELDS, fieldEntries, type FieldType, type LinkedFields } from '../../calendar/fields';
 
 type Schema = Record<string, unknown>;
 /** How a schema names another: inline (OPTIONS) or as a `$ref` to a component (OpenAPI). */
@@ -15,6 +16,19 @@ const str = (description: string, extra: Schema = {}) => s('string', description
 const int = (description: string) => s('integer', description);
 const bool = (description: string) => s('boolean', description);
 const dateTime = (description: string) => str(`${description} (Y-m-d H:i:s)`, { pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' });
+
+const FORMAT: Partial<Record<FieldType, string>> = { url: 'uri', email: 'email' };
+
+/** The record schema of a kind's fields (libs/calendar/fields.ts): the strings, or (`flags`) the booleans, in the table's order. */
+function fieldProperties(table: LinkedFields, flags: boolean): Schema {
+  const out: Schema = {};
+  for (const [name, field] of fieldEntries(table)) {
+    if ((field.type === 'flag') !== flags) continue;
+    const format = FORMAT[field.type];
+    out[name] = flags ? bool(field.v1.record) : str(field.v1.record, format ? { format } : {});
+  }
+  return out;
+}
 
 const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
   DateDetails: () => ({
@@ -89,20 +103,11 @@ const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
       excerpt: str('The venue excerpt (HTML)'),
       slug: str('The venue slug'),
       image: ref('Image'),
-      address: str('The venue address'),
-      city: str('The venue city'),
-      country: str('The venue country'),
-      province: str('The venue province'),
-      state: str('The venue state'),
-      zip: str('The venue ZIP code'),
-      phone: str('The venue phone number'),
-      website: str('The venue website', { format: 'uri' }),
-      stateprovince: str('The venue state or province'),
+      ...fieldProperties(VENUE_FIELDS, false),
       geo_lat: s('number', 'The venue latitude'),
       geo_lng: s('number', 'The venue longitude'),
       json_ld: s('object', 'The venue as schema.org JSON-LD (single venue only)'),
-      show_map: bool('Whether a map is shown'),
-      show_map_link: bool('Whether a map link is shown'),
+      ...fieldProperties(VENUE_FIELDS, true),
       global_id: str('The venue global ID'),
       global_id_lineage: s('array', 'The venue global ID lineage', { items: { type: 'string' } }),
     },
@@ -124,9 +129,7 @@ const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
       excerpt: str('The organizer excerpt (HTML)'),
       slug: str('The organizer slug'),
       image: ref('Image'),
-      phone: str('The organizer phone number'),
-      website: str('The organizer website', { format: 'uri' }),
-      email: str('The organizer e-mail address', { format: 'email' }),
+      ...fieldProperties(ORGANIZER_FIELDS, false),
       json_ld: s('object', 'The organizer as schema.org JSON-LD (single organizer only)'),
       global_id: str('The organizer global ID'),
       global_id_lineage: s('array', 'The organizer global ID lineage', { items: { type: 'string' } }),

@@ -367,14 +367,15 @@ describe('malformed input', () => {
       'END:VEVENT',
     );
     const r = parseICalendar(text, { defaultZone: 'UTC', window: YEAR_2026 });
-    expect(r.events.map((e) => e.uid)).toEqual(['good-1', 'good-2']);
+    // The line that cannot be read is skipped (and reported), its event kept, as calendar apps do.
+    expect(r.events.map((e) => e.uid)).toEqual(['good-1', 'bad-line', 'good-2']);
     expect(r.errors.map((e) => [e.uid, e.line])).toEqual([
+      ['bad-line', 15],
       ['no-start', 9],
-      ['bad-line', 13],
       ['bad-date', 18],
     ]);
-    expect(r.errors[0].message).toMatch(/DTSTART is missing/);
-    expect(r.errors[1].message).toMatch(/Unreadable VEVENT/);
+    expect(r.errors[0].message).toMatch(/Unreadable line skipped: "this line has no colon"/);
+    expect(r.errors[1].message).toMatch(/DTSTART is missing/);
   });
 
   it('throws a clear error for text that is no iCalendar feed', () => {

@@ -10,12 +10,15 @@
  *   all-day events as dates with the inclusive last day (DTEND is exclusive in iCalendar).
  */
 import { createHash } from 'node:crypto';
-import ICAL from 'ical.js';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { expand, overlaps, type Occurrence, type Window } from './recurrence';
 import type { FeedError, FeedEvent, FeedResult } from './types';
-import { isJcal, itemFields, readVevent, unescapeText, type Jcal, type Vevent } from './vevent';
-import { addDays, basicDate, basicUtc, dateText, FeedZones, ianaOfTzid, wallIn, wallText } from './zones';
+import { groupEvents } from './groups';
+import { readLines, repairEvent, type ContentLine } from './lines';
+import { readSkeleton } from './skeleton';
+import { eventJcal } from './values';
+import { itemFields, readVevent, unescapeText, type Jcal, type Vevent } from './vevent';
+import { addDays, dateText, FeedZones, ianaOfTzid, wallIn, wallText } from './zones';
 import { errorText } from '../error-text';
 
 export interface ICalendarOptions {
@@ -29,98 +32,21 @@ export interface ICalendarOptions {
   maxOccurrences?: number;
 }
 
-interface Block {
-  text: string;
-  line: number;
-}
-
-/** Lines that open or close an event or a calendar (folded lines start with a space or tab). */
-const BOUNDARY = /^(BEGIN|END):(VEVENT|VCALENDAR)[ \t]*$/gim;
-
-/** The VEVENT blocks of a feed (with their first line number) and the rest of it (calendar properties, VTIMEZONEs, other components). */
-function split(text: string): { skeleton: string; blocks: Block[] } {
-  const rest: string[] = [];
-  const blocks: Block[] = [];
-  let line = 1;
-  let counted = 0;
-  const lineAt = (index: number) => {
-    for (let i = text.indexOf('\n', counted); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-    counted = index;
-    return line;
+/** A stable stand-in for a missing UID: the event's title, start and place, as written (DTSTART whole, parameters and all). */
+function derivedUid(lines: ContentLine[]): string {
+  const pick = (name: string) => {
+    const l = lines.find((x) => x.name === name);
+    return l ? `${l.params}:${l.value}` : '';
   };
-  let kept = 0;
-  let open = -1;
-  let openLine = 0;
-  const close = (endIndex: number) => {
-    blocks.push({ text: text.slice(open, endIndex), line: openLine });
-    open = -1;
-    kept = endIndex;
-  };
-  BOUNDARY.lastIndex = 0;
-  for (let m = BOUNDARY.exec(text); m; m = BOUNDARY.exec(text)) {
-    const begin = m[1].toUpperCase() === 'BEGIN';
-    const event = m[2].toUpperCase() === 'VEVENT';
-    const after = m.index + m[0].length;
-    if (open < 0) {
-      if (begin && event) {
-        rest.push(text.slice(kept, m.index));
-        open = m.index;
-        openLine = lineAt(m.index);
-      }
-    } else if (!begin && event) {
-      close(after);
-    } else if (event || !begin) {
-      // An event left open by the next event or the calendar's end: reported on its own, reading on from here.
-      close(m.index);
-      if (begin) {
-        open = m.index;
-        openLine = lineAt(m.index);
-      }
-    }
-  }
-  if (open >= 0) close(text.length);
-  rest.push(text.slice(kept));
-  return { skeleton: rest.join('\r\n'), blocks };
-}
-
-const UID_LINE = /^UID[;:](?:[^:\r\n]*:)?(.*)$/im;
-const rawUid = (block: string): string | undefined => UID_LINE.exec(block)?.[1]?.trim() || undefined;
-
-/** A stable stand-in for a missing UID: the event's title, start and place. */
-function derivedUid(comp: Jcal): string {
-  const pick = (name: string) => JSON.stringify(comp[1].find((p) => p[0] === name)?.slice(3) ?? null);
   return `hash-${createHash('sha1')
-    .update(`${pick('summary')}|${pick('dtstart')}|${pick('location')}`)
+    .update(`${pick('SUMMARY')}|${pick('DTSTART')}|${pick('LOCATION')}`)
     .digest('hex')
     .slice(0, 20)}`;
 }
 
-/** The calendars of the feed's non-event part; throws when it cannot be read at all. */
-function readCalendars(skeleton: string, hasEvents: boolean): Jcal[] {
-  if (!/^BEGIN:VCALENDAR\s*$/im.test(skeleton)) throw new Error('Not an iCalendar feed: BEGIN:VCALENDAR is missing');
-  let parsed: unknown;
-  try {
-    parsed = ICAL.parse(skeleton);
-  } catch (e) {
-    // A stray line without a property name outside the events (an editor's leftover) is dropped once.
-    const kept = skeleton.split(/\r\n|\n|\r/).filter((l) => /^[ \t]/.test(l) || /^[A-Za-z0-9-]+[;:]/.test(l) || !l.trim());
-    try {
-      parsed = ICAL.parse(kept.filter((l) => l.trim()).join('\r\n'));
-    } catch {
-      throw new Error(`Unreadable iCalendar feed: ${errorText(e)}`);
-    }
-  }
-  const list: unknown[] = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed];
-  const calendars = list.filter(isJcal).filter((c) => c[0] === 'vcalendar');
-  if (!calendars.length && !hasEvents) throw new Error('Not an iCalendar feed: no VCALENDAR component');
-  return calendars;
-}
-
-function calendarZoneOf(calendars: Jcal[]): string | null {
-  for (const c of calendars) {
-    const v = c[1].find((p) => p[0] === 'x-wr-timezone')?.[3];
-    if (typeof v === 'string' && v.trim()) return ianaOfTzid(unescapeText(v)) ?? zoneOf(v.trim());
-  }
+function calendarZoneOf(props: Map<string, string>): string | null {
+  const v = props.get('X-WR-TIMEZONE');
+  if (v && v.trim()) return ianaOfTzid(unescapeText(v)) ?? zoneOf(v.trim());
   return null;
 }
 
@@ -202,70 +128,59 @@ class FeedReader {
   }
 }
 
-interface Group {
-  master?: Vevent;
-  overrides: Map<string, Vevent>;
-}
-
-/** The later of two VEVENTs with one identity: the higher SEQUENCE, else the later in the file. */
-const newer = (a: Vevent | undefined, b: Vevent): boolean => !a || b.sequence >= a.sequence;
-
 export function parseICalendar(text: string, opts: ICalendarOptions): FeedResult {
   if (typeof text !== 'string') throw new Error('Not an iCalendar feed: no text');
-  const { skeleton, blocks } = split(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  const calendars = readCalendars(skeleton, blocks.length > 0);
-  const vtimezones = calendars.flatMap((c) => c[2].filter((s) => s[0] === 'vtimezone'));
-  const zones = new FeedZones(opts.defaultZone, calendarZoneOf(calendars), vtimezones);
+  const read = readLines(text);
+  const skeleton = readSkeleton(read.lines);
+  const zones = new FeedZones(opts.defaultZone, calendarZoneOf(skeleton.props), skeleton.timezones);
   const fromMs = opts.window.from.getTime();
   const toMs = opts.window.to.getTime();
   if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) throw new Error('The import window needs two valid dates');
   const reader = new FeedReader(zones, { fromMs, toMs }, Math.max(1, Math.floor(opts.maxOccurrences ?? 500)), opts.singles === 'all');
+  const notes = [...read.notes, ...skeleton.notes];
+  // Nothing but unreadable parts: the feed itself is broken (an empty run would retire every event).
+  if (!skeleton.events.length && notes.length) throw new Error(`Unreadable iCalendar feed: ${notes[0].message}`);
+  for (const n of notes) {
+    // A line skipped inside an event is reported with the event's UID.
+    const block = skeleton.events.find((b) => n.line !== undefined && b.line <= n.line && n.line <= b.lines[b.lines.length - 1].line);
+    const uid = block?.lines.find((l) => l.name === 'UID')?.value.trim();
+    reader.errors.push(uid ? { uid, ...n } : n);
+  }
 
-  const groups = new Map<string, Group>();
-  for (const block of blocks) {
-    let comp: Jcal;
-    try {
-      const parsed: unknown = ICAL.parse(block.text);
-      if (!isJcal(parsed) || parsed[0] !== 'vevent') throw new Error('the event is not closed by END:VEVENT');
-      comp = parsed;
-    } catch (e) {
-      reader.errors.push({ uid: rawUid(block.text), line: block.line, message: `Unreadable VEVENT: ${errorText(e)}` });
+  const vevents: Vevent[] = [];
+  for (const block of skeleton.events) {
+    const rawUid = block.lines.find((l) => l.name === 'UID')?.value.trim() || undefined;
+    if (block.open) {
+      reader.errors.push({ uid: rawUid, line: block.line, message: 'Unreadable VEVENT: the event is not closed by END:VEVENT' });
       continue;
     }
-    const uidValue = comp[1].find((p) => p[0] === 'uid')?.[3];
-    const uid = typeof uidValue === 'string' && uidValue.trim() ? uidValue.trim() : derivedUid(comp);
+    const uid = rawUid ?? derivedUid(block.lines);
+    const repaired = repairEvent(block.lines);
+    for (const message of repaired.notes) reader.errors.push({ uid, line: block.line, message });
+    let comp: Jcal;
+    try {
+      comp = eventJcal(repaired.lines);
+    } catch (e) {
+      reader.errors.push({ uid, line: block.line, message: `Unreadable VEVENT: ${errorText(e)}` });
+      continue;
+    }
     let v: Vevent | string;
     try {
       v = readVevent(comp, uid, zones, block.line);
     } catch (e) {
       v = errorText(e);
     }
-    if (typeof v === 'string') {
-      reader.errors.push({ uid, line: block.line, message: v });
-      continue;
-    }
-    let g = groups.get(uid);
-    if (!g) groups.set(uid, (g = { overrides: new Map() }));
-    if (v.recurrenceId) {
-      if (newer(g.overrides.get(v.recurrenceId), v)) g.overrides.set(v.recurrenceId, v);
-    } else if (newer(g.master, v)) g.master = v;
+    if (typeof v === 'string') reader.errors.push({ uid, line: block.line, message: v });
+    else vevents.push(v);
   }
 
-  for (const g of groups.values()) {
-    const m = g.master;
-    if (!m) {
-      for (const [key, o] of g.overrides) reader.single(o, `${o.uid}/${key}`);
-    } else if (m.recurring) {
-      reader.series(m, g.overrides);
-    } else {
-      // An event without a rule: an override of its only occurrence replaces it, under its UID.
-      const own = m.allDay ? basicDate(m.start) : basicUtc(m.startMs);
-      reader.single(g.overrides.get(own) ?? m, m.uid);
-      for (const [key, o] of g.overrides) if (key !== own) reader.single(o, `${o.uid}/${key}`);
-    }
+  const plan = groupEvents(vevents, reader.errors);
+  for (const p of plan) {
+    if ('series' in p) reader.series(p.series.master, p.series.overrides);
+    else reader.single(p.single, p.uid);
   }
-  const nameValue = calendars.map((c) => c[1].find((p) => p[0] === 'x-wr-calname' || p[0] === 'name')?.[3]).find((n) => typeof n === 'string');
+  const name = skeleton.props.get('X-WR-CALNAME') ?? skeleton.props.get('NAME');
   const result: FeedResult = { events: reader.events, errors: reader.errors };
-  if (typeof nameValue === 'string' && nameValue.trim()) result.calendarName = unescapeText(nameValue).trim();
+  if (name && unescapeText(name).trim()) result.calendarName = unescapeText(name).trim();
   return result;
 }

@@ -7,6 +7,7 @@ import ICAL from 'ical.js';
 import { readMoment, type Prop, type Vevent, occurrenceKey } from './vevent';
 import { addDays, basicDate, basicUtc, type FeedZones, type Wall } from './zones';
 import { errorText } from '../error-text';
+import { expandRscale, isRscale } from './rscale';
 
 export interface Occurrence {
   key: string;
@@ -101,6 +102,25 @@ function rdates(v: Vevent, zones: FeedZones): Occurrence[] {
   return out;
 }
 
+const DAY_MS = 86_400_000;
+
+/** Whether an occurrence start is past a rule's UNTIL (a date, a UTC date-time, or a wall time of the event's zone). */
+function untilCheck(rule: string, v: Vevent): (w: Wall) => boolean {
+  const m = /(?:^|;)UNTIL=(\d{8})(?:T(\d{6})(Z?))?/i.exec(rule);
+  if (!m) return () => false;
+  if (!m[2]) return (w) => basicDate(w) > m[1];
+  const wall = {
+    year: +m[1].slice(0, 4),
+    month: +m[1].slice(4, 6),
+    day: +m[1].slice(6),
+    hour: +m[2].slice(0, 2),
+    minute: +m[2].slice(2, 4),
+    second: +m[2].slice(4),
+  };
+  const untilMs = m[3] ? Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) : v.source.millis(wall);
+  return (w) => v.source.millis(w) > untilMs;
+}
+
 export interface Expansion {
   occurrences: Occurrence[];
   /** The cap was reached: later occurrences in the window were left out. */
@@ -125,15 +145,30 @@ export function expand(v: Vevent, zones: FeedZones, window: Window, cap: number)
     return { key: basicUtc(startMs), start, startMs, endMs: startMs + v.durationMs };
   };
   const rrules = v.props.get('rrule') ?? [];
-  if (rrules.length === 0) {
-    // RDATE alone: DTSTART is the first occurrence.
+  {
+    // DTSTART is the first occurrence (RFC 5545 3.8.5.3), whether or not the rule would produce it.
     const o = make(v.start);
     seen.add(o.key);
     if (!isExcluded(o) && overlaps(o.startMs, o.endMs, window)) found.push(o);
   }
+  /** Adds one occurrence start; false once the window's end is passed. */
+  const take = (wall: Wall): boolean => {
+    const o = make(wall);
+    if (o.startMs >= window.toMs) return false;
+    if (seen.has(o.key)) return true;
+    seen.add(o.key);
+    if (!isExcluded(o) && overlaps(o.startMs, o.endMs, window)) found.push(o);
+    return true;
+  };
   for (const p of rrules) {
+    if (typeof p[3] === 'string' && isRscale(p[3])) {
+      const r = expandRscale(p[3], v.start, Math.floor(window.toMs / DAY_MS) + 1, untilCheck(p[3], v));
+      if (r.refused) error = r.refused;
+      for (const w of r.starts) if (!take(w)) break;
+      continue;
+    }
     try {
-      const rule = new ICAL.Property(p).getFirstValue();
+      const rule = typeof p[3] === 'string' ? ICAL.Recur.fromString(p[3]) : new ICAL.Property(p).getFirstValue();
       if (!(rule instanceof ICAL.Recur)) throw new Error('not a recurrence rule');
       alignUntil(rule, v);
       const it = rule.iterator(floatingTime(v.start, v.allDay));

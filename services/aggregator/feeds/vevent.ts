@@ -78,8 +78,13 @@ export interface Vevent {
   recurring: boolean;
   /** The occurrence an override replaces (see occurrenceKey). */
   recurrenceId?: string;
+  /** RECURRENCE-ID's date as written in its own zone (an all-day series' overrides are matched by it). */
+  recurrenceDate?: string;
   cancelled: boolean;
   sequence: number;
+  /** DTSTAMP's instant, or null. */
+  stamp: number | null;
+  title: string;
 }
 
 /** How an occurrence is named: its start as a UTC basic date-time, or its date for all-day events. */
@@ -88,6 +93,11 @@ export function occurrenceKey(m: Moment, tzid: string | undefined, zones: FeedZo
 }
 
 const DAY_MS = 86400000;
+
+function stampOf(p: Prop | undefined): number | null {
+  const m = p ? readMoment(p[3]) : null;
+  return m ? Date.UTC(m.wall.year, m.wall.month - 1, m.wall.day, m.wall.hour, m.wall.minute, m.wall.second) : null;
+}
 const dayNumber = (w: Wall) => Math.round(Date.UTC(w.year, w.month - 1, w.day) / DAY_MS);
 
 /** Reads the times and recurrence facts of a VEVENT; a string says why it cannot be imported. */
@@ -95,10 +105,12 @@ export function readVevent(comp: Jcal, uid: string, zones: FeedZones, line?: num
   const props = propsOf(comp);
   const dtstart = first(props, 'dtstart');
   if (!dtstart) return 'DTSTART is missing';
+  // RFC 5545 allows one DTSTART and one DTEND: with two, which one the exporter meant is unknown.
+  for (const once of ['dtstart', 'dtend']) if ((props.get(once)?.length ?? 0) > 1) return `${once.toUpperCase()} appears more than once`;
   const start = readMoment(dtstart[3]);
   if (!start) return `DTSTART is not a date: ${String(dtstart[3])}`;
   const tzid = param(dtstart, 'tzid');
-  const source = start.date ? zones.floating : zones.source(tzid, start.utc);
+  const source = start.date ? zones.source(tzid, false) : zones.source(tzid, start.utc);
   const dtend = first(props, 'dtend');
   const end = dtend ? readMoment(dtend[3]) : null;
   if (dtend && !end) return `DTEND is not a date: ${String(dtend[3])}`;
@@ -121,13 +133,16 @@ export function readVevent(comp: Jcal, uid: string, zones: FeedZones, line?: num
     props,
     allDay,
     start: start.wall,
-    source: allDay ? zones.floating : source,
+    // An all-day event keeps the zone its DTSTART names (else the feed's).
+    source: allDay ? (tzid ? zones.source(tzid, false) : zones.floating) : source,
     startMs: 0,
     durationMs: 0,
     days: 1,
     recurring: props.has('rrule') || props.has('rdate'),
     cancelled: /^cancelled$/i.test(firstText(props, 'status') ?? ''),
     sequence: Number(firstText(props, 'sequence')) || 0,
+    stamp: stampOf(first(props, 'dtstamp')),
+    title: (firstText(props, 'summary') ?? '').trim(),
   };
   if (allDay) {
     v.start = { ...start.wall, hour: 0, minute: 0, second: 0 };
@@ -139,7 +154,8 @@ export function readVevent(comp: Jcal, uid: string, zones: FeedZones, line?: num
   } else {
     v.startMs = source.millis(start.wall);
     if (end) {
-      const endSource = end.date ? zones.floating : zones.source(param(dtend!, 'tzid'), end.utc);
+      // A date-valued end of a timed event is midnight in the event's own zone.
+      const endSource = end.date ? source : zones.source(param(dtend!, 'tzid'), end.utc);
       const endMs = endSource.millis(end.wall);
       v.durationMs = Math.max(0, endMs - v.startMs);
       if (endSource === source && source.direct && endMs >= v.startMs) v.endWall = end.wall;
@@ -156,6 +172,7 @@ export function readVevent(comp: Jcal, uid: string, zones: FeedZones, line?: num
     const m = readMoment(rid[3]);
     if (!m) return `RECURRENCE-ID is not a date: ${String(rid[3])}`;
     v.recurrenceId = occurrenceKey(m, param(rid, 'tzid'), zones);
+    v.recurrenceDate = m.utc ? basicDate(zones.floating.wallAt(zones.utc.millis(m.wall))) : basicDate(m.wall);
   }
   return v;
 }

@@ -155,6 +155,25 @@ function windowsZone(name: string): string | null {
   }
 }
 
+const canonical = new Map<string, string>();
+
+/**
+ * An IANA name as the tz database writes it: `Europe/lisbon` → `Europe/Lisbon`, links to their zone
+ * (`US/Eastern` → `America/New_York`). Offsets (`UTC+2`) stay as they are.
+ */
+export function canonicalZone(zone: string): string {
+  let c = canonical.get(zone);
+  if (c === undefined) {
+    try {
+      c = zone.startsWith('UTC') && zone !== 'UTC' ? zone : new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    } catch {
+      c = zone;
+    }
+    canonical.set(zone, c);
+  }
+  return c;
+}
+
 /**
  * The IANA zone a TZID names, or null: an IANA name (also behind a `/mozilla.org/...` style prefix),
  * a Windows zone name, or a Windows display name (`(UTC+01:00) Amsterdam, Berlin, ...`,
@@ -167,9 +186,9 @@ export function ianaOfTzid(raw: string): string | null {
     .trim();
   if (!t) return null;
   const direct = zoneOf(t);
-  if (direct) return direct;
+  if (direct) return canonicalZone(direct);
   const tail = /([A-Za-z]+\/[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)?)$/.exec(t);
-  if (tail && zoneOf(tail[1])) return zoneOf(tail[1]);
+  if (tail && zoneOf(tail[1])) return canonicalZone(zoneOf(tail[1])!);
   const win = windowsZone(t);
   if (win) return win;
   const display = /^\((?:UTC|GMT)\s*([+-]\d{1,2}(?::?\d{2})?)?\)\s*(.*)$/i.exec(t);

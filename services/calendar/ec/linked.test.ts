@@ -196,6 +196,11 @@ describe('organizers', () => {
     expect(await count()).toBe(0);
     await app.admin('PATCH', `/ec/v1/organizers/${org.id}`, { body: { status: 'publish' } });
     expect(await count()).toBe(1);
+    // Through vendor/events/v1 too, which writes no tags: the write command is the same.
+    await app.admin('POST', `/vendor/events/v1/organizers/${org.id}`, { body: { status: 'draft' } });
+    expect(await count()).toBe(0);
+    await app.admin('POST', `/vendor/events/v1/organizers/${org.id}`, { body: { status: 'publish' } });
+    expect(await count()).toBe(1);
     await app.admin('DELETE', `/ec/v1/organizers/${org.id}`);
     expect(await count()).toBe(0);
   });

@@ -7,7 +7,8 @@
  */
 import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { formatCost } from '../../../libs/calendar/cost';
-import { CATEGORY_TAXONOMY, EVENT_META, ORGANIZER_META, TAG_TAXONOMY, VENUE_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { ecName, fieldEntries } from '../../../libs/calendar/fields';
+import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, VENUE_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
 import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
 import { fromLocal } from '../../../libs/dates/post-dates';
 import { permalinkOf } from '../../../libs/posts/permalink';
@@ -124,25 +125,21 @@ function eventFields(doc: PostDoc, view: EcView): Record<string, unknown> {
   };
 }
 
-function organizerFields(doc: PostDoc): Record<string, unknown> {
-  const m = doc.meta ?? {};
-  return { phone: text(m[ORGANIZER_META.phone]), website: text(m[ORGANIZER_META.website]), email: text(m[ORGANIZER_META.email]) };
-}
+/** The fields ec/v1 computes among a linked record's own (named in the field table's `ecOrder`). */
+const COMPUTED: Record<string, (meta: Record<string, unknown>) => unknown> = { directions_link: directionsLink };
 
-function venueFields(doc: PostDoc): Record<string, unknown> {
+/** A venue's or organizer's own fields (libs/calendar/fields.ts) as stored, in ec/v1's order and names; a venue's directions link among them. */
+function linkedFields(kind: EcKind, doc: PostDoc): Record<string, unknown> {
   const m = doc.meta ?? {};
-  return {
-    address: text(m[VENUE_META.address]),
-    country: text(m[VENUE_META.country]),
-    city: text(m[VENUE_META.city]),
-    state_province: text(m[VENUE_META.stateprovince]),
-    state: text(m[VENUE_META.state]),
-    province: text(m[VENUE_META.province]),
-    zip: text(m[VENUE_META.zip]),
-    phone: text(m[VENUE_META.phone]),
-    directions_link: directionsLink(m),
-    website: text(m[VENUE_META.website]),
-  };
+  const table = kind.linked!.fields;
+  const fields = new Map(fieldEntries(table));
+  const out: Record<string, unknown> = {};
+  for (const name of table.ecOrder) {
+    const field = fields.get(name);
+    if (!field) out[name] = COMPUTED[name](m);
+    else if (field.ec) out[ecName(name, field)] = text(m[field.meta]);
+  }
+  return out;
 }
 
 export function presentEntity(kind: EcKind, doc: PostDoc, view: EcView): Record<string, unknown> {
@@ -175,7 +172,7 @@ export function presentEntity(kind: EcKind, doc: PostDoc, view: EcView): Record<
     out[CATEGORY_TAXONOMY] = inNameOrder(doc.tax?.[CATEGORY_TAXONOMY] ?? [], (id) => view.terms.get(id)?.name);
     out.class_list = classList(doc, view, hidden);
   }
-  Object.assign(out, kind === EC_EVENT ? eventFields(doc, view) : kind === EC_VENUE ? venueFields(doc) : organizerFields(doc));
+  Object.assign(out, kind === EC_EVENT ? eventFields(doc, view) : linkedFields(kind, doc));
   if (!hidden) return out;
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, UNMASKED.has(k) ? v : mask(v)]));
 }

@@ -1,51 +1,26 @@
 /**
- * ec/v1 writes go through the same write paths as vendor/events/v1, so one record reads the same
- * through both interfaces: an ec/v1 request is presented to them under their argument names
- * (`content` as `description`, `venues` as `venue`, `vendor_events_cat` as `categories`,
- * `featured_media` as `image`, post dates as one UTC date), and their errors name the ec/v1 arguments.
- * Declared defaults (status `publish`, open comments and pings, standard format) apply on create only.
+ * ec/v1 writes go through the same write commands as vendor/events/v1, so one record reads the same
+ * through both interfaces: an ec/v1 request's validated arguments are read into an event write
+ * (`saveEvent`) or a venue or organizer write by the fields' ec/v1 names (libs/calendar/fields.ts:
+ * `content` is the description, `featured_media` the image, `vendor_events_cat` the categories), post
+ * dates as one UTC date, and their errors name the ec/v1 arguments. Declared defaults (status `publish`,
+ * open comments and pings, standard format) apply on create only.
  */
 import { DateTime } from 'luxon';
+import { EVENT_FIELDS as F, ecName, fieldEntries } from '../../../libs/calendar/fields';
 import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import { parseDateInput } from '../../../libs/dates/post-dates';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { HandlerContext } from '../../../libs/rest/service';
+import { EC_ENDPOINTS } from '../../../libs/routes/ec';
 import type { CalendarDeps } from '../deps';
 import { paramFailure } from '../errors';
-import { checkEventWrite, checkTerms, saveEvent, type WriteRequest } from '../events/write';
-import { keepImage } from '../images';
-import { checkLinkedInput, createLinked, updateLinked, type LinkedInput } from '../linked/write';
+import { checkEventWrite, checkTerms, saveEvent, type EventWrite } from '../events/write';
+import { through } from '../http';
+import { checkLinkedInput, saveLinked, type LinkedInput } from '../linked/write';
+import type { PostFieldsInput } from '../post-fields';
 import type { EcKind } from './kinds';
-
-/** vendor/events/v1 argument → the ec/v1 argument it is read from. */
-const EVENT_ARGS: Record<string, string> = {
-  title: 'title',
-  description: 'content',
-  excerpt: 'excerpt',
-  slug: 'slug',
-  status: 'status',
-  author: 'author',
-  image: 'featured_media',
-  comment_status: 'comment_status',
-  ping_status: 'ping_status',
-  format: 'format',
-  sticky: 'sticky',
-  template: 'template',
-  tags: 'tags',
-  categories: 'vendor_events_cat',
-  start_date: 'start_date',
-  start_date_utc: 'start_date_utc',
-  end_date: 'end_date',
-  end_date_utc: 'end_date_utc',
-  timezone: 'timezone',
-  duration: 'duration',
-  all_day: 'all_day',
-  featured: 'featured',
-  cost: 'cost',
-  organizer: 'organizers',
-  venue: 'venues',
-};
 
 /** Arguments whose declared default is written on create. */
 const CREATE_DEFAULTS = ['status', 'comment_status', 'ping_status', 'format', 'sticky'];
@@ -66,71 +41,98 @@ function gives(ctx: HandlerContext, name: string, create: boolean): boolean {
   return ctx.has(name) || (create && CREATE_DEFAULTS.includes(name));
 }
 
-/** The request as the vendor/events/v1 event write reads it. */
-export function eventWriteRequest(ctx: HandlerContext, deps: CalendarDeps, create: boolean): WriteRequest {
-  const dateUtc = postDateUtc(ctx, deps.site.timezone);
+/** Reads the arguments a request gives (see `gives`) from its validated `input`, typed as declared; the rest are absent. */
+function reader<A extends Readonly<Record<string, unknown>>>(ctx: HandlerContext, input: A, create: boolean) {
+  return <K extends keyof A & string>(name: K): NonNullable<A[K]> | undefined => (gives(ctx, name, create) ? (input[name] ?? undefined) : undefined);
+}
+
+/** The post fields every entity is written with. */
+function postFields(given: (name: 'comment_status' | 'ping_status' | 'format' | 'template') => string | undefined): PostFieldsInput {
+  return { comment_status: given('comment_status'), ping_status: given('ping_status'), format: given('format'), template: given('template') };
+}
+
+/** The event write of an ec/v1 event create or update. */
+export function ecEventWrite(ctx: HandlerContext, deps: CalendarDeps, create: boolean): EventWrite {
+  if (!through(ctx, EC_ENDPOINTS.events.create, EC_ENDPOINTS.events.update)) throw new Error(`ec/v1 event write bound to ${ctx.req.endpoint}`);
+  const given = reader(ctx, ctx.input, create);
   return {
     user: ctx.user,
-    has: (name) => (name === 'date_utc' ? dateUtc !== undefined : name in EVENT_ARGS && gives(ctx, EVENT_ARGS[name], create)),
-    get: (name) => (name === 'date_utc' ? dateUtc : name in EVENT_ARGS ? ctx.params[EVENT_ARGS[name]] : undefined),
-    argName: (name) => EVENT_ARGS[name] ?? (name === 'date_utc' ? 'date' : name),
+    dialect: 'ec',
+    input: {
+      title: given(F.title.ec),
+      description: given(F.description.ec),
+      excerpt: given(F.excerpt.ec),
+      slug: given(F.slug.ec),
+      status: given(F.status.ec),
+      author: given(F.author.ec),
+      dateUtc: postDateUtc(ctx, deps.site.timezone),
+      timezone: given(F.timezone.ec),
+      allDay: given(F.allDay.ec),
+      start: given(F.start.ec),
+      startUtc: given(F.startUtc.ec),
+      end: given(F.end.ec),
+      endUtc: given(F.endUtc.ec),
+      duration: given(F.duration.ec),
+      image: given(F.image.ec),
+      cost: given(F.cost.ec),
+      sticky: given(F.sticky.ec),
+      featured: given(F.featured.ec),
+      venues: given(F.venues.ec),
+      organizers: given(F.organizers.ec),
+      categories: given(F.categories.ec),
+      tags: given(F.tags.ec),
+      post: postFields(given),
+    },
   };
 }
 
 /** Creates or updates an event; every check runs before anything is written. */
 export async function writeEvent(deps: CalendarDeps, ctx: HandlerContext, current: PostDoc | null): Promise<PostDoc> {
-  const req = eventWriteRequest(ctx, deps, current === null);
-  const plan = await checkEventWrite(deps, req);
-  return saveEvent(deps, req, plan, current);
+  const write = ecEventWrite(ctx, deps, current === null);
+  const plan = await checkEventWrite(deps, write);
+  return saveEvent(deps, write, plan, current);
 }
 
-/** ec/v1 entity fields → the vendor/events/v1 venue or organizer input they are stored from. */
-const LINKED_ARGS: Record<string, string> = {
-  content: 'description',
-  excerpt: 'excerpt',
-  slug: 'slug',
-  status: 'status',
-  author: 'author',
-  featured_media: 'image',
-  comment_status: 'comment_status',
-  ping_status: 'ping_status',
-  format: 'format',
-  sticky: 'sticky',
-  template: 'template',
-};
-
-/** The ec/v1 name of a venue or organizer meta argument (`stateprovince` is `state_province` there). */
-const ecMetaName = (v1: string) => (v1 === 'stateprovince' ? 'state_province' : v1);
+/** The venue or organizer write of an ec/v1 create or update: the entity's fields, then the kind's own (libs/calendar/fields.ts) under their ec/v1 names. */
+function linkedInput(ctx: HandlerContext, kind: EcKind, deps: CalendarDeps, create: boolean): LinkedInput {
+  const eps = [EC_ENDPOINTS.venues, EC_ENDPOINTS.organizers];
+  if (!through(ctx, ...eps.flatMap((e) => [e.create, e.update]))) throw new Error(`ec/v1 ${kind.plural} write bound to ${ctx.req.endpoint}`);
+  const given = reader(ctx, ctx.input, create);
+  const fields: LinkedInput['fields'] = {};
+  for (const [name, field] of fieldEntries(kind.linked!.fields)) {
+    const v = field.ec && gives(ctx, ecName(name, field), create) ? ctx.params[ecName(name, field)] : undefined;
+    if (typeof v === 'string' || typeof v === 'boolean') fields[name] = v;
+  }
+  return {
+    name: given('title'),
+    description: given('content'),
+    excerpt: given('excerpt'),
+    slug: given('slug'),
+    status: given('status'),
+    author: given('author'),
+    image: given('featured_media'),
+    sticky: given('sticky'),
+    post: postFields(given),
+    dateUtc: postDateUtc(ctx, deps.site.timezone),
+    fields,
+  };
+}
 
 /** Creates (current null) or updates a venue or organizer. */
 export async function writeLinked(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, current: PostDoc | null): Promise<PostDoc> {
   const linked = kind.linked!;
   const create = current === null;
-  const input: LinkedInput = {};
-  if (gives(ctx, 'title', create)) input[linked.key] = ctx.params.title;
-  for (const [ec, v1] of Object.entries(LINKED_ARGS)) if (gives(ctx, ec, create)) input[v1] = ctx.params[ec];
-  for (const v1 of Object.keys(linked.metaArgs)) if (gives(ctx, ecMetaName(v1), create)) input[v1] = ctx.params[ecMetaName(v1)];
-  const dateUtc = postDateUtc(ctx, deps.site.timezone);
-  if (dateUtc !== undefined) input.date_utc = dateUtc;
-
+  const input = linkedInput(ctx, kind, deps, create);
   const names: Record<string, string> = { image: 'featured_media', date_utc: 'date' };
   const checked = await checkLinkedInput(deps, ctx.user, input);
   const failures: Array<[string, string]> = checked.failures.map(([n, e]) => [names[n] ?? n, e]);
-  if (gives(ctx, 'tags', create)) {
-    const tagRequest: WriteRequest = { user: ctx.user, has: (n) => n === 'tags', get: () => ctx.params.tags };
-    input.tags = (await checkTerms(deps, tagRequest, 'tags', TAG_TAXONOMY, failures)).map((t) => ('id' in t ? t.id : 0)).filter((id) => id > 0);
+  const tags = gives(ctx, 'tags', create) ? ctx.input.tags : undefined;
+  if (Array.isArray(tags)) {
+    const valid = tags.filter((t): t is number => typeof t === 'number');
+    input.tags = (await checkTerms(deps, valid, 'tags', TAG_TAXONOMY, failures)).map((t) => ('id' in t ? t.id : 0)).filter((id) => id > 0);
   }
   const failure = paramFailure(failures);
   if (failure) throw failure;
 
-  // The record and the tag counts it moves are one unit of work; a fetched image is kept before it.
-  const image = checked.image && (await keepImage(deps, ctx.user, checked.image));
-  return deps.store.unit(async () => {
-    const saved = current
-      ? await updateLinked(deps, ctx.user, linked, current, input, image)
-      : (await createLinked(deps, ctx.user, linked, input, image, { dedupe: false })).doc;
-    // A venue's or organizer's tags count it while it is published, whatever changed.
-    await deps.terms.countWrite(current, saved);
-    return saved;
-  });
+  return (await saveLinked(deps, ctx.user, linked, input, checked.image, current, { dedupe: false })).doc;
 }

@@ -41,6 +41,8 @@ interface ArchiveRequest {
   /** Names the query string carried (defaults are not "given"). */
   given: (name: string) => boolean;
   user: Caller;
+  /** start_date and end_date take every event that meets the window (the iCalendar exports), not only those inside it. */
+  meets?: boolean;
 }
 
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
@@ -99,6 +101,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   const criteria: EventCriteria = {
     status: status.filter,
     listedOnly: true,
+    meets: req.meets,
     termGroups: [categories ?? [], tags ?? []],
     venues,
     organizers,

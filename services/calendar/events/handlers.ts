@@ -6,9 +6,11 @@ import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import { invalidParams } from '../../../libs/rest/errors';
 import { totalPages } from '../../../libs/rest/paging';
-import { shared, type InputOf } from '../../../libs/rest/params';
+import { shared, type InputOf, type ParamsOf } from '../../../libs/rest/params';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
 import { VENDOR_EVENT_ENDPOINTS } from '../../../libs/routes/vendor-events';
+import type { eventWriteArgs } from '../../../libs/routes/vendor-events/events';
+import { EVENT_FIELDS as F } from '../../../libs/calendar/fields';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
 import { archiveEnvelope, archiveHeaders, guarded, pathSlug, queryKey, through } from '../http';
@@ -19,7 +21,7 @@ import { pageWithTotal } from '../read-cache';
 import { archiveQuery } from './archive';
 import { loadEventParts } from './parts';
 import { presentEvent } from './present';
-import { checkEventWrite, saveEvent, type EventPlan, type WriteRequest } from './write';
+import { checkEventWrite, saveEvent, type EventInput, type EventPlan, type EventWrite } from './write';
 
 const E = VENDOR_EVENT_ENDPOINTS;
 
@@ -61,21 +63,56 @@ async function existingEvent(ctx: HandlerContext, deps: CalendarDeps): Promise<P
   return doc;
 }
 
-/** The write arguments vendor/events/v1 declares: the only ones its writes read, as the reference's prepare_postarr. */
-const V1_WRITE_ARGS = new Set(Object.keys(VENDOR_EVENT_ENDPOINTS.update.args));
+/** vendor/events/v1's write arguments, as the gateway validated them (a by-slug update has no password). */
+type V1WriteInput = ParamsOf<ReturnType<typeof eventWriteArgs<false>>> & { readonly password?: string | null };
 
 /**
- * The write as checkEventWrite and saveEvent read it (by argument name, as ec/v1's writes do). An
- * argument v1 does not declare (ec/v1's `duration` or `start_date_utc`) was never validated and is not
- * read: the reference's v1 ignores it.
+ * The event write of a vendor/events/v1 request, read by the fields' v1 names (libs/calendar/fields.ts):
+ * the arguments it declares and the request gave (an argument v1 does not declare, such as ec/v1's
+ * `duration`, was never validated and is not read: the reference's v1 ignores it). A JSON null empties
+ * what may be emptied; an author of null names no user.
  */
-const writeRequest = (ctx: HandlerContext): WriteRequest => ({
-  user: ctx.user,
-  has: (n) => V1_WRITE_ARGS.has(n) && ctx.has(n),
-  get: (n) => ctx.params[n],
-});
+function eventWrite(ctx: HandlerContext<V1WriteInput>): EventWrite {
+  const a = ctx.input;
+  const given = <K extends keyof V1WriteInput>(name: K): V1WriteInput[K] | undefined => (ctx.has(name) ? a[name] : undefined);
+  const text = (name: 'title' | 'description' | 'excerpt' | 'slug' | 'status' | 'date' | 'date_utc' | 'start_date' | 'end_date' | 'password') => {
+    const v = given(name);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const flag = (name: 'all_day' | 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured') =>
+    ctx.has(name) ? a[name] === true : undefined;
+  const list = <T>(v: T[] | null | undefined): T[] | undefined => (v === undefined ? undefined : (v ?? []));
+  const input: EventInput = {
+    title: text(F.title.v1),
+    description: text(F.description.v1),
+    excerpt: text(F.excerpt.v1),
+    slug: text(F.slug.v1),
+    status: text(F.status.v1),
+    author: ctx.has(F.author.v1) ? (a.author ?? 0) : undefined,
+    password: text(F.password.v1),
+    date: text(F.date.v1),
+    dateUtc: text(F.dateUtc.v1),
+    timezone: ctx.has(F.timezone.v1) ? (a.timezone ?? '') : undefined,
+    allDay: flag(F.allDay.v1),
+    start: text(F.start.v1),
+    end: text(F.end.v1),
+    image: given(F.image.v1),
+    cost: given(F.cost.v1),
+    website: ctx.has(F.website.v1) ? (typeof a.website === 'string' ? a.website : '') : undefined,
+    showMap: flag(F.showMap.v1),
+    showMapLink: flag(F.showMapLink.v1),
+    hideFromListings: flag(F.hideFromListings.v1),
+    sticky: flag(F.sticky.v1),
+    featured: flag(F.featured.v1),
+    venues: list(given(F.venues.v1)),
+    organizers: list(given(F.organizers.v1)),
+    categories: list(given(F.categories.v1)),
+    tags: list(given(F.tags.v1)),
+  };
+  return { user: ctx.user, input, dialect: 'v1' };
+}
 
-const plan = (ctx: HandlerContext, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, writeRequest(ctx)));
+const plan = (ctx: HandlerContext<V1WriteInput>, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, eventWrite(ctx)));
 
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
   const single = ctx.req.method === 'GET';
@@ -127,7 +164,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
       check: async (ctx) => void (await plan(ctx, deps)),
       allow: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.input.author),
       async handle(ctx) {
-        const doc = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), null);
+        const doc = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), null);
         return single(ctx, deps, doc, 201);
       },
     }),
@@ -162,7 +199,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         },
         async handle(ctx) {
           const doc = await existingEvent(ctx, deps);
-          const saved = await saveEvent(deps, writeRequest(ctx), await plan(ctx, deps), doc);
+          const saved = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), doc);
           return single(ctx, deps, saved);
         },
       }),

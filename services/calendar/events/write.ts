@@ -9,6 +9,7 @@
 import { DateTime } from 'luxon';
 import type { Caller } from '../../../libs/auth/user';
 import { costText } from '../../../libs/calendar/cost';
+import { EVENT_FIELDS as F, eventFieldName, type EventField } from '../../../libs/calendar/fields';
 import {
   CATEGORY_TAXONOMY,
   EVENT_META,
@@ -33,22 +34,66 @@ import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { checkImage, keepImage, storeImage, type ImageRef } from '../images';
-import { postFieldChanges } from '../post-fields';
+import { postFieldChanges, type PostFieldsInput } from '../post-fields';
 import type { LinkedKindDef } from '../linked/kind';
-import { checkLinkedInput, createLinked, findDuplicate, inlineInput, type LinkedInput } from '../linked/write';
+import { checkLinkedInput, createLinked, duplicateOf, inlineInput, type LinkedInput } from '../linked/write';
 import { ORGANIZER } from '../organizers/kind';
 import { VENUE } from '../venues/kind';
 
-/** The request as the write sees it: which arguments were sent, and their validated values. */
-export interface WriteRequest {
-  user: Caller;
-  has(name: string): boolean;
-  get(name: string): unknown;
-  /** The name the caller gave an argument, for errors (ec/v1 names `venue` `venues`); the same name when absent. */
-  argName?(name: string): string;
+/**
+ * An event write: the values the gateway validated and parsed, each present only when the request gave
+ * it (a JSON null of an argument that may be emptied arrives as its empty value). Both dialects map
+ * their arguments into it; dates stay text, because the zone they are read in depends on the event.
+ */
+export interface EventInput {
+  title?: string;
+  description?: string;
+  excerpt?: string;
+  slug?: string;
+  status?: string;
+  author?: number;
+  password?: string;
+  /** The publication date, read in the event's zone (`date`) or in UTC (`dateUtc`, which wins). */
+  date?: string;
+  dateUtc?: string;
+  /** The event's zone: an IANA name or UTC offset; empty for the site's. */
+  timezone?: string;
+  allDay?: boolean;
+  /** When it starts and ends, read in the event's zone or (`*Utc`) in UTC; the end may be a duration in seconds. */
+  start?: string;
+  startUtc?: string;
+  end?: string;
+  endUtc?: string;
+  duration?: number;
+  /** The featured image: an attachment id, an image URL, or empty to remove it. */
+  image?: unknown;
+  /** The cost: text, a number, or a list of them. */
+  cost?: unknown;
+  /** The website; empty removes it. */
+  website?: string;
+  showMap?: boolean;
+  showMapLink?: boolean;
+  hideFromListings?: boolean;
+  sticky?: boolean;
+  featured?: boolean;
+  /** Venues and organizers: ids, `{id}`, or inline records; an empty list unlinks them all. */
+  venues?: unknown[];
+  organizers?: unknown[];
+  /** Categories and tags: ids, or names to find or create. */
+  categories?: Array<number | string>;
+  tags?: Array<number | string>;
+  post?: PostFieldsInput;
 }
 
-const argName = (req: WriteRequest, name: string) => req.argName?.(name) ?? name;
+/** An event write command: who writes, what, and in which dialect (whose argument names its errors use, libs/calendar/fields.ts). */
+export interface EventWrite {
+  user: Caller;
+  input: EventInput;
+  dialect: 'v1' | 'ec';
+}
+
+/** The caller's name of a field of the write. */
+const nameOf = (write: EventWrite, field: EventField) => eventFieldName(field, write.dialect);
 
 /** A linked venue or organizer: an existing id, or an inline record to find or create. */
 type LinkedEntry = { id: number } | { input: LinkedInput; image?: ImageRef };
@@ -64,9 +109,13 @@ export interface EventPlan {
   tags?: TermEntry[];
 }
 
-async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKindDef, failures: Array<[string, string]>): Promise<LinkedEntry[]> {
-  const given = req.get(kind.key);
-  const entries: unknown[] = Array.isArray(given) ? given : [];
+async function checkLinked(
+  deps: CalendarDeps,
+  write: EventWrite,
+  kind: LinkedKindDef,
+  entries: unknown[],
+  failures: Array<[string, string]>,
+): Promise<LinkedEntry[]> {
   const out: LinkedEntry[] = [];
   const ids = entries.map((e) => (typeof e === 'number' ? e : isRecord(e) && 'id' in e ? Number(e.id) : 0)).filter((n) => n > 0);
   const found = await deps.posts.byIds(ids);
@@ -75,7 +124,7 @@ async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKi
       const id = typeof entry === 'number' ? entry : Number(entry.id);
       const doc = found.get(id);
       if (!doc || doc.type !== kind.type || doc.status === 'trash') {
-        if (typeof entry === 'number') failures.push([argName(req, kind.key), INVALID]);
+        if (typeof entry === 'number') failures.push([nameOf(write, kind.plural), INVALID]);
         else throw calendarErrors.invalidLinkedPostId(id);
         continue;
       }
@@ -85,23 +134,21 @@ async function checkLinked(deps: CalendarDeps, req: WriteRequest, kind: LinkedKi
     // Validation leaves only ids and records here: anything else is a record without fields.
     const parsed = inlineInput(kind, isRecord(entry) ? entry : {});
     if ('error' in parsed) throw calendarErrors.couldNotCreate(kind.key, parsed.error);
-    const checked = await checkLinkedInput(deps, req.user, parsed.input);
+    const checked = await checkLinkedInput(deps, write.user, parsed.input);
     if (checked.failures.length) throw calendarErrors.couldNotCreate(kind.key, `invalid ${checked.failures.map(([n]) => n).join(', ')}`);
     out.push({ input: parsed.input, image: checked.image });
   }
   return out;
 }
 
-/** The terms a write names in `arg`: ids must exist in the taxonomy (else a failure), names are found or created later. */
+/** The terms a write names (argument `arg`): ids must exist in the taxonomy (else a failure), names are found or created later. */
 export async function checkTerms(
   deps: CalendarDeps,
-  req: WriteRequest,
-  arg: 'categories' | 'tags',
+  values: ReadonlyArray<number | string>,
+  arg: string,
   taxonomy: string,
   failures: Array<[string, string]>,
 ): Promise<TermEntry[]> {
-  const given = req.get(arg);
-  const values = Array.isArray(given) ? given.filter((v): v is number | string => typeof v === 'number' || typeof v === 'string') : [];
   const out: TermEntry[] = [];
   const numeric = values.filter((v) => typeof v === 'number' || /^\d+$/.test(String(v))).map(Number);
   const found = await deps.terms.byIds(numeric);
@@ -109,7 +156,7 @@ export async function checkTerms(
     if (typeof v === 'number' || /^\d+$/.test(String(v))) {
       const t = found.get(Number(v));
       if (!t || t.taxonomy !== taxonomy) {
-        failures.push([argName(req, arg), INVALID]);
+        failures.push([arg, INVALID]);
         return out;
       }
       out.push({ id: t.id });
@@ -119,19 +166,20 @@ export async function checkTerms(
 }
 
 /** Every check of an event write that needs stored data; throws the error to answer with. */
-export async function checkEventWrite(deps: CalendarDeps, req: WriteRequest): Promise<EventPlan> {
+export async function checkEventWrite(deps: CalendarDeps, write: EventWrite): Promise<EventPlan> {
+  const { input } = write;
   const failures: Array<[string, string]> = [];
   const plan: EventPlan = {};
-  if (req.has('author') && !(await deps.users.byId(Number(req.get('author'))))) failures.push([argName(req, 'author'), INVALID]);
-  if (req.has('image')) {
-    const ref = await checkImage(deps, req.user, req.get('image'));
-    if ('invalid' in ref) failures.push([argName(req, 'image'), ref.invalid]);
+  if (input.author !== undefined && !(await deps.users.byId(input.author))) failures.push([nameOf(write, 'author'), INVALID]);
+  if (input.image !== undefined) {
+    const ref = await checkImage(deps, write.user, input.image);
+    if ('invalid' in ref) failures.push([nameOf(write, 'image'), ref.invalid]);
     else plan.image = ref;
   }
-  if (req.has('venue')) plan.venues = await checkLinked(deps, req, VENUE, failures);
-  if (req.has('organizer')) plan.organizers = await checkLinked(deps, req, ORGANIZER, failures);
-  if (req.has('categories')) plan.categories = await checkTerms(deps, req, 'categories', CATEGORY_TAXONOMY, failures);
-  if (req.has('tags')) plan.tags = await checkTerms(deps, req, 'tags', TAG_TAXONOMY, failures);
+  if (input.venues) plan.venues = await checkLinked(deps, write, VENUE, input.venues, failures);
+  if (input.organizers) plan.organizers = await checkLinked(deps, write, ORGANIZER, input.organizers, failures);
+  if (input.categories) plan.categories = await checkTerms(deps, input.categories, nameOf(write, 'categories'), CATEGORY_TAXONOMY, failures);
+  if (input.tags) plan.tags = await checkTerms(deps, input.tags, nameOf(write, 'tags'), TAG_TAXONOMY, failures);
   const failure = paramFailure(failures);
   if (failure) throw failure;
   return plan;
@@ -170,9 +218,9 @@ export async function termIds(deps: CalendarDeps, taxonomy: string, entries: Ter
 }
 
 /** The event's zone: the argument when sent (empty means the site's), else the stored one, else the site's. */
-function zoneFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null): string {
-  if (req.has('timezone')) {
-    const tz = String(req.get('timezone') ?? '').trim();
+function zoneFor(deps: CalendarDeps, input: EventInput, current: PostDoc | null): string {
+  if (input.timezone !== undefined) {
+    const tz = input.timezone.trim();
     return tz && zoneOf(tz) ? tz : deps.site.timezone;
   }
   const stored = current?.meta?.[EVENT_META.timezone];
@@ -191,53 +239,50 @@ function endAfter(start: EventTimes['start'], seconds: number): EventTimes['star
  * duration is the time from the start to then; a write past it is refused, naming the argument that
  * set the date, before anything is written.
  */
-function timesFor(deps: CalendarDeps, req: WriteRequest, current: PostDoc | null, zone: string, now: Date): EventTimes {
+function timesFor(deps: CalendarDeps, write: EventWrite, current: PostDoc | null, zone: string, now: Date): EventTimes {
+  const { input } = write;
   const stored = current ? timesFromMeta(current.meta ?? {}, deps.site.timezone) : null;
-  const read = (name: string) => strtotime(req.get(name), { zone: zoneOf(zone)!, now });
-  const readUtc = (name: string) => (req.has(name) ? (strtotime(req.get(name), { zone: 'UTC', now })?.setZone(zoneOf(zone)!) ?? null) : null);
+  const local = zoneOf(zone)!;
+  const read = (text: string | undefined) => (text !== undefined ? strtotime(text, { zone: local, now }) : null);
+  const readUtc = (text: string | undefined) => (text !== undefined ? (strtotime(text, { zone: 'UTC', now })?.setZone(local) ?? null) : null);
   // Keep the stored wall time in the (possibly new) zone: a zone change moves the UTC instant.
-  const keep = (dt: EventTimes['start'] | undefined) => (dt ? dt.setZone(zoneOf(zone)!, { keepLocalTime: true }) : null);
-  const start =
-    (req.has('start_date') ? read('start_date') : null) ?? readUtc('start_date_utc') ?? keep(stored?.start) ?? strtotime('now', { zone: zoneOf(zone)!, now })!;
-  const refuse = (names: string[]) => paramFailure([[argName(req, names.find((n) => req.has(n)) ?? names[0]), INVALID]])!;
-  if (!storableEventTime(start)) throw refuse(['start_date', 'start_date_utc', 'timezone']);
-  const seconds = req.has('duration') ? Number(req.get('duration')) : NaN;
-  const lasting = Number.isFinite(seconds) ? endAfter(start, seconds) : null;
+  const keep = (dt: EventTimes['start'] | undefined) => (dt ? dt.setZone(local, { keepLocalTime: true }) : null);
+  const start = read(input.start) ?? readUtc(input.startUtc) ?? keep(stored?.start) ?? strtotime('now', { zone: local, now })!;
+  const refuse = (fields: EventField[]) => paramFailure([[nameOf(write, fields.find((f) => input[f] !== undefined) ?? fields[0]), INVALID]])!;
+  if (!storableEventTime(start)) throw refuse(['start', 'startUtc', 'timezone']);
+  const lasting = input.duration !== undefined && Number.isFinite(input.duration) ? endAfter(start, input.duration) : null;
   if (lasting && !storableEventTime(lasting)) throw refuse(['duration']);
-  const end = (req.has('end_date') ? read('end_date') : null) ?? readUtc('end_date_utc') ?? lasting ?? keep(stored?.end) ?? start;
-  if (!storableEventTime(end)) throw refuse(['end_date', 'end_date_utc', 'timezone']);
-  const allDay = req.has('all_day') ? req.get('all_day') === true : (stored?.allDay ?? false);
+  const end = read(input.end) ?? readUtc(input.endUtc) ?? lasting ?? keep(stored?.end) ?? start;
+  if (!storableEventTime(end)) throw refuse(['end', 'endUtc', 'timezone']);
+  const allDay = input.allDay ?? stored?.allDay ?? false;
   return { start, end, timezone: zone, allDay };
 }
 
 /** The meta changes of an event write (an undefined value removes the key). */
-function metaChanges(req: WriteRequest, times: EventTimes, creating: boolean, venues?: number[], organizers?: number[]): Record<string, unknown> {
+function metaChanges(write: EventWrite, times: EventTimes, creating: boolean, venues?: number[], organizers?: number[]): Record<string, unknown> {
+  const { input } = write;
   const m: Record<string, unknown> = { ...timesToMeta(times) };
-  const filter = textFilterFor(req.user);
+  const filter = textFilterFor(write.user);
   // The reference's event save stores the map flags as sent, so an event created without them has
   // them off (a record whose meta lacks them, e.g. an imported one, still reads as on).
-  const flag = (arg: string, key: string) => {
-    if (req.has(arg) || creating) m[key] = req.get(arg) === true;
+  const flag = (given: boolean | undefined, key: string) => {
+    if (given !== undefined || creating) m[key] = given === true;
   };
-  if (req.has('cost')) m[EVENT_META.cost] = filter.text(costText(req.get('cost'))) || undefined;
-  if (req.has('website')) {
-    const website = req.get('website');
-    const url = typeof website === 'string' ? website.trim() : '';
-    m[EVENT_META.url] = filter.url(url) || undefined;
-  }
-  flag('show_map', EVENT_META.showMap);
-  flag('show_map_link', EVENT_META.showMapLink);
-  if (req.has('hide_from_listings')) m[EVENT_META.hideFromListings] = req.get('hide_from_listings') === true ? 'yes' : undefined;
-  if (req.has('featured')) m[EVENT_META.featured] = req.get('featured') === true ? true : undefined;
+  if (input.cost !== undefined) m[F.cost.meta] = filter.text(costText(input.cost)) || undefined;
+  if (input.website !== undefined) m[F.website.meta] = filter.url(input.website) || undefined;
+  flag(input.showMap, F.showMap.meta);
+  flag(input.showMapLink, F.showMapLink.meta);
+  if (input.hideFromListings !== undefined) m[EVENT_META.hideFromListings] = input.hideFromListings ? 'yes' : undefined;
+  if (input.featured !== undefined) m[EVENT_META.featured] = input.featured ? true : undefined;
   if (venues) m[EVENT_META.venues] = venues;
   if (organizers) m[EVENT_META.organizers] = organizers;
   return m;
 }
 
-/** The publication date a write sets: `date` in the event's zone or `date_utc` in UTC; null when neither was sent. */
-function publicationDate(req: WriteRequest, zone: string, now: Date): Date | null {
-  if (req.has('date_utc')) return strtotime(req.get('date_utc'), { zone: 'UTC', now })?.toJSDate() ?? null;
-  if (req.has('date')) return strtotime(req.get('date'), { zone: zoneOf(zone)!, now })?.toJSDate() ?? null;
+/** The publication date a write sets: `date` in the event's zone or `dateUtc` in UTC; null when neither was sent. */
+function publicationDate(input: EventInput, zone: string, now: Date): Date | null {
+  if (input.dateUtc !== undefined) return strtotime(input.dateUtc, { zone: 'UTC', now })?.toJSDate() ?? null;
+  if (input.date !== undefined) return strtotime(input.date, { zone: zoneOf(zone)!, now })?.toJSDate() ?? null;
   return null;
 }
 
@@ -254,7 +299,7 @@ async function keepImages(deps: CalendarDeps, user: Caller, plan: EventPlan): Pr
     const out: LinkedEntry[] = [];
     for (const e of entries) {
       if (!('input' in e) || !e.image) out.push(e);
-      else if (await findDuplicate(deps, kind, String(e.input[kind.key] ?? ''), e.input.description)) out.push({ input: e.input });
+      else if (await duplicateOf(deps, user, kind, e.input)) out.push({ input: e.input });
       else out.push({ ...e, image: await keepImage(deps, user, e.image) });
     }
     kept[key] = out;
@@ -268,29 +313,25 @@ async function keepImages(deps: CalendarDeps, user: Caller, plan: EventPlan): Pr
  * (Store.unit): after a failure or a crash at any moment, no venue or organizer stays without its event.
  * Fetched images are kept before the unit, which only touches the store, and attached inside it.
  */
-export async function saveEvent(deps: CalendarDeps, req: WriteRequest, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
-  const kept = await keepImages(deps, req.user, plan);
-  return deps.store.unit(() => storeEvent(deps, req, kept, current));
+export async function saveEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
+  const kept = await keepImages(deps, write.user, plan);
+  return deps.store.unit(() => storeEvent(deps, write, kept, current));
 }
 
-async function storeEvent(deps: CalendarDeps, req: WriteRequest, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
+async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
   const now = deps.now();
-  const user = req.user;
-  const zone = zoneFor(deps, req, current);
-  const times = timesFor(deps, req, current, zone, now);
+  const { user, input } = write;
+  const zone = zoneFor(deps, input, current);
+  const times = timesFor(deps, write, current, zone, now);
   const venues = plan.venues ? await linkedIds(deps, user, VENUE, plan.venues) : undefined;
   const organizers = plan.organizers ? await linkedIds(deps, user, ORGANIZER, plan.organizers) : undefined;
   const tax: Record<string, number[]> = { [CATEGORY_TAXONOMY]: [], [TAG_TAXONOMY]: [], ...(current?.tax ?? {}) };
   if (plan.categories) tax[CATEGORY_TAXONOMY] = await termIds(deps, CATEGORY_TAXONOMY, plan.categories);
   if (plan.tags) tax[TAG_TAXONOMY] = await termIds(deps, TAG_TAXONOMY, plan.tags);
 
-  const derived = eventMetaChanges(current, metaChanges(req, times, !current, venues, organizers), deps.site.timezone);
-  const pubDate = publicationDate(req, zone, now) ?? current?.date_gmt ?? now;
-  const status = statusForDate(scaleStatus(user, 'vendor_event', req.has('status') ? String(req.get('status')) : undefined, current?.status), pubDate, now);
-  const text = (name: string) => {
-    const v = req.get(name);
-    return req.has(name) && typeof v === 'string' ? v : undefined;
-  };
+  const derived = eventMetaChanges(current, metaChanges(write, times, !current, venues, organizers), deps.site.timezone);
+  const pubDate = publicationDate(input, zone, now) ?? current?.date_gmt ?? now;
+  const status = statusForDate(scaleStatus(user, 'vendor_event', input.status, current?.status), pubDate, now);
 
   const fields: Partial<PostDoc> = {
     ...derived,
@@ -303,19 +344,17 @@ async function storeEvent(deps: CalendarDeps, req: WriteRequest, plan: EventPlan
   };
   // Writers without unfiltered_html save titles, descriptions and excerpts through the reference's kses filters.
   const filter = textFilterFor(user);
-  const [title, description, excerpt] = [text('title'), text('description'), text('excerpt')];
-  if (title !== undefined) fields.title = filter.title(title.trim());
-  if (description !== undefined) fields.content = filter.html(description);
-  if (excerpt !== undefined) fields.excerpt = filter.html(excerpt);
-  if (req.has('author')) fields.author = Number(req.get('author'));
-  if (req.has('sticky')) fields.menu_order = req.get('sticky') === true ? -1 : 0;
-  const password = req.get('password');
-  if (req.has('password') && typeof password === 'string') fields.password = password;
-  Object.assign(fields, postFieldChanges(req));
+  if (input.title !== undefined) fields.title = filter.title(input.title.trim());
+  if (input.description !== undefined) fields.content = filter.html(input.description);
+  if (input.excerpt !== undefined) fields.excerpt = filter.html(input.excerpt);
+  if (input.author !== undefined) fields.author = input.author;
+  if (input.sticky !== undefined) fields.menu_order = input.sticky ? -1 : 0;
+  if (input.password !== undefined) fields.password = input.password;
+  if (input.post) Object.assign(fields, postFieldChanges(input.post));
 
   if (!current) {
     const id = await deps.posts.nextId();
-    const slug = await uniquePostSlug(deps.posts, sanitizeTitle(text('slug') ?? fields.title ?? '') || String(id), {
+    const slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug ?? fields.title ?? '') || String(id), {
       type: EVENT_TYPE,
       hierarchical: false,
     });
@@ -326,8 +365,8 @@ async function storeEvent(deps: CalendarDeps, req: WriteRequest, plan: EventPlan
     return saved;
   }
 
-  if (text('slug') !== undefined)
-    fields.slug = await uniquePostSlug(deps.posts, sanitizeTitle(text('slug')!) || String(current.id), {
+  if (input.slug !== undefined)
+    fields.slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug) || String(current.id), {
       type: EVENT_TYPE,
       hierarchical: false,
       selfId: current.id,

@@ -78,7 +78,8 @@ async function exportArchive(
   fixed: Pick<ArchiveParams, 'venue' | 'organizer'> = {},
 ): Promise<Reply> {
   const params: ArchiveParams = { ...ctx.input, ...fixed };
-  const q = await archiveQuery(deps, { params, given: (n) => n in fixed || ctx.has(n), user: ctx.user });
+  // A calendar program asking for a range wants every event that overlaps it, those straddling its edges too.
+  const q = await archiveQuery(deps, { params, given: (n) => n in fixed || ctx.has(n), user: ctx.user, meets: true });
   if ('code' in q) throw q;
   // The id last makes the order total, so batches neither repeat nor skip an event.
   const sort: SortSpec = q.sort.some(([f]) => f === 'id') ? q.sort : [...q.sort, ['id', 1]];

@@ -4,6 +4,7 @@
  * what differs is in their LinkedKindDef.
  */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
+import { fieldEntries } from '../../../libs/calendar/fields';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import { searchPrivacy } from '../../../libs/posts/search';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -23,7 +24,7 @@ import { loadRelated } from '../related';
 import { pageWithTotal } from '../read-cache';
 import type { LinkedKindDef } from './kind';
 import { presentLinked } from './present';
-import { checkLinkedInput, createLinked, metaAsInput, updateLinked, type LinkedInput } from './write';
+import { checkLinkedInput, metaAsFields, saveLinked, v1LinkedInput, type LinkedInput } from './write';
 
 /** Statuses whose events make a venue "have events" (has_events). */
 const NOT_COUNTED = ['draft', 'pending', 'trash', 'auto-draft', 'inherit'];
@@ -69,12 +70,12 @@ async function mustExist(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKi
   return doc;
 }
 
-/** The write's arguments by name (the kind's own names: read from the request's arguments, not typed). */
+/** The write: the kind's arguments the request gave (a null is not given), as the gateway validated them. */
 function inputOf(ctx: HandlerContext, kind: LinkedKindDef): LinkedInput {
-  const names = [kind.key, 'author', 'date', 'date_utc', 'description', 'status', 'image', ...Object.keys(kind.metaArgs), ...Object.keys(kind.flagArgs)];
-  const input: LinkedInput = {};
-  for (const n of names) if (ctx.has(n) && ctx.params[n] !== null) input[n] = ctx.params[n];
-  return input;
+  const names = [kind.key, 'author', 'date', 'date_utc', 'description', 'status', 'image', ...Object.keys(kind.fields.fields)];
+  const given: Record<string, unknown> = {};
+  for (const n of names) if (ctx.has(n) && ctx.params[n] !== null) given[n] = ctx.params[n];
+  return v1LinkedInput(kind, given);
 }
 
 /** Author and image checks, once per request. */
@@ -121,7 +122,8 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
 
       if (search != null) {
         const fragments = searchFragments(search);
-        const fields = ['title', 'content', 'excerpt', ...kind.searchMeta.map((k) => `meta.${k}`)];
+        const searched = fieldEntries(kind.fields).filter(([, f]) => f.search);
+        const fields = ['title', 'content', 'excerpt', ...searched.map(([, f]) => `meta.${f.meta}`)];
         // A record matches when one of its fields holds every fragment.
         if (fragments.length) and.push({ $or: fields.map((f) => ({ $and: fragments.map((w) => ({ [f]: { $icontains: w } })) })) });
         const privacy = searchPrivacy(ctx.user);
@@ -159,10 +161,10 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       allow: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
       async handle(ctx) {
         const { image } = await checked(ctx, deps, kind);
-        const { doc, existing } = await createLinked(deps, ctx.user, kind, inputOf(ctx, kind), image);
+        const { doc, existing } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, null);
         // A duplicate answers like a creation, with the record that already existed; a new one shows the
         // fields its save derives from what was stored.
-        const derived = existing ? {} : (kind.derivedMeta?.(metaAsInput(kind, doc)) ?? {});
+        const derived = existing ? {} : (kind.derivedMeta?.(metaAsFields(kind, doc)) ?? {});
         return present(ctx, deps, kind, { ...doc, meta: { ...derived, ...doc.meta } }, 201);
       },
     }),
@@ -193,7 +195,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         async handle(ctx) {
           const doc = await mustExist(ctx, deps, kind);
           const { image } = await checked(ctx, deps, kind);
-          const saved = await updateLinked(deps, ctx.user, kind, doc, inputOf(ctx, kind), image);
+          const { doc: saved } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, doc);
           return present(ctx, deps, kind, saved);
         },
       }),

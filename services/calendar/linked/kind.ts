@@ -1,5 +1,6 @@
 /** What differs between venues and organizers, the two kinds of record an event links to. */
 import type { CapabilityType } from '../../../libs/auth/roles';
+import type { LinkedFields } from '../../../libs/calendar/fields';
 
 export interface LinkedKindDef {
   /** The record's name field and the error-code prefix: `venue`, `organizer`. */
@@ -8,12 +9,8 @@ export interface LinkedKindDef {
   /** Post type of the records. */
   type: string;
   cap: CapabilityType;
-  /** Write argument → meta key it is stored under. */
-  metaArgs: Record<string, string>;
-  /** Boolean write arguments → meta key (venues' show_map, show_map_link). */
-  flagArgs: Record<string, string>;
-  /** Meta keys the archive's search looks into, besides title, description and excerpt. */
-  searchMeta: string[];
+  /** The kind's own fields: names, meta keys, types (libs/calendar/fields.ts). */
+  fields: LinkedFields;
   /** The event index field and meta key that hold links to this kind. */
   eventField: 'venues' | 'organizers';
   /**

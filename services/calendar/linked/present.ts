@@ -3,6 +3,7 @@
  * and the kind's meta, every empty value dropped; venues then add show_map and show_map_link, and both
  * add their global ids. `json_ld` only on a single GET.
  */
+import { fieldEntries } from '../../../libs/calendar/fields';
 import { VENUE_META, ORGANIZER_META, truthyMeta } from '../../../libs/calendar/meta';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
@@ -22,20 +23,12 @@ export interface LinkedPresentOptions {
   blank?: boolean;
 }
 
-function venueFields(doc: PostDoc, blank: boolean): Record<string, unknown> {
+/** The kind's text fields (libs/calendar/fields.ts) as stored, trimmed; a venue's coordinates when it has both. */
+function ownFields(kind: LinkedKindDef, doc: PostDoc, blank: boolean): Record<string, unknown> {
   const m = doc.meta ?? {};
-  const f = (key: string) => (blank ? '' : text(m[key]).trim());
-  const out: Record<string, unknown> = {
-    address: f(VENUE_META.address),
-    city: f(VENUE_META.city),
-    country: f(VENUE_META.country),
-    province: f(VENUE_META.province),
-    state: f(VENUE_META.state),
-    zip: f(VENUE_META.zip),
-    phone: f(VENUE_META.phone),
-    website: f(VENUE_META.website),
-    stateprovince: f(VENUE_META.stateprovince),
-  };
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of fieldEntries(kind.fields)) if (field.type !== 'flag') out[name] = blank ? '' : text(m[field.meta]).trim();
+  if (kind.key !== 'venue') return out;
   const lat = Number(m[VENUE_META.lat]);
   const lng = Number(m[VENUE_META.lng]);
   if (text(m[VENUE_META.lat]) !== '' && text(m[VENUE_META.lng]) !== '' && Number.isFinite(lat) && Number.isFinite(lng)) {
@@ -43,12 +36,6 @@ function venueFields(doc: PostDoc, blank: boolean): Record<string, unknown> {
     out.geo_lng = blank ? 0 : lng;
   }
   return out;
-}
-
-function organizerFields(doc: PostDoc, blank: boolean): Record<string, unknown> {
-  const m = doc.meta ?? {};
-  const f = (key: string) => (blank ? '' : text(m[key]).trim());
-  return { phone: f(ORGANIZER_META.phone), website: f(ORGANIZER_META.website), email: f(ORGANIZER_META.email) };
 }
 
 export function venueJsonLd(doc: PostDoc, site: Site): Record<string, unknown> {
@@ -105,17 +92,15 @@ export function presentLinked(kind: LinkedKindDef, doc: PostDoc, site: Site, rel
     excerpt: blank ? '' : autop(doc.excerpt),
     slug: doc.slug,
     image: blank ? false : presentImage(doc.featured_media ? related.posts.get(doc.featured_media) : undefined),
-    ...(kind.key === 'venue' ? venueFields(doc, blank) : organizerFields(doc, blank)),
+    ...ownFields(kind, doc, blank),
     json_ld: opts.single ? (kind.key === 'venue' ? venueJsonLd(doc, site) : organizerJsonLd(doc, site)) : undefined,
   };
   // Copied rather than deleted from, so the record keeps a fast shape for serialising.
   const out: Record<string, unknown> = {};
   for (const k in fields) if (!isEmpty(fields[k])) out[k] = fields[k];
-  if (kind.key === 'venue') {
-    const m = doc.meta ?? {};
-    out.show_map = VENUE_META.showMap in m ? truthyMeta(m[VENUE_META.showMap]) : true;
-    out.show_map_link = VENUE_META.showMapLink in m ? truthyMeta(m[VENUE_META.showMapLink]) : true;
-  }
+  // Flags are never left out: one never written reads as on.
+  const m = doc.meta ?? {};
+  for (const [name, field] of fieldEntries(kind.fields)) if (field.type === 'flag') out[name] = field.meta in m ? truthyMeta(m[field.meta]) : true;
   const gid = globalId(site, doc.id);
   out.global_id = gid;
   out.global_id_lineage = [gid];

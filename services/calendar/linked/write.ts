@@ -5,6 +5,7 @@
  * description when one is given) and returns it instead of inserting, as the reference does.
  */
 import type { Caller } from '../../../libs/auth/user';
+import { fieldEntries } from '../../../libs/calendar/fields';
 import { newCalendarRecord } from '../../../libs/calendar/records';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { textFilterFor, type TextFilter } from '../../../libs/posts/save-filter';
@@ -13,28 +14,73 @@ import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
 import { mysqlLocal } from '../../../libs/dates/format';
 import type { ArgDecl } from '../../../libs/rest/registry';
 import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
-import { Args } from '../../../libs/rest/args';
 import { ownEntry, validateArg } from '../../../libs/rest/validate';
 import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID } from '../errors';
-import { postFieldChanges } from '../post-fields';
-import { checkImage, storeImage, type ImageRef } from '../images';
+import { postFieldChanges, type PostFieldsInput } from '../post-fields';
+import { checkImage, keepImage, storeImage, type ImageRef } from '../images';
 import type { LinkedKindDef } from './kind';
 
-/** A validated write: argument name → value, only for the arguments given. */
-export type LinkedInput = Record<string, unknown>;
+/** A venue or organizer write: the values the gateway validated, each present only when given. */
+export interface LinkedInput {
+  /** The record's name (its title). */
+  name?: string;
+  description?: string;
+  excerpt?: string;
+  slug?: string;
+  status?: string;
+  author?: number;
+  /** The publication date, read in the site's zone (`date`) or in UTC (`dateUtc`, which wins). */
+  date?: string;
+  dateUtc?: string;
+  /** The featured image: an attachment id, an image URL, or empty to remove it. */
+  image?: unknown;
+  sticky?: boolean;
+  tags?: number[];
+  post?: PostFieldsInput;
+  /** The kind's own fields (libs/calendar/fields.ts) by name: text, or a flag's boolean. */
+  fields: Record<string, string | boolean>;
+}
 
 const ARG_DECLS: Record<'venue' | 'organizer', Record<string, ArgDecl>> = { venue: venueWriteArgs(true), organizer: organizerWriteArgs(true) };
-/** Keys inline entries may spell differently from the routes. */
-const ALIASES: Record<string, string> = { stateProvince: 'stateprovince', state_province: 'stateprovince', url: 'website' };
+/** Keys inline entries may spell differently from the routes (the kind's field aliases, libs/calendar/fields.ts). */
+const aliasesOf = (kind: LinkedKindDef): Record<string, string> =>
+  Object.fromEntries(fieldEntries(kind.fields).flatMap(([name, field]) => (field.aliases ?? []).map((alias) => [alias, name])));
+
+/**
+ * A write from vendor/events/v1 arguments by name (validated, only those given): a venue's or organizer's
+ * own route, or an inline entry of an event.
+ */
+export function v1LinkedInput(kind: LinkedKindDef, args: Readonly<Record<string, unknown>>): LinkedInput {
+  const text = (name: string) => {
+    const v = args[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const fields: LinkedInput['fields'] = {};
+  for (const [name] of fieldEntries(kind.fields)) {
+    const v = args[name];
+    if (typeof v === 'string' || typeof v === 'boolean') fields[name] = v;
+  }
+  return {
+    name: text(kind.key),
+    description: text('description'),
+    status: text('status'),
+    author: args.author !== undefined && args.author !== null ? Number(args.author) : undefined,
+    date: text('date'),
+    dateUtc: text('date_utc'),
+    image: args.image ?? undefined,
+    fields,
+  };
+}
 
 /** Validates an inline entry against the kind's create arguments; returns the input or why it is refused. */
 export function inlineInput(kind: LinkedKindDef, entry: Record<string, unknown>): { input: LinkedInput } | { error: string } {
   const decls = ARG_DECLS[kind.key];
-  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(entry).map(([k, v]) => [ownEntry(ALIASES, k) ?? k, v]));
-  const input: LinkedInput = {};
+  const aliases = aliasesOf(kind);
+  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(entry).map(([k, v]) => [ownEntry(aliases, k) ?? k, v]));
+  const values: Record<string, unknown> = {};
   for (const [name, decl] of Object.entries(decls)) {
     const value = raw[name];
     if (value === undefined || value === null) {
@@ -43,16 +89,16 @@ export function inlineInput(kind: LinkedKindDef, entry: Record<string, unknown>)
     }
     const r = validateArg(name, value, decl, raw);
     if ('error' in r) return { error: typeof r.error === 'string' ? `${name}: ${r.error}` : r.error.message };
-    input[name] = r.value;
+    values[name] = r.value;
   }
-  return { input };
+  return { input: v1LinkedInput(kind, values) };
 }
 
 /** Checks that need the store: the author exists, the image is usable. Returns failures by argument. */
 export async function checkLinkedInput(deps: CalendarDeps, user: Caller, input: LinkedInput): Promise<{ failures: Array<[string, string]>; image?: ImageRef }> {
   const failures: Array<[string, string]> = [];
   let image: ImageRef | undefined;
-  if (input.author !== undefined && !(await deps.users.byId(Number(input.author)))) failures.push(['author', INVALID]);
+  if (input.author !== undefined && !(await deps.users.byId(input.author))) failures.push(['author', INVALID]);
   if (input.image !== undefined) {
     const ref = await checkImage(deps, user, input.image);
     if ('invalid' in ref) failures.push(['image', ref.invalid]);
@@ -64,7 +110,7 @@ export async function checkLinkedInput(deps: CalendarDeps, user: Caller, input: 
 const lower = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : '');
 
 /** An existing record of the kind with the same title (and description, when given), ignoring case. */
-export async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, name: string, description: unknown): Promise<PostDoc | null> {
+async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, name: string, description: unknown): Promise<PostDoc | null> {
   const wanted = name.trim();
   if (!wanted) return null;
   const candidates = await deps.posts.find({ type: kind.type, status: { $ne: 'trash' }, title: { $icontains: wanted } }, { sort: [['id', 1]] });
@@ -75,41 +121,41 @@ export async function findDuplicate(deps: CalendarDeps, kind: LinkedKindDef, nam
   );
 }
 
-/** Post dates from `date` (site time zone) or `date_utc`, else now. */
+/** Post dates from `dateUtc` or `date` (site time zone), else now. */
 function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
-  if (typeof input.date_utc === 'string' || typeof input.date_utc === 'number') {
-    const d = strtotime(input.date_utc, { zone: 'UTC', now });
+  if (input.dateUtc !== undefined) {
+    const d = strtotime(input.dateUtc, { zone: 'UTC', now });
     if (d) return d.toJSDate();
   }
-  if (typeof input.date === 'string' || typeof input.date === 'number') {
+  if (input.date !== undefined) {
     const d = strtotime(input.date, { zone: deps.site.timezone, now });
     if (d) return d.toJSDate();
   }
   return now;
 }
 
-/** The status an input asks for (a validated `status` is a string). */
-const statusOf = (input: LinkedInput): string | undefined => (typeof input.status === 'string' ? input.status : undefined);
-
 /**
- * Meta changes of an input, filtered for the writer (URLs as esc_url_raw leaves them, text without markup
- * for writers without unfiltered_html): empty strings remove a key (the record then drops the field).
+ * Meta changes of an input, each field stored as its type says (libs/calendar/fields.ts): URLs as
+ * esc_url_raw leaves them, text (and e-mail addresses) without markup for writers without
+ * unfiltered_html, flags as booleans; empty strings remove a key (the record then drops the field).
  */
 function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter): Record<string, unknown> {
-  const given: Record<string, unknown> = {};
-  for (const [arg, key] of Object.entries(kind.metaArgs)) {
-    const v = input[arg];
-    if (v !== undefined) given[key] = typeof v === 'string' ? v.trim() : v;
+  const changes: Record<string, unknown> = {};
+  for (const [name, field] of fieldEntries(kind.fields)) {
+    const v = input.fields[name];
+    if (v === undefined) continue;
+    if (field.type === 'flag') {
+      changes[field.meta] = v === true;
+      continue;
+    }
+    const stored = typeof v !== 'string' ? v : field.type === 'url' ? filter.url(v) : filter.text(v.trim());
+    changes[field.meta] = stored === '' ? undefined : stored;
   }
-  const changes = filter.meta(given);
-  for (const [key, v] of Object.entries(changes)) if (v === '') changes[key] = undefined;
-  for (const [arg, key] of Object.entries(kind.flagArgs)) if (input[arg] !== undefined) changes[key] = input[arg] === true;
   return changes;
 }
-
-/** A record's meta under the kind's argument names (what an input would give to produce it). */
-export function metaAsInput(kind: LinkedKindDef, doc: PostDoc): LinkedInput {
-  return Object.fromEntries(Object.entries(kind.metaArgs).map(([arg, key]) => [arg, doc.meta?.[key]]));
+/** A record's meta under the kind's field names (what an input would give to produce it). */
+export function metaAsFields(kind: LinkedKindDef, doc: PostDoc): Record<string, unknown> {
+  return Object.fromEntries(fieldEntries(kind.fields).map(([name, field]) => [name, doc.meta?.[field.meta]]));
 }
 
 /**
@@ -117,11 +163,17 @@ export function metaAsInput(kind: LinkedKindDef, doc: PostDoc): LinkedInput {
  * status, format, template, sticky (kept as menu order -1, as events keep it) and tag ids.
  */
 function postFields(input: LinkedInput, current: PostDoc | null, filter: TextFilter): Partial<PostDoc> {
-  const out = postFieldChanges({ has: (n) => input[n] !== undefined, get: (n) => input[n] });
-  if (typeof input.excerpt === 'string') out.excerpt = filter.html(input.excerpt);
-  if (typeof input.sticky === 'boolean') out.menu_order = input.sticky ? -1 : 0;
-  if (Array.isArray(input.tags)) out.tax = { ...(current?.tax ?? {}), [TAG_TAXONOMY]: new Args(input).ints('tags') };
+  const out = input.post ? postFieldChanges(input.post) : {};
+  if (input.excerpt !== undefined) out.excerpt = filter.html(input.excerpt);
+  if (input.sticky !== undefined) out.menu_order = input.sticky ? -1 : 0;
+  if (input.tags) out.tax = { ...(current?.tax ?? {}), [TAG_TAXONOMY]: input.tags };
   return out;
+}
+
+/** The existing record a create of `input` would duplicate: the same title and description as the writer's filter stores them. */
+export function duplicateOf(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, input: LinkedInput): Promise<PostDoc | null> {
+  const filter = textFilterFor(user);
+  return findDuplicate(deps, kind, filter.title((input.name ?? '').trim()), input.description !== undefined ? filter.html(input.description) : undefined);
 }
 
 /**
@@ -136,12 +188,12 @@ export async function createLinked(
   image?: ImageRef,
   opts: { dedupe?: boolean } = {},
 ): Promise<{ doc: PostDoc; existing: boolean }> {
+  const dup = opts.dedupe === false ? null : await duplicateOf(deps, user, kind, input);
+  if (dup) return { doc: dup, existing: true };
   // Writers without unfiltered_html save the title and description through the reference's kses filters.
   const filter = textFilterFor(user);
-  const name = filter.title(String(input[kind.key] ?? '').trim());
-  const description = typeof input.description === 'string' ? filter.html(input.description) : undefined;
-  const dup = opts.dedupe === false ? null : await findDuplicate(deps, kind, name, description);
-  if (dup) return { doc: dup, existing: true };
+  const name = filter.title((input.name ?? '').trim());
+  const description = input.description !== undefined ? filter.html(input.description) : undefined;
   const now = deps.now();
   const dateGmt = postDate(deps, input, now);
   const id = await deps.posts.nextId();
@@ -150,14 +202,14 @@ export async function createLinked(
   const doc: PostDoc = newCalendarRecord(deps.site, now, {
     id,
     type: kind.type,
-    status: statusForDate(scaleStatus(user, kind.cap, statusOf(input)), dateGmt, now),
-    slug: await uniquePostSlug(deps.posts, sanitizeTitle(typeof input.slug === 'string' ? input.slug : name) || String(id), {
+    status: statusForDate(scaleStatus(user, kind.cap, input.status), dateGmt, now),
+    slug: await uniquePostSlug(deps.posts, sanitizeTitle(input.slug ?? name) || String(id), {
       type: kind.type,
       hierarchical: false,
     }),
     title: name,
     content: description ?? '',
-    author: input.author !== undefined ? Number(input.author) : (user?.id ?? 0),
+    author: input.author ?? user?.id ?? 0,
     date_gmt: dateGmt,
     meta,
     ...postFields(input, null, filter),
@@ -178,11 +230,10 @@ export async function updateLinked(
   const now = deps.now();
   const changes: Partial<PostDoc> = { modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now };
   const filter = textFilterFor(user);
-  const title = input[kind.key];
-  if (typeof title === 'string') changes.title = filter.title(title.trim());
-  if (typeof input.description === 'string') changes.content = filter.html(input.description);
-  if (input.author !== undefined) changes.author = Number(input.author);
-  if (typeof input.slug === 'string')
+  if (input.name !== undefined) changes.title = filter.title(input.name.trim());
+  if (input.description !== undefined) changes.content = filter.html(input.description);
+  if (input.author !== undefined) changes.author = input.author;
+  if (input.slug !== undefined)
     changes.slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug) || String(current.id), {
       type: kind.type,
       hierarchical: false,
@@ -191,13 +242,13 @@ export async function updateLinked(
     });
   Object.assign(changes, postFields(input, current, filter));
   let dateGmt = current.date_gmt ?? now;
-  if (input.date !== undefined || input.date_utc !== undefined) {
+  if (input.date !== undefined || input.dateUtc !== undefined) {
     dateGmt = postDate(deps, input, now);
     changes.date = mysqlLocal(dateGmt, deps.site.timezone);
     changes.date_gmt = dateGmt;
   }
   if (input.status !== undefined || changes.date_gmt) {
-    changes.status = statusForDate(scaleStatus(user, kind.cap, statusOf(input), current.status), dateGmt, now);
+    changes.status = statusForDate(scaleStatus(user, kind.cap, input.status, current.status), dateGmt, now);
   }
   const meta = { ...(current.meta ?? {}) };
   for (const [k, v] of Object.entries(metaChanges(kind, input, filter))) {
@@ -207,4 +258,32 @@ export async function updateLinked(
   changes.meta = meta;
   if (image) changes.featured_media = await storeImage(deps, user, image, current.id);
   return (await deps.posts.save(current.id, changes))!;
+}
+
+/**
+ * The write command of a venue or organizer: creates one (current null; a create that finds a duplicate
+ * answers with it, unless `dedupe: false`) or updates one. The record and the tag counts it moves are
+ * one unit of work (Store.unit); a fetched image is kept in the media library before it, and only for a
+ * record that is written.
+ */
+export async function saveLinked(
+  deps: CalendarDeps,
+  user: Caller,
+  kind: LinkedKindDef,
+  input: LinkedInput,
+  image: ImageRef | undefined,
+  current: PostDoc | null,
+  opts: { dedupe?: boolean } = {},
+): Promise<{ doc: PostDoc; existing: boolean }> {
+  const dup = current || opts.dedupe === false ? null : await duplicateOf(deps, user, kind, input);
+  if (dup) return { doc: dup, existing: true };
+  const kept = image && (await keepImage(deps, user, image));
+  return deps.store.unit(async () => {
+    const doc = current
+      ? await updateLinked(deps, user, kind, current, input, kept)
+      : (await createLinked(deps, user, kind, input, kept, { dedupe: false })).doc;
+    // A venue's or organizer's tags count it while it is published, whatever changed.
+    await deps.terms.countWrite(current, doc);
+    return { doc, existing: false };
+  });
 }

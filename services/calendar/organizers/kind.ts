@@ -1,5 +1,6 @@
 /** Organizers: who runs events. */
-import { ORGANIZER_META, ORGANIZER_TYPE } from '../../../libs/calendar/meta';
+import { ORGANIZER_FIELDS } from '../../../libs/calendar/fields';
+import { ORGANIZER_TYPE } from '../../../libs/calendar/meta';
 import type { LinkedKindDef } from '../linked/kind';
 
 export const ORGANIZER: LinkedKindDef = {
@@ -7,8 +8,6 @@ export const ORGANIZER: LinkedKindDef = {
   plural: 'organizers',
   type: ORGANIZER_TYPE,
   cap: 'vendor_organizer',
-  metaArgs: { phone: ORGANIZER_META.phone, website: ORGANIZER_META.website, email: ORGANIZER_META.email },
-  flagArgs: {},
-  searchMeta: [ORGANIZER_META.phone, ORGANIZER_META.email, ORGANIZER_META.website],
+  fields: ORGANIZER_FIELDS,
   eventField: 'organizers',
 };

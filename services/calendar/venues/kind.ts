@@ -1,4 +1,5 @@
 /** Venues: where events happen. */
+import { VENUE_FIELDS } from '../../../libs/calendar/fields';
 import { VENUE_META, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { LinkedKindDef } from '../linked/kind';
 
@@ -7,19 +8,7 @@ export const VENUE: LinkedKindDef = {
   plural: 'venues',
   type: VENUE_TYPE,
   cap: 'vendor_venue',
-  metaArgs: {
-    address: VENUE_META.address,
-    city: VENUE_META.city,
-    country: VENUE_META.country,
-    province: VENUE_META.province,
-    state: VENUE_META.state,
-    zip: VENUE_META.zip,
-    phone: VENUE_META.phone,
-    stateprovince: VENUE_META.stateprovince,
-    website: VENUE_META.website,
-  },
-  flagArgs: { show_map: VENUE_META.showMap, show_map_link: VENUE_META.showMapLink },
-  searchMeta: [VENUE_META.address, VENUE_META.city, VENUE_META.province, VENUE_META.state, VENUE_META.stateprovince, VENUE_META.zip, VENUE_META.phone],
+  fields: VENUE_FIELDS,
   eventField: 'venues',
   // The reference's venue save fills the combined field when a create leaves it empty: the state for a
   // venue in the United States (or without a country), else the province. It shows in the create's

@@ -1,0 +1,163 @@
+/**
+ * The field tables of the calendar's records. For each field of a venue or an organizer that a
+ * writer sets: its name in each dialect, the meta key it is stored under, its type and so its sanitiser,
+ * its descriptions, and the other names an inline entry may give it under. Everything that lists these
+ * fields is derived from here: both dialects' write arguments (libs/routes/vendor-events/linked.ts,
+ * libs/routes/ec/args.ts), both response schemas (libs/routes/vendor-events/schemas.ts,
+ * libs/routes/ec/schemas.ts), the field-copying part of both presenters, the stored meta of a write and
+ * what the archive's search looks into (services/calendar/linked), and which meta keys hold a URL
+ * (libs/posts/save-filter.ts). A new field is one row here (and its place in `ecOrder`). An event's
+ * table (`EVENT_FIELDS`) names the fields of an event write in each dialect.
+ */
+import { EVENT_META, ORGANIZER_META, VENUE_META } from './meta';
+
+/**
+ * What a field holds, which says how a write stores it:
+ * - `text`: a string; writers without `unfiltered_html` store it through sanitize_text_field,
+ * - `url`: a URL, stored as esc_url_raw leaves it by every writer (vendor/events/v1 takes http(s) only),
+ * - `email`: an e-mail address (stored as text),
+ * - `flag`: a boolean (vendor/events/v1 takes the reference's `yes`/`1`/`true` forms too).
+ * Every string type is trimmed, and an empty one removes the stored value.
+ */
+export type FieldType = 'text' | 'url' | 'email' | 'flag';
+
+export interface LinkedField {
+  /** The meta key the value is stored under. */
+  readonly meta: string;
+  readonly type: FieldType;
+  /** vendor/events/v1 (where the table's key is the field's name): the write argument's description and the record schema's. */
+  readonly v1: { readonly arg: string; readonly record: string };
+  /** ec/v1: the field's name there when it differs, its description (the record schema drops the final period), `tel` for phone numbers. */
+  readonly ec?: { readonly name?: string; readonly description: string; readonly format?: 'tel' };
+  /** Whether the vendor/events/v1 archive's `search` looks into it. */
+  readonly search?: boolean;
+  /** Other names an inline venue or organizer of an event gives it under (the keys an imported record may carry too). */
+  readonly aliases?: readonly string[];
+}
+
+export type FieldTable = Readonly<Record<string, LinkedField>>;
+
+/** A kind's fields and the order ec/v1 lists them in (names of the table, and fields the presenter computes, such as `directions_link`). */
+export interface LinkedFields<T extends FieldTable = FieldTable> {
+  readonly fields: T;
+  readonly ecOrder: readonly string[];
+}
+
+/**
+ * A row of a table: the field's type and meta key, its vendor/events/v1 descriptions (the argument's and
+ * the record schema's, one string when alike), its ec/v1 description (null: ec/v1 has no such field),
+ * and what else it declares.
+ */
+function field<const T extends FieldType, const C extends string | null, const E extends Partial<LinkedField> = Record<never, never>>(
+  type: T,
+  meta: string,
+  v1: string | readonly [string, string],
+  ec: C,
+  extra?: E,
+): { meta: string; type: T; v1: { arg: string; record: string } } & (C extends string ? { ec: { description: string } } : unknown) & E {
+  const [arg, record] = typeof v1 === 'string' ? [v1, v1] : v1;
+  // Boundary: `ec` is present exactly when a description is given, as the type says.
+  return { meta, type, v1: { arg, record }, ...(ec === null ? {} : { ec: { description: ec } }), ...extra } as never;
+}
+
+export const VENUE_FIELDS = {
+  fields: {
+    address: field('text', VENUE_META.address, 'The venue address', "The venue's address.", { search: true }),
+    city: field('text', VENUE_META.city, 'The venue city', "The venue's city.", { search: true }),
+    country: field('text', VENUE_META.country, 'The venue country', "The venue's country."),
+    province: field('text', VENUE_META.province, 'The venue province', "The venue's province.", { search: true }),
+    state: field('text', VENUE_META.state, 'The venue state', "The venue's state.", { search: true }),
+    zip: field('text', VENUE_META.zip, 'The venue ZIP code', "The venue's zip code.", { search: true }),
+    phone: field('text', VENUE_META.phone, 'The venue phone number', "The venue's phone number.", { search: true }),
+    website: field('url', VENUE_META.website, ['The venue website URL', 'The venue website'], "The venue's website.", { aliases: ['url'] }),
+    stateprovince: field('text', VENUE_META.stateprovince, 'The venue state or province', null, {
+      ec: { name: 'state_province', description: "The venue's state or province." },
+      search: true,
+      aliases: ['stateProvince', 'state_province'],
+    }),
+    show_map: field('flag', VENUE_META.showMap, ['Whether events linked to the venue should show a map or not', 'Whether a map is shown'], null),
+    show_map_link: field(
+      'flag',
+      VENUE_META.showMapLink,
+      ['Whether events linked to the venue should show a map link or not', 'Whether a map link is shown'],
+      null,
+    ),
+  },
+  ecOrder: ['address', 'country', 'city', 'stateprovince', 'state', 'province', 'zip', 'phone', 'directions_link', 'website'],
+} as const satisfies LinkedFields;
+
+export const ORGANIZER_FIELDS = {
+  fields: {
+    phone: field('text', ORGANIZER_META.phone, 'The organizer phone number', null, {
+      ec: { description: "The organizer's phone number.", format: 'tel' },
+      search: true,
+    }),
+    website: field('url', ORGANIZER_META.website, ['The organizer website URL', 'The organizer website'], "The organizer's website.", {
+      search: true,
+      aliases: ['url'],
+    }),
+    email: field('email', ORGANIZER_META.email, 'The organizer e-mail address', "The organizer's email address.", { search: true }),
+  },
+  ecOrder: ['phone', 'website', 'email'],
+} as const satisfies LinkedFields;
+
+/**
+ * The fields of an event write (services/calendar/events/write.ts `EventInput`): each one's argument
+ * name in vendor/events/v1 and in ec/v1 (null where the dialect has no such argument), and, for a
+ * field stored as it is in one meta key, that key and its type (the save filter's rule, as above).
+ * Both dialects read their arguments into an event write by these names, and name them in errors so.
+ */
+export const EVENT_FIELDS = {
+  title: { v1: 'title', ec: 'title' },
+  description: { v1: 'description', ec: 'content' },
+  excerpt: { v1: 'excerpt', ec: 'excerpt' },
+  slug: { v1: 'slug', ec: 'slug' },
+  status: { v1: 'status', ec: 'status' },
+  author: { v1: 'author', ec: 'author' },
+  password: { v1: 'password', ec: null },
+  date: { v1: 'date', ec: null },
+  // ec/v1's post date (`date_gmt`, else `date` in the site's zone) is handed on as one UTC date.
+  dateUtc: { v1: 'date_utc', ec: 'date' },
+  timezone: { v1: 'timezone', ec: 'timezone' },
+  allDay: { v1: 'all_day', ec: 'all_day' },
+  start: { v1: 'start_date', ec: 'start_date' },
+  startUtc: { v1: null, ec: 'start_date_utc' },
+  end: { v1: 'end_date', ec: 'end_date' },
+  endUtc: { v1: null, ec: 'end_date_utc' },
+  duration: { v1: null, ec: 'duration' },
+  image: { v1: 'image', ec: 'featured_media' },
+  cost: { v1: 'cost', ec: 'cost', meta: EVENT_META.cost, type: 'text' },
+  website: { v1: 'website', ec: null, meta: EVENT_META.url, type: 'url' },
+  showMap: { v1: 'show_map', ec: null, meta: EVENT_META.showMap, type: 'flag' },
+  showMapLink: { v1: 'show_map_link', ec: null, meta: EVENT_META.showMapLink, type: 'flag' },
+  hideFromListings: { v1: 'hide_from_listings', ec: null },
+  sticky: { v1: 'sticky', ec: 'sticky' },
+  featured: { v1: 'featured', ec: 'featured' },
+  venues: { v1: 'venue', ec: 'venues' },
+  organizers: { v1: 'organizer', ec: 'organizers' },
+  categories: { v1: 'categories', ec: 'vendor_events_cat' },
+  tags: { v1: 'tags', ec: 'tags' },
+} as const satisfies Record<string, { v1: string | null; ec: string | null; meta?: string; type?: FieldType }>;
+
+export type EventField = keyof typeof EVENT_FIELDS;
+
+/** A dialect's name of an event field (its vendor/events/v1 name where the dialect has none, as the field is never given there). */
+export const eventFieldName = (field: EventField, dialect: 'v1' | 'ec'): string => EVENT_FIELDS[field][dialect] ?? EVENT_FIELDS[field].v1 ?? field;
+
+/** The table's fields as `[name, field]` pairs, in the table's order (vendor/events/v1's record order). */
+export function fieldEntries(table: LinkedFields): Array<[string, LinkedField]> {
+  return Object.entries(table.fields);
+}
+
+/** A field's ec/v1 name. */
+export const ecName = (name: string, field: LinkedField): string => field.ec?.name ?? name;
+
+/** The meta keys of every calendar field holding a URL (stored as esc_url_raw leaves them, by every writer). */
+export const URL_META: readonly string[] = [
+  ...Object.values(EVENT_FIELDS).flatMap((f) => ('type' in f && f.type === 'url' ? [f.meta] : [])),
+  ...[VENUE_FIELDS, ORGANIZER_FIELDS].flatMap((t) =>
+    fieldEntries(t)
+      .filter(([, f]) => f.type === 'url')
+      .map(([, f]) => f.meta),
+  ),
+];

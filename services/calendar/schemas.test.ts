@@ -1,0 +1,139 @@
+/**
+ * The record schemas and the presenters of both dialects agree, for every kind: every key a presenter
+ * answers with is a property of the kind's schema, and every property of the schema is answered where
+ * the schema says (`json_ld` on a single read only), for a record with every field of its field table
+ * (libs/calendar/fields.ts) set.
+ */
+import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '../../libs/calendar/fields';
+import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_META, VENUE_TYPE } from '../../libs/calendar/meta';
+import { newCalendarRecord } from '../../libs/calendar/records';
+import type { PostDoc } from '../../libs/posts/types';
+import { ecEventSchema, ecOrganizerSchema, ecVenueSchema } from '../../libs/routes/ec/schemas';
+import { eventSchema, organizerSchema, venueSchema } from '../../libs/routes/vendor-events/schemas';
+import type { TermDoc } from '../../libs/terms/repository';
+import { EC_EVENT, EC_ORGANIZER, EC_VENUE } from './ec/kinds';
+import { presentEntity, type EcView } from './ec/present';
+import type { EventParts } from './events/parts';
+import { presentEvent } from './events/present';
+import { presentLinked } from './linked/present';
+import { ORGANIZER } from './organizers/kind';
+import { VENUE } from './venues/kind';
+
+const site = {
+  name: 'Site',
+  description: '',
+  url: 'http://example.test',
+  home: 'http://example.test',
+  timezone: 'Europe/Paris',
+  restRoot: 'http://example.test/index.php/cms-json/',
+  authorizeUrl: 'http://example.test/cms-admin/authorize-application.php',
+};
+const now = new Date('2030-06-01T10:00:00Z');
+const admin = { id: 1, roles: ['administrator'] } as never;
+
+const IMAGE = newCalendarRecord(site, now, { id: 9, type: 'attachment', status: 'inherit', slug: 'image', title: 'Image', mime_type: 'image/png' });
+const TERM = { id: 5, taxonomy: 'vendor_events_cat', name: 'Music', slug: 'music', description: '', parent: 0, count: 1 } as TermDoc;
+
+/** A record of the kind with every field of its table set (flags off, so they show their stored value). */
+function linkedRecord(id: number, type: string, table: LinkedFields, extra: Record<string, unknown> = {}): PostDoc {
+  const meta: Record<string, unknown> = { ...extra };
+  for (const [name, field] of fieldEntries(table))
+    meta[field.meta] = field.type === 'flag' ? false : field.type === 'url' ? `http://${name}.test/` : `The ${name}`;
+  return newCalendarRecord(site, now, {
+    id,
+    type,
+    status: 'publish',
+    slug: `r${id}`,
+    title: `Record ${id}`,
+    content: 'About it',
+    excerpt: 'In short',
+    featured_media: IMAGE.id,
+    meta,
+  });
+}
+
+const venue = linkedRecord(2, VENUE_TYPE, VENUE_FIELDS, { [VENUE_META.lat]: '48.85', [VENUE_META.lng]: '2.35' });
+const organizer = linkedRecord(3, ORGANIZER_TYPE, ORGANIZER_FIELDS);
+const event = newCalendarRecord(site, now, {
+  id: 4,
+  type: EVENT_TYPE,
+  status: 'publish',
+  slug: 'event',
+  title: 'Event',
+  content: 'What happens',
+  excerpt: 'In short',
+  featured_media: IMAGE.id,
+  tax: { vendor_events_cat: [TERM.id], post_tag: [TERM.id] },
+  terms: [TERM.id],
+  venues: [venue.id],
+  organizers: [organizer.id],
+  meta: {
+    [EVENT_META.start]: '2030-06-02 10:00:00',
+    [EVENT_META.end]: '2030-06-02 12:00:00',
+    [EVENT_META.timezone]: 'Europe/Paris',
+    [EVENT_META.cost]: '10',
+    [EVENT_META.url]: 'http://event.test/',
+    [EVENT_META.featured]: true,
+    [EVENT_META.venues]: [venue.id],
+    [EVENT_META.organizers]: [organizer.id],
+  },
+});
+
+const posts = new Map<number, PostDoc>([IMAGE, venue, organizer].map((d) => [d.id, d]));
+const related = { posts, terms: new Map([[TERM.id, TERM]]) };
+
+const propertiesOf = (schema: Record<string, unknown>): string[] => Object.keys(schema.properties as Record<string, unknown>);
+
+describe('vendor/events/v1: the record schemas list what the presenters answer, in order', () => {
+  const linked = (kind: typeof VENUE, doc: PostDoc, single: boolean) => presentLinked(kind, doc, site, related, { single });
+  const parts = (single: boolean): EventParts => ({
+    linked: (kind, id) => (posts.get(id)?.type === kind.type ? linked(kind, posts.get(id)!, single) : undefined),
+    term: () => ({ id: TERM.id, name: TERM.name }),
+    image: () => ({ url: 'http://example.test/image.png', id: IMAGE.id }),
+  });
+
+  it.each([
+    ['venue', () => venueSchema(), (single: boolean) => linked(VENUE, venue, single)],
+    ['organizer', () => organizerSchema(), (single: boolean) => linked(ORGANIZER, organizer, single)],
+    ['event', () => eventSchema(), (single: boolean) => presentEvent(event, site, parts(single), { single })],
+  ])('%s', (_kind, schema, present) => {
+    const properties = propertiesOf(schema());
+    expect(Object.keys(present(true))).toEqual(properties);
+    expect(Object.keys(present(false))).toEqual(properties.filter((k) => k !== 'json_ld'));
+  });
+});
+
+describe('ec/v1: the record schemas list what the presenters answer', () => {
+  const view: EcView = { site, user: admin, now, posts, terms: new Map([[TERM.id, TERM]]) };
+  // The entity schema every type shares declares the term lists and CSS classes, which only events carry (as in the reference).
+  const EVENT_ONLY = ['tags', 'class_list'];
+
+  it.each([
+    ['venue', () => ecVenueSchema(), () => presentEntity(EC_VENUE, venue, view), EVENT_ONLY],
+    ['organizer', () => ecOrganizerSchema(), () => presentEntity(EC_ORGANIZER, organizer, view), EVENT_ONLY],
+    ['event', () => ecEventSchema(), () => presentEntity(EC_EVENT, event, view), []],
+  ])('%s', (_kind, schema, present, absent) => {
+    const properties = propertiesOf(schema());
+    const presented = Object.keys(present());
+    expect(presented.filter((k) => !properties.includes(k))).toEqual([]);
+    expect(properties.filter((k) => !presented.includes(k))).toEqual(absent);
+  });
+
+  it.each([
+    ['venue', VENUE_FIELDS],
+    ['organizer', ORGANIZER_FIELDS],
+  ])('places every field ec/v1 has of a %s in its ec/v1 order, once', (_kind, table: LinkedFields) => {
+    const inEc = fieldEntries(table)
+      .filter(([, f]) => f.ec)
+      .map(([n]) => n);
+    expect(table.ecOrder.filter((n) => inEc.includes(n)).sort()).toEqual([...inEc].sort());
+    expect(new Set(table.ecOrder).size).toBe(table.ecOrder.length);
+  });
+
+  it("lists a linked record's own fields in the field table's ec/v1 order", () => {
+    const presented = Object.keys(presentEntity(EC_VENUE, venue, view));
+    const own = presented.slice(presented.indexOf('template') + 1);
+    const fields = new Map(fieldEntries(VENUE_FIELDS));
+    expect(own).toEqual(VENUE_FIELDS.ecOrder.map((n) => (fields.has(n) ? ecName(n, fields.get(n)!) : n)));
+  });
+});
