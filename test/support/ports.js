@@ -3,8 +3,9 @@
  * free now (listening on port 0); the port is then reserved by creating an exclusive lock file,
  * `<os.tmpdir()>/ecs-test-ports/<port>.lock`, holding this process's id. Another worker of the same run, or
  * another test run on the machine, that is handed the same port before the first one's process binds it
- * finds the lock and asks again, so two runs cannot collide. Locks are removed when this process exits; a
- * lock whose process is gone (a run killed with -9) is taken over.
+ * finds the lock and asks again, so two runs cannot collide. Locks are removed when this process exits; the
+ * locks of processes that are gone (a worker ended by a signal, a run killed with -9) are removed by the next
+ * process that reserves a port.
  */
 const fs = require('node:fs');
 const net = require('node:net');
@@ -66,8 +67,31 @@ function systemPort() {
   });
 }
 
+let swept = false;
+
+/** Removes the locks of processes that are gone (a jest worker ended by a signal runs no exit handler). */
+function sweep() {
+  swept = true;
+  let names;
+  try {
+    names = fs.readdirSync(LOCK_DIR);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(LOCK_DIR, name);
+    try {
+      const owner = Number(fs.readFileSync(file, 'utf8'));
+      if (owner && !alive(owner)) fs.rmSync(file, { force: true });
+    } catch {
+      // taken or removed by another process meanwhile
+    }
+  }
+}
+
 /** A free loopback port, reserved for this process until it exits. */
 async function freePort() {
+  if (!swept) sweep();
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = await systemPort();
     if (lock(port)) return port;
@@ -75,4 +99,4 @@ async function freePort() {
   throw new Error(`no free port could be reserved under ${LOCK_DIR}`);
 }
 
-module.exports = { freePort, LOCK_DIR };
+module.exports = { freePort, reserve: lock, LOCK_DIR };

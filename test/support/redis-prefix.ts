@@ -23,9 +23,8 @@ async function keysUnder(redis: Redis, prefix: string, limit: number): Promise<s
   return found.slice(0, limit);
 }
 
-/** A new prefix for this suite, with no key under it yet. */
-export async function redisPrefix(name: string, redisUrl = process.env.TEST_REDIS_URL): Promise<string> {
-  const prefix = `test-${name}-${process.pid}-${randomBytes(4).toString('hex')}`;
+/** Fails when Redis holds a key under the prefix. */
+export async function assertPrefixEmpty(prefix: string, redisUrl = process.env.TEST_REDIS_URL): Promise<void> {
   const redis = client(redisUrl);
   try {
     const keys = await keysUnder(redis, prefix, 5);
@@ -33,6 +32,12 @@ export async function redisPrefix(name: string, redisUrl = process.env.TEST_REDI
   } finally {
     redis.disconnect();
   }
+}
+
+/** A new prefix for this suite, with no key under it yet. */
+export async function redisPrefix(name: string, redisUrl = process.env.TEST_REDIS_URL): Promise<string> {
+  const prefix = `test-${name}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await assertPrefixEmpty(prefix, redisUrl);
   return prefix;
 }
 
