@@ -34,6 +34,8 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS + 2000);
     force.unref();
     await running.close();
+    // The last line of a process that drained and closed everything (the exit flushes the log).
+    logger.info({ signal }, 'stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -55,6 +55,15 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Asks every 200 ms until `check` answers true; fails after `ms` (a bound for a stuck run, not a timing window). */
+async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${ms} ms`);
+    await sleep(200);
+  }
+}
+
 async function runs(id: number): Promise<any[]> {
   const res = await cluster.admin('GET', `${NS}/sources/${id}/runs?per_page=100`);
   expect(res.status).toBe(200);
@@ -71,7 +80,8 @@ it('runs each period once across two workers; unchanged feeds store nothing; edi
   expect(created.status).toBe(201);
   const id = created.body.id;
   const started = Date.now();
-  await sleep(INTERVAL_S * 1000 * 3 + 1500);
+  const succeeded = async (n: number) => (await runs(id)).filter((r) => r.status === 'success').length >= n;
+  await until(() => succeeded(3), INTERVAL_S * 1000 * 15, 'three successful runs');
 
   const first = await runs(id);
   const elapsed = (Date.now() - started) / 1000;
@@ -92,7 +102,9 @@ it('runs each period once across two workers; unchanged feeds store nothing; edi
   const before = hits.length;
   const deadline = Date.now() + INTERVAL_S * 1000 * 4;
   while (hits.length === before && Date.now() < deadline) await sleep(200);
-  await sleep(1500);
+  // The run that read the edited feed updates the event and records its counts.
+  const updatedRun = async () => (await runs(id)).find((r) => r.status === 'success' && r.counts.vendor_events?.updated);
+  await until(async () => Boolean(await updatedRun()), INTERVAL_S * 1000 * 10, 'a run that updated the event');
   const events = await festivals();
   expect(events.map((e) => e.title)).toEqual(['Harbour festival (moved indoors)']);
   const latest = (await runs(id)).find((r) => r.status === 'success' && r.counts.vendor_events);

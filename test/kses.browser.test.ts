@@ -8,10 +8,10 @@
  * `data:`, and no script, frame, object or embed is built. The unfiltered vectors are rendered first, so
  * the checks are seen to find what they look for.
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { DESCRIPTION_TAGS, kses, POST_TAGS, TITLE_TAGS, type AllowedTags } from '../libs/posts/kses';
 import { startTestApp, type TestApp } from './support/app';
+import { ensureDebianPackage } from './support/debian';
 import { createRoleUsers, type RoleUsers } from './support/roles';
 import { VECTORS } from './fixtures/xss-vectors';
 
@@ -95,8 +95,10 @@ const FILTERS: Array<[string, AllowedTags]> = [
   ['term descriptions', DESCRIPTION_TAGS],
 ];
 
+// A missing Chromium is installed first where the run may (apt-get as root), which takes minutes.
+beforeAll(() => void ensureDebianPackage(CHROMIUM, 'chromium', 'the HTML filter tests in a browser (Chromium driven by playwright-core)'), 15 * 60_000);
+
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: this test drives Debian's Chromium (install the Debian package "chromium").`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],

@@ -3,15 +3,15 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { EventEmitter } from 'node:events';
 import { UnrecoverableError, type Job, type Queue, type QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTERVAL_MS, PRODUCER_WAIT_MS, createBullQueue, createBullWorker } from './bullmq';
 import { WAIT_TIMED_OUT, untilFinished } from './waits';
 import { JobFailedError, QueueTimeoutError, QueueUnavailableError, type JobContext, type JobWorker, type QueueName } from './types';
 import { loose, typed, type LooseHandlers } from '../../test/support/loose-queue';
+import { clearRedisPrefix, redisPrefix } from '../../test/support/redis-prefix';
 
 const redisUrl = process.env.TEST_REDIS_URL as string;
-// Unique per run and per test below, so tests share no keys with each other or with anything else in Redis.
-const basePrefix = `test-bullmq-${process.pid}-${Date.now().toString(36)}`;
+// Unique per run (checked empty) and per test below, so tests share no keys with each other or with anything else in Redis.
+let basePrefix: string;
 let counter = 0;
 const toClose: Array<() => Promise<void>> = [];
 const children: ChildProcess[] = [];
@@ -47,11 +47,12 @@ afterEach(async () => {
   for (const close of toClose.splice(0)) await close();
 });
 
+beforeAll(async () => {
+  basePrefix = await redisPrefix('bullmq');
+});
+
 afterAll(async () => {
-  const redis = new Redis(redisUrl);
-  const stream = redis.scanStream({ match: `${basePrefix}-*`, count: 500 });
-  for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
-  await redis.quit();
+  if (basePrefix) await clearRedisPrefix(basePrefix);
 });
 
 describe('BullMQ queue and worker', () => {

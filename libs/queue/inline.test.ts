@@ -3,6 +3,7 @@ import { openQueue } from './index';
 import { createInlineQueue } from './inline';
 import { JobFailedError, QueueTimeoutError, type JobContext, type JobHandlers } from './types';
 import { loose, typed, type LooseHandlers, type LooseQueue } from '../../test/support/loose-queue';
+import { redisPrefix } from '../../test/support/redis-prefix';
 
 const toClose: LooseQueue[] = [];
 
@@ -180,7 +181,7 @@ describe('openQueue', () => {
   });
 
   test('opens BullMQ with REDIS_URL', async () => {
-    const queue = loose(openQueue({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: `test-openqueue-${process.pid}-${Date.now().toString(36)}` }, {}));
+    const queue = loose(openQueue({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: await redisPrefix('openqueue') }, {}));
     toClose.push(queue);
     expect(queue.kind).toBe('bullmq');
     await expect(queue.ping()).resolves.toBeUndefined();

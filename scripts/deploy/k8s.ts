@@ -109,7 +109,7 @@ export function generateK8s(): Map<string, string> {
 
   // Ingress component: the chart's Ingress for a placeholder host that overlays patch.
   const ingress = render({
-    ingress: { enabled: true, hosts: [{ host: 'events.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }] },
+    ingress: { enabled: true, hosts: [{ host: 'events.example.com' }] },
   }).filter((o) => o.kind === 'Ingress');
   out.set(path.join('components', 'ingress', 'ingress.yaml'), yamlDocs(ingress));
   out.set(

@@ -6,6 +6,7 @@
 import { startTestApp, type TestApp } from '../../test/support/app';
 import { startProvider, type Provider } from '../../test/support/oembed-provider';
 import { createRoleUsers, type RoleUsers } from '../../test/support/roles';
+import { redisPrefix } from '../../test/support/redis-prefix';
 
 const ITEM_55_FIELDS = ['version', 'provider_name', 'provider_url', 'author_name', 'author_url', 'title', 'type', 'width', 'height', 'html'];
 
@@ -123,7 +124,7 @@ describe('oembed/1.0 embed', () => {
   });
 });
 
-function proxySuite(label: string, env: () => Record<string, string | undefined>): void {
+function proxySuite(label: string, env: () => Promise<Record<string, string | undefined>>): void {
   describe(`oembed/1.0 proxy (${label})`, () => {
     let app: TestApp;
     let users: RoleUsers;
@@ -132,7 +133,7 @@ function proxySuite(label: string, env: () => Record<string, string | undefined>
 
     beforeAll(async () => {
       provider = await startProvider();
-      app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', ...env() });
+      app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', ...(await env()) });
       users = await createRoleUsers(app, 'ox');
     });
     afterAll(async () => {
@@ -229,5 +230,5 @@ function proxySuite(label: string, env: () => Record<string, string | undefined>
   });
 }
 
-proxySuite('inline queue', () => ({}));
-proxySuite('BullMQ', () => ({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: `oembed-test-${process.pid}-${Date.now()}` }));
+proxySuite('inline queue', async () => ({}));
+proxySuite('BullMQ', async () => ({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: await redisPrefix('oembed') }));

@@ -205,7 +205,7 @@ describe('chart wiring against libs/config/env.ts', () => {
         values: {
           ingress: {
             enabled: true,
-            hosts: [{ host: 'cal.example.net', paths: [{ path: '/', pathType: 'Prefix' }] }],
+            hosts: [{ host: 'cal.example.net' }],
             tls: [{ secretName: 't', hosts: ['cal.example.net'] }],
           },
         },

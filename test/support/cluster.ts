@@ -6,24 +6,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { resolve } from 'node:path';
 import { SERVICES, type Role } from '../../libs/config/env';
 import { ADMIN, makeRequester, type ApiResponse, type RequestOptions } from './app';
+import { freePort } from './ports';
+import { redisPrefix } from './redis-prefix';
+
+export { freePort };
 
 const ROOT = resolve(__dirname, '../..');
 const REGISTER = resolve(ROOT, 'scripts/ts-register.js');
-
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = net.createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => res(port));
-    });
-  });
-}
 
 export interface ClusterProcess {
   role: Role;
@@ -73,7 +65,7 @@ export async function startCluster(opts: { mongoUrl?: string; redisUrl?: string;
     MONGO_URL: mongoUrl,
     MONGO_DB: `ecs_cluster_${tag}`,
     REDIS_URL: redisUrl,
-    QUEUE_PREFIX: `ecs-cluster-${tag}`,
+    QUEUE_PREFIX: await redisPrefix('cluster', redisUrl),
     SERVICE_SECRET: randomBytes(32).toString('hex'),
     SITE_URL: gatewayUrl,
     HOST: '127.0.0.1',

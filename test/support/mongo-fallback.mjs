@@ -4,24 +4,15 @@
  * 127.0.0.1, prints `{"url": ...}` as one JSON line on stdout and stays up until it is killed or its
  * parent goes away (stdin closes).
  */
-import net from 'node:net';
 // The congodb entry alone: the package root also loads mongodb-memory-server, which is not needed here.
 import { CongoServer } from '@push.rocks/smartmongo/dist_ts/congodb/index.js';
+// Ports reserved with a lock file (ports.js), so that two test runs cannot take the same one.
+import ports from './ports.js';
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const { freePort } = ports;
 
 async function start() {
-  // The port is probed then released, so another process can take it in between; retry on a clash.
+  // The port is reserved but released by the probe, so a process outside the tests can take it in between; retry on a clash.
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     const server = new CongoServer({ port, host: '127.0.0.1', storage: 'memory' });

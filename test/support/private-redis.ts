@@ -4,6 +4,7 @@
  * its data. `stop()` is Redis' orderly shutdown (SIGTERM), `kill()` a crash (SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { ensureDebianPackage } from './debian';
 const { pingRedis } = require('./redis-server');
 
 export interface PrivateRedis {
@@ -13,8 +14,9 @@ export interface PrivateRedis {
 }
 
 export async function startPrivateRedis(dir: string, port: number): Promise<PrivateRedis> {
+  const bin = ensureDebianPackage('redis-server', 'redis-server', 'the Redis restart tests');
   const child: ChildProcess = spawn(
-    'redis-server',
+    bin,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir],
     { stdio: 'ignore' },
   );

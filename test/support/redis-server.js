@@ -7,6 +7,8 @@
 const net = require('node:net');
 const os = require('node:os');
 const { spawn } = require('node:child_process');
+const { freePort } = require('./ports');
+const { ensureDebianPackage } = require('./debian');
 
 const CONTAINER_DETECT_MS = 2500;
 
@@ -25,18 +27,6 @@ function pingRedis(host, port, timeoutMs = 1000) {
     socket.on('data', (chunk) => {
       answer += chunk.toString('latin1');
       if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
     });
   });
 }
@@ -71,8 +61,9 @@ async function tryContainer() {
 }
 
 async function spawnRedis() {
+  const bin = ensureDebianPackage('redis-server', 'redis-server', 'the tests (no TEST_REDIS_URL/REDIS_URL, container or Redis on 127.0.0.1:6379)');
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()], {
+  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()], {
     stdio: 'ignore',
   });
   let exited = false;

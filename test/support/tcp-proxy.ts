@@ -6,6 +6,7 @@
  * answer: the client is stuck where it is).
  */
 import net from 'node:net';
+import { freePort } from './ports';
 
 export interface TcpProxy {
   port: number;
@@ -22,7 +23,8 @@ export interface TcpProxy {
 export async function startTcpProxy(targetHost: string, targetPort: number, opts: { port?: number; delayMs?: number } = {}): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
-  let port = opts.port ?? 0;
+  // Reserved for the whole test (ports.js), so that up() finds it free after down().
+  let port = opts.port ?? (await freePort());
   let gate: { opened: Promise<void>; open: () => void } | null = null;
   /** Passes a chunk on once no hold is in force, keeping the order of the chunks. */
   const pass = async (client: net.Socket, chunk: Buffer) => {

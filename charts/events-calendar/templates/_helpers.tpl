@@ -153,3 +153,13 @@ group. Each item: component (pod label), role (container argument), name (object
 {{- define "ec.terminationGracePeriodSeconds" -}}
 {{- add (div (add (int .Values.config.shutdownTimeoutMs) 999) 1000) (int .Values.preStopSleepSeconds) 10 }}
 {{- end }}
+
+{{/* The paths an Ingress host routes when its values name none: what the public reaches, never the
+     gateway's /metrics, /healthz and /readyz (see ingress.hosts in values.yaml). */}}
+{{- define "ec.publicPaths" -}}
+- { path: /, pathType: Exact }
+- { path: /index.php, pathType: Prefix }
+- { path: /events, pathType: Prefix }
+- { path: /cms-content, pathType: Prefix }
+- { path: /cms-admin, pathType: Prefix }
+{{- end }}

@@ -25,6 +25,20 @@
 {{- fail "admin.appPassword is the example value shown in the documentation, which anyone can read: set one of your own (or leave it empty to have one generated)" }}
 {{- end }}
 {{- end }}
+{{- /* The gateway's operations endpoints share its port: no Ingress path may route them. */}}
+{{- if .Values.ingress.enabled }}
+{{- range $h := .Values.ingress.hosts }}
+{{- range $p := ($h.paths | default list) }}
+{{- $ops := false }}
+{{- range $op := list "/metrics" "/healthz" "/readyz" }}
+{{- if or (eq $p.path $op) (hasPrefix (printf "%s/" $op) $p.path) }}{{ $ops = true }}{{ end }}
+{{- end }}
+{{- if or $ops (and (eq $p.path "/") (ne $p.pathType "Exact")) }}
+{{- fail (printf "ingress.hosts (%s): the path %s (%s) would make the gateway's /metrics, /healthz and /readyz public; leave the host's paths out to route the public ones (/ exactly, /index.php, /events, /cms-content, /cms-admin), or list paths under those" $h.host $p.path $p.pathType) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- $consumed := list }}
 {{- range $group, $w := .Values.workers }}
 {{- if $w.enabled }}

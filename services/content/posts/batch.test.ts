@@ -11,6 +11,7 @@ import { buildRegistry } from '../../../libs/routes';
 import { openStore } from '../../../libs/store';
 import type { Store } from '../../../libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
+import { redisPrefix } from '../../../test/support/redis-prefix';
 import { createContentService } from '../index';
 
 const creates = (n: number, prefix: string) =>
@@ -148,7 +149,7 @@ describe('a retried batch job applies each sub-request once', () => {
 describe('POST /batch/v1 on BullMQ with Redis', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: `posts-batch-${process.pid}-${Date.now()}` });
+    app = await startTestApp({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: await redisPrefix('posts-batch') });
   });
   afterAll(async () => {
     await app.close();

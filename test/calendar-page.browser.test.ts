@@ -6,12 +6,13 @@
  * previous/next, today and view links are followed with and without JavaScript, and no page logs an
  * error to the console.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/app';
 import { freePort } from './support/cluster';
+import { ensureDebianPackage } from './support/debian';
 
 // Code run inside the page (page.evaluate) sees the browser's globals; the project compiles without the DOM library.
 declare const window: any;
@@ -58,10 +59,10 @@ async function newPage(viewport: { width: number; height: number }, javaScriptEn
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 const title = (page: Page) => page.locator('.tribe-events-header__title').innerText();
 
+// A missing Chromium is installed first where the run may (apt-get as root), which takes minutes.
+beforeAll(() => void ensureDebianPackage(CHROMIUM, 'chromium', 'the calendar page tests (Chromium driven by playwright-core)'), 15 * 60_000);
+
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the calendar page test drives Debian's Chromium (install the Debian package "chromium").`);
-  }
   mkdirSync(SHOTS, { recursive: true });
   const port = await freePort();
   // The site URL is the test server's own address, so the page's absolute links work in the browser.
