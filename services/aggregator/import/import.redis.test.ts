@@ -4,21 +4,25 @@
  */
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
+import { clearRedisPrefix, redisPrefix } from '../../../test/support/redis-prefix';
 import { EVENT_TYPE } from '../../../libs/calendar/meta';
 import { DEFAULT_SLICE_SIZE } from '..';
 import { RECORD_META } from '../storage/records';
 
 let app: TestApp;
 let db: AppStore;
+let prefix: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: `aggregator-${process.pid}-${Date.now().toString(36)}` });
+  prefix = await redisPrefix('aggregator-import');
+  app = await startTestApp({ REDIS_URL: process.env.TEST_REDIS_URL, QUEUE_PREFIX: prefix });
   db = await AppStore.open(app);
 }, 60000);
 
 afterAll(async () => {
   await db?.close();
   await app?.close();
+  if (prefix) await clearRedisPrefix(prefix);
 });
 
 const batch = (id: string, body: Record<string, unknown>) => app.request('POST', `/vendor/event-aggregator/v1/import/${id}/batch`, { body });
