@@ -62,9 +62,9 @@ export default tseslint.config(
     files: ['services/gateway/calendar-assets/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },
-  // Tests read loosely typed JSON answers and reach into internals.
+  // Tests (and the set-up they share, `*.fixtures.ts` beside them) read loosely typed JSON answers and reach into internals.
   {
-    files: ['**/*.test.ts', 'test/**/*.ts'],
+    files: ['**/*.test.ts', '**/*.fixtures.ts', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
 );

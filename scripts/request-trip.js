@@ -99,7 +99,7 @@ function floors() {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.ts') && !p.endsWith('.test.ts') && !p.endsWith('.d.ts')) {
+      else if (p.endsWith('.ts') && !/\.(test|fixtures|d)\.ts$/.test(p)) {
         const deps = new Set();
         for (const m of fs.readFileSync(p, 'utf8').matchAll(/(?:from|import|require\()\s*['"](\.[^'"]+)['"]/g)) {
           const base = path.resolve(path.dirname(p), m[1]);

@@ -23,20 +23,9 @@ import type { Store } from '../../libs/store/types';
 import { COLLECTIONS } from '../../libs/data/collections';
 import { buildRegistry } from '../../libs/routes';
 import { basic, startTestApp, type TestApp } from './app';
-import {
-  digestDiff,
-  digestStore,
-  generateCases,
-  generateXssCases,
-  leakIn,
-  PROTO_MARKER,
-  storedXss,
-  suspiciousKeys,
-  watchWrites,
-  type Digest,
-  type FuzzCase,
-  type Fixtures,
-} from './fuzz';
+import { digestDiff, digestStore, leakIn, suspiciousKeys, watchWrites, type Digest } from './fuzz-checks';
+import { generateCases, generateXssCases, storedXss, type FuzzCase, type Fixtures } from './fuzz';
+import { PROTO_MARKER } from './fuzz-values';
 import { createRoleUsers, ROLES, type Who } from './roles';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);

@@ -5,135 +5,16 @@
  * bad URL ids and wrong bodies (content types, invalid JSON). Sampling is deterministic: a seeded PRNG
  * picks the values, the channel and the caller of each case, so a failure reproduces.
  *
- * It also knows what an answer must never contain (a stack trace, driver or SQL text, a file path) and
- * how to digest the store, so a test can tell whether a refused request changed anything.
+ * The values it samples are in fuzz-values.ts; what an answer must never contain (a stack trace, driver or
+ * SQL text, a file path) and how to digest the store, so a test can tell whether a refused request changed
+ * anything, in fuzz-checks.ts.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { COLLECTIONS } from '../../libs/data/collections';
 import type { ArgDecl, CompiledRoute, EndpointDecl, RouteRegistry } from '../../libs/rest/registry';
 import type { Store } from '../../libs/store/types';
 import type { Who } from './roles';
+import { BAD_BATCHES, BAD_BODIES, BAD_IDS, BAD_VALUES, GLOBAL_QUERIES, pick, prng, sample, type BadValue } from './fuzz-values';
 import { markupProbe, xssIn } from './xss';
-
-// ---------------------------------------------------------------------------------------------
-// Deterministic randomness
-
-/** mulberry32: a small seeded PRNG, enough to sample cases reproducibly. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(rand: () => number, list: readonly T[]): T {
-  return list[Math.floor(rand() * list.length)];
-}
-
-/** `n` distinct items of a list, in a seeded order. */
-function sample<T>(rand: () => number, list: readonly T[], n: number): T[] {
-  const copy = [...list];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [copy[i], copy[j]] = [copy[j], copy[i]];
-  }
-  return copy.slice(0, n);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bad values
-
-/**
- * One bad value of an argument, in the forms a channel carries it: `json` (a JS value placed in a JSON
- * body), `jsonRaw` (JSON text or bytes placed as they are, for what JSON.stringify cannot write: 1e309,
- * lone surrogates, invalid UTF-8, 10,000 levels of nesting), and `qs` (an encoded query/form fragment).
- */
-export interface BadValue {
-  label: string;
-  json?: unknown;
-  jsonRaw?: string | Buffer;
-  qs?: (name: string) => string;
-  /** A large payload: only a few are sent per route. */
-  huge?: boolean;
-}
-
-const enc = encodeURIComponent;
-const q = (suffix: string) => (n: string) => `${enc(n)}${suffix}`;
-const qv = (value: string) => (n: string) => `${enc(n)}=${enc(value)}`;
-
-const DEPTH = 10_000;
-/** Text sent only under a `__proto__` key; an answer that shows it without that key read it through a prototype. */
-export const PROTO_MARKER = 'PROTO-SHADOW-VALUE';
-const HUGE_TEXT = 'x'.repeat(100_000);
-
-export const BAD_VALUES: BadValue[] = [
-  { label: 'array', json: ['a', 'b'], qs: q('[]=a&NAME[]=b') },
-  { label: 'nested-array', json: [['a'], [{}]], qs: q('[0][0]=a&NAME[1][x]=1') },
-  { label: 'object', json: { a: 1 }, qs: q('[a]=1') },
-  { label: 'empty-object', json: {} },
-  { label: 'empty-array', json: [] },
-  { label: 'op-ne', json: { $ne: 'x' }, qs: q('[$ne]=x') },
-  { label: 'op-gt', json: { $gt: '' }, qs: q('[$gt]=') },
-  { label: 'op-regex', json: { $regex: '.*' }, qs: q('[$regex]=.*') },
-  { label: 'op-where', json: { $where: 'sleep(10000) || true' }, qs: q('[$where]=sleep(10000)') },
-  { label: 'op-in', json: { $in: [1, 'a'] }, qs: q('[$in][]=1&NAME[$in][]=a') },
-  { label: 'op-exists', json: { $exists: true }, qs: q('[$exists]=1') },
-  { label: 'op-icontains', json: { $icontains: '' }, qs: q('[$icontains]=') },
-  { label: 'op-or', json: [{ $or: [{}] }], qs: q('[0][$or][0][a]=1') },
-  { label: 'proto', jsonRaw: '{"__proto__":{"polluted":"yes"}}', qs: q('[__proto__][polluted]=yes') },
-  {
-    // Properties only an object's prototype would carry: none of them may take effect.
-    label: 'proto-shadow',
-    jsonRaw: `{"__proto__":${JSON.stringify(Object.fromEntries(['raw', 'rendered', 'name', 'title', 'status', 'id', 'slug', 'value', '0'].map((k) => [k, PROTO_MARKER])))}}`,
-  },
-  { label: 'constructor', json: { constructor: { prototype: { polluted: 'yes' } } }, qs: q('[constructor][prototype][polluted]=yes') },
-  { label: 'proto-in-array', jsonRaw: '[{"__proto__":{"polluted":"yes"}}]', qs: q('[0][__proto__][polluted]=yes') },
-  { label: 'negative', json: -1, qs: qv('-1') },
-  { label: 'below-int32', json: -2147483649, qs: qv('-2147483649') },
-  { label: 'huge-int-text', json: '99999999999999999999', qs: qv('99999999999999999999') },
-  { label: 'huge-int-number', jsonRaw: '99999999999999999999', qs: qv('1e21') },
-  { label: 'unsafe-int', jsonRaw: '9007199254740993', qs: qv('9007199254740993') },
-  { label: 'inf-literal', jsonRaw: '1e309', qs: qv('1e309') },
-  { label: 'neg-inf-literal', jsonRaw: '-1e309', qs: qv('-1e309') },
-  { label: 'inf-text', json: '1e309' },
-  { label: 'nan-text', json: 'NaN', qs: qv('NaN') },
-  { label: 'infinity-text', json: 'Infinity', qs: qv('-Infinity') },
-  { label: 'hex-text', json: '0x10', qs: qv('0x10') },
-  { label: 'negative-zero', jsonRaw: '-0', qs: qv('-0') },
-  { label: 'float', json: 1.5, qs: qv('1.5') },
-  { label: 'tiny-float', jsonRaw: '1e-400', qs: qv('4.9e-324') },
-  { label: 'boolean', json: true, qs: qv('true') },
-  { label: 'null', json: null, qs: (n) => enc(n) },
-  { label: 'empty', json: '', qs: qv('') },
-  { label: 'spaces', json: '   ', qs: qv('   ') },
-  { label: 'nul-byte', json: 'a\u0000b', qs: q('=a%00b') },
-  { label: 'invalid-utf8', jsonRaw: Buffer.from([0x22, 0x61, 0xff, 0xfe, 0xc3, 0x28, 0x22]), qs: q('=a%FF%FE%C3%28') },
-  { label: 'lone-surrogate', jsonRaw: '"a\\ud800b\\udfff"', qs: q('=a%ED%A0%80b') },
-  { label: 'catastrophic-regex', json: '(a+)+$', qs: qv('(a+)+$') },
-  { label: 'backtracking-text', json: `${'a'.repeat(5000)}!`, qs: qv(`${'a'.repeat(3000)}!`) },
-  { label: 'regex-special', json: '.*[](){}|\\^$?+', qs: qv('.*[](){}|\\^$?+') },
-  { label: 'sql-text', json: "' OR 1=1; DROP TABLE posts; --", qs: qv("' OR '1'='1") },
-  { label: 'like-wildcards', json: '%_%\\', qs: qv('%_%\\') },
-  { label: 'template-text', json: '${process.exit()}{{7*7}}<script>', qs: qv('${7*7}{{7*7}}') },
-  { label: 'rtl-emoji', json: '\u202e\ud83d\ude00\ufeff', qs: qv('\u202e\ud83d\ude00') },
-  { label: 'bad-date', json: '2021-02-30T25:61:61', qs: qv('0000-00-00 00:00:00') },
-  { label: 'list-junk', json: '1,2,abc,-5,,', qs: qv('1, 2 ,abc,-5,,') },
-  { label: 'path-traversal', json: '../../../etc/passwd', qs: qv('..%2F..%2Fetc%2Fpasswd') },
-  { label: 'sparse-index', json: { 0: 1, 999999: 2 }, qs: q('[0]=1&NAME[999999]=2') },
-  { label: 'qs-deep', qs: q('[a][b][c][d][e][f][g][h]=1') },
-  { label: 'many-items', json: Array.from({ length: 2000 }, (_, i) => i), qs: (n) => Array.from({ length: 1500 }, (_, i) => `${enc(n)}[]=${i}`).join('&') },
-  { label: 'huge-text', json: HUGE_TEXT, huge: true },
-  { label: 'huge-array', json: new Array(100_000).fill(1), huge: true },
-  { label: 'huge-object', json: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])), huge: true },
-  { label: 'deep-array', jsonRaw: '['.repeat(DEPTH) + ']'.repeat(DEPTH), huge: true },
-  { label: 'deep-object', jsonRaw: '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH), huge: true },
-];
 
 // ---------------------------------------------------------------------------------------------
 // Cases
@@ -208,9 +89,6 @@ export function samplePath(registry: RouteRegistry, route: CompiledRoute, fx: Fi
   return path;
 }
 
-/** The values a URL id is fuzzed with (already encoded). */
-const BAD_IDS = ['abc', '99999999999999999999', '-1', '0', '1e3', '1.5', '%00', '%FF%FE', '1%2F2', '..%2F..', '%20', '1%0A'];
-
 function jsonBody(fields: Record<string, BadValue | unknown>): Buffer {
   // Raw JSON parts are spliced in where a marker string stands.
   const raws: Array<string | Buffer> = [];
@@ -241,7 +119,7 @@ function isBad(v: unknown): v is BadValue {
 }
 
 function qsOf(name: string, v: BadValue): string | undefined {
-  return v.qs ? v.qs(name).replace(/NAME/g, enc(name)) : undefined;
+  return v.qs ? v.qs(name).replace(/NAME/g, encodeURIComponent(name)) : undefined;
 }
 
 export interface GenerateOptions {
@@ -429,33 +307,6 @@ export async function storedXss(store: Store): Promise<string[]> {
   return found;
 }
 
-const BAD_BATCHES: Array<{ label: string; body: string }> = [
-  { label: 'path-operator', body: '{"requests":[{"path":{"$gt":""}}]}' },
-  { label: 'path-relative', body: '{"requests":[{"path":"cms/v2/posts"},{"path":"//evil.test/x"},{"path":"/../../etc/passwd"}]}' },
-  { label: 'path-bad-escape', body: '{"requests":[{"path":"/cms/v2/posts/%FF%FE"},{"path":"/cms/v2/posts/1%00"}]}' },
-  {
-    label: 'method-junk',
-    body: '{"requests":[{"method":"TRACE","path":"/cms/v2/posts"},{"method":["POST"],"path":"/cms/v2/posts"},{"method":{"$ne":1},"path":"/cms/v2/tags"}]}',
-  },
-  { label: 'nested-batch', body: '{"requests":[{"path":"/batch/v1","body":{"requests":[{"path":"/cms/v2/posts"}]}}]}' },
-  { label: 'too-many', body: JSON.stringify({ requests: Array.from({ length: 30 }, () => ({ path: '/cms/v2/tags', body: { name: 'x' } })) }) },
-  {
-    label: 'body-not-object',
-    body: '{"requests":[{"path":"/cms/v2/posts","body":[1,2]},{"path":"/cms/v2/tags","body":"name=x"},{"path":"/cms/v2/tags","body":null}]}',
-  },
-  {
-    label: 'headers-junk',
-    body: '{"requests":[{"path":"/cms/v2/tags","headers":{"__proto__":["x"],"X-HTTP-Method-Override":{"a":1}},"body":{"name":{"__proto__":{"raw":"PROTO-SHADOW-VALUE"}}}}]}',
-  },
-  { label: 'method-override-delete', body: '{"requests":[{"path":"/cms/v2/tags/1?_method=DELETE&force=maybe","body":{}}]}' },
-  {
-    label: 'require-all-one-bad',
-    body: '{"validation":"require-all-validate","requests":[{"path":"/cms/v2/tags","body":{"name":"fine"}},{"path":"/cms/v2/tags","body":{"name":{"$gt":""}}}]}',
-  },
-  { label: 'requests-object', body: '{"requests":{"0":{"path":"/cms/v2/tags","body":{"name":"a"}},"$gt":""}}' },
-  { label: 'requests-empty', body: '{"requests":[]}' },
-];
-
 function addValueCase(
   add: (c: Omit<FuzzCase, 'who' | 'method' | 'write'> & { method?: string }) => void,
   rand: () => number,
@@ -483,227 +334,4 @@ function addValueCase(
   } else if (fragment) {
     add({ path, query: '', method, body: Buffer.from(fragment), contentType: 'application/x-www-form-urlencoded', label: `${label} (form)` });
   }
-}
-
-const GLOBAL_QUERIES = [
-  '__proto__[polluted]=yes',
-  'constructor[prototype][polluted]=yes',
-  '_fields[$ne]=x',
-  '_fields[__proto__]=x',
-  '_embed[]=author&_embed[x][y]=1',
-  '_method[]=DELETE',
-  '_method=%00',
-  '_envelope[a]=1',
-  'context[]=edit',
-  'context=%FF%FE',
-  'page=99999999999999999999&per_page=-1',
-  'offset=1e309&page=NaN',
-  'search[$regex]=.*',
-  'search=(a%2B)%2B%24',
-  'slug[$ne]=x',
-  'orderby[$where]=1',
-  'a[b][c][d][e][f][g][h][i]=1',
-  Array.from({ length: 2100 }, (_, i) => `p${i}`).join('&'),
-];
-
-const MULTIPART_JUNK = [
-  '--xyz',
-  'Content-Disposition: form-data; name="title"',
-  '',
-  'hello',
-  '--xyz',
-  'Content-Disposition: form-data; name="file"; filename="../../\u0000evil.php"',
-  'Content-Type: image/png',
-  '',
-  '\u0089PNG junk',
-  '--xyz',
-  'Content-Disposition: form-data; name="meta[__proto__][polluted]"',
-  '',
-  'yes',
-].join('\r\n');
-
-const BAD_BODIES: Array<{ label: string; body: Buffer; contentType?: string }> = [
-  { label: 'text-plain', body: Buffer.from('{"title":"x"}'), contentType: 'text/plain' },
-  { label: 'no-content-type', body: Buffer.from('{"title":"x"}') },
-  { label: 'invalid-json', body: Buffer.from('{"title":'), contentType: 'application/json' },
-  { label: 'json-bom', body: Buffer.from('\ufeff{"title":"x"}'), contentType: 'application/json' },
-  { label: 'json-null', body: Buffer.from('null'), contentType: 'application/json' },
-  { label: 'json-array', body: Buffer.from('[1,2,{"$gt":""}]'), contentType: 'application/json' },
-  { label: 'json-string', body: Buffer.from('"x"'), contentType: 'application/json' },
-  { label: 'json-inf', body: Buffer.from('1e309'), contentType: 'application/json' },
-  {
-    label: 'json-proto',
-    body: Buffer.from('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}'),
-    contentType: 'application/json',
-  },
-  { label: 'json-invalid-utf8', body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x22, 0xfe, 0x22, 0x7d]), contentType: 'application/json' },
-  { label: 'json-deep', body: Buffer.from('{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH)), contentType: 'application/json' },
-  { label: 'json-deep-array', body: Buffer.from('['.repeat(DEPTH) + ']'.repeat(DEPTH)), contentType: 'application/json' },
-  { label: 'json-huge-array', body: Buffer.from(JSON.stringify(new Array(200_000).fill(0))), contentType: 'application/json' },
-  { label: 'json-charset-junk', body: Buffer.from('{"title":"x"}'), contentType: 'application/json; charset=ebcdic' },
-  { label: 'multipart-junk', body: Buffer.from(MULTIPART_JUNK, 'latin1'), contentType: 'multipart/form-data; boundary=xyz' },
-  { label: 'multipart-no-boundary', body: Buffer.from('junk'), contentType: 'multipart/form-data' },
-  {
-    label: 'multipart-truncated',
-    body: Buffer.from('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nb'),
-    contentType: 'multipart/form-data; boundary=xyz',
-  },
-  {
-    label: 'form-proto',
-    body: Buffer.from('__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a[$gt]='),
-    contentType: 'application/x-www-form-urlencoded',
-  },
-  { label: 'form-invalid-utf8', body: Buffer.from('title=%FF%FE&content=%ED%A0%80'), contentType: 'application/x-www-form-urlencoded' },
-  { label: 'xml', body: Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>'), contentType: 'application/xml' },
-];
-
-// ---------------------------------------------------------------------------------------------
-// What an answer must not carry
-
-/** Internals that must never reach a client: stack frames, driver and SQL errors, source paths. */
-export const LEAK_PATTERNS: RegExp[] = [
-  /\bat (Object\.|async |new |Module\.|process\.|[A-Za-z_$][\w$.]*\s\()/,
-  /SQLITE_|SqliteError|better-sqlite3|no such (table|column)|syntax error near/i,
-  /Mongo(Server|Network|Bulk)?Error|E11000|BSONError|MongoServerSelection/,
-  /node_modules/,
-  /SyntaxError: Unexpected token|Unexpected token .* in JSON at position/,
-  /RangeError|TypeError: |ReferenceError|Maximum call stack/,
-  /\/(work|home|root|usr|app|tmp)\/[\w.-]+\/[\w./-]*\.(ts|js|mjs|cjs)\b/,
-  /\.(ts|js):\d+:\d+/,
-  /root:x:0:0:/,
-];
-
-export function leakIn(text: string): string | null {
-  for (const re of LEAK_PATTERNS) {
-    const m = re.exec(text);
-    if (m) return text.slice(Math.max(0, m.index - 80), m.index + 120);
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Store digests
-
-/** Collections whose changes are not content: the oEmbed proxy's cache fills on reads. */
-const VOLATILE_COLLECTIONS = new Set(['oembed_cache']);
-
-/** Fields a request may touch without changing content: when an application password was last used. */
-function stable(collection: string, doc: Record<string, unknown>): unknown {
-  if (collection === 'credentials' && Array.isArray(doc.app_passwords)) {
-    return { ...doc, app_passwords: doc.app_passwords.map((p: Record<string, unknown>) => ({ ...p, last_used: null, last_ip: null })) };
-  }
-  return doc;
-}
-
-/** A digest of every stored document, per document, so a change can be named. */
-export type Digest = Map<string, string>;
-
-export async function digestStore(store: Store, dataDir?: string): Promise<Digest> {
-  const out: Digest = new Map();
-  const specs = COLLECTIONS.filter((spec) => !VOLATILE_COLLECTIONS.has(spec.name));
-  const all = await Promise.all(specs.map((spec) => store.collection(spec.name).find({})));
-  for (const [i, spec] of specs.entries()) {
-    for (const doc of all[i]) {
-      out.set(
-        `${spec.name}:${String(doc.id)}`,
-        createHash('sha1')
-          .update(JSON.stringify(stable(spec.name, doc)))
-          .digest('base64'),
-      );
-    }
-  }
-  if (dataDir) {
-    // Uploaded files of the embedded store's file storage.
-    const walk = (dir: string): void => {
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        return;
-      }
-      for (const n of names) {
-        const p = join(dir, n);
-        const st = statSync(p);
-        if (st.isDirectory()) walk(p);
-        else out.set(`file:${p.slice(dataDir.length)}`, `${st.size}`);
-      }
-    };
-    walk(join(dataDir, 'uploads'));
-  }
-  return out;
-}
-
-/**
- * Counts the writes that changed something, through the store port of this process (the app under
- * test runs in it, so its adapter shares the prototype patched here). A refused request that moved the
- * counter is then checked with a full digest; one that did not needs none.
- */
-export interface WriteCounter {
-  readonly count: number;
-}
-
-const WATCHED = Symbol('fuzz write counter');
-
-export function watchWrites(store: Store): WriteCounter {
-  const proto = Object.getPrototypeOf(store.collection('posts')) as Record<string | symbol, unknown>;
-  if (proto[WATCHED]) return proto[WATCHED] as WriteCounter;
-  const counter = { count: 0 };
-  const changed: Record<string, (result: unknown) => boolean> = {
-    insertOne: () => true,
-    insertMany: () => true,
-    updateOne: (r) => (r as { modified: number }).modified > 0,
-    updateMany: (r) => (r as { modified: number }).modified > 0,
-    findOneAndUpdate: (r) => r !== null,
-    deleteOne: (r) => (r as number) > 0,
-    deleteMany: (r) => (r as number) > 0,
-  };
-  for (const [method, didChange] of Object.entries(changed)) {
-    const original = proto[method] as (...args: unknown[]) => Promise<unknown>;
-    proto[method] = async function (this: unknown, ...args: unknown[]) {
-      const result = await original.apply(this, args);
-      if (didChange(result)) counter.count++;
-      return result;
-    };
-  }
-  proto[WATCHED] = counter;
-  return counter;
-}
-
-/**
- * Keys no stored document should have: operator-like (`$gt`), dotted (MongoDB reads them as paths) or
- * prototype keys. Lists each with its document and path.
- */
-export async function suspiciousKeys(store: Store): Promise<string[]> {
-  const found: string[] = [];
-  for (const spec of COLLECTIONS) {
-    for (const doc of await store.collection(spec.name).find({})) {
-      const stack: Array<[unknown, string]> = [[doc, '']];
-      while (stack.length) {
-        const [v, at] = stack.pop()!;
-        if (typeof v !== 'object' || v === null || v instanceof Date) continue;
-        if (Array.isArray(v)) {
-          v.forEach((x, i) => stack.push([x, `${at}[${i}]`]));
-          continue;
-        }
-        if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)
-          found.push(`${spec.name}:${String(doc.id)} ${at}: odd prototype`);
-        for (const k of Object.keys(v)) {
-          if (k.startsWith('$') || k.includes('.') || k === '__proto__' || k === 'constructor' || k === 'prototype')
-            found.push(`${spec.name}:${String(doc.id)} ${at}.${k}`);
-          stack.push([(v as Record<string, unknown>)[k], `${at}.${k}`]);
-        }
-      }
-    }
-  }
-  return found;
-}
-
-/** What differs between two digests: keys added, removed or changed. */
-export function digestDiff(before: Digest, after: Digest): string[] {
-  const diff: string[] = [];
-  for (const [k, v] of after)
-    if (!before.has(k)) diff.push(`+${k}`);
-    else if (before.get(k) !== v) diff.push(`~${k}`);
-  for (const k of before.keys()) if (!after.has(k)) diff.push(`-${k}`);
-  return diff;
 }
