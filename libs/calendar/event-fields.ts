@@ -447,3 +447,19 @@ export function eventRecordOrder(dialect: 'v1' | 'ec'): Array<[string, EventFiel
   const order = dialect === 'v1' ? EVENT_ORDER.v1Record : EVENT_ORDER.ecRecord;
   return order.map((name) => (isEventField(name) ? [eventRecordName(name, dialect), name] : [name, null]));
 }
+
+/** A record property's schema: the table's keywords (without the presenter's `copy`), in the schema's key order. */
+export function recordProperty(spec: RecordSpec): Record<string, unknown> {
+  const { type, description, format, pattern, items } = spec;
+  return { type, description, ...(format ? { format } : {}), ...(pattern ? { pattern } : {}), ...(items ? { items } : {}) };
+}
+
+/** The properties of a dialect's event record in its order: each field's from the table, each computed one as `computed` makes it. */
+export function eventRecordProperties<S>(dialect: 'v1' | 'ec', computed: (name: string) => S): Record<string, Record<string, unknown> | S> {
+  const out: Record<string, Record<string, unknown> | S> = {};
+  for (const [name, field] of eventRecordOrder(dialect)) {
+    const spec = field ? (EVENT_FIELDS[field] as EventFieldRow).record?.[dialect] : undefined;
+    out[name] = spec ? recordProperty(spec) : computed(name);
+  }
+  return out;
+}

@@ -20,7 +20,6 @@ import {
   nonEmptyString,
   pageArgs,
   positive,
-  requiredOn,
   statusList,
   termsArg,
   timezoneOrEmpty,
