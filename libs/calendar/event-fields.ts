@@ -17,7 +17,7 @@
  * consumer writes by hand. A new field is one row here and its place in the orders.
  */
 import type { FieldType } from './fields';
-import { EVENT_META } from './meta';
+import { EVENT_META, truthyMeta } from './meta';
 
 /** Where a field is stored: a meta key, a field of the post, its terms, its linked records, or nowhere of its own (a date the write turns into others). */
 export type EventStore =
@@ -463,3 +463,21 @@ export function eventRecordProperties<S>(dialect: 'v1' | 'ec', computed: (name: 
   }
   return out;
 }
+
+/** A field a dialect's event record copies as stored: its record name, its meta key, the value of a flag never written. */
+export interface EventCopy {
+  readonly name: string;
+  readonly meta: string;
+  readonly absent: boolean;
+}
+
+/** The fields a dialect's event presenter copies as stored, in the table's order. */
+export function eventCopies(dialect: 'v1' | 'ec'): EventCopy[] {
+  return eventFieldEntries().flatMap(([field, row]) => {
+    const copy = row.record?.[dialect]?.copy;
+    return copy && 'meta' in row.store ? [{ name: eventRecordName(field, dialect), meta: row.store.meta, absent: copy.absent ?? false }] : [];
+  });
+}
+
+/** A copied field's value in a record's meta: a flag as the reference reads one. */
+export const copiedValue = (copy: EventCopy, meta: Readonly<Record<string, unknown>>): unknown => (copy.meta in meta ? truthyMeta(meta[copy.meta]) : copy.absent);
