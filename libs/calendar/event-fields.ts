@@ -419,8 +419,8 @@ export const EVENT_ORDER = {
     'schedule_details',
     'short_schedule_details',
   ],
-  /** The CSV importer's plain columns, in the order a row's item is filled (the cost's currency is the importer's own). */
-  csv: ['description', 'excerpt', 'website', 'image', 'cost', 'currency_symbol', 'currency_position', 'categories', 'tags', 'showMap', 'showMapLink', 'hideFromListings', 'sticky', 'featured'],
+  /** The CSV importer's plain columns, in the order a row's item is filled after its dates and description (the cost's currency is the importer's own). */
+  csv: ['excerpt', 'website', 'image', 'cost', 'currency_symbol', 'currency_position', 'categories', 'tags', 'showMap', 'showMapLink', 'hideFromListings', 'sticky', 'featured'],
   /** The create-event ability's input. */
   ability: ['title', 'start', 'end', 'description', 'excerpt', 'status', 'timezone', 'allDay', 'cost', 'website', 'featured', 'venues', 'organizers', 'categories', 'tags'],
 } as const;
