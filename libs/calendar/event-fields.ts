@@ -12,12 +12,13 @@
  * (services/gateway/abilities/catalog.ts).
  *
  * Each consumer lists the fields in its own order (the reference's): the table is in vendor/events/v1's
- * argument order and `EVENT_ORDER` gives the others, naming the computed properties among the fields
- * (dates and their details, embedded venues and organizers, cost details, `json_ld`, ...), which the
- * consumer writes by hand. A new field is one row here and its place in the orders.
+ * argument order and `EVENT_ORDER` (./event-field-orders.ts) gives the others, naming the computed
+ * properties among the fields (dates and their details, embedded venues and organizers, cost details,
+ * `json_ld`, ...), which the consumer writes by hand. A new field is one row here and its place in the
+ * orders.
  */
 import type { FieldType } from './fields';
-import { EVENT_META, truthyMeta } from './meta';
+import { EVENT_META } from './meta';
 
 /** Where a field is stored: a meta key, a field of the post, its terms, its linked records, or nowhere of its own (a date the write turns into others). */
 export type EventStore =
@@ -89,7 +90,11 @@ export interface EventFieldRow {
 const DATE = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$';
 const V1_DATE = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 const v1Date = (description: string): RecordSpec => ({ type: 'string', description: `${description} (Y-m-d H:i:s)`, pattern: V1_DATE });
-const flag = (description: string, absent?: boolean): RecordSpec => ({ type: 'boolean', description, copy: { flag: true, ...(absent === undefined ? {} : { absent }) } });
+const flag = (description: string, absent?: boolean): RecordSpec => ({
+  type: 'boolean',
+  description,
+  copy: { flag: true, ...(absent === undefined ? {} : { absent }) },
+});
 
 export const EVENT_FIELDS = {
   author: {
@@ -173,7 +178,10 @@ export const EVENT_FIELDS = {
     store: { meta: EVENT_META.allDay },
     v1Arg: { description: 'Whether the event lasts the whole day or not', type: 'boolean', default: false },
     ecArg: { description: 'Whether the event is all day.', type: 'boolean' },
-    record: { v1: { type: 'boolean', description: 'Whether the event spans whole days' }, ec: { type: 'boolean', description: 'Whether the event is all day' } },
+    record: {
+      v1: { type: 'boolean', description: 'Whether the event spans whole days' },
+      ec: { type: 'boolean', description: 'Whether the event is all day' },
+    },
     import: { columns: ['all day', 'all day event'] },
     ability: { type: 'boolean', description: 'Whether the event lasts whole days.' },
   },
@@ -195,7 +203,10 @@ export const EVENT_FIELDS = {
     ec: 'start_date_utc',
     store: { meta: EVENT_META.startUtc },
     ecArg: { description: 'The start date of the event in UTC.', type: 'string', check: 'eventDate' },
-    record: { v1: { ...v1Date('The event start, UTC'), name: 'utc_start_date' }, ec: { type: 'string', description: 'The start date of the event in UTC', pattern: DATE } },
+    record: {
+      v1: { ...v1Date('The event start, UTC'), name: 'utc_start_date' },
+      ec: { type: 'string', description: 'The start date of the event in UTC', pattern: DATE },
+    },
   },
   end: {
     v1: 'end_date',
@@ -215,7 +226,10 @@ export const EVENT_FIELDS = {
     ec: 'end_date_utc',
     store: { meta: EVENT_META.endUtc },
     ecArg: { description: 'The end date of the event in UTC.', type: 'string', check: 'eventDate' },
-    record: { v1: { ...v1Date('The event end, UTC'), name: 'utc_end_date' }, ec: { type: 'string', description: 'The end date of the event in UTC', pattern: DATE } },
+    record: {
+      v1: { ...v1Date('The event end, UTC'), name: 'utc_end_date' },
+      ec: { type: 'string', description: 'The end date of the event in UTC', pattern: DATE },
+    },
   },
   duration: {
     v1: null,
@@ -287,7 +301,10 @@ export const EVENT_FIELDS = {
     ec: 'sticky',
     store: { post: 'menu_order' },
     v1Arg: { description: 'Whether the event should be sticky in the calendar view or not', type: 'boolean' },
-    record: { v1: { type: 'boolean', description: 'Whether the event is sticky in listings' }, ec: { type: 'boolean', description: 'Whether the event is sticky' } },
+    record: {
+      v1: { type: 'boolean', description: 'Whether the event is sticky in listings' },
+      ec: { type: 'boolean', description: 'Whether the event is sticky' },
+    },
     import: { columns: ['sticky in month view'], item: 'sticky', read: 'flag' },
   },
   featured: {
@@ -340,91 +357,6 @@ export const EVENT_FIELDS = {
 
 export type EventField = keyof typeof EVENT_FIELDS;
 
-/**
- * The order of each consumer, where it is not the table's: names of the table (its keys) and of the
- * properties, columns or inputs the consumer computes itself.
- */
-export const EVENT_ORDER = {
-  /** ec/v1's event write arguments after the entity fields. */
-  ecArgs: ['categories', 'start', 'startUtc', 'end', 'endUtc', 'timezone', 'duration', 'allDay', 'featured', 'cost', 'organizers', 'venues'],
-  /** vendor/events/v1's event record. */
-  v1Record: [
-    'id',
-    'global_id',
-    'global_id_lineage',
-    'author',
-    'status',
-    'date',
-    'dateUtc',
-    'modified',
-    'modified_utc',
-    'url',
-    'rest_url',
-    'title',
-    'description',
-    'excerpt',
-    'slug',
-    'image',
-    'allDay',
-    'start',
-    'start_date_details',
-    'end',
-    'end_date_details',
-    'startUtc',
-    'utc_start_date_details',
-    'endUtc',
-    'utc_end_date_details',
-    'timezone',
-    'timezone_abbr',
-    'cost',
-    'cost_details',
-    'website',
-    'showMap',
-    'showMapLink',
-    'hideFromListings',
-    'sticky',
-    'featured',
-    'categories',
-    'tags',
-    'venue',
-    'organizer',
-    'custom_fields',
-    'json_ld',
-  ],
-  /** ec/v1's own event properties, after the entity's. */
-  ecRecord: [
-    'categories',
-    'start',
-    'startUtc',
-    'end',
-    'endUtc',
-    'dates',
-    'timezone',
-    'duration',
-    'multiday',
-    'is_past',
-    'is_now',
-    'allDay',
-    'starts_this_week',
-    'ends_this_week',
-    'this_week_duration',
-    'happens_this_week',
-    'displays_on',
-    'featured',
-    'sticky',
-    'cost',
-    'organizer_names',
-    'organizers',
-    'venues',
-    'schedule_details',
-    'short_schedule_details',
-  ],
-  /** The CSV importer's plain columns, in the order a row's item is filled after its dates and description (the cost's currency is the importer's own). */
-  csv: ['excerpt', 'website', 'image', 'cost', 'currency_symbol', 'currency_position', 'categories', 'tags', 'showMap', 'showMapLink', 'hideFromListings', 'sticky', 'featured'],
-  /** The create-event ability's input. */
-  ability: ['title', 'start', 'end', 'description', 'excerpt', 'status', 'timezone', 'allDay', 'cost', 'website', 'featured', 'venues', 'organizers', 'categories', 'tags'],
-} as const;
-
 /** The table's rows as `[key, row]` pairs, in its order. */
 export const eventFieldEntries = (): Array<[EventField, EventFieldRow]> =>
   // Boundary: the keys of the table are its fields.
@@ -435,49 +367,3 @@ export const isEventField = (name: string): name is EventField => Object.hasOwn(
 
 /** A dialect's name of an event field (its vendor/events/v1 name where the dialect has none, as the field is never given there). */
 export const eventFieldName = (field: EventField, dialect: 'v1' | 'ec'): string => EVENT_FIELDS[field][dialect] ?? EVENT_FIELDS[field].v1 ?? field;
-
-/** The record property name of a field in a dialect: the record's own name, else the argument's. */
-export function eventRecordName(field: EventField, dialect: 'v1' | 'ec'): string {
-  const row: EventFieldRow = EVENT_FIELDS[field];
-  return row.record?.[dialect]?.name ?? eventFieldName(field, dialect);
-}
-
-/** The record properties of a dialect's order as `[name, field or null]`: null marks a property the consumer computes. */
-export function eventRecordOrder(dialect: 'v1' | 'ec'): Array<[string, EventField | null]> {
-  const order = dialect === 'v1' ? EVENT_ORDER.v1Record : EVENT_ORDER.ecRecord;
-  return order.map((name) => (isEventField(name) ? [eventRecordName(name, dialect), name] : [name, null]));
-}
-
-/** A record property's schema: the table's keywords (without the presenter's `copy`), in the schema's key order. */
-export function recordProperty(spec: RecordSpec): Record<string, unknown> {
-  const { type, description, format, pattern, items } = spec;
-  return { type, description, ...(format ? { format } : {}), ...(pattern ? { pattern } : {}), ...(items ? { items } : {}) };
-}
-
-/** The properties of a dialect's event record in its order: each field's from the table, each computed one as `computed` makes it. */
-export function eventRecordProperties<S>(dialect: 'v1' | 'ec', computed: (name: string) => S): Record<string, Record<string, unknown> | S> {
-  const out: Record<string, Record<string, unknown> | S> = {};
-  for (const [name, field] of eventRecordOrder(dialect)) {
-    const spec = field ? (EVENT_FIELDS[field] as EventFieldRow).record?.[dialect] : undefined;
-    out[name] = spec ? recordProperty(spec) : computed(name);
-  }
-  return out;
-}
-
-/** A field a dialect's event record copies as stored: its record name, its meta key, the value of a flag never written. */
-export interface EventCopy {
-  readonly name: string;
-  readonly meta: string;
-  readonly absent: boolean;
-}
-
-/** The fields a dialect's event presenter copies as stored, in the table's order. */
-export function eventCopies(dialect: 'v1' | 'ec'): EventCopy[] {
-  return eventFieldEntries().flatMap(([field, row]) => {
-    const copy = row.record?.[dialect]?.copy;
-    return copy && 'meta' in row.store ? [{ name: eventRecordName(field, dialect), meta: row.store.meta, absent: copy.absent ?? false }] : [];
-  });
-}
-
-/** A copied field's value in a record's meta: a flag as the reference reads one. */
-export const copiedValue = (copy: EventCopy, meta: Readonly<Record<string, unknown>>): unknown => (copy.meta in meta ? truthyMeta(meta[copy.meta]) : copy.absent);

@@ -5,7 +5,8 @@
  * (libs/calendar/fields.ts, libs/calendar/event-fields.ts) set. Every field of the event's table
  * reaches the write arguments of each dialect that names it, and each consumer's order places it.
  */
-import { EVENT_FIELDS, EVENT_ORDER, eventCopies, eventFieldEntries, eventRecordName, isEventField } from '../../libs/calendar/event-fields';
+import { EVENT_ORDER, eventCopies, eventRecordName } from '../../libs/calendar/event-field-orders';
+import { EVENT_FIELDS, eventFieldEntries, isEventField } from '../../libs/calendar/event-fields';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '../../libs/calendar/fields';
 import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_META, VENUE_TYPE } from '../../libs/calendar/meta';
 import { newCalendarRecord } from '../../libs/calendar/records';
@@ -174,7 +175,12 @@ describe('the event field table', () => {
   it("places each field once in every order that concerns it, and names nothing else of the table's", () => {
     const placed = (order: readonly string[], has: (field: (typeof rows)[number][1]) => boolean) => {
       expect(new Set(order).size).toBe(order.length);
-      expect(rows.filter(([, row]) => has(row)).map(([field]) => field).filter((f) => !order.includes(f))).toEqual([]);
+      expect(
+        rows
+          .filter(([, row]) => has(row))
+          .map(([field]) => field)
+          .filter((f) => !order.includes(f)),
+      ).toEqual([]);
     };
     placed(EVENT_ORDER.ecArgs, (row) => !!row.ecArg);
     placed(EVENT_ORDER.v1Record, (row) => !!row.record?.v1);

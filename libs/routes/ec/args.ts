@@ -6,7 +6,8 @@
  * before the calendar service sees a request.
  */
 import { eventFilterArgs } from '../../calendar/event-filters';
-import { EVENT_FIELDS, EVENT_ORDER, type EcArgSpec, type EventFieldRow } from '../../calendar/event-fields';
+import { EVENT_ORDER } from '../../calendar/event-field-orders';
+import { EVENT_FIELDS, type EcArgSpec, type EventFieldRow } from '../../calendar/event-fields';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
 import type { ArgDecl } from '../../rest/registry';
 import { type Check, arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
@@ -80,14 +81,17 @@ export function entityWriteArgs(stickyDefault: boolean | undefined) {
 const EC_CHECKS = {
   text: (_name: string, spec: EcArgSpec) => text(spec.description),
   eventDate: (name: string, spec: EcArgSpec) => dateTime(name, { description: spec.description, type: 'string', pattern: DATE_PATTERN }),
-  positive: (name: string, spec: EcArgSpec) => positive(name, { description: spec.description, type: 'integer', ...(spec.minimum === undefined ? {} : { minimum: spec.minimum }) }),
+  positive: (name: string, spec: EcArgSpec) =>
+    positive(name, { description: spec.description, type: 'integer', ...(spec.minimum === undefined ? {} : { minimum: spec.minimum }) }),
   idList: (_name: string, spec: EcArgSpec) => idList(spec.description),
 } satisfies Record<NonNullable<EcArgSpec['check']>, (name: string, spec: EcArgSpec) => ArgDecl>;
 
 type Fields = typeof EVENT_FIELDS;
 type EcSpec<K extends keyof Fields> = Fields[K] extends { ecArg: infer S extends EcArgSpec } ? S : never;
 /** A field's ec/v1 declaration: what its check makes, or a plain one of the table's keywords. */
-type EcDecl<S extends EcArgSpec> = S['check'] extends keyof typeof EC_CHECKS ? ReturnType<(typeof EC_CHECKS)[S['check']]> : { description: string; type: S['type'] };
+type EcDecl<S extends EcArgSpec> = S['check'] extends keyof typeof EC_CHECKS
+  ? ReturnType<(typeof EC_CHECKS)[S['check']]>
+  : { description: string; type: S['type'] };
 type EcEventArgs = { [K in keyof Fields as Fields[K] extends { ecArg: EcArgSpec } ? Fields[K]['ec'] & string : never]: EcDecl<EcSpec<K>> };
 
 /** The event's own write arguments (libs/calendar/event-fields.ts), in ec/v1's order. */

@@ -4,7 +4,7 @@
  * components that refer to each other. The request bodies are built from the routes' own argument
  * declarations, so the document never disagrees with what the gateway validates.
  */
-import { eventRecordProperties } from '../../calendar/event-fields';
+import { eventRecordProperties } from '../../calendar/event-field-orders';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldType, type LinkedFields } from '../../calendar/fields';
 import { publishArg } from '../../rest/index-doc';
 import { isRecord } from '../../rest/args';

@@ -52,7 +52,9 @@ type V1Spec<K extends keyof Fields> = Fields[K] extends { v1Arg: infer S extends
 type V1Decl<S extends V1ArgSpec, C extends boolean> = Omit<S, 'check' | 'create'> &
   (S['check'] extends keyof typeof V1_CHECKS ? Omit<(typeof V1_CHECKS)[S['check']], 'description'> : unknown) &
   (C extends true ? (S extends { create: 'required' } ? { readonly required: true } : unknown) : unknown);
-type V1WriteArgs<C extends boolean> = { [K in keyof Fields as Fields[K] extends { v1Arg: V1ArgSpec } ? Fields[K]['v1'] & string : never]: V1Decl<V1Spec<K>, C> };
+type V1WriteArgs<C extends boolean> = {
+  [K in keyof Fields as Fields[K] extends { v1Arg: V1ArgSpec } ? Fields[K]['v1'] & string : never]: V1Decl<V1Spec<K>, C>;
+};
 
 /** The event write fields (libs/calendar/event-fields.ts), in the table's order; on create title, start_date and end_date are required. */
 export function eventWriteArgs<C extends boolean>(create: C): V1WriteArgs<C> {

@@ -3,7 +3,7 @@
  * OPTIONS shows them inline with each route, and the OpenAPI document (`GET /doc`) publishes them as
  * components that refer to each other.
  */
-import { eventRecordProperties } from '../../calendar/event-fields';
+import { eventRecordProperties } from '../../calendar/event-field-orders';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, fieldEntries, type FieldType, type LinkedFields } from '../../calendar/fields';
 
 type Schema = Record<string, unknown>;

@@ -13,7 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { EVENT_FIELDS, EVENT_ORDER, eventFieldEntries, type EventField, type EventFieldRow, type ImportSpec } from '../../../libs/calendar/event-fields';
+import { EVENT_ORDER } from '../../../libs/calendar/event-field-orders';
+import { EVENT_FIELDS, eventFieldEntries, type EventField, type EventFieldRow, type ImportSpec } from '../../../libs/calendar/event-fields';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { isRecord } from '../../../libs/rest/args';

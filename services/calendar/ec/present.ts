@@ -7,7 +7,7 @@
  */
 import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { formatCost } from '../../../libs/calendar/cost';
-import { copiedValue, eventCopies } from '../../../libs/calendar/event-fields';
+import { copiedValue, eventCopies } from '../../../libs/calendar/event-field-orders';
 import { ecName, fieldEntries } from '../../../libs/calendar/fields';
 import { CATEGORY_TAXONOMY, TAG_TAXONOMY, VENUE_META, eventCostMeta } from '../../../libs/calendar/meta';
 import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';

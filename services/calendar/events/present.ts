@@ -5,7 +5,7 @@
  * its identity, title and dates and has everything else blanked.
  */
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
-import { copiedValue, eventCopies, eventRecordOrder } from '../../../libs/calendar/event-fields';
+import { copiedValue, eventCopies, eventRecordOrder } from '../../../libs/calendar/event-field-orders';
 import { inNameOrder } from '../../../libs/terms/order';
 import { EVENT_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
 import { eventTimes, storedTimezone, type EchoedTimes } from '../../../libs/calendar/times';

@@ -6,7 +6,8 @@
  * route arguments.
  */
 import { can, type AuthUser } from '../../../libs/auth/user';
-import { EVENT_FIELDS, EVENT_ORDER, type EventFieldRow } from '../../../libs/calendar/event-fields';
+import { EVENT_ORDER } from '../../../libs/calendar/event-field-orders';
+import { EVENT_FIELDS, type EventFieldRow } from '../../../libs/calendar/event-fields';
 import { RestError, type ErrorBody } from '../../../libs/rest/errors';
 import { Args, isRecord } from '../../../libs/rest/args';
 import type { ArgSchema, Method } from '../../../libs/rest/registry';
