@@ -6,10 +6,11 @@
  * libs/routes/ec/args.ts), both response schemas (libs/routes/vendor-events/schemas.ts,
  * libs/routes/ec/schemas.ts), the field-copying part of both presenters, the stored meta of a write and
  * what the archive's search looks into (services/calendar/linked), and which meta keys hold a URL
- * (libs/posts/save-filter.ts). A new field is one row here (and its place in `ecOrder`). An event's
- * table (`EVENT_FIELDS`) names the fields of an event write in each dialect.
+ * (libs/posts/save-filter.ts). A new field is one row here (and its place in `ecOrder`). The event's
+ * table is in ./event-fields.ts.
  */
-import { EVENT_META, ORGANIZER_META, VENUE_META } from './meta';
+import { EVENT_FIELDS, type EventFieldRow } from './event-fields';
+import { ORGANIZER_META, VENUE_META } from './meta';
 
 /**
  * What a field holds, which says how a write stores it:
@@ -101,48 +102,7 @@ export const ORGANIZER_FIELDS = {
   ecOrder: ['phone', 'website', 'email'],
 } as const satisfies LinkedFields;
 
-/**
- * The fields of an event write (services/calendar/events/write.ts `EventInput`): each one's argument
- * name in vendor/events/v1 and in ec/v1 (null where the dialect has no such argument), and, for a
- * field stored as it is in one meta key, that key and its type (the save filter's rule, as above).
- * Both dialects read their arguments into an event write by these names, and name them in errors so.
- */
-export const EVENT_FIELDS = {
-  title: { v1: 'title', ec: 'title' },
-  description: { v1: 'description', ec: 'content' },
-  excerpt: { v1: 'excerpt', ec: 'excerpt' },
-  slug: { v1: 'slug', ec: 'slug' },
-  status: { v1: 'status', ec: 'status' },
-  author: { v1: 'author', ec: 'author' },
-  password: { v1: 'password', ec: null },
-  date: { v1: 'date', ec: null },
-  // ec/v1's post date (`date_gmt`, else `date` in the site's zone) is handed on as one UTC date.
-  dateUtc: { v1: 'date_utc', ec: 'date' },
-  timezone: { v1: 'timezone', ec: 'timezone' },
-  allDay: { v1: 'all_day', ec: 'all_day' },
-  start: { v1: 'start_date', ec: 'start_date' },
-  startUtc: { v1: null, ec: 'start_date_utc' },
-  end: { v1: 'end_date', ec: 'end_date' },
-  endUtc: { v1: null, ec: 'end_date_utc' },
-  duration: { v1: null, ec: 'duration' },
-  image: { v1: 'image', ec: 'featured_media' },
-  cost: { v1: 'cost', ec: 'cost', meta: EVENT_META.cost, type: 'text' },
-  website: { v1: 'website', ec: null, meta: EVENT_META.url, type: 'url' },
-  showMap: { v1: 'show_map', ec: null, meta: EVENT_META.showMap, type: 'flag' },
-  showMapLink: { v1: 'show_map_link', ec: null, meta: EVENT_META.showMapLink, type: 'flag' },
-  hideFromListings: { v1: 'hide_from_listings', ec: null },
-  sticky: { v1: 'sticky', ec: 'sticky' },
-  featured: { v1: 'featured', ec: 'featured' },
-  venues: { v1: 'venue', ec: 'venues' },
-  organizers: { v1: 'organizer', ec: 'organizers' },
-  categories: { v1: 'categories', ec: 'vendor_events_cat' },
-  tags: { v1: 'tags', ec: 'tags' },
-} as const satisfies Record<string, { v1: string | null; ec: string | null; meta?: string; type?: FieldType }>;
-
-export type EventField = keyof typeof EVENT_FIELDS;
-
-/** A dialect's name of an event field (its vendor/events/v1 name where the dialect has none, as the field is never given there). */
-export const eventFieldName = (field: EventField, dialect: 'v1' | 'ec'): string => EVENT_FIELDS[field][dialect] ?? EVENT_FIELDS[field].v1 ?? field;
+export { EVENT_FIELDS, eventFieldName, type EventField } from './event-fields';
 
 /** The table's fields as `[name, field]` pairs, in the table's order (vendor/events/v1's record order). */
 export function fieldEntries(table: LinkedFields): Array<[string, LinkedField]> {
@@ -154,7 +114,7 @@ export const ecName = (name: string, field: LinkedField): string => field.ec?.na
 
 /** The meta keys of every calendar field holding a URL (stored as esc_url_raw leaves them, by every writer). */
 export const URL_META: readonly string[] = [
-  ...Object.values(EVENT_FIELDS).flatMap((f) => ('type' in f && f.type === 'url' ? [f.meta] : [])),
+  ...Object.values<EventFieldRow>(EVENT_FIELDS).flatMap((f) => (f.type === 'url' && f.meta ? [f.meta] : [])),
   ...[VENUE_FIELDS, ORGANIZER_FIELDS].flatMap((t) =>
     fieldEntries(t)
       .filter(([, f]) => f.type === 'url')

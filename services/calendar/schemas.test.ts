@@ -2,12 +2,17 @@
  * The record schemas and the presenters of both dialects agree, for every kind: every key a presenter
  * answers with is a property of the kind's schema, and every property of the schema is answered where
  * the schema says (`json_ld` on a single read only), for a record with every field of its field table
- * (libs/calendar/fields.ts) set.
+ * (libs/calendar/fields.ts, libs/calendar/event-fields.ts) set. Every field of the event's table
+ * reaches the write arguments of each dialect that names it, and each consumer's order places it.
  */
+import { EVENT_ORDER, eventCopies, eventRecordName } from '../../libs/calendar/event-field-orders';
+import { EVENT_FIELDS, eventFieldEntries, isEventField } from '../../libs/calendar/event-fields';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '../../libs/calendar/fields';
 import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_META, VENUE_TYPE } from '../../libs/calendar/meta';
 import { newCalendarRecord } from '../../libs/calendar/records';
 import type { PostDoc } from '../../libs/posts/types';
+import { EC_ENDPOINTS } from '../../libs/routes/ec';
+import { VENDOR_EVENT_ENDPOINTS } from '../../libs/routes/vendor-events/events';
 import { ecEventSchema, ecOrganizerSchema, ecVenueSchema } from '../../libs/routes/ec/schemas';
 import { eventSchema, organizerSchema, venueSchema } from '../../libs/routes/vendor-events/schemas';
 import type { TermDoc } from '../../libs/terms/repository';
@@ -70,10 +75,17 @@ const event = newCalendarRecord(site, now, {
   meta: {
     [EVENT_META.start]: '2030-06-02 10:00:00',
     [EVENT_META.end]: '2030-06-02 12:00:00',
+    [EVENT_META.startUtc]: '2030-06-02 08:00:00',
+    [EVENT_META.endUtc]: '2030-06-02 10:00:00',
     [EVENT_META.timezone]: 'Europe/Paris',
     [EVENT_META.cost]: '10',
     [EVENT_META.url]: 'http://event.test/',
     [EVENT_META.featured]: true,
+    [EVENT_META.allDay]: false,
+    [EVENT_META.duration]: 7200,
+    [EVENT_META.showMap]: false,
+    [EVENT_META.showMapLink]: false,
+    [EVENT_META.hideFromListings]: 'yes',
     [EVENT_META.venues]: [venue.id],
     [EVENT_META.organizers]: [organizer.id],
   },
@@ -135,5 +147,58 @@ describe('ec/v1: the record schemas list what the presenters answer', () => {
     const own = presented.slice(presented.indexOf('template') + 1);
     const fields = new Map(fieldEntries(VENUE_FIELDS));
     expect(own).toEqual(VENUE_FIELDS.ecOrder.map((n) => (fields.has(n) ? ecName(n, fields.get(n)!) : n)));
+  });
+});
+
+describe('the event field table', () => {
+  const rows = eventFieldEntries();
+
+  it('stores every field the event record sets (the record above has every meta field of the table)', () => {
+    const stored = rows.flatMap(([, row]) => ('meta' in row.store ? [row.store.meta] : []));
+    expect(stored.filter((key) => !(key in (event.meta ?? {})))).toEqual([]);
+  });
+
+  it('reaches the write arguments of each dialect it names, required on a create where it says', () => {
+    const v1Create = VENDOR_EVENT_ENDPOINTS.create.args as Record<string, { required?: boolean }>;
+    const v1Update = VENDOR_EVENT_ENDPOINTS.update.args as Record<string, { required?: boolean }>;
+    const ecUpdate = EC_ENDPOINTS.events.update.args as Record<string, unknown>;
+    for (const [field, row] of rows) {
+      if (row.v1) expect([field, row.v1 in v1Update]).toEqual([field, true]);
+      if (row.v1Arg && row.v1) {
+        expect([field, !!v1Create[row.v1]?.required]).toEqual([field, row.v1Arg.create === 'required']);
+        expect([field, v1Update[row.v1].required]).toEqual([field, undefined]);
+      }
+      if (row.ec) expect([field, row.ec in ecUpdate]).toEqual([field, true]);
+    }
+  });
+
+  it("places each field once in every order that concerns it, and names nothing else of the table's", () => {
+    const placed = (order: readonly string[], has: (field: (typeof rows)[number][1]) => boolean) => {
+      expect(new Set(order).size).toBe(order.length);
+      expect(
+        rows
+          .filter(([, row]) => has(row))
+          .map(([field]) => field)
+          .filter((f) => !order.includes(f)),
+      ).toEqual([]);
+    };
+    placed(EVENT_ORDER.ecArgs, (row) => !!row.ecArg);
+    placed(EVENT_ORDER.v1Record, (row) => !!row.record?.v1);
+    placed(EVENT_ORDER.ecRecord, (row) => !!row.record?.ec);
+    placed(EVENT_ORDER.csv, (row) => !!row.import?.item);
+    placed(EVENT_ORDER.ability, (row) => !!row.ability);
+    for (const field of [...EVENT_ORDER.ecArgs, ...EVENT_ORDER.ability]) expect([field, isEventField(field)]).toEqual([field, true]);
+  });
+
+  it('the plain copies are presented as stored, in both dialects', () => {
+    const parts: EventParts = { linked: () => undefined, term: () => undefined, image: () => false as never };
+    const v1 = presentEvent(event, site, parts);
+    const ec = presentEntity(EC_EVENT, event, { site, user: admin, now, posts, terms: new Map() });
+    const stored = (meta: string) => event.meta![meta];
+    for (const copy of eventCopies('v1')) expect([copy.name, v1[copy.name]]).toEqual([copy.name, !!stored(copy.meta)]);
+    for (const copy of eventCopies('ec')) expect([copy.name, ec[copy.name]]).toEqual([copy.name, !!stored(copy.meta)]);
+    expect(eventCopies('v1').map((c) => c.name)).toEqual(['show_map', 'show_map_link', 'featured']);
+    expect(eventRecordName('startUtc', 'v1')).toBe('utc_start_date');
+    expect(EVENT_FIELDS.categories.ec).toBe('vendor_events_cat');
   });
 });

@@ -6,6 +6,8 @@
  * before the calendar service sees a request.
  */
 import { eventFilterArgs } from '../../calendar/event-filters';
+import { EVENT_ORDER } from '../../calendar/event-field-orders';
+import { EVENT_FIELDS, type EcArgSpec, type EventFieldRow } from '../../calendar/event-fields';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
 import type { ArgDecl } from '../../rest/registry';
 import { type Check, arrayCheck, dateTimeCheck, emailCheck, idListCheck, positiveIntegerCheck, statusListCheck, tecParam, textCheck, uriCheck } from './params';
@@ -75,24 +77,38 @@ export function entityWriteArgs(stickyDefault: boolean | undefined) {
   } satisfies Record<string, ArgDecl>;
 }
 
-const eventDate = (name: string, description: string) => dateTime(name, { description, type: 'string', pattern: DATE_PATTERN });
+/** What each check of the event table's ec/v1 arguments (libs/calendar/event-fields.ts) makes of the table's keywords, under the argument's name. */
+const EC_CHECKS = {
+  text: (_name: string, spec: EcArgSpec) => text(spec.description),
+  eventDate: (name: string, spec: EcArgSpec) => dateTime(name, { description: spec.description, type: 'string', pattern: DATE_PATTERN }),
+  positive: (name: string, spec: EcArgSpec) =>
+    positive(name, { description: spec.description, type: 'integer', ...(spec.minimum === undefined ? {} : { minimum: spec.minimum }) }),
+  idList: (_name: string, spec: EcArgSpec) => idList(spec.description),
+} satisfies Record<NonNullable<EcArgSpec['check']>, (name: string, spec: EcArgSpec) => ArgDecl>;
+
+type Fields = typeof EVENT_FIELDS;
+type EcSpec<K extends keyof Fields> = Fields[K] extends { ecArg: infer S extends EcArgSpec } ? S : never;
+/** A field's ec/v1 declaration: what its check makes, or a plain one of the table's keywords. */
+type EcDecl<S extends EcArgSpec> = S['check'] extends keyof typeof EC_CHECKS
+  ? ReturnType<(typeof EC_CHECKS)[S['check']]>
+  : { description: string; type: S['type'] };
+type EcEventArgs = { [K in keyof Fields as Fields[K] extends { ecArg: EcArgSpec } ? Fields[K]['ec'] & string : never]: EcDecl<EcSpec<K>> };
+
+/** The event's own write arguments (libs/calendar/event-fields.ts), in ec/v1's order. */
+function eventFieldArgs(): EcEventArgs {
+  const args: Record<string, ArgDecl> = {};
+  for (const field of EVENT_ORDER.ecArgs) {
+    const row: EventFieldRow = EVENT_FIELDS[field];
+    if (!row.ecArg || !row.ec) continue;
+    const spec = row.ecArg;
+    args[row.ec] = spec.check ? EC_CHECKS[spec.check](row.ec, spec) : { description: spec.description, type: spec.type };
+  }
+  // Boundary: one declaration for each name EcEventArgs lists, of the kind it names.
+  return args as EcEventArgs;
+}
 
 export function eventWriteArgs() {
-  return {
-    ...entityWriteArgs(undefined),
-    vendor_events_cat: idList('The terms assigned to the entity in the vendor_events_cat taxonomy.'),
-    start_date: eventDate('start_date', 'The start date of the event, in its time zone.'),
-    start_date_utc: eventDate('start_date_utc', 'The start date of the event in UTC.'),
-    end_date: eventDate('end_date', 'The end date of the event, in its time zone.'),
-    end_date_utc: eventDate('end_date_utc', 'The end date of the event in UTC.'),
-    timezone: text('The timezone of the event.'),
-    duration: positive('duration', { description: 'The duration of the event in seconds.', type: 'integer', minimum: 0 }),
-    all_day: { description: 'Whether the event is all day.', type: 'boolean' },
-    featured: { description: 'Whether the event is featured.', type: 'boolean' },
-    cost: text('The cost of the event.'),
-    organizers: idList('The organizers of the event.'),
-    venues: idList('The venues of the event.'),
-  } satisfies Record<string, ArgDecl>;
+  return { ...entityWriteArgs(undefined), ...eventFieldArgs() };
 }
 
 /** The ec/v1 write arguments of a kind's fields: a string under the field's ec/v1 name, for each field ec/v1 has. */

@@ -4,11 +4,12 @@
  * components that refer to each other. The request bodies are built from the routes' own argument
  * declarations, so the document never disagrees with what the gateway validates.
  */
+import { eventRecordProperties } from '../../calendar/event-field-orders';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type FieldType, type LinkedFields } from '../../calendar/fields';
 import { publishArg } from '../../rest/index-doc';
 import { isRecord } from '../../rest/args';
 import type { ArgDecl } from '../../rest/registry';
-import { DATE_PATTERN, RFC3339_PATTERN, STATUSES, entityWriteArgs, eventWriteArgs, organizerWriteArgs, venueWriteArgs } from './args';
+import { RFC3339_PATTERN, STATUSES, entityWriteArgs, eventWriteArgs, organizerWriteArgs, venueWriteArgs } from './args';
 
 type Schema = Record<string, unknown>;
 /** How a schema names another: inline (OPTIONS) or as a `$ref` to a component (OpenAPI). */
@@ -60,35 +61,27 @@ function fieldProperties(table: LinkedFields, computed: Schema = {}): Schema {
   return out;
 }
 
+/** The event's computed properties (the others are the field table's, libs/calendar/event-fields.ts). */
+const EVENT_COMPUTED: Record<string, (ref: Ref) => Schema> = {
+  dates: (ref) => ref('Date_Details'),
+  multiday: () => s(['boolean', 'integer'], 'False, or the number of days a multi-day event spans'),
+  is_past: () => bool('Whether the event is in the past'),
+  is_now: () => bool('Whether the event is happening now'),
+  starts_this_week: () => bool('Whether the event starts this week', true),
+  ends_this_week: () => bool('Whether the event ends this week', true),
+  this_week_duration: () => s('integer', 'The number of days of this week the event takes', { nullable: true }),
+  happens_this_week: () => bool('Whether the event happens this week', true),
+  displays_on: () => s('array', 'The days of this week the event displays on', { items: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } }),
+  organizer_names: () => s('array', 'The names of the organizers of the event', { items: { type: 'string' } }),
+  organizers: (ref) => s('array', 'The organizers of the event', { items: ref('Organizer') }),
+  venues: (ref) => s('array', 'The venues of the event', { items: ref('Venue') }),
+  schedule_details: () => str('When the event happens, in HTML'),
+  short_schedule_details: () => str('When the event happens, in short, in HTML'),
+};
+
 /** The own fields of each entity type, after the common ones. */
 const OWN: Record<'Event' | 'Organizer' | 'Venue', (ref: Ref) => Schema> = {
-  Event: (ref) => ({
-    vendor_events_cat: ids('The terms assigned to the entity in the vendor_events_cat taxonomy'),
-    start_date: str('The start date of the event, in its time zone', { pattern: DATE_PATTERN }),
-    start_date_utc: str('The start date of the event in UTC', { pattern: DATE_PATTERN }),
-    end_date: str('The end date of the event, in its time zone', { pattern: DATE_PATTERN }),
-    end_date_utc: str('The end date of the event in UTC', { pattern: DATE_PATTERN }),
-    dates: ref('Date_Details'),
-    timezone: str('The timezone of the event'),
-    duration: str('The duration of the event in seconds'),
-    multiday: s(['boolean', 'integer'], 'False, or the number of days a multi-day event spans'),
-    is_past: bool('Whether the event is in the past'),
-    is_now: bool('Whether the event is happening now'),
-    all_day: bool('Whether the event is all day'),
-    starts_this_week: bool('Whether the event starts this week', true),
-    ends_this_week: bool('Whether the event ends this week', true),
-    this_week_duration: s('integer', 'The number of days of this week the event takes', { nullable: true }),
-    happens_this_week: bool('Whether the event happens this week', true),
-    displays_on: s('array', 'The days of this week the event displays on', { items: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' } }),
-    featured: bool('Whether the event is featured'),
-    sticky: bool('Whether the event is sticky'),
-    cost: str('The cost of the event, formatted'),
-    organizer_names: s('array', 'The names of the organizers of the event', { items: { type: 'string' } }),
-    organizers: s('array', 'The organizers of the event', { items: ref('Organizer') }),
-    venues: s('array', 'The venues of the event', { items: ref('Venue') }),
-    schedule_details: str('When the event happens, in HTML'),
-    short_schedule_details: str('When the event happens, in short, in HTML'),
-  }),
+  Event: (ref) => eventRecordProperties('ec', (name) => EVENT_COMPUTED[name](ref)),
   Organizer: () => fieldProperties(ORGANIZER_FIELDS),
   Venue: () => fieldProperties(VENUE_FIELDS, { directions_link: str('A link to directions to the venue', { format: 'uri' }) }),
 };

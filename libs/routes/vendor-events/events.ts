@@ -3,6 +3,7 @@
  * Archive_Event, Single_Event, Single_Event_Slug). The endpoints are constants the calendar service binds to.
  */
 import { eventFilterArgs } from '../../calendar/event-filters';
+import { EVENT_FIELDS, eventFieldEntries, type V1ArgSpec } from '../../calendar/event-fields';
 import { ParamError } from '../../rest/errors';
 import { endpoint } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
@@ -19,7 +20,6 @@ import {
   nonEmptyString,
   pageArgs,
   positive,
-  requiredOn,
   statusList,
   termsArg,
   timezoneOrEmpty,
@@ -31,37 +31,42 @@ import { eventSchema } from './schemas';
 
 const costValue = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
 
-/** The event write fields; on create title, start_date and end_date are required. */
-export function eventWriteArgs<C extends boolean>(create: C) {
-  return {
-    author: { description: 'The event author ID', type: 'integer', validate: positive },
-    date: { description: 'The event publication date', type: 'string', validate: dateText },
-    date_utc: { description: 'The event publication date (UTC time zone)', type: 'string', validate: dateText },
-    title: { description: 'The event title', type: 'string', ...requiredOn(create), validate: nonEmptyString },
-    description: { description: 'The event description', type: 'string', validate: nonEmptyString },
-    slug: { description: 'The event slug', type: 'string', validate: nonEmptyString },
-    excerpt: { description: 'The event excerpt', type: 'string', validate: nonEmptyString },
-    status: writeStatus,
-    timezone: { description: 'The event time zone (IANA name or UTC offset); the site time zone when empty', type: 'string', validate: timezoneOrEmpty },
-    all_day: { description: 'Whether the event lasts the whole day or not', type: 'boolean', default: false },
-    start_date: { description: 'The event start date and time', type: 'string', ...requiredOn(create), validate: dateText },
-    end_date: { description: 'The event end date and time', type: 'string', ...requiredOn(create), validate: dateText },
-    image: { description: 'The event featured image ID or URL', validate: imageRef },
-    cost: {
-      description: 'The event cost',
-      validate: (v) => (costValue(v) || (Array.isArray(v) && v.every(costValue)) ? true : INVALID),
-    },
-    website: { description: 'The event website URL', ...NULL_DEFAULT, validate: urlOrEmpty },
-    show_map: { description: 'Whether the map should be shown in the event single page or not', type: 'boolean' },
-    show_map_link: { description: 'Whether the map link should be shown in the event single page or not', type: 'boolean' },
-    hide_from_listings: { description: 'Whether the event should be hidden in the calendar view or not', type: 'boolean' },
-    sticky: { description: 'Whether the event should be sticky in the calendar view or not', type: 'boolean' },
-    featured: { description: 'Whether the event should be featured on the site or not', type: 'boolean' },
-    categories: termsArg('The event category IDs, slugs or names'),
-    tags: termsArg('The event tag IDs, slugs or names'),
-    venue: linkedArg('venue', 'The event venue ID or data'),
-    organizer: linkedArg('organizer', 'The event organizer IDs or data'),
-  } satisfies Record<string, ArgDecl>;
+/** What each check of the event table's v1 arguments (libs/calendar/event-fields.ts) adds to the declaration. */
+const V1_CHECKS = {
+  positive: { validate: positive },
+  date: { validate: dateText },
+  text: { validate: nonEmptyString },
+  status: { validate: writeStatus.validate },
+  timezone: { validate: timezoneOrEmpty },
+  image: { validate: imageRef },
+  cost: { validate: (v: unknown) => (costValue(v) || (Array.isArray(v) && v.every(costValue)) ? true : INVALID) },
+  url: { ...NULL_DEFAULT, validate: urlOrEmpty },
+  terms: termsArg(''),
+  venue: linkedArg('venue', ''),
+  organizer: linkedArg('organizer', ''),
+} satisfies Record<NonNullable<V1ArgSpec['check']>, Partial<ArgDecl>>;
+
+type Fields = typeof EVENT_FIELDS;
+type V1Spec<K extends keyof Fields> = Fields[K] extends { v1Arg: infer S extends V1ArgSpec } ? S : never;
+/** A field's v1 declaration: the table's keywords, its check's parts, `required` on a create where the table says so. */
+type V1Decl<S extends V1ArgSpec, C extends boolean> = Omit<S, 'check' | 'create'> &
+  (S['check'] extends keyof typeof V1_CHECKS ? Omit<(typeof V1_CHECKS)[S['check']], 'description'> : unknown) &
+  (C extends true ? (S extends { create: 'required' } ? { readonly required: true } : unknown) : unknown);
+type V1WriteArgs<C extends boolean> = {
+  [K in keyof Fields as Fields[K] extends { v1Arg: V1ArgSpec } ? Fields[K]['v1'] & string : never]: V1Decl<V1Spec<K>, C>;
+};
+
+/** The event write fields (libs/calendar/event-fields.ts), in the table's order; on create title, start_date and end_date are required. */
+export function eventWriteArgs<C extends boolean>(create: C): V1WriteArgs<C> {
+  const args: Record<string, ArgDecl> = {};
+  for (const [, row] of eventFieldEntries()) {
+    if (!row.v1Arg || !row.v1) continue;
+    const { check, create: onCreate, ...keywords } = row.v1Arg;
+    const parts = check ? V1_CHECKS[check] : {};
+    args[row.v1] = { ...parts, ...keywords, ...(create && onCreate === 'required' ? { required: true } : {}) };
+  }
+  // Boundary: one declaration for each name V1WriteArgs lists, of the kind it names.
+  return args as V1WriteArgs<C>;
 }
 
 const dateFilter = (description: string) => ({ description, type: 'string', validate: dateText }) satisfies ArgDecl;

@@ -3,6 +3,7 @@
  * OPTIONS shows them inline with each route, and the OpenAPI document (`GET /doc`) publishes them as
  * components that refer to each other.
  */
+import { eventRecordProperties } from '../../calendar/event-field-orders';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, fieldEntries, type FieldType, type LinkedFields } from '../../calendar/fields';
 
 type Schema = Record<string, unknown>;
@@ -29,6 +30,30 @@ function fieldProperties(table: LinkedFields, flags: boolean): Schema {
   }
   return out;
 }
+
+/** The event record's computed properties (the others are the field table's, libs/calendar/event-fields.ts). */
+const EVENT_COMPUTED: Record<string, (ref: Ref) => Schema> = {
+  id: () => int('The event ID'),
+  global_id: () => str('The event global ID'),
+  global_id_lineage: () => s('array', 'The event global ID lineage', { items: { type: 'string' } }),
+  modified: () => dateTime('The event last modification date'),
+  modified_utc: () => dateTime('The event last modification date, UTC'),
+  url: () => str('The event page', { format: 'uri' }),
+  rest_url: () => str('The event REST URL', { format: 'uri' }),
+  image: (ref) => ref('Image'),
+  start_date_details: (ref) => ref('DateDetails'),
+  end_date_details: (ref) => ref('DateDetails'),
+  utc_start_date_details: (ref) => ref('DateDetails'),
+  utc_end_date_details: (ref) => ref('DateDetails'),
+  timezone_abbr: () => str('The event time zone abbreviation'),
+  cost_details: (ref) => ref('CostDetails'),
+  categories: (ref) => s('array', 'The event categories', { items: ref('Term') }),
+  tags: (ref) => s('array', 'The event tags', { items: ref('Term') }),
+  venue: (ref) => ({ description: 'The event venue, or an empty list', oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] }),
+  organizer: (ref) => s('array', 'The event organizers', { items: ref('Organizer') }),
+  custom_fields: () => s(['object', 'array'], 'Configured additional fields with a value, by meta key'),
+  json_ld: () => s('object', 'The event as schema.org JSON-LD (single event only)'),
+};
 
 const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
   DateDetails: () => ({
@@ -138,49 +163,7 @@ const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
   Event: (ref) => ({
     type: 'object',
     description: 'An event',
-    properties: {
-      id: int('The event ID'),
-      global_id: str('The event global ID'),
-      global_id_lineage: s('array', 'The event global ID lineage', { items: { type: 'string' } }),
-      author: str('The event author ID'),
-      status: str('The event post status'),
-      date: dateTime('The event publication date'),
-      date_utc: dateTime('The event publication date, UTC'),
-      modified: dateTime('The event last modification date'),
-      modified_utc: dateTime('The event last modification date, UTC'),
-      url: str('The event page', { format: 'uri' }),
-      rest_url: str('The event REST URL', { format: 'uri' }),
-      title: str('The event title'),
-      description: str('The event description (HTML)'),
-      excerpt: str('The event excerpt (HTML)'),
-      slug: str('The event slug'),
-      image: ref('Image'),
-      all_day: bool('Whether the event spans whole days'),
-      start_date: dateTime('The event start, in its time zone'),
-      start_date_details: ref('DateDetails'),
-      end_date: dateTime('The event end, in its time zone'),
-      end_date_details: ref('DateDetails'),
-      utc_start_date: dateTime('The event start, UTC'),
-      utc_start_date_details: ref('DateDetails'),
-      utc_end_date: dateTime('The event end, UTC'),
-      utc_end_date_details: ref('DateDetails'),
-      timezone: str('The event time zone'),
-      timezone_abbr: str('The event time zone abbreviation'),
-      cost: str('The event cost as shown'),
-      cost_details: ref('CostDetails'),
-      website: str('The event website (the event page when none)', { format: 'uri' }),
-      show_map: bool('Whether the event shows a map'),
-      show_map_link: bool('Whether the event shows a map link'),
-      hide_from_listings: bool('Whether the event is hidden from listings'),
-      sticky: bool('Whether the event is sticky in listings'),
-      featured: bool('Whether the event is featured'),
-      categories: s('array', 'The event categories', { items: ref('Term') }),
-      tags: s('array', 'The event tags', { items: ref('Term') }),
-      venue: { description: 'The event venue, or an empty list', oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
-      organizer: s('array', 'The event organizers', { items: ref('Organizer') }),
-      custom_fields: s(['object', 'array'], 'Configured additional fields with a value, by meta key'),
-      json_ld: s('object', 'The event as schema.org JSON-LD (single event only)'),
-    },
+    properties: eventRecordProperties('v1', (name) => EVENT_COMPUTED[name](ref)),
   }),
 };
 

@@ -13,6 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { EVENT_ORDER } from '../../../libs/calendar/event-field-orders';
+import { EVENT_FIELDS, eventFieldEntries, type EventField, type EventFieldRow, type ImportSpec } from '../../../libs/calendar/event-fields';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import { isRecord } from '../../../libs/rest/args';
@@ -28,17 +30,11 @@ export interface CsvOptions {
   dateFormat?: 'mdy' | 'dmy';
 }
 
+/** A column's field: one of the event's field table (libs/calendar/event-fields.ts), or one this importer reads itself. */
 type Field =
-  | 'title'
-  | 'description'
-  | 'excerpt'
-  | 'startDate'
+  | EventField
   | 'startTime'
-  | 'endDate'
   | 'endTime'
-  | 'allDay'
-  | 'timezone'
-  | 'venue'
   | 'venueAddress'
   | 'venueCity'
   | 'venueState'
@@ -46,41 +42,18 @@ type Field =
   | 'venueCountry'
   | 'venuePhone'
   | 'venueWebsite'
-  | 'organizer'
   | 'organizerEmail'
   | 'organizerPhone'
   | 'organizerWebsite'
-  | 'showMapLink'
-  | 'showMap'
-  | 'cost'
   | 'currencySymbol'
   | 'currencyPosition'
-  | 'categories'
-  | 'tags'
-  | 'url'
-  | 'image'
-  | 'hide'
-  | 'sticky'
-  | 'featured'
   | 'uid';
 
-/** Header names (lower case, words only, without a leading "event ") and the field each fills. */
+/** Header names (lower case, words only, without a leading "event ") and the field each fills: the field table's columns, then the importer's own. */
 const HEADERS: Record<string, Field> = {
-  name: 'title',
-  title: 'title',
-  description: 'description',
-  content: 'description',
-  excerpt: 'excerpt',
-  'start date': 'startDate',
+  ...Object.fromEntries(eventFieldEntries().flatMap(([field, row]) => (row.import?.columns ?? []).map((column) => [column, field]))),
   'start time': 'startTime',
-  'end date': 'endDate',
   'end time': 'endTime',
-  'all day': 'allDay',
-  'all day event': 'allDay',
-  timezone: 'timezone',
-  'time zone': 'timezone',
-  'venue name': 'venue',
-  venue: 'venue',
   'venue address': 'venueAddress',
   'venue city': 'venueCity',
   'venue state province': 'venueState',
@@ -91,32 +64,11 @@ const HEADERS: Record<string, Field> = {
   'venue phone': 'venuePhone',
   'venue website': 'venueWebsite',
   'venue url': 'venueWebsite',
-  'organizer name': 'organizer',
-  organizer: 'organizer',
-  organizers: 'organizer',
   'organizer email': 'organizerEmail',
   'organizer phone': 'organizerPhone',
   'organizer website': 'organizerWebsite',
-  'show map link': 'showMapLink',
-  'show map': 'showMap',
-  cost: 'cost',
   'currency symbol': 'currencySymbol',
   'currency position': 'currencyPosition',
-  category: 'categories',
-  categories: 'categories',
-  tags: 'tags',
-  tag: 'tags',
-  website: 'url',
-  url: 'url',
-  'featured image': 'image',
-  image: 'image',
-  'hide from event listings': 'hide',
-  'hide from listings': 'hide',
-  'hide event from event listings': 'hide',
-  'sticky in month view': 'sticky',
-  featured: 'featured',
-  'feature event': 'featured',
-  feature: 'featured',
   id: 'uid',
   uid: 'uid',
 };
@@ -203,6 +155,8 @@ const list = (v: string): string[] => {
   return out;
 };
 
+const READ = { text: (v: string) => v, flag: truthy, list } satisfies Record<NonNullable<ImportSpec['read']>, (v: string) => unknown>;
+
 const POSITIONS: Record<string, string> = { prefix: 'prefix', before: 'prefix', postfix: 'postfix', suffix: 'postfix', after: 'postfix' };
 
 /** One row as an item, or why it cannot be imported. */
@@ -213,17 +167,17 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
   const zone = tzText ? (ianaOfTzid(tzText) ?? zoneOf(tzText)) : zoneDefault;
   if (!zone) return `Timezone is not a time zone: ${tzText}`;
   const format = opts.dateFormat ?? 'mdy';
-  if (!cell('startDate').trim()) return 'Event Start Date is empty';
-  const start = readDate(cell('startDate'), format, zone);
-  if (!start) return `Event Start Date is not a date: ${cell('startDate')}`;
-  const end = cell('endDate').trim() ? readDate(cell('endDate'), format, zone) : { ...start };
-  if (!end) return `Event End Date is not a date: ${cell('endDate')}`;
+  if (!cell('start').trim()) return 'Event Start Date is empty';
+  const start = readDate(cell('start'), format, zone);
+  if (!start) return `Event Start Date is not a date: ${cell('start')}`;
+  const end = cell('end').trim() ? readDate(cell('end'), format, zone) : { ...start };
+  if (!end) return `Event End Date is not a date: ${cell('end')}`;
   const startTime = readTime(cell('startTime'));
   if (startTime === 'bad') return `Event Start Time is not a time: ${cell('startTime')}`;
   const endTime = readTime(cell('endTime'));
   if (endTime === 'bad') return `Event End Time is not a time: ${cell('endTime')}`;
   const startClock = startTime ?? start.time;
-  const endClock = endTime ?? (cell('endDate').trim() ? end.time : undefined) ?? startClock;
+  const endClock = endTime ?? (cell('end').trim() ? end.time : undefined) ?? startClock;
   const allDay = truthy(cell('allDay').trim()) || (!startClock && !endTime && !end.time);
 
   const item: FeedEvent = { title };
@@ -249,21 +203,18 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
   };
   const same = (v: string) => v;
   put('description', 'description', (v) => v.replace(/\r\n?/g, '\n'));
-  put('excerpt', 'excerpt', same);
-  put('url', 'url', same);
-  put('image', 'image', same);
-  put('cost', 'cost', same);
-  put('currency_symbol', 'currencySymbol', same);
-  put('currency_position', 'currencyPosition', (v) => POSITIONS[v.toLowerCase()] ?? v);
-  put('categories', 'categories', list);
-  put('tags', 'tags', list);
-  put('show_map', 'showMap', truthy);
-  put('show_map_link', 'showMapLink', truthy);
-  put('hide_from_listings', 'hide', truthy);
-  put('sticky', 'sticky', truthy);
-  put('featured', 'featured', truthy);
-  if (cell('venue').trim()) {
-    const venue: EaVenue = { venue: cell('venue').trim() };
+  // The field table's plain columns, in its CSV order.
+  for (const name of EVENT_ORDER.csv) {
+    if (name === 'currency_symbol') put('currency_symbol', 'currencySymbol', same);
+    else if (name === 'currency_position') put('currency_position', 'currencyPosition', (v) => POSITIONS[v.toLowerCase()] ?? v);
+    else {
+      const column: ImportSpec | undefined = (EVENT_FIELDS[name] as EventFieldRow).import;
+      const v = cell(name).trim();
+      if (column?.item && column.read && v) Object.assign(item, { [column.item]: READ[column.read](v) });
+    }
+  }
+  if (cell('venues').trim()) {
+    const venue: EaVenue = { venue: cell('venues').trim() };
     const add = (key: 'address' | 'city' | 'stateprovince' | 'zip' | 'country' | 'phone' | 'website', f: Field) =>
       cell(f).trim() && (venue[key] = cell(f).trim());
     add('address', 'venueAddress');
@@ -275,8 +226,8 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
     add('website', 'venueWebsite');
     item.venue = venue;
   }
-  if (cell('organizer').trim()) {
-    const organizer: EaOrganizer = { organizer: cell('organizer').trim() };
+  if (cell('organizers').trim()) {
+    const organizer: EaOrganizer = { organizer: cell('organizers').trim() };
     if (cell('organizerEmail').trim()) organizer.email = cell('organizerEmail').trim();
     if (cell('organizerPhone').trim()) organizer.phone = cell('organizerPhone').trim();
     if (cell('organizerWebsite').trim()) organizer.website = cell('organizerWebsite').trim();
@@ -339,7 +290,7 @@ export function parseCsv(text: string, opts: CsvOptions): FeedResult {
     const f = fieldOf(h);
     if (f && !columns.has(f)) columns.set(f, i);
   });
-  if (!columns.has('title') || !columns.has('startDate')) throw new Error('Not an events CSV: the columns "Event Name" and "Event Start Date" are needed');
+  if (!columns.has('title') || !columns.has('start')) throw new Error('Not an events CSV: the columns "Event Name" and "Event Start Date" are needed');
 
   const zoneDefault = zoneOf(opts.defaultZone) ?? 'UTC';
   const events: FeedEvent[] = [];

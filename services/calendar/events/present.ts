@@ -5,6 +5,7 @@
  * its identity, title and dates and has everything else blanked.
  */
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
+import { copiedValue, eventCopies, eventRecordOrder } from '../../../libs/calendar/event-field-orders';
 import { inNameOrder } from '../../../libs/terms/order';
 import { EVENT_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
 import { eventTimes, storedTimezone, type EchoedTimes } from '../../../libs/calendar/times';
@@ -28,6 +29,9 @@ export interface EventPresentOptions {
   /** Listed without the right password: protected fields blanked. */
   blank?: boolean;
 }
+
+const V1_ORDER = eventRecordOrder('v1');
+const V1_COPIES = new Map(eventCopies('v1').map((c) => [c.name, c]));
 
 const EMPTY_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
 
@@ -87,7 +91,7 @@ export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: 
   const venues = blank ? [] : linked(doc.venues, VENUE);
   const given = m[EVENT_META.url];
   const website = typeof given === 'string' && given !== '' ? given : url;
-  const out: Record<string, unknown> = {
+  const values: Record<string, unknown> = {
     id: doc.id,
     global_id: gid,
     global_id_lineage: [gid],
@@ -113,17 +117,21 @@ export function presentEvent(doc: PostDoc, site: Site, parts: EventParts, opts: 
     cost: blank ? '' : formatCost(costMeta, cost),
     cost_details: blank ? EMPTY_COST : cost,
     website: blank ? '' : website,
-    show_map: blank ? null : EVENT_META.showMap in m ? truthyMeta(m[EVENT_META.showMap]) : true,
-    show_map_link: blank ? null : EVENT_META.showMapLink in m ? truthyMeta(m[EVENT_META.showMapLink]) : true,
     hide_from_listings: blank ? null : m[EVENT_META.hideFromListings] === 'yes',
     sticky: blank ? null : doc.menu_order === -1,
-    featured: blank ? null : truthyMeta(m[EVENT_META.featured]),
     categories: blank ? [] : termsOf(doc, 'vendor_events_cat', parts),
     tags: blank ? [] : termsOf(doc, 'post_tag', parts),
     venue: venues.length === 1 ? venues[0] : venues,
     organizer: blank ? [] : linked(doc.organizers, ORGANIZER),
     custom_fields: [],
   };
-  if (opts.single) out.json_ld = eventJsonLd(doc, site, parts, times, cost);
+  if (opts.single) values.json_ld = eventJsonLd(doc, site, parts, times, cost);
+  // The record in the field table's order: its plain copies read from the meta, the rest as computed above.
+  const out: Record<string, unknown> = {};
+  for (const [name] of V1_ORDER) {
+    const copy = V1_COPIES.get(name);
+    if (copy) out[name] = blank ? null : copiedValue(copy, m);
+    else if (name in values) out[name] = values[name];
+  }
   return out;
 }

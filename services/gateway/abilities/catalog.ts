@@ -6,6 +6,8 @@
  * route arguments.
  */
 import { can, type AuthUser } from '../../../libs/auth/user';
+import { EVENT_ORDER } from '../../../libs/calendar/event-field-orders';
+import { EVENT_FIELDS, type EventFieldRow } from '../../../libs/calendar/event-fields';
 import { RestError, type ErrorBody } from '../../../libs/rest/errors';
 import { Args, isRecord } from '../../../libs/rest/args';
 import type { ArgSchema, Method } from '../../../libs/rest/registry';
@@ -102,6 +104,23 @@ const paging = (max: number): Record<string, ArgSchema> => ({
   page: { type: 'integer', description: 'Page of the results.', minimum: 1, default: 1 },
   per_page: { type: 'integer', description: 'Results per page.', minimum: 1, maximum: max, default: 10 },
 });
+
+/** The create-event input: the field table's ability properties (libs/calendar/event-fields.ts), under the fields' vendor/events/v1 names. */
+function eventAbilityInput(): Record<string, ArgSchema> {
+  const out: Record<string, ArgSchema> = {};
+  for (const field of EVENT_ORDER.ability) {
+    const row: EventFieldRow = EVENT_FIELDS[field];
+    if (row.ability && row.v1) out[row.v1] = { ...row.ability };
+  }
+  return out;
+}
+
+/** The inputs a create needs: the fields whose v1 argument a create requires. */
+const eventAbilityRequired = (): string[] =>
+  EVENT_ORDER.ability.flatMap((field) => {
+    const row: EventFieldRow = EVENT_FIELDS[field];
+    return row.ability && row.v1 && row.v1Arg?.create === 'required' ? [row.v1] : [];
+  });
 
 /** A list answer of the v1 archives: the records under their key, and the totals. */
 const listOutput = (key: string, what: string): ArgSchema => ({
@@ -236,24 +255,8 @@ export const ABILITIES: Ability[] = [
     category: 'events-calendar',
     input_schema: {
       type: 'object',
-      properties: {
-        title: str('The event title.', { minLength: 1 }),
-        start_date: str('The start date and time, e.g. 2026-05-01 18:00:00.', { minLength: 1 }),
-        end_date: str('The end date and time.', { minLength: 1 }),
-        description: str('The event description (HTML).'),
-        excerpt: str('A short summary.'),
-        status: str('The post status.', { enum: ['publish', 'future', 'draft', 'pending', 'private'] }),
-        timezone: str('The event time zone; the site time zone when not given.'),
-        all_day: { type: 'boolean', description: 'Whether the event lasts whole days.' },
-        cost: str('The event cost.'),
-        website: str('The event website address.', { format: 'uri' }),
-        featured: { type: 'boolean', description: 'Whether the event is featured.' },
-        venue: { type: 'integer', description: 'The venue ID.', minimum: 1 },
-        organizer: ids('The organizer IDs.'),
-        categories: ids('The event category IDs.'),
-        tags: ids('The tag IDs.'),
-      },
-      required: ['title', 'start_date', 'end_date'],
+      properties: eventAbilityInput(),
+      required: eventAbilityRequired(),
       additionalProperties: false,
     },
     output_schema: record('The event as created.'),
