@@ -11,8 +11,7 @@ import { openStore } from '../store';
 import type { Store } from '../store/types';
 import { TermsRepository } from '../terms/repository';
 import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, VENUE_TYPE } from './meta';
-import { newCalendarRecord } from './records';
-import { nextEventRecord, storeRecords, type RecordSaveDeps } from './save';
+import { newCalendarRecord, nextEventRecord, storeRecords, type RecordSaveDeps } from './save';
 
 let store: Store;
 let deps: RecordSaveDeps & { terms: TermsRepository };

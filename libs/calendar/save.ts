@@ -11,13 +11,22 @@
  * moved by what the writes changed (or handed back to a writer that moves them later).
  */
 import { mysqlLocal } from '../dates/format';
-import { guidFor } from '../posts/record';
+import { guidFor, newPostRecord, type NewPost } from '../posts/record';
 import { flattenTax, type PostsRepository } from '../posts/repository';
 import type { PostDoc } from '../posts/types';
 import type { Store } from '../store/types';
 import { countDeltas, type TermsRepository } from '../terms/repository';
 import { EVENT_TYPE, eventMetaChanges, type EventTimes } from './meta';
-import { newCalendarRecord } from './records';
+
+/**
+ * A complete new calendar record (event, venue, organizer): every post field with the value the reference
+ * gives a fresh record of that type (events open to comments and pings, venues and organizers closed), so
+ * every writer stores the same shape. Callers pass what they know; the rest is filled here.
+ */
+export function newCalendarRecord(site: { home: string; timezone: string }, now: Date, fields: NewPost): PostDoc {
+  const open = fields.type === EVENT_TYPE ? 'open' : 'closed';
+  return newPostRecord(site, now, { comment_status: open, ping_status: open, ...fields });
+}
 
 export interface RecordSaveDeps {
   store: Store;

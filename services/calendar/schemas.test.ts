@@ -6,7 +6,7 @@
  */
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '../../libs/calendar/fields';
 import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_META, VENUE_TYPE } from '../../libs/calendar/meta';
-import { newCalendarRecord } from '../../libs/calendar/records';
+import { newCalendarRecord } from '../../libs/calendar/save';
 import type { PostDoc } from '../../libs/posts/types';
 import { ecEventSchema, ecOrganizerSchema, ecVenueSchema } from '../../libs/routes/ec/schemas';
 import { eventSchema, organizerSchema, venueSchema } from '../../libs/routes/vendor-events/schemas';

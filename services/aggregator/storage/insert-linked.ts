@@ -4,8 +4,7 @@
  * answer maps each to its id.
  */
 import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_META, VENUE_TYPE } from '../../../libs/calendar/meta';
-import { newCalendarRecord } from '../../../libs/calendar/records';
-import { storeRecords, type RecordWrite } from '../../../libs/calendar/save';
+import { newCalendarRecord, storeRecords, type RecordWrite } from '../../../libs/calendar/save';
 import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { mysqlLocal } from '../../../libs/dates/format';

@@ -6,8 +6,7 @@
  */
 import type { Caller } from '../../../libs/auth/user';
 import { fieldEntries } from '../../../libs/calendar/fields';
-import { newCalendarRecord } from '../../../libs/calendar/records';
-import { storeRecords } from '../../../libs/calendar/save';
+import { newCalendarRecord, storeRecords } from '../../../libs/calendar/save';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { textFilterFor, type TextFilter } from '../../../libs/posts/save-filter';
 import type { PostDoc } from '../../../libs/posts/types';
