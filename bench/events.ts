@@ -7,7 +7,7 @@
  */
 import { DateTime } from 'luxon';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, eventMetaChanges, timesToMeta } from '../libs/calendar/meta';
-import { newCalendarRecord } from '../libs/calendar/records';
+import { newCalendarRecord } from '../libs/calendar/save';
 import type { PostDoc } from '../libs/posts/types';
 import type { Store } from '../libs/store/types';
 import type { BenchEndpoint } from './endpoints';

@@ -18,6 +18,9 @@ export function fromLocal(local: string, zone: string): Date {
   return DateTime.fromFormat(local, MYSQL_FORMAT, { zone }).toJSDate();
 }
 
+/** Now, to the millisecond: the clock services hand their handlers (tests hand them a fixed one). */
+export const systemNow = (): Date => new Date();
+
 /** Now, to the second, as the reference's current_time() reads it. */
 export function now(): Date {
   return new Date(Math.floor(Date.now() / 1000) * 1000);

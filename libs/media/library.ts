@@ -13,7 +13,7 @@ import { sanitizeTextField } from '../html/text';
 import { newPostRecord } from '../posts/record';
 import type { PostsRepository } from '../posts/repository';
 import { ALT_TEXT_META, textFilterFor } from '../posts/save-filter';
-import { sanitizeTitle, uniquePostSlug } from '../posts/slug';
+import { sanitizeTitle } from '../posts/slug';
 import type { PostDoc } from '../posts/types';
 import type { Site } from '../rest/site';
 import { RestError } from '../rest/errors';
@@ -190,7 +190,7 @@ export class MediaLibrary {
         id,
         type: ATTACHMENT_TYPE,
         status: 'inherit',
-        slug: await uniquePostSlug(this.posts, sanitizeTitle(title) || String(id), { type: ATTACHMENT_TYPE, hierarchical: false }),
+        slug: await this.posts.uniqueSlug(sanitizeTitle(title) || String(id), { type: ATTACHMENT_TYPE, hierarchical: false }),
         title,
         content: filter.html(f.description ?? ''),
         excerpt: caption,

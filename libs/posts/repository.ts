@@ -3,7 +3,8 @@
  * `tax`, and implements the trash bookkeeping of the reference (previous status, time, desired slug).
  */
 import { Repository } from '../store/repository';
-import type { Filter, Store, Update } from '../store/types';
+import type { FieldCondition, Filter, Store, Update } from '../store/types';
+import { assignSlugs, needsCandidates, type SlugScope } from './slug';
 import { unlinkFromEvents } from '../calendar/meta';
 import type { PostDoc, TrashInfo } from './types';
 
@@ -14,6 +15,36 @@ export class PostsRepository extends Repository<PostDoc> {
 
   nextId(): Promise<number> {
     return this.store.nextId('posts');
+  }
+
+  /** A free slug for a wanted one (see uniqueSlugs). */
+  async uniqueSlug(wanted: string, scope: SlugScope): Promise<string> {
+    return (await this.uniqueSlugs([wanted], scope))[0];
+  }
+
+  /**
+   * Free slugs for wanted ones, in order, by the rule of assignSlugs (libs/posts/slug.ts), among the
+   * records of the scope's type (and parent, for hierarchical types), the record itself excepted. One
+   * query finds which wanted slugs are in use, then one index range per slug that needs its `slug-N`
+   * candidates (a single slug goes straight to its range): slugs hold only [a-z0-9_-], and of those only
+   * '-' sorts before '.', so a slug and its candidates are one range.
+   */
+  async uniqueSlugs(wanted: readonly string[], scope: SlugScope): Promise<string[]> {
+    const bases = [...new Set(wanted.filter(Boolean))];
+    const taken = new Set<string>();
+    const filter: Filter = { type: scope.type };
+    if (scope.hierarchical) filter.parent = scope.parent ?? 0;
+    const load = async (slug: FieldCondition) => {
+      for (const r of await this.collection.find({ ...filter, slug }, { fields: ['slug'] })) if (r.id !== scope.selfId) taken.add(String(r.slug));
+    };
+    const range = (base: string) => load({ $gte: base, $lt: `${base}.` });
+    if (bases.length === 1) await range(bases[0]);
+    else if (bases.length > 1) {
+      await load({ $in: bases });
+      const repeated = new Set(wanted.filter((w, i) => w && wanted.indexOf(w) !== i));
+      for (const base of bases) if (needsCandidates(base, taken, scope, repeated.has(base))) await range(base);
+    }
+    return assignSlugs(wanted, taken, scope);
   }
 
   /** A record of one type by id (null for a missing id or another type). */

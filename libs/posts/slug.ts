@@ -1,5 +1,4 @@
 /** Slugs as the reference makes them: sanitize_title, then unique per type (and parent when hierarchical). */
-import type { Filter, ReadableCollection } from '../store/types';
 
 /** Lower-case, accents folded (æ → ae, ß → ss), anything else non-alphanumeric becomes a hyphen. */
 export function sanitizeTitle(title: string): string {
@@ -22,28 +21,6 @@ export function sanitizeTitle(title: string): string {
     .slice(0, 200);
 }
 
-/** Names the reference never hands out as a post slug without a suffix. */
-const RESERVED = new Set(['embed', 'feed', 'rdf', 'rss', 'rss2', 'atom']);
-
-/**
- * `slug`, or `slug-2`, `slug-3`, ... whichever is free among records of the same type (and parent,
- * for hierarchical types), ignoring the record itself. One query fetches every candidate in use.
- */
-export async function uniqueSlug(posts: ReadableCollection, slug: string, scope: { type: string; parent?: number; selfId?: number }): Promise<string> {
-  if (!slug) return slug;
-  const filter: Filter = { type: scope.type };
-  if (scope.parent !== undefined) filter.parent = scope.parent;
-  const taken = new Set<string>();
-  const rows = await posts.find({ ...filter, $or: [{ slug }, { slug: { $icontains: `${slug}-` } }] }, { fields: ['slug'] });
-  for (const r of rows) if (r.id !== scope.selfId) taken.add(String(r.slug));
-  const reserved = RESERVED.has(slug);
-  if (!taken.has(slug) && !reserved) return slug;
-  for (let n = 2; ; n++) {
-    const candidate = `${slug}-${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
 /** Slugs that collide with feed and embed endpoints. */
 const FEEDS = new Set(['feed', 'rdf', 'rss', 'rss2', 'atom', 'embed']);
 
@@ -63,23 +40,34 @@ function badBare(slug: string, scope: SlugScope): boolean {
   return scope.type === 'post' && /^\d+$/.test(slug) && scope.currentSlug !== slug;
 }
 
+/** `base-n`, kept within the reference's 200-character slug limit (the base is cut to leave room for the suffix). */
+const suffixed = (base: string, n: number) => `${base.slice(0, 200 - String(n).length - 1)}-${n}`;
+
+/** Whether a wanted slug needs its `slug-N` candidates looked up: taken, never handed out bare, or wanted again in the same list. */
+export const needsCandidates = (slug: string, taken: ReadonlySet<string>, scope: SlugScope, repeated: boolean): boolean =>
+  repeated || taken.has(slug) || badBare(slug, scope);
+
 /**
- * The reference's wp_unique_post_slug, with its rules on top of `uniqueSlug`: feed names, `embed`,
- * and numeric slugs that would read as a date archive (posts) or a page number (hierarchical types)
- * are never handed out bare; a numeric slug a post already has is kept.
+ * The reference's wp_unique_post_slug for a list of wanted slugs (already sanitised), given the slugs in
+ * use (`taken`: each wanted one and, where it is taken, its `slug-N` candidates): each wanted slug, or
+ * `slug-2`, `slug-3`, ... whichever is free, free also of those handed out before it in the list. Feed
+ * names, `embed`, and numeric slugs that would read as a date archive (posts) or a page number
+ * (hierarchical types) are never handed out bare; a numeric slug a post already has is kept. An empty
+ * wanted slug stays empty (the caller uses the id). The queries are PostsRepository.uniqueSlugs'.
  */
-export async function uniquePostSlug(posts: ReadableCollection, slug: string, scope: SlugScope): Promise<string> {
-  if (!slug) return slug;
-  const filter: Filter = { type: scope.type };
-  if (scope.hierarchical) filter.parent = scope.parent ?? 0;
-  // The slug and its `slug-N` candidates form one index range: slugs hold only [a-z0-9_-], and of
-  // those only '-' sorts before '.'.
-  const rows = await posts.find({ ...filter, slug: { $gte: slug, $lt: `${slug}.` } }, { fields: ['slug'] });
-  const taken = new Set(rows.filter((r) => r.id !== scope.selfId).map((r) => String(r.slug)));
-  if (!taken.has(slug) && !badBare(slug, scope)) return slug;
-  // Leave room for the suffix within the reference's 200-character slug limit.
-  for (let n = 2; ; n++) {
-    const candidate = `${slug.slice(0, 200 - String(n).length - 1)}-${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
+export function assignSlugs(wanted: readonly string[], taken: Set<string>, scope: SlugScope): string[] {
+  const next = new Map<string, number>();
+  return wanted.map((base) => {
+    if (!base) return '';
+    if (!taken.has(base) && !badBare(base, scope)) {
+      taken.add(base);
+      return base;
+    }
+    let n = next.get(base) ?? 2;
+    while (taken.has(suffixed(base, n))) n++;
+    const slug = suffixed(base, n);
+    taken.add(slug);
+    next.set(base, n + 1);
+    return slug;
+  });
 }

@@ -7,7 +7,7 @@ describe('toJson', () => {
   beforeAll(async () => {
     store = new SqliteStore({ dataDir: ':memory:' });
     await store.ensure([{ name: 'posts', fields: { id: 'int' }, indexes: [] }]);
-    cache = new PresentedCache(store, ['posts'], () => 1);
+    cache = new PresentedCache(store, ['posts'], { revision: 1 });
   });
   afterAll(() => store.close());
 
@@ -55,7 +55,7 @@ describe('PresentedCache', () => {
       { name: 'users', fields: { id: 'int' }, indexes: [] },
     ]);
     revision = 1;
-    cache = new PresentedCache(store, ['posts', 'terms'], () => revision, 1000);
+    cache = new PresentedCache(store, ['posts', 'terms'], { get revision() { return revision; } }, 1000);
   });
   afterEach(() => store.close());
 

@@ -79,9 +79,9 @@ export class PresentedCache {
   /**
    * @param store whose write generations (and, on the embedded store, other processes' commits) tell when an entry is stale
    * @param collections the collections a presented record is built from
-   * @param revision the site settings' revision (a changed time zone or title changes records)
+   * @param revision what carries the site settings' revision (the site) (a changed time zone or title changes records)
    */
-  constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, collections: string[], revision: () => number | undefined, ttlMs = TTL_MS) {
+  constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, collections: string[], revision: { readonly revision?: number }, ttlMs = TTL_MS) {
     this.kept = new Kept<object>(store, {
       collections,
       also: revision,

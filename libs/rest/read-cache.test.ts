@@ -39,7 +39,7 @@ describe('ReadCache: what a binding and a presenter declare, the ServiceApp keep
     await store.collection('posts').insertOne({ id: 1, version: 1 });
     const registry = new RouteRegistry();
     registry.add({ namespace: 'k/v1', pattern: '/k/v1/things', endpoints: [T.list, T.create] });
-    app = new ServiceApp('calendar', registry, new ReadCache<Reply>(store, { records: ['posts'], answers: ['posts', 'comments'], revision: () => 1 }));
+    app = new ServiceApp('calendar', registry, new ReadCache<Reply>(store, { records: ['posts'], answers: ['posts', 'comments'], revision: { revision: 1 } }));
     listed = 0;
     presented = [];
     const thing: KeptPresenter<{ id: number; version: number }, { id: number; shown: number }> = {
@@ -100,7 +100,7 @@ describe('ReadCache: what a binding and a presenter declare, the ServiceApp keep
     // Each request begins, then a write lands before it presents and answers.
     const registry = new RouteRegistry();
     registry.add({ namespace: 'k/v1', pattern: '/k/v1/things', endpoints: [T.list, T.create] });
-    const racing = new ServiceApp('calendar', registry, new ReadCache<Reply>(store, { records: ['posts'], answers: ['posts'], revision: () => 1 }));
+    const racing = new ServiceApp('calendar', registry, new ReadCache<Reply>(store, { records: ['posts'], answers: ['posts'], revision: { revision: 1 } }));
     let made = 0;
     racing.bind(T.list, {
       keep: { guests: () => 'all' },

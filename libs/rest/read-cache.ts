@@ -24,8 +24,8 @@ export interface ReadCacheOptions {
   records: string[];
   /** The collections an answer shows (a guest's answer, a part): a write to any of them drops it. */
   answers: string[];
-  /** The site settings' revision (a changed time zone or title changes what is shown). */
-  revision: () => number | undefined;
+  /** What carries the site settings' revision, read at each use (the site: a changed time zone or title changes what is shown). */
+  revision: { readonly revision?: number };
   /** Guests' answers held at most. */
   maxReplies?: number;
 }

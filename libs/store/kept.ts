@@ -23,8 +23,11 @@ export const BLIND_TTL_MS = 1000;
 export interface KeptOptions {
   /** The collections a kept value is read from: a write to any of them makes it stale. */
   collections: readonly string[];
-  /** A further part of the stamp (e.g. the site settings' revision). */
-  also?: () => string | number | undefined;
+  /**
+   * A further part of the stamp: an object whose `revision` is read at each use (the site, whose settings
+   * revision changes what is shown). A value read, not a function called, so no caller's code runs here.
+   */
+  also?: { readonly revision?: string | number };
   /** Time-to-live where other processes' writes cannot be seen. */
   blindTtlMs?: number;
   /** Time-to-live where they can (the embedded store tells of every commit). */
@@ -64,7 +67,7 @@ export class Kept<V> {
   stamp(): string {
     const foreign = this.store.foreignWrites();
     const generations = this.opts.collections.map((c) => this.store.generations.of(c)).join(',');
-    return `${this.opts.also?.() ?? ''}|${foreign ?? ''}|${generations}`;
+    return `${this.opts.also?.revision ?? ''}|${foreign ?? ''}|${generations}`;
   }
 
   /** A kept value still current for `stamp`, else undefined. */

@@ -12,6 +12,7 @@ import type { AggregatorDeps } from './deps';
 import { bindImport } from './import/handlers';
 import { ImportRecords } from './storage/records';
 import { bindSources, syncSchedule } from './sources/handlers';
+import { systemNow } from '../../libs/dates/post-dates';
 
 /**
  * Events per `import.batch` job when nothing else is asked. A job's events go to the store in one
@@ -33,7 +34,7 @@ export function aggregatorDeps(o: { store: Store; site: Site; queue: () => JobQu
     queue: o.queue,
     sliceSize: o.sliceSize ?? DEFAULT_SLICE_SIZE,
     timeoutMs: o.timeoutMs ?? BATCH_TIMEOUT_MS,
-    now: () => new Date(),
+    now: systemNow,
   };
 }
 

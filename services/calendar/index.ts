@@ -25,6 +25,7 @@ import { bindTerms } from './terms/handlers';
 import { CalendarCache } from './read-cache';
 import { VENUE } from './venues/kind';
 import { bindViews } from './views/handlers';
+import { systemNow } from '../../libs/dates/post-dates';
 
 export async function createCalendarService(opts: {
   registry: RouteRegistry;
@@ -44,7 +45,7 @@ export async function createCalendarService(opts: {
     users: new UsersRepository(store),
     cache: new CalendarCache(store, opts.site),
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
-    now: () => new Date(),
+    now: systemNow,
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
     media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),
     imagePolicy: imageFetchPolicy(opts.config.OUTBOUND_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),

@@ -43,6 +43,6 @@ export class CalendarCache extends ReadCache<Reply> {
   readonly embedded = this.part<Presented>(2000);
 
   constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, site: Site) {
-    super(store, { records: ['posts', 'terms'], answers: READ_FROM, revision: () => site.revision });
+    super(store, { records: ['posts', 'terms'], answers: READ_FROM, revision: site });
   }
 }

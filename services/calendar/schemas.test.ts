@@ -9,7 +9,7 @@ import { EVENT_ORDER, eventCopies, eventRecordName } from '../../libs/calendar/e
 import { EVENT_FIELDS, eventFieldEntries, isEventField } from '../../libs/calendar/event-fields';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '../../libs/calendar/fields';
 import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_META, VENUE_TYPE } from '../../libs/calendar/meta';
-import { newCalendarRecord } from '../../libs/calendar/records';
+import { newCalendarRecord } from '../../libs/calendar/save';
 import type { PostDoc } from '../../libs/posts/types';
 import { EC_ENDPOINTS } from '../../libs/routes/ec';
 import { VENDOR_EVENT_ENDPOINTS } from '../../libs/routes/vendor-events/events';

@@ -51,7 +51,7 @@ export async function createContentService(opts: {
   const cache = new ReadCache<Reply>(opts.store, {
     records: ['posts', 'terms'],
     answers: ['posts', 'terms', 'users', 'comments'],
-    revision: () => opts.site.revision,
+    revision: opts.site,
   });
   const app = new ServiceApp('content', opts.registry, cache);
   bindUsers(app, deps);

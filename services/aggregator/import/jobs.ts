@@ -14,6 +14,7 @@ import { runImportJob } from '../storage/insert';
 import type { EventsResult, ImportJob, LinkedResult } from '../storage/insert-job';
 import { runSource, type SourceRunResult } from './source-run';
 import { Sources } from '../sources/sources';
+import { systemNow } from '../../../libs/dates/post-dates';
 
 declare module '../../../libs/queue/types' {
   interface JobPayloads {
@@ -46,7 +47,7 @@ export function importJobHandlers(o: {
         policy: imageFetchPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.MAX_BODY_BYTES),
       }
     : undefined;
-  const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: () => new Date(), images };
+  const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: systemNow, images };
   const feeds = {
     ...deps,
     comments: new CommentsRepository(o.store),

@@ -6,7 +6,7 @@
  * Workers run sources (import/source-run.ts): at once when created or asked to, then on their schedule;
  * the routes that manage them are handlers.ts.
  */
-import { newCalendarRecord } from '../../../libs/calendar/records';
+import { newCalendarRecord } from '../../../libs/calendar/save';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { mysqlLocal } from '../../../libs/dates/format';
 import type { Site } from '../../../libs/rest/site';

@@ -4,7 +4,7 @@
  * answer maps each to its id.
  */
 import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_META, VENUE_TYPE } from '../../../libs/calendar/meta';
-import { newCalendarRecord } from '../../../libs/calendar/records';
+import { newCalendarRecord, storeRecords, type RecordWrite } from '../../../libs/calendar/save';
 import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { mysqlLocal } from '../../../libs/dates/format';
@@ -15,7 +15,6 @@ import { addActivity, emptyActivity, type Activity } from './activity';
 import { ORIGIN_META, eaIdsOf, identityMeta, sameJson, union, type InsertDeps, type LinkedResult, type LinkedStep } from './insert-job';
 import { placeText, type LinkedSpec } from '../items/linked';
 import { IMPORT_META } from '../items/items';
-import { bulkSlugs } from './slugs';
 
 /** The post types of linked records. */
 type LinkedType = typeof VENUE_TYPE | typeof ORGANIZER_TYPE;
@@ -56,7 +55,9 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
   };
 
   const ids: Record<string, Record<string, number>> = { [VENUE_TYPE]: {}, [ORGANIZER_TYPE]: {} };
-  const fresh: Array<{ type: LinkedType; s: LinkedSpec }> = [];
+  /** What the step stores (libs/calendar/save.ts), each with the spec it stores and whether it is new. */
+  const writes: RecordWrite[] = [];
+  const stored: Array<{ type: LinkedType; s: LinkedSpec; created: boolean }> = [];
   for (const { type, s } of specs) {
     const at = positions.get(type)!;
     let first: number | undefined;
@@ -67,11 +68,27 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
     const pos = first ?? at.byTitle.get(s.name.toLowerCase())?.find((i) => samePlace(type, s, found[i]));
     const match = pos === undefined ? undefined : found[pos];
     if (!match) {
-      fresh.push({ type, s });
+      writes.push({
+        before: null,
+        slug: sanitizeTitle(s.name),
+        after: newCalendarRecord(deps.site, now, {
+          id: 0,
+          type,
+          status: job.postStatus,
+          slug: '',
+          title: s.name,
+          content: s.description ?? '',
+          excerpt: s.excerpt ?? '',
+          author: job.author,
+          meta: { ...s.meta, ...identityMeta(s.identity), ...ORIGIN_META(job), [IMPORT_META.createdBy]: job.batchRef },
+          ...(s.identity.keys.length ? { ea_ids: s.identity.keys } : {}),
+          ...(s.identity.primary ? { ea_key: `${type}|${s.identity.primary}` } : {}),
+        }),
+      });
+      stored.push({ type, s, created: true });
       continue;
     }
-    ids[type][s.ref] = match.id;
-    addActivity(activity, type, match.meta?.[IMPORT_META.createdBy] === job.batchRef ? 'created' : 'updated', match.id);
+    stored.push({ type, s, created: match.meta?.[IMPORT_META.createdBy] === job.batchRef });
     const changes: Partial<PostDoc> = {
       title: s.name,
       meta: {
@@ -84,42 +101,20 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
     };
     if (s.description !== undefined) changes.content = s.description;
     if (s.excerpt !== undefined) changes.excerpt = s.excerpt;
+    // An unchanged record keeps its modified date.
     const differs = Object.entries(changes).some(([k, v]) => !sameJson(v, match[k]));
-    if (differs) await deps.posts.save(match.id, { ...changes, modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now });
+    if (differs) writes.push({ before: match, after: { ...match, ...changes, modified: mysqlLocal(now, deps.site.timezone), modified_gmt: now } });
+    else writes.push({ before: match, after: match });
   }
 
-  if (fresh.length) {
-    const first = await deps.store.nextId('posts', fresh.length);
-    const slugsOf: Record<string, string[]> = {};
-    for (const type of [VENUE_TYPE, ORGANIZER_TYPE]) {
-      const ofType = fresh.filter((f) => f.type === type);
-      slugsOf[type] = await bulkSlugs(
-        deps.posts,
-        type,
-        ofType.map((f) => sanitizeTitle(f.s.name)),
-      );
-    }
-    const cursor: Record<string, number> = { [VENUE_TYPE]: 0, [ORGANIZER_TYPE]: 0 };
-    const docs = fresh.map(({ type, s }, i) => {
-      const id = first + i;
-      const slug = slugsOf[type][cursor[type]++] || String(id);
-      ids[type][s.ref] = id;
-      addActivity(activity, type, 'created', id);
-      return newCalendarRecord(deps.site, now, {
-        id,
-        type,
-        status: job.postStatus,
-        slug,
-        title: s.name,
-        content: s.description ?? '',
-        excerpt: s.excerpt ?? '',
-        author: job.author,
-        meta: { ...s.meta, ...identityMeta(s.identity), ...ORIGIN_META(job), [IMPORT_META.createdBy]: job.batchRef },
-        ...(s.identity.keys.length ? { ea_ids: s.identity.keys } : {}),
-        ...(s.identity.primary ? { ea_key: `${type}|${s.identity.primary}` } : {}),
-      });
-    });
-    await deps.posts.createMany(docs);
+  const { records } = await storeRecords(deps, writes);
+  // The activity lists the records found first, then the new ones, each in the batch's order.
+  const order = [...stored.keys()].sort((a, b) => Number(!writes[a].before) - Number(!writes[b].before));
+  for (const i of order) {
+    const { type, s, created } = stored[i];
+    const id = records[i]?.id ?? writes[i].after.id;
+    ids[type][s.ref] = id;
+    addActivity(activity, type, created ? 'created' : 'updated', id);
   }
 
   const categories = await storeTerms(deps, CATEGORY_TAXONOMY, job.categories, job.batchRef, activity);

@@ -6,7 +6,7 @@
  * state report, can never both move the import on.
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
-import { newCalendarRecord } from '../../../libs/calendar/records';
+import { newCalendarRecord } from '../../../libs/calendar/save';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';

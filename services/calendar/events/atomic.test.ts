@@ -34,13 +34,23 @@ describe.each([
 
   const titled = (title: string) => store.collection('posts').count({ title });
   const terms = (name: string) => store.collection('terms').count({ name });
-  const original = { create: PostsRepository.prototype.create, save: PostsRepository.prototype.save, moveCounts: TermsRepository.prototype.moveCounts };
-  /** The store refuses the write of one kind of record; every other write goes through. */
-  const failCreateOf = (type: string) =>
+  const original = {
+    create: PostsRepository.prototype.create,
+    createMany: PostsRepository.prototype.createMany,
+    save: PostsRepository.prototype.save,
+    moveCounts: TermsRepository.prototype.moveCounts,
+  };
+  /** The store refuses the insert of one kind of record (by either insert); every other write goes through. */
+  const failCreateOf = (type: string) => {
     jest.spyOn(PostsRepository.prototype, 'create').mockImplementation(function (this: PostsRepository, doc: PostDoc) {
       if (doc.type === type) return Promise.reject(new Error('the store refused the write'));
       return original.create.call(this, doc);
     });
+    jest.spyOn(PostsRepository.prototype, 'createMany').mockImplementation(function (this: PostsRepository, docs: PostDoc[]) {
+      if (docs.some((d) => d.type === type)) return Promise.reject(new Error('the store refused the write'));
+      return original.createMany.call(this, docs);
+    });
+  };
 
   it('leaves no venue, organizer or term of a create whose event could not be stored', async () => {
     const category = await app.admin('POST', '/vendor/events/v1/categories', { body: { name: `Kept ${_name}` } });

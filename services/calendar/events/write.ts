@@ -13,20 +13,18 @@ import { EVENT_FIELDS as F, eventFieldName, type EventField } from '../../../lib
 import {
   CATEGORY_TAXONOMY,
   EVENT_META,
-  EVENT_TYPE,
   TAG_TAXONOMY,
-  eventMetaChanges,
   storableEventTime,
   timesFromMeta,
   timesToMeta,
   type EventTimes,
 } from '../../../libs/calendar/meta';
-import { newCalendarRecord } from '../../../libs/calendar/records';
+import { nextEventRecord, storeRecords } from '../../../libs/calendar/save';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
 import type { PostDoc } from '../../../libs/posts/types';
 import { textFilterFor } from '../../../libs/posts/save-filter';
-import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
+import { sanitizeTitle } from '../../../libs/posts/slug';
 import { isRecord } from '../../../libs/rest/args';
 import { mysqlLocal } from '../../../libs/dates/format';
 import { sanitizeTermName, type TermDoc } from '../../../libs/terms/repository';
@@ -329,52 +327,28 @@ async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan
   if (plan.categories) tax[CATEGORY_TAXONOMY] = await termIds(deps, CATEGORY_TAXONOMY, plan.categories);
   if (plan.tags) tax[TAG_TAXONOMY] = await termIds(deps, TAG_TAXONOMY, plan.tags);
 
-  const derived = eventMetaChanges(current, metaChanges(write, times, !current, venues, organizers), deps.site.timezone);
   const pubDate = publicationDate(input, zone, now) ?? current?.date_gmt ?? now;
   const status = statusForDate(scaleStatus(user, 'vendor_event', input.status, current?.status), pubDate, now);
-
-  const fields: Partial<PostDoc> = {
-    ...derived,
-    tax,
-    status,
-    date: mysqlLocal(pubDate, deps.site.timezone),
-    date_gmt: pubDate,
-    modified: mysqlLocal(now, deps.site.timezone),
-    modified_gmt: now,
-  };
+  const fields: Partial<PostDoc> = { tax, status, date: mysqlLocal(pubDate, deps.site.timezone), date_gmt: pubDate };
   // Writers without unfiltered_html save titles, descriptions and excerpts through the reference's kses filters.
   const filter = textFilterFor(user);
   if (input.title !== undefined) fields.title = filter.title(input.title.trim());
   if (input.description !== undefined) fields.content = filter.html(input.description);
   if (input.excerpt !== undefined) fields.excerpt = filter.html(input.excerpt);
   if (input.author !== undefined) fields.author = input.author;
+  else if (!current) fields.author = user?.id ?? 0;
   if (input.sticky !== undefined) fields.menu_order = input.sticky ? -1 : 0;
   if (input.password !== undefined) fields.password = input.password;
   if (input.post) Object.assign(fields, postFieldChanges(input.post));
+  if (current && plan.image) fields.featured_media = await storeImage(deps, user, plan.image, current.id);
 
-  if (!current) {
-    const id = await deps.posts.nextId();
-    const slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug ?? fields.title ?? '') || String(id), {
-      type: EVENT_TYPE,
-      hierarchical: false,
-    });
-    const doc = newCalendarRecord(deps.site, now, { id, type: EVENT_TYPE, slug, status, author: user?.id ?? 0, ...fields });
-    if (plan.image) doc.featured_media = await storeImage(deps, user, plan.image, id);
-    const saved = await deps.posts.create(doc);
-    await deps.terms.countWrite(null, saved);
-    return saved;
-  }
-
-  if (input.slug !== undefined)
-    fields.slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug) || String(current.id), {
-      type: EVENT_TYPE,
-      hierarchical: false,
-      selfId: current.id,
-      currentSlug: current.slug,
-    });
-  if (plan.image) fields.featured_media = await storeImage(deps, user, plan.image, current.id);
-  const saved = await deps.posts.save(current.id, fields);
-  if (!saved) throw calendarErrors.eventNotFound(current.id);
-  await deps.terms.countWrite(current, saved);
-  return saved;
+  const after = nextEventRecord(deps, now, current, { meta: metaChanges(write, times, !current, venues, organizers), fields });
+  const slug = input.slug !== undefined || !current ? sanitizeTitle(input.slug ?? fields.title ?? '') : undefined;
+  const image = !current && plan.image ? plan.image : undefined;
+  const { records } = await storeRecords(deps, [{ before: current, after, slug }], {
+    terms: deps.terms,
+    prepare: image ? async (doc) => void (doc.featured_media = await storeImage(deps, user, image, doc.id)) : undefined,
+  });
+  if (!records[0]) throw calendarErrors.eventNotFound(current!.id);
+  return records[0];
 }

@@ -6,11 +6,11 @@
  */
 import type { Caller } from '../../../libs/auth/user';
 import { fieldEntries } from '../../../libs/calendar/fields';
-import { newCalendarRecord } from '../../../libs/calendar/records';
+import { newCalendarRecord, storeRecords } from '../../../libs/calendar/save';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { textFilterFor, type TextFilter } from '../../../libs/posts/save-filter';
 import type { PostDoc } from '../../../libs/posts/types';
-import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
+import { sanitizeTitle } from '../../../libs/posts/slug';
 import { mysqlLocal } from '../../../libs/dates/format';
 import type { ArgDecl } from '../../../libs/rest/registry';
 import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
@@ -196,17 +196,13 @@ export async function createLinked(
   const description = input.description !== undefined ? filter.html(input.description) : undefined;
   const now = deps.now();
   const dateGmt = postDate(deps, input, now);
-  const id = await deps.posts.nextId();
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(metaChanges(kind, input, filter))) if (v !== undefined) meta[k] = v;
-  const doc: PostDoc = newCalendarRecord(deps.site, now, {
-    id,
+  const after: PostDoc = newCalendarRecord(deps.site, now, {
+    id: 0,
     type: kind.type,
     status: statusForDate(scaleStatus(user, kind.cap, input.status), dateGmt, now),
-    slug: await uniquePostSlug(deps.posts, sanitizeTitle(input.slug ?? name) || String(id), {
-      type: kind.type,
-      hierarchical: false,
-    }),
+    slug: '',
     title: name,
     content: description ?? '',
     author: input.author ?? user?.id ?? 0,
@@ -214,8 +210,10 @@ export async function createLinked(
     meta,
     ...postFields(input, null, filter),
   });
-  if (image) doc.featured_media = await storeImage(deps, user, image, id);
-  return { doc: await deps.posts.create(doc), existing: false };
+  const { records } = await storeRecords(deps, [{ before: null, after, slug: sanitizeTitle(input.slug ?? name) }], {
+    prepare: image ? async (doc) => void (doc.featured_media = await storeImage(deps, user, image, doc.id)) : undefined,
+  });
+  return { doc: records[0]!, existing: false };
 }
 
 /** Applies an update (no duplicate check: renaming to an existing name is allowed). */
@@ -233,13 +231,6 @@ export async function updateLinked(
   if (input.name !== undefined) changes.title = filter.title(input.name.trim());
   if (input.description !== undefined) changes.content = filter.html(input.description);
   if (input.author !== undefined) changes.author = input.author;
-  if (input.slug !== undefined)
-    changes.slug = await uniquePostSlug(deps.posts, sanitizeTitle(input.slug) || String(current.id), {
-      type: kind.type,
-      hierarchical: false,
-      selfId: current.id,
-      currentSlug: current.slug,
-    });
   Object.assign(changes, postFields(input, current, filter));
   let dateGmt = current.date_gmt ?? now;
   if (input.date !== undefined || input.dateUtc !== undefined) {
@@ -257,7 +248,9 @@ export async function updateLinked(
   }
   changes.meta = meta;
   if (image) changes.featured_media = await storeImage(deps, user, image, current.id);
-  return (await deps.posts.save(current.id, changes))!;
+  const slug = input.slug !== undefined ? sanitizeTitle(input.slug) : undefined;
+  const { records } = await storeRecords(deps, [{ before: current, after: { ...current, ...changes }, slug }]);
+  return records[0]!;
 }
 
 /**

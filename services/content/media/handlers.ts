@@ -12,7 +12,6 @@ import { ALT_TEXT_META, textFilterFor } from '../../../libs/posts/save-filter';
 import { mysqlLocal } from '../../../libs/dates/format';
 import { parseDateInput } from '../../../libs/dates/post-dates';
 import type { PostsRepository } from '../../../libs/posts/repository';
-import { uniquePostSlug } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { ATTACHMENT_TYPE, type MediaLibrary, type NewFile } from '../../../libs/media/library';
 import { EDITABLE_IMAGES } from '../../../libs/media/images';
@@ -216,7 +215,7 @@ async function writeFields(deps: MediaDeps, ctx: HandlerContext<WriteInput>, doc
   if (p.alt_text != null) meta[ALT_TEXT_META] = p.alt_text;
   if (Object.keys(meta).length) out.meta = mergeMeta(doc?.meta, filter.meta(meta));
   if (p.slug) {
-    out.slug = await uniquePostSlug(deps.posts, p.slug, { type: ATTACHMENT_TYPE, hierarchical: false, selfId: doc?.id });
+    out.slug = await deps.posts.uniqueSlug(p.slug, { type: ATTACHMENT_TYPE, hierarchical: false, selfId: doc?.id });
   }
   return out;
 }

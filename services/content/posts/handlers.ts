@@ -8,7 +8,7 @@ import { can } from '../../../libs/auth/user';
 import type { UsersRepository } from '../../../libs/auth/users';
 import { loadAncestors } from '../../../libs/posts/permalink';
 import type { PostsRepository } from '../../../libs/posts/repository';
-import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
+import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { mysqlLocal } from '../../../libs/dates/format';
 import { now } from '../../../libs/dates/post-dates';
@@ -105,7 +105,7 @@ async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo
         const c = candidates.get(d.id)!;
         const slug =
           taken.has(c) || /^\d+$/.test(c)
-            ? await uniquePostSlug(deps.posts, c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id })
+            ? await deps.posts.uniqueSlug(c, { type: kind.kind, hierarchical: kind.hierarchical, parent: d.parent, selfId: d.id })
             : c;
         input.generatedSlugs.set(d.id, slug);
       }

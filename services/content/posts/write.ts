@@ -10,7 +10,7 @@ import { mysqlLocal } from '../../../libs/dates/format';
 import { fromLocal, now, parseDateInput, type PostDate } from '../../../libs/dates/post-dates';
 import type { PostsRepository } from '../../../libs/posts/repository';
 import { textFilterFor } from '../../../libs/posts/save-filter';
-import { sanitizeTitle, uniquePostSlug } from '../../../libs/posts/slug';
+import { sanitizeTitle } from '../../../libs/posts/slug';
 import type { PostDoc } from '../../../libs/posts/types';
 import { Args, isRecord } from '../../../libs/rest/args';
 import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
@@ -260,11 +260,11 @@ async function finalSlug(
   const scope = { type: kind.kind, hierarchical: kind.hierarchical, parent, selfId: id, currentSlug: current };
   let slug = wanted ?? '';
   // The reference makes a sent slug unique even for drafts, which otherwise keep theirs as given.
-  if (slug && FLOATING_STATUSES.has(status)) return uniquePostSlug(deps.posts, slug, scope);
+  if (slug && FLOATING_STATUSES.has(status)) return deps.posts.uniqueSlug(slug, scope);
   if (!slug) slug = FLOATING_STATUSES.has(status) ? '' : sanitizeTitle(title);
   if (FLOATING_STATUSES.has(status)) return slug;
   // A title without letters or digits gives the id as the slug.
-  return uniquePostSlug(deps.posts, slug || String(id), scope);
+  return deps.posts.uniqueSlug(slug || String(id), scope);
 }
 
 /** The new record of a create. */
