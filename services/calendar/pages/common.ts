@@ -6,7 +6,8 @@
  */
 import type { DateTime } from 'luxon';
 import { ORGANIZER_META, VENUE_META } from '../../../libs/calendar/meta';
-import { escapeHtml as esc } from '../../../libs/html/escape';
+import { decodeEntities, escapeHtml as esc } from '../../../libs/html/escape';
+import { stripAllTags } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import { directionsLink } from '../ec/present';
 
@@ -33,6 +34,11 @@ export const metaText = (meta: Record<string, unknown> | undefined, key: string)
   const v = meta?.[key];
   return typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
 };
+
+/** A stored title (HTML) as the text a reader sees: tags dropped, character references decoded. */
+export const plainTitle = (title: string | undefined): string => decodeEntities(stripAllTags(title ?? '')).trim();
+/** A stored title printed safely in HTML text or an attribute. */
+export const titleHtml = (title: string | undefined): string => esc(plainTitle(title));
 
 export const isWebUrl = (s: string): boolean => /^https?:\/\/[^\s]+$/i.test(s);
 

@@ -8,7 +8,7 @@
  */
 import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, truthyMeta } from '../../../libs/calendar/meta';
 import { eventTimes } from '../../../libs/calendar/times';
-import { escapeHtml as esc } from '../../../libs/html/escape';
+import { decodeEntities, escapeHtml as esc } from '../../../libs/html/escape';
 import { permalinkOf } from '../../../libs/posts/permalink';
 import { renderContent, stripAllTags, trimWords } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
@@ -21,7 +21,7 @@ import { loadRelated, type Related } from '../related';
 import { cardsOf, type Card } from '../views/cards';
 import { jsonLd } from '../views/shell';
 import { addToCalendar } from './add-to-calendar';
-import { contactRows, directionsUrl, imageHtml, isWebUrl, metaText, venueAddress, whenHtml, type PageAnswer } from './common';
+import { contactRows, directionsUrl, imageHtml, isWebUrl, metaText, plainTitle, titleHtml, venueAddress, whenHtml, type PageAnswer } from './common';
 
 export const CALENDAR_HOME = '/events/';
 
@@ -51,7 +51,7 @@ async function termLinks(deps: CalendarDeps, doc: PostDoc, related: Related): Pr
   const tags = (doc.tax?.[TAG_TAXONOMY] ?? []).map((id) => related.terms.get(id)).filter((t) => !!t);
   const parents = cats.some((c) => c.parent > 0) ? await loadTermAncestors(deps.terms, cats) : undefined;
   const home = deps.site.home;
-  const link = (href: string, name: string, rel: string) => `<a href="${esc(href)}" rel="${rel}">${esc(stripAllTags(name))}</a>`;
+  const link = (href: string, name: string, rel: string) => `<a href="${esc(href)}" rel="${rel}">${esc(plainTitle(name))}</a>`;
   return {
     categories: cats.map((c) => link(termLink(deps.site, c, parents), c.name, 'tag')).join(', '),
     tags: tags.map((t) => link(`${home}/events/tag/${encodeURIComponent(t.slug)}/`, t.name, 'tag')).join(', '),
@@ -66,9 +66,9 @@ function venueSection(deps: CalendarDeps, doc: PostDoc, related: Related): strin
   const directions = showMapLink ? directionsUrl(venue) : '';
   return (
     `<section class="calendar-single__section calendar-single__venue" aria-labelledby="event-venue"><h2 id="event-venue">Venue</h2>` +
-    `<p class="calendar-single__venue-name"><a href="${esc(permalinkOf(deps.site, venue))}">${esc(stripAllTags(venue.title ?? ''))}</a></p>` +
+    `<p class="calendar-single__venue-name"><a href="${esc(permalinkOf(deps.site, venue))}">${titleHtml(venue.title)}</a></p>` +
     (address ? `<address class="calendar-single__address">${esc(address)}</address>` : '') +
-    (directions ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${esc(stripAllTags(venue.title ?? ''))}</span></a></p>` : '') +
+    (directions ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${titleHtml(venue.title)}</span></a></p>` : '') +
     `<dl class="calendar-single__meta">${contactRows(venue, 'venue')}</dl></section>`
   );
 }
@@ -77,7 +77,7 @@ function organizersSection(deps: CalendarDeps, doc: PostDoc, related: Related): 
   const orgs = (doc.organizers ?? []).map((id) => related.posts.get(id)).filter((p): p is PostDoc => !!p && p.status === 'publish');
   if (!orgs.length) return '';
   const items = orgs
-    .map((o) => `<li><p class="calendar-single__organizer-name"><a href="${esc(permalinkOf(deps.site, o))}">${esc(stripAllTags(o.title ?? ''))}</a></p><dl class="calendar-single__meta">${contactRows(o, 'organizer')}</dl></li>`)
+    .map((o) => `<li><p class="calendar-single__organizer-name"><a href="${esc(permalinkOf(deps.site, o))}">${titleHtml(o.title)}</a></p><dl class="calendar-single__meta">${contactRows(o, 'organizer')}</dl></li>`)
     .join('');
   return `<section class="calendar-single__section calendar-single__organizers" aria-labelledby="event-organizers"><h2 id="event-organizers">${orgs.length > 1 ? 'Organizers' : 'Organizer'}</h2><ul class="calendar-single__organizer-list">${items}</ul></section>`;
 }
@@ -86,7 +86,7 @@ function neighbourNav(deps: CalendarDeps, prev?: PostDoc, next?: PostDoc): strin
   if (!prev && !next) return '';
   const item = (dir: 'prev' | 'next', p: PostDoc | undefined) =>
     p
-      ? `<li class="calendar-single__nav-item calendar-single__nav-item--${dir}"><a href="${esc(permalinkOf(deps.site, p))}" rel="${dir}"><span class="calendar-single__nav-label">${dir === 'prev' ? '‹ Previous event' : 'Next event ›'}</span> ${esc(stripAllTags(p.title ?? ''))}</a></li>`
+      ? `<li class="calendar-single__nav-item calendar-single__nav-item--${dir}"><a href="${esc(permalinkOf(deps.site, p))}" rel="${dir}"><span class="calendar-single__nav-label">${dir === 'prev' ? '‹ Previous event' : 'Next event ›'}</span> ${titleHtml(p.title)}</a></li>`
       : `<li class="calendar-single__nav-item calendar-single__nav-item--${dir}"></li>`;
   return `<nav class="calendar-single__nav" aria-label="Previous and next events"><ul>${item('prev', prev)}${item('next', next)}</ul></nav>`;
 }
@@ -96,7 +96,7 @@ export const backLink = (home: string): string => `<p class="calendar-single__ba
 
 /** The page of a protected event: its title, and that its details are protected. */
 function protectedPage(deps: CalendarDeps, doc: PostDoc): PageAnswer {
-  const title = stripAllTags(doc.title ?? '');
+  const title = plainTitle(doc.title);
   return {
     title,
     url: permalinkOf(deps.site, doc),
@@ -113,7 +113,7 @@ export async function eventPage(deps: CalendarDeps, doc: PostDoc): Promise<PageA
   const { site } = deps;
   const related = await loadRelated(deps, [doc]);
   const card: Card | undefined = cardsOf(site, [doc], related, deps.now())[0];
-  const title = stripAllTags(doc.title ?? '');
+  const title = plainTitle(doc.title);
   const url = permalinkOf(site, doc);
   const abbr = eventTimes(doc.meta ?? {}, site.timezone, { stored: 'dates' })?.abbr ?? '';
   const [{ prev, next }, terms] = await Promise.all([card ? neighbours(deps, doc, card.start.toJSDate()) : Promise.resolve({} as { prev?: PostDoc; next?: PostDoc }), termLinks(deps, doc, related)]);
@@ -127,8 +127,8 @@ export async function eventPage(deps: CalendarDeps, doc: PostDoc): Promise<PageA
   ].join('');
   const description = renderContent(doc.content ?? '');
   const venue = card?.venue;
-  const location = venue ? [venue.plain, ...Object.values(venue.parts).filter(Boolean)].join(', ') : '';
-  const details = trimWords(stripAllTags(doc.excerpt || doc.content || ''), 40, '…');
+  const location = venue ? decodeEntities([venue.plain, ...Object.values(venue.parts).filter(Boolean)].join(', ')) : '';
+  const details = trimWords(decodeEntities(stripAllTags(doc.excerpt || doc.content || '')), 40, '…');
   const html =
     `<article class="calendar-single calendar-single--event">` +
     backLink(site.home) +

@@ -6,7 +6,7 @@
  */
 import { escapeHtml as esc } from '../../../libs/html/escape';
 import { permalinkOf } from '../../../libs/posts/permalink';
-import { renderContent, stripAllTags } from '../../../libs/posts/render';
+import { renderContent } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { CalendarDeps } from '../deps';
 import { eventFilter } from '../event-query';
@@ -14,7 +14,7 @@ import { organizerJsonLd, venueJsonLd } from '../linked/present';
 import { EMPTY_RELATED, loadRelatedIds } from '../related';
 import { cardsOf } from '../views/cards';
 import { scriptJson } from '../views/shell';
-import { contactRows, directionsUrl, imageHtml, venueAddress, whenHtml, type PageAnswer } from './common';
+import { contactRows, directionsUrl, imageHtml, plainTitle, titleHtml, venueAddress, whenHtml, type PageAnswer } from './common';
 import { backLink } from './event';
 import { eventTimes } from '../../../libs/calendar/times';
 
@@ -42,7 +42,7 @@ async function upcoming(deps: CalendarDeps, kind: 'venue' | 'organizer', doc: Po
   const items = cards
     .map((c) => {
       const abbr = eventTimes(c.doc.meta ?? {}, deps.site.timezone, { stored: 'dates' })?.abbr ?? '';
-      return `<li class="calendar-single__event"><a class="calendar-single__event-link" href="${esc(c.url)}">${esc(stripAllTags(c.doc.title ?? ''))}</a><p class="calendar-single__event-when">${whenHtml(c.start, c.end, c.allDay, abbr)}</p></li>`;
+      return `<li class="calendar-single__event"><a class="calendar-single__event-link" href="${esc(c.url)}">${titleHtml(c.doc.title)}</a><p class="calendar-single__event-when">${whenHtml(c.start, c.end, c.allDay, abbr)}</p></li>`;
     })
     .join('');
   return `<section class="calendar-single__section" aria-labelledby="upcoming-events">${heading}<ul class="calendar-single__events">${items}</ul></section>`;
@@ -50,7 +50,7 @@ async function upcoming(deps: CalendarDeps, kind: 'venue' | 'organizer', doc: Po
 
 export async function linkedPage(deps: CalendarDeps, kind: 'venue' | 'organizer', doc: PostDoc): Promise<PageAnswer> {
   const { site } = deps;
-  const title = stripAllTags(doc.title ?? '');
+  const title = plainTitle(doc.title);
   const url = permalinkOf(site, doc);
   const head = `<h1 class="calendar-single__title"><span class="calendar-single__kind">${kind === 'venue' ? 'Venue' : 'Organizer'}</span> ${esc(title)}</h1>`;
   if (doc.password) {
