@@ -131,7 +131,10 @@ export function calendarSingles(opts: CalendarSinglesOptions): (ctx: Koa.Context
     });
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    ctx.set('Content-Security-Policy', `default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' https: http: data:; base-uri 'self'; form-action 'self'; frame-ancestors 'self'`);
+    ctx.set(
+      'Content-Security-Policy',
+      `default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' https: http: data:; base-uri 'self'; form-action 'self'; frame-ancestors 'self'`,
+    );
     ctx.set('Vary', 'Authorization');
     if (out.status === 200 && isRecord(out.body) && typeof out.body.redirect === 'string') {
       ctx.status = 301;

@@ -68,7 +68,9 @@ function venueSection(deps: CalendarDeps, doc: PostDoc, related: Related): strin
     `<section class="calendar-single__section calendar-single__venue" aria-labelledby="event-venue"><h2 id="event-venue">Venue</h2>` +
     `<p class="calendar-single__venue-name"><a href="${esc(permalinkOf(deps.site, venue))}">${titleHtml(venue.title)}</a></p>` +
     (address ? `<address class="calendar-single__address">${esc(address)}</address>` : '') +
-    (directions ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${titleHtml(venue.title)}</span></a></p>` : '') +
+    (directions
+      ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${titleHtml(venue.title)}</span></a></p>`
+      : '') +
     `<dl class="calendar-single__meta">${contactRows(venue, 'venue')}</dl></section>`
   );
 }
@@ -77,7 +79,10 @@ function organizersSection(deps: CalendarDeps, doc: PostDoc, related: Related): 
   const orgs = (doc.organizers ?? []).map((id) => related.posts.get(id)).filter((p): p is PostDoc => !!p && p.status === 'publish');
   if (!orgs.length) return '';
   const items = orgs
-    .map((o) => `<li><p class="calendar-single__organizer-name"><a href="${esc(permalinkOf(deps.site, o))}">${titleHtml(o.title)}</a></p><dl class="calendar-single__meta">${contactRows(o, 'organizer')}</dl></li>`)
+    .map(
+      (o) =>
+        `<li><p class="calendar-single__organizer-name"><a href="${esc(permalinkOf(deps.site, o))}">${titleHtml(o.title)}</a></p><dl class="calendar-single__meta">${contactRows(o, 'organizer')}</dl></li>`,
+    )
     .join('');
   return `<section class="calendar-single__section calendar-single__organizers" aria-labelledby="event-organizers"><h2 id="event-organizers">${orgs.length > 1 ? 'Organizers' : 'Organizer'}</h2><ul class="calendar-single__organizer-list">${items}</ul></section>`;
 }
@@ -116,7 +121,10 @@ export async function eventPage(deps: CalendarDeps, doc: PostDoc): Promise<PageA
   const title = plainTitle(doc.title);
   const url = permalinkOf(site, doc);
   const abbr = eventTimes(doc.meta ?? {}, site.timezone, { stored: 'dates' })?.abbr ?? '';
-  const [{ prev, next }, terms] = await Promise.all([card ? neighbours(deps, doc, card.start.toJSDate()) : Promise.resolve({} as { prev?: PostDoc; next?: PostDoc }), termLinks(deps, doc, related)]);
+  const [{ prev, next }, terms] = await Promise.all([
+    card ? neighbours(deps, doc, card.start.toJSDate()) : Promise.resolve({} as { prev?: PostDoc; next?: PostDoc }),
+    termLinks(deps, doc, related),
+  ]);
   const website = metaText(doc.meta, EVENT_META.url);
   const rows = [
     card ? `<dt>When</dt><dd>${whenHtml(card.start, card.end, card.allDay, abbr)}</dd>` : '',
@@ -136,7 +144,17 @@ export async function eventPage(deps: CalendarDeps, doc: PostDoc): Promise<PageA
     (card ? `<p class="calendar-single__when">${whenHtml(card.start, card.end, card.allDay, abbr)}</p>` : '') +
     imageHtml(doc, related.posts, title) +
     (description ? `<div class="calendar-single__description">${description}</div>` : '') +
-    (card ? addToCalendar({ title, start: card.start, end: card.end, allDay: card.allDay, details, location, ical: restUrl(site, `/vendor/events/v1/events/${doc.id}/ical`) }) : '') +
+    (card
+      ? addToCalendar({
+          title,
+          start: card.start,
+          end: card.end,
+          allDay: card.allDay,
+          details,
+          location,
+          ical: restUrl(site, `/vendor/events/v1/events/${doc.id}/ical`),
+        })
+      : '') +
     `<section class="calendar-single__section calendar-single__details" aria-labelledby="event-details"><h2 id="event-details">Details</h2><dl class="calendar-single__meta">${rows}</dl></section>` +
     venueSection(deps, doc, related) +
     organizersSection(deps, doc, related) +

@@ -28,15 +28,19 @@ async function upcoming(deps: CalendarDeps, kind: 'venue' | 'organizer', doc: Po
     endsAfter: deps.now(),
     ...(kind === 'venue' ? { venues: [doc.id] } : { organizers: [doc.id] }),
   });
-  const events = await deps.posts.find({ $and: [filter, { password: '' }] }, {
-    sort: [
-      ['event_start', 1],
-      ['id', 1],
-    ],
-    limit: UPCOMING_LIMIT,
-  });
+  const events = await deps.posts.find(
+    { $and: [filter, { password: '' }] },
+    {
+      sort: [
+        ['event_start', 1],
+        ['id', 1],
+      ],
+      limit: UPCOMING_LIMIT,
+    },
+  );
   const heading = `<h2 id="upcoming-events">Upcoming events</h2>`;
-  if (!events.length) return `<section class="calendar-single__section" aria-labelledby="upcoming-events">${heading}<p>There are no upcoming events.</p></section>`;
+  if (!events.length)
+    return `<section class="calendar-single__section" aria-labelledby="upcoming-events">${heading}<p>There are no upcoming events.</p></section>`;
   // The cards need no related records here: only each event's own times and title are printed.
   const cards = cardsOf(deps.site, events, EMPTY_RELATED, deps.now());
   const items = cards
@@ -72,7 +76,9 @@ export async function linkedPage(deps: CalendarDeps, kind: 'venue' | 'organizer'
     backLink(site.home) +
     head +
     (address ? `<address class="calendar-single__address">${esc(address)}</address>` : '') +
-    (directions ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${esc(title)}</span></a></p>` : '') +
+    (directions
+      ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${esc(title)}</span></a></p>`
+      : '') +
     (contact ? `<dl class="calendar-single__meta">${contact}</dl>` : '') +
     imageHtml(doc, images, title) +
     (description ? `<div class="calendar-single__description">${description}</div>` : '') +

@@ -63,7 +63,8 @@ it('no link the pages, the REST answers, the JSON-LD or the iCalendar feed print
   add(linkFields(v1.body.events), 'vendor/events/v1 list');
   const single = await app.request('GET', `${EVENTS}/${v1.body.events[0].id}`);
   add(linkFields(single.body), 'vendor/events/v1 single (json_ld)');
-  for (const kind of ['venues', 'organizers']) add(linkFields((await app.request('GET', `/vendor/events/v1/${kind}?per_page=50`)).body), `vendor/events/v1 ${kind}`);
+  for (const kind of ['venues', 'organizers'])
+    add(linkFields((await app.request('GET', `/vendor/events/v1/${kind}?per_page=50`)).body), `vendor/events/v1 ${kind}`);
   const ec = await app.request('GET', `/ec/v1/events?per_page=${COUNT}&starts_after=2031-01-01`);
   expect(ec.status).toBe(200);
   add(linkFields(ec.body), 'ec/v1 events');
@@ -90,7 +91,10 @@ it('no link the pages, the REST answers, the JSON-LD or the iCalendar feed print
       hrefsOf(res.text).map((h) => new URL(h, url).toString()),
       `page ${url}`,
     );
-    add(jsonLdOf(res.text).flatMap((ld) => linkFields(ld)), `JSON-LD of ${url}`);
+    add(
+      jsonLdOf(res.text).flatMap((ld) => linkFields(ld)),
+      `JSON-LD of ${url}`,
+    );
   }
   expect(seen.size).toBeGreaterThanOrEqual(COUNT + 7 + 5);
 

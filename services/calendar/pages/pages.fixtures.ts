@@ -26,7 +26,11 @@ export async function makeImage(app: TestApp, name: string): Promise<number> {
   const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: { r: 30, g: 90, b: 160 } } })
     .png()
     .toBuffer();
-  const res = await app.admin('POST', '/cms/v2/media', { raw: png, contentType: 'image/png', headers: { 'Content-Disposition': `attachment; filename="${name}.png"` } });
+  const res = await app.admin('POST', '/cms/v2/media', {
+    raw: png,
+    contentType: 'image/png',
+    headers: { 'Content-Disposition': `attachment; filename="${name}.png"` },
+  });
   if (res.status !== 201) throw new Error(`image: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
 }

@@ -28,13 +28,32 @@ beforeAll(async () => {
     categories: ['Music'],
     tags: ['Jazz Night'],
     show_map_link: true,
-    venue: { venue: 'Blue Hall', address: '1 Main St', city: 'New York', stateprovince: 'NY', zip: '10001', country: 'United States', phone: '+1 212 555 0100' },
+    venue: {
+      venue: 'Blue Hall',
+      address: '1 Main St',
+      city: 'New York',
+      stateprovince: 'NY',
+      zip: '10001',
+      country: 'United States',
+      phone: '+1 212 555 0100',
+    },
     organizer: [{ organizer: 'Harbour Society', phone: '+1 212 555 0199', email: 'hello@harbour.example', website: 'https://harbour.example/' }],
   });
   ev.tokyo = await makeEvent(app, { title: 'Tokyo Morning', start_date: '2031-12-16 09:00:00', end_date: '2031-12-16 10:30:00', timezone: 'Asia/Tokyo' });
-  ev.xss = await makeEvent(app, { title: XSS, start_date: '2031-12-17 10:00:00', end_date: '2031-12-17 11:00:00', venue: { venue: XSS }, organizer: [{ organizer: XSS }] });
+  ev.xss = await makeEvent(app, {
+    title: XSS,
+    start_date: '2031-12-17 10:00:00',
+    end_date: '2031-12-17 11:00:00',
+    venue: { venue: XSS },
+    organizer: [{ organizer: XSS }],
+  });
   ev.tags = await makeEvent(app, { title: TAGS, start_date: '2031-12-18 10:00:00', end_date: '2031-12-18 11:00:00', venue: { venue: TAGS } });
-  ev.hidden = await makeEvent(app, { title: 'Unlisted Rehearsal', start_date: '2031-12-15 20:00:00', end_date: '2031-12-15 21:00:00', hide_from_listings: true });
+  ev.hidden = await makeEvent(app, {
+    title: 'Unlisted Rehearsal',
+    start_date: '2031-12-15 20:00:00',
+    end_date: '2031-12-15 21:00:00',
+    hide_from_listings: true,
+  });
   ev.draft = await makeEvent(app, { title: 'Secret Draft Party', status: 'draft' });
   ev.private = await makeEvent(app, { title: 'Private Board Meeting', status: 'private' });
   ev.future = await makeEvent(app, { title: 'Scheduled Announcement', status: 'future', date: '2040-01-01 00:00:00' });
@@ -84,12 +103,22 @@ describe('the event page', () => {
     const html = (await page(app, ev.ny.url)).text;
     const google = /href="(https:\/\/calendar\.google\.com\/calendar\/render\?[^"]+)"/.exec(html)![1].replace(/&amp;/g, '&');
     const g = new URL(google).searchParams;
-    expect([g.get('action'), g.get('text'), g.get('dates'), g.get('ctz')]).toEqual(['TEMPLATE', 'New York Live Stream', '20311216T000000Z/20311216T020000Z', 'America/New_York']);
+    expect([g.get('action'), g.get('text'), g.get('dates'), g.get('ctz')]).toEqual([
+      'TEMPLATE',
+      'New York Live Stream',
+      '20311216T000000Z/20311216T020000Z',
+      'America/New_York',
+    ]);
     expect(g.get('location')).toBe('Blue Hall, 1 Main St, New York, NY, 10001, United States');
     expect(g.get('details')).toContain('Jazz from Harlem');
     const outlook = /href="(https:\/\/outlook\.live\.com\/calendar\/0\/deeplink\/compose\?[^"]+)"/.exec(html)![1].replace(/&amp;/g, '&');
     const o = new URL(outlook).searchParams;
-    expect([o.get('subject'), o.get('startdt'), o.get('enddt'), o.get('allday')]).toEqual(['New York Live Stream', '2031-12-15T19:00:00-05:00', '2031-12-15T21:00:00-05:00', 'false']);
+    expect([o.get('subject'), o.get('startdt'), o.get('enddt'), o.get('allday')]).toEqual([
+      'New York Live Stream',
+      '2031-12-15T19:00:00-05:00',
+      '2031-12-15T21:00:00-05:00',
+      'false',
+    ]);
     const ics = /href="([^"]+)"[^>]*>Download \.ics</.exec(html)![1].replace(/&amp;/g, '&');
     const file = await page(app, ics);
     expect(file.status).toBe(200);
