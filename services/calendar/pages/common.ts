@@ -93,6 +93,9 @@ export function contactRows(doc: PostDoc, kind: 'venue' | 'organizer'): string {
   return rows.join('');
 }
 
+/** Definition list rows as a list; '' without rows. */
+export const metaList = (rows: string): string => (rows ? `<dl class="calendar-single__meta">${rows}</dl>` : '');
+
 /** The record's featured image (an image in the media library with a web address), or ''. */
 export function imageHtml(doc: PostDoc, posts: Map<number, PostDoc>, alt: string): string {
   const media = doc.featured_media ? posts.get(doc.featured_media) : undefined;

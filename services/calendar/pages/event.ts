@@ -21,7 +21,7 @@ import { loadRelated, type Related } from '../related';
 import { cardsOf, type Card } from '../views/cards';
 import { jsonLd } from '../views/shell';
 import { addToCalendar } from './add-to-calendar';
-import { contactRows, directionsUrl, imageHtml, isWebUrl, metaText, plainTitle, titleHtml, venueAddress, whenHtml, type PageAnswer } from './common';
+import { contactRows, directionsUrl, imageHtml, isWebUrl, metaList, metaText, plainTitle, titleHtml, venueAddress, whenHtml, type PageAnswer } from './common';
 
 export const CALENDAR_HOME = '/events/';
 
@@ -71,7 +71,8 @@ function venueSection(deps: CalendarDeps, doc: PostDoc, related: Related): strin
     (directions
       ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${titleHtml(venue.title)}</span></a></p>`
       : '') +
-    `<dl class="calendar-single__meta">${contactRows(venue, 'venue')}</dl></section>`
+    metaList(contactRows(venue, 'venue')) +
+    `</section>`
   );
 }
 
@@ -81,7 +82,7 @@ function organizersSection(deps: CalendarDeps, doc: PostDoc, related: Related): 
   const items = orgs
     .map(
       (o) =>
-        `<li><p class="calendar-single__organizer-name"><a href="${esc(permalinkOf(deps.site, o))}">${titleHtml(o.title)}</a></p><dl class="calendar-single__meta">${contactRows(o, 'organizer')}</dl></li>`,
+        `<li><p class="calendar-single__organizer-name"><a href="${esc(permalinkOf(deps.site, o))}">${titleHtml(o.title)}</a></p>${metaList(contactRows(o, 'organizer'))}</li>`,
     )
     .join('');
   return `<section class="calendar-single__section calendar-single__organizers" aria-labelledby="event-organizers"><h2 id="event-organizers">${orgs.length > 1 ? 'Organizers' : 'Organizer'}</h2><ul class="calendar-single__organizer-list">${items}</ul></section>`;

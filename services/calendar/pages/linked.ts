@@ -14,7 +14,7 @@ import { organizerJsonLd, venueJsonLd } from '../linked/present';
 import { EMPTY_RELATED, loadRelatedIds } from '../related';
 import { cardsOf } from '../views/cards';
 import { scriptJson } from '../views/shell';
-import { contactRows, directionsUrl, imageHtml, plainTitle, titleHtml, venueAddress, whenHtml, type PageAnswer } from './common';
+import { contactRows, directionsUrl, imageHtml, metaList, plainTitle, titleHtml, venueAddress, whenHtml, type PageAnswer } from './common';
 import { backLink } from './event';
 import { eventTimes } from '../../../libs/calendar/times';
 
@@ -79,7 +79,7 @@ export async function linkedPage(deps: CalendarDeps, kind: 'venue' | 'organizer'
     (directions
       ? `<p><a class="calendar-single__directions" href="${esc(directions)}" rel="external">Get directions<span class="tribe-common-a11y-visual-hide"> to ${esc(title)}</span></a></p>`
       : '') +
-    (contact ? `<dl class="calendar-single__meta">${contact}</dl>` : '') +
+    metaList(contact) +
     imageHtml(doc, images, title) +
     (description ? `<div class="calendar-single__description">${description}</div>` : '') +
     (await upcoming(deps, kind, doc)) +
