@@ -1,6 +1,6 @@
 /**
  * The calendar's single pages at the reference's permalinks: `/event/{slug}/`, `/venue/{slug}/`,
- * `/organizer/{slug}/`, and the id form the service prints for a record without a pretty address
+ * `/organizer/{slug}/`, an event's iCalendar file at `/event/{slug}/ical/`, and the id form the service prints for a record without a pretty address
  * (`/?post_type=vendor_events&p={id}`, redirected to the pretty one when there is one). Each is the
  * vendor/views/v2/page answer for its record, asked for as the caller (a guest, or the user HTTP Basic
  * credentials name, so drafts and private records follow the REST single read's rules), printed in the
@@ -19,12 +19,15 @@ import type { Site } from '../../libs/rest/site';
 import { CALENDAR_ASSETS_PATH, CALENDAR_PATH, PAGE_CACHE, loadAssets, type Asset } from './calendar-page';
 import { clientIp } from './client-ip';
 import { queryOf } from './middleware/route';
+import { writeRest } from './middleware/write-rest';
 
 const PAGE_ROUTE = '/vendor/views/v2/page';
 const KIND_OF_BASE: Record<string, 'event' | 'venue' | 'organizer'> = { event: 'event', venue: 'venue', organizer: 'organizer' };
 const KIND_OF_TYPE: Record<string, 'event' | 'venue' | 'organizer'> = { [EVENT_TYPE]: 'event', [VENUE_TYPE]: 'venue', [ORGANIZER_TYPE]: 'organizer' };
 /** `/event/{slug}/`: the base, the slug, and whether the trailing slash is there. */
 const SINGLE_PATH = /^\/(event|venue|organizer)\/([^/]+)(\/?)$/;
+/** `/event/{slug}/ical/`: the event's own iCalendar file, as the reference serves it. */
+const ICAL_PATH = /^\/event\/([^/]+)\/ical\/?$/;
 
 export interface CalendarSinglesOptions {
   site: Site;
@@ -34,6 +37,7 @@ export interface CalendarSinglesOptions {
 }
 
 interface Page {
+  id: number;
   title: string;
   url: string;
   head: string;
@@ -70,6 +74,28 @@ function document(site: Site, assets: Map<string, Asset>, page: { title: string;
 const notFoundHtml = (site: Site) =>
   `<article class="calendar-single"><h1 class="calendar-single__title">Page not found</h1><p>There is nothing at this address. It may have been removed, or it is not public.</p><p><a href="${esc(site.home)}${CALENDAR_PATH}/">See all events</a></p></article>`;
 
+/** The page of an address that names nothing the caller may read (404), or of a service that could not answer (a 503 with its Retry-After while the store is down). */
+function notFound(ctx: Koa.Context, site: Site, assets: Map<string, Asset>, status: number, body?: unknown): true {
+  ctx.status = status === 404 || status === 401 || status === 403 || status === 400 ? 404 : status >= 500 ? status : 500;
+  for (const [k, v] of Object.entries(retryAfterHeader(status, body))) ctx.set(k, v);
+  ctx.type = 'text/html; charset=UTF-8';
+  ctx.set('Cache-Control', 'no-store');
+  const html =
+    ctx.status === 404
+      ? notFoundHtml(site)
+      : `<div class="tribe-events-c-messages"><div class="tribe-events-c-messages__message tribe-events-c-messages__message--error" role="alert"><p>This page could not be loaded. Please try again in a moment.</p></div></div>`;
+  ctx.body = document(site, assets, { title: ctx.status === 404 ? 'Page not found' : 'Events', html });
+  return true;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /** Which record an address names, or null when it is no single page of the calendar. */
 function target(ctx: Koa.Context): { type: 'event' | 'venue' | 'organizer'; slug?: string; id?: number; slash: boolean } | null {
   const m = SINGLE_PATH.exec(ctx.path);
@@ -105,7 +131,20 @@ async function callerOf(ctx: Koa.Context, auth: Authenticator | undefined): Prom
 export function calendarSingles(opts: CalendarSinglesOptions): (ctx: Koa.Context) => Promise<boolean> {
   const { site, rest, auth } = opts;
   const assets = loadAssets();
+  const call = (path: string, query: Record<string, string>, user: AuthUser | null, ctx: Koa.Context) =>
+    rest.handle({ method: 'GET', path, query, bodyType: 'none', headers: {}, user, requestId: stateString(ctx, 'requestId') });
   return async (ctx) => {
+    const ical = ICAL_PATH.exec(ctx.path);
+    if (ical && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.state.route = '/event/*/ical';
+      const user = await callerOf(ctx, auth);
+      // The event the slug names, as the caller may see its page (its visibility rules), then its export.
+      const found = await call(PAGE_ROUTE, { type: 'event', slug: safeDecode(ical[1]) }, user, ctx);
+      const id = found.status === 200 && isRecord(found.body) && typeof found.body.id === 'number' ? found.body.id : 0;
+      if (!id) return notFound(ctx, site, assets, found.status, found.body);
+      writeRest(ctx, site, await call(`/vendor/events/v1/events/${id}/ical`, {}, user, ctx), { loggedIn: !!user, pretty: false });
+      return true;
+    }
     const t = target(ctx);
     if (!t) return false;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
@@ -120,15 +159,7 @@ export function calendarSingles(opts: CalendarSinglesOptions): (ctx: Koa.Context
       return true;
     }
     const user = await callerOf(ctx, auth);
-    const out = await rest.handle({
-      method: 'GET',
-      path: PAGE_ROUTE,
-      query: { type: t.type, ...(t.slug !== undefined ? { slug: t.slug } : { id: String(t.id) }) },
-      bodyType: 'none',
-      headers: {},
-      user,
-      requestId: stateString(ctx, 'requestId'),
-    });
+    const out = await call(PAGE_ROUTE, { type: t.type, ...(t.slug !== undefined ? { slug: t.slug } : { id: String(t.id) }) }, user, ctx);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     ctx.set(
@@ -150,15 +181,6 @@ export function calendarSingles(opts: CalendarSinglesOptions): (ctx: Koa.Context
       ctx.body = document(site, assets, page);
       return true;
     }
-    // Not found (or not readable), or the service could not answer (a 503 with its Retry-After while the store is down).
-    ctx.status = out.status === 404 ? 404 : out.status >= 400 ? out.status : 500;
-    for (const [k, v] of Object.entries(retryAfterHeader(out.status, out.body))) ctx.set(k, v);
-    ctx.set('Cache-Control', 'no-store');
-    const html =
-      ctx.status === 404
-        ? notFoundHtml(site)
-        : `<div class="tribe-events-c-messages"><div class="tribe-events-c-messages__message tribe-events-c-messages__message--error" role="alert"><p>This page could not be loaded. Please try again in a moment.</p></div></div>`;
-    ctx.body = document(site, assets, { title: ctx.status === 404 ? 'Page not found' : 'Events', html });
-    return true;
+    return notFound(ctx, site, assets, out.status, out.body);
   };
 }

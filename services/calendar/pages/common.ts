@@ -13,6 +13,8 @@ import { directionsLink } from '../ec/present';
 
 /** The answer of vendor/views/v2/page: what the site's page prints around and in its main element. */
 export interface PageAnswer {
+  /** The record's id. */
+  id: number;
   /** The page's title, plain text. */
   title: string;
   /** The page's own (canonical) address. */

@@ -104,6 +104,7 @@ export const backLink = (home: string): string => `<p class="calendar-single__ba
 function protectedPage(deps: CalendarDeps, doc: PostDoc): PageAnswer {
   const title = plainTitle(doc.title);
   return {
+    id: doc.id,
     title,
     url: permalinkOf(deps.site, doc),
     head: '<meta name="robots" content="noindex">',
@@ -153,7 +154,7 @@ export async function eventPage(deps: CalendarDeps, doc: PostDoc): Promise<PageA
           allDay: card.allDay,
           details,
           location,
-          ical: restUrl(site, `/vendor/events/v1/events/${doc.id}/ical`),
+          ical: doc.slug ? `${url}ical/` : restUrl(site, `/vendor/events/v1/events/${doc.id}/ical`),
         })
       : '') +
     `<section class="calendar-single__section calendar-single__details" aria-labelledby="event-details"><h2 id="event-details">Details</h2><dl class="calendar-single__meta">${rows}</dl></section>` +
@@ -161,5 +162,5 @@ export async function eventPage(deps: CalendarDeps, doc: PostDoc): Promise<PageA
     organizersSection(deps, doc, related) +
     neighbourNav(deps, prev, next) +
     `</article>`;
-  return { title, url, head: card ? jsonLd([card]) : '', html, public: true };
+  return { id: doc.id, title, url, head: card ? jsonLd([card]) : '', html, public: true };
 }

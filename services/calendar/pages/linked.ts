@@ -59,6 +59,7 @@ export async function linkedPage(deps: CalendarDeps, kind: 'venue' | 'organizer'
   const head = `<h1 class="calendar-single__title"><span class="calendar-single__kind">${kind === 'venue' ? 'Venue' : 'Organizer'}</span> ${esc(title)}</h1>`;
   if (doc.password) {
     return {
+      id: doc.id,
       title,
       url,
       head: '<meta name="robots" content="noindex">',
@@ -85,5 +86,5 @@ export async function linkedPage(deps: CalendarDeps, kind: 'venue' | 'organizer'
     (await upcoming(deps, kind, doc)) +
     `</article>`;
   const ld = kind === 'venue' ? venueJsonLd(doc, site) : organizerJsonLd(doc, site);
-  return { title, url, head: `<script type="application/ld+json">${scriptJson(ld)}</script>`, html, public: true };
+  return { id: doc.id, title, url, head: `<script type="application/ld+json">${scriptJson(ld)}</script>`, html, public: true };
 }

@@ -125,6 +125,13 @@ describe('the event page', () => {
     expect(file.headers.get('content-type')).toMatch(/^text\/calendar/);
     expect(file.text).toContain('SUMMARY:New York Live Stream');
     expect(file.text.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+    expect(ics).toBe(`${ev.ny.url}ical/`);
+    expect((await page(app, `/event/${ev.draft.slug}/ical/`)).status).toBe(404);
+    expect((await page(app, `/event/${ev.draft.slug}/ical/`, 'admin')).status).toBe(200);
+    const locked = await page(app, `${ev.locked.url}ical/`);
+    expect(locked.status).toBe(200);
+    expect(locked.text).toContain('SUMMARY:Members Only Gala');
+    expect(locked.text).not.toContain('secret menu');
   });
 
   it('links the previous and next published, listed events by start', async () => {
