@@ -31,6 +31,7 @@ import { createCalendarService } from './calendar';
 import { createContentService } from './content';
 import { authorizePage } from './gateway/authorize';
 import { calendarPage } from './gateway/calendar-page';
+import { calendarSingles } from './gateway/calendar-single';
 import { capConnectionsPerAddress, serverOptions } from './gateway/connections';
 import { registerBuiltins } from './gateway/builtins';
 import { createGatewayApp } from './gateway/http';
@@ -215,14 +216,16 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const users = new UsersRepository(store);
     const throttle = new FailureThrottle(config.AUTH_FAILURE_LIMIT, config.AUTH_FAILURE_WINDOW_SECONDS * 1000);
     const nonces = await Nonces.open(store, config.SERVICE_SECRET);
+    const auth = new Authenticator(users, throttle);
     const app = createGatewayApp({
       rest,
-      auth: new Authenticator(users, throttle),
+      auth,
       site,
       pages: authorizePage({ site, users, throttle, nonces }),
       // The gateway reads uploaded files from the store's own file storage (GridFS in a cluster).
       files: storageFor(store, config.DATA_DIR),
       calendar: calendarPage({ site, rest, nonces }),
+      calendarSingles: calendarSingles({ site, rest, auth }),
       maxBodyBytes: config.MAX_BODY_BYTES,
       trustProxyHops: config.TRUST_PROXY_HOPS,
       ready: async () => {

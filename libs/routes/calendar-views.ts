@@ -25,6 +25,23 @@ export const VIEWS_HTML_ENDPOINT = endpoint({
   },
 });
 
+/**
+ * A single event, venue or organizer page (the reference's single templates at `/event/{slug}/`,
+ * `/venue/{slug}/`, `/organizer/{slug}/` and `/?post_type=...&p={id}`), rendered for the caller as the
+ * page's title, canonical address, head and main content. The site's page of that address asks for it;
+ * the route is left out of the index.
+ */
+export const VIEWS_PAGE_ENDPOINT = endpoint({
+  id: 'views.page',
+  service: 'calendar',
+  methods: ['GET'],
+  args: {
+    type: { description: 'What the page shows.', type: 'string', enum: ['event', 'venue', 'organizer'], required: true },
+    slug: { description: 'The slug of the record the page shows.', type: 'string', maxLength: 200 },
+    id: { description: 'The id of the record the page shows, when the address names it by id.', type: 'integer', minimum: 1 },
+  },
+});
+
 /** A step of the onboarding wizard (the calendar service binds its handler to this constant). */
 export const ONBOARDING_WIZARD_ENDPOINT = endpoint({
   id: 'onboarding.wizard',
@@ -37,6 +54,7 @@ export const ONBOARDING_WIZARD_ENDPOINT = endpoint({
 
 export function registerViewsRoutes(registry: RouteRegistry): void {
   registry.add({ namespace: VIEWS_NS, pattern: `/${VIEWS_NS}/html`, endpoints: [VIEWS_HTML_ENDPOINT] });
+  registry.add({ namespace: VIEWS_NS, pattern: `/${VIEWS_NS}/page`, hidden: true, endpoints: [VIEWS_PAGE_ENDPOINT] });
 }
 
 export function registerOnboardingRoutes(registry: RouteRegistry): void {

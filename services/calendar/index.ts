@@ -20,6 +20,7 @@ import { bindEvents } from './events/handlers';
 import { bindICal } from './ical/handlers';
 import { bindLinked } from './linked/handlers';
 import { bindOnboarding } from './onboarding/handlers';
+import { bindPages } from './pages/handlers';
 import { ORGANIZER } from './organizers/kind';
 import { bindTerms } from './terms/handlers';
 import { CalendarCache } from './read-cache';
@@ -59,6 +60,7 @@ export async function createCalendarService(opts: {
   bindTerms(app, deps);
   bindEc(app, deps);
   bindViews(app, deps);
+  bindPages(app, deps);
   bindOnboarding(app, deps);
   return app.verify();
 }

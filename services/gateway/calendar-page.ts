@@ -21,14 +21,19 @@ import { notModified } from './uploads';
 
 export const CALENDAR_PATH = '/events';
 export const CALENDAR_ASSETS_PATH = '/cms-content/calendar';
-const ASSET_FILES: Record<string, string> = { 'calendar.css': 'text/css; charset=utf-8', 'view-manager.js': 'text/javascript; charset=utf-8' };
+const ASSET_FILES: Record<string, string> = {
+  'calendar.css': 'text/css; charset=utf-8',
+  'view-manager.js': 'text/javascript; charset=utf-8',
+  // The single event, venue and organizer pages' own rules (./calendar-single.ts), after calendar.css.
+  'single.css': 'text/css; charset=utf-8',
+};
 /** Versioned asset URLs never change; an unversioned request is kept for an hour. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const UNVERSIONED = 'public, max-age=3600';
 /** The page holds a visitor's view nonce (valid 12 to 24 hours): shared caches may keep it briefly. */
-const PAGE_CACHE = 'public, max-age=60';
+export const PAGE_CACHE = 'public, max-age=60';
 
-interface Asset {
+export interface Asset {
   body: Buffer;
   type: string;
   hash: string;
@@ -42,7 +47,7 @@ function assetsDir(): string {
   return found;
 }
 
-function loadAssets(): Map<string, Asset> {
+export function loadAssets(): Map<string, Asset> {
   const dir = assetsDir();
   const out = new Map<string, Asset>();
   for (const [name, type] of Object.entries(ASSET_FILES)) {

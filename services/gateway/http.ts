@@ -38,6 +38,8 @@ export interface GatewayOptions {
   files?: FileStorage;
   /** The public calendar page under /events/ and its assets under /cms-content/calendar/ (./calendar-page). */
   calendar?: (ctx: Koa.Context) => Promise<boolean>;
+  /** The calendar's single event, venue and organizer pages (./calendar-single). */
+  calendarSingles?: (ctx: Koa.Context) => Promise<boolean>;
   /**
    * Reverse proxies in front whose X-Forwarded-For entries are trusted (TRUST_PROXY_HOPS): the client
    * address is the entry the outermost one added; 0 takes the connection's address.
@@ -49,7 +51,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   const hops = opts.trustProxyHops ?? 0;
   // Koa reads the last `maxIpsCount` X-Forwarded-For entries (those the trusted proxies added) and takes the first of them.
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
-  const { rest, site, files, calendar, pages } = opts;
+  const { rest, site, files, calendar, calendarSingles, pages } = opts;
 
   app.use(requestLog());
   app.use(opsEndpoints(opts.ready));
@@ -60,6 +62,8 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   app.use(forSite(labelSitePath));
   if (files) app.use(forSite(answering((ctx) => serveUpload(ctx, files))));
   if (calendar) app.use(forSite(answering(calendar)));
+  // Before the home page: `/?post_type=vendor_events&p=ID` is an event's address.
+  if (calendarSingles) app.use(forSite(answering(calendarSingles)));
   if (pages) app.use(forSite(answering((ctx) => pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))));
   app.use(forSite(answering(homePage(site))));
   app.use(forSite(unanswered));

@@ -16,7 +16,7 @@ const LD_DESCRIPTION_WORDS = 25;
 const LD_DESCRIPTION_CHARS = 200;
 
 /** JSON inside a script element: `<` written as \u003c, so no value can close the element. */
-function scriptJson(value: unknown): string {
+export function scriptJson(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
