@@ -136,7 +136,12 @@ export class HandlerContext<P extends AnyParams = AnyParams> {
   has(name: string): boolean {
     return Object.prototype.hasOwnProperty.call(this.req.params, name) && (this.req.bodyKeys.includes(name) || this.req.queryKeys.includes(name));
   }
-  async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /**
+   * `load`'s answer, loaded once per request and key: the validation, the permission check and the
+   * handler of one request (and the permission checks `Allow` runs) share what they read, such as the
+   * target record. Nothing is kept past the request.
+   */
+  async once<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (this.memo.has(key)) return this.memo.get(key) as T;
     const v = await load();
     this.memo.set(key, v);

@@ -146,7 +146,7 @@ export function bindSources(app: ServiceApp, deps: AggregatorDeps, opts: SourceL
   const sources = new Sources(deps);
   const permission = async (ctx: HandlerContext) => can(ctx.user, 'manage_options');
   const mustExist = async (ctx: HandlerContext<InputOf<Shared<typeof EPS.get>>>) => {
-    const doc = await ctx.cached(`source:${ctx.input.id}`, () => sources.get(ctx.input.id));
+    const doc = await ctx.once(`source:${ctx.input.id}`, () => sources.get(ctx.input.id));
     if (!doc) throw invalidSource();
     return doc;
   };

@@ -31,7 +31,7 @@ const entityError = (status: number, error: string): Reply => ({ status, body: {
 
 /** The record an item route names (any type), loaded once per request. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
-  return ctx.cached('ec.target', async () => {
+  return ctx.once('ec.target', async () => {
     const id = Number(ctx.params.id);
     return Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
   });

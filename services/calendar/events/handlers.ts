@@ -34,7 +34,7 @@ const namedId = (ctx: HandlerContext): number => (through(ctx, E.get, E.update, 
 
 /** The record a single-event route names (by id or by slug), loaded once per request; null when absent. */
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
-  return ctx.cached('event', async () => {
+  return ctx.once('event', async () => {
     const slug = pathSlug(ctx);
     const id = namedId(ctx);
     return slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
@@ -117,7 +117,7 @@ function eventWrite(ctx: HandlerContext<V1WriteInput>): EventWrite {
   return { user: ctx.user, input, dialect: 'v1' };
 }
 
-const plan = (ctx: HandlerContext<V1WriteInput>, deps: CalendarDeps): Promise<EventPlan> => ctx.cached('plan', () => checkEventWrite(deps, eventWrite(ctx)));
+const plan = (ctx: HandlerContext<V1WriteInput>, deps: CalendarDeps): Promise<EventPlan> => ctx.once('plan', () => checkEventWrite(deps, eventWrite(ctx)));
 
 async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
   const [body] = await ctx.present([doc], eventPresenter(deps, ctx.req.method === 'GET' ? 'single' : 'written', ctx.user));

@@ -55,7 +55,7 @@ function namedId(ctx: HandlerContext, kind: LinkedKindDef): number {
 }
 
 function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): Promise<PostDoc | null> {
-  return ctx.cached(kind.key, async () => {
+  return ctx.once(kind.key, async () => {
     const slug = pathSlug(ctx);
     const id = namedId(ctx, kind);
     const doc = slug !== null ? await deps.posts.findOne({ type: kind.type, slug }) : id > 0 ? await deps.posts.byId(id) : null;
@@ -80,7 +80,7 @@ function inputOf(ctx: HandlerContext, kind: LinkedKindDef): LinkedInput {
 
 /** Author and image checks, once per request. */
 function checked(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef) {
-  return ctx.cached('checked', async () => {
+  return ctx.once('checked', async () => {
     const r = await checkLinkedInput(deps, ctx.user, inputOf(ctx, kind));
     const failure = paramFailure(r.failures);
     if (failure) throw failure;

@@ -56,7 +56,7 @@ export function bindTerms(app: ServiceApp, deps: CalendarDeps): void {
     /** Ancestors of a page of terms, for hierarchical archive links (none for tags). */
     const ancestors = async (terms: TermDoc[]) => (r.hierarchical ? deps.terms.ancestors(terms) : undefined);
     // The id capture; a JSON null in the body replaces it (the body's arguments win over the URL's) and names no term.
-    const term = (ctx: HandlerContext<InputOf<Shared<typeof eps.get>>>) => ctx.cached('term', () => deps.terms.ofTaxonomy(ctx.input.id ?? 0, r.taxonomy));
+    const term = (ctx: HandlerContext<InputOf<Shared<typeof eps.get>>>) => ctx.once('term', () => deps.terms.ofTaxonomy(ctx.input.id ?? 0, r.taxonomy));
     /** The id must name a term of this taxonomy: a 400 before any permission check. */
     const mustExist = async (ctx: HandlerContext<InputOf<Shared<typeof eps.get>>>): Promise<TermDoc> => {
       const t = await term(ctx);

@@ -33,7 +33,7 @@ function mayManage(caller: Caller, owner: UserDoc): boolean {
 type OwnerInput = AnyParams & { readonly user_id: string };
 
 async function owner(ctx: HandlerContext<OwnerInput>, deps: ContentDeps): Promise<UserDoc> {
-  return ctx.cached('owner', async () => {
+  return ctx.once('owner', async () => {
     const raw = ctx.input.user_id;
     if (raw === 'me') {
       if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);

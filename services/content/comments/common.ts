@@ -63,7 +63,7 @@ export function commentLoader(deps: CommentsDeps) {
 
   /** The comment and its post (404 for a missing comment, or a comment whose post is gone). */
   function loadComment(ctx: HandlerContext<{ readonly id: number }>): Promise<{ comment: CommentDoc; post: PostDoc | null }> {
-    return ctx.cached('comment', async () => {
+    return ctx.once('comment', async () => {
       const id = ctx.input.id;
       const comment = Number.isInteger(id) && id > 0 ? await deps.comments.byId(id) : null;
       if (!comment) throw invalidComment();

@@ -52,7 +52,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
       // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
       // this request's arguments: a create's `post` is one id, so the list is read untyped.
       const postIds = ctx.args.ints('post');
-      const posts = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : new Map<number, PostDoc>();
+      const posts = postIds.length ? await ctx.once('posts', () => postsById(postIds)) : new Map<number, PostDoc>();
       const access: PostAccess = { context: p.context, password: p.password, named: postIds.length === 1 };
       for (const id of postIds) {
         const post = posts.get(id);
@@ -166,7 +166,7 @@ export function bindComments(app: ServiceApp, deps: CommentsDeps): void {
     }
     const context = contextOf(ctx.input.context);
     // The posts the permission check loaded (it loads them when the request names any).
-    const known = postIds.length ? await ctx.cached('posts', () => postsById(postIds)) : undefined;
+    const known = postIds.length ? await ctx.once('posts', () => postsById(postIds)) : undefined;
     const input = await presentInput(ctx, items, context, access, known);
     // What else the caller may not read (unapproved comments, notes) is left out of the page.
     const body = items.filter((c) => canReadComment(ctx.user, c, input.posts.get(c.post), access)).map((c) => presentComment(c, input));

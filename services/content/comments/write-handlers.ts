@@ -63,7 +63,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
       // this request's arguments: a list's `post` is a list of ids, so the type is tested.
       const postId = typeof p.post === 'number' ? p.post : 0;
-      const post = postId > 0 ? await ctx.cached('post', () => deps.posts.byId(postId)) : null;
+      const post = postId > 0 ? await ctx.once('post', () => deps.posts.byId(postId)) : null;
       if (isNote && postId && !(post && canEditAnyPost(ctx.user, post))) {
         return new RestError('rest_cannot_create_note', 'Sorry, you are not allowed to create notes for this post.', authStatus(ctx.user));
       }
@@ -89,7 +89,7 @@ export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: C
       if (filled(rawType) && rawType !== 'comment' && rawType !== 'note')
         throw new RestError('rest_invalid_comment_type', 'Cannot create a comment with that type.', 400);
       const type = rawType === 'note' ? 'note' : 'comment';
-      const post = (await ctx.cached('post', () => deps.posts.byId(p.post)))!;
+      const post = (await ctx.once('post', () => deps.posts.byId(p.post)))!;
       const prepared = await prepare(ctx, deps.users, deps.site.timezone);
       if (prepared.content === undefined) prepared.content = '';
       const meta = metaChanges(ctx, post);

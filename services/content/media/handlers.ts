@@ -56,7 +56,7 @@ type WriteInput = InputOf<Shared<typeof MEDIA_ENDPOINTS.create | typeof MEDIA_EN
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
 function loadMedia(ctx: HandlerContext<{ readonly id: number }>, deps: MediaDeps): Promise<PostDoc> {
-  return ctx.cached('media', async () => {
+  return ctx.once('media', async () => {
     const doc = await deps.posts.ofType(ctx.input.id, ATTACHMENT_TYPE);
     if (!doc) throw invalidId();
     return doc;
@@ -65,7 +65,7 @@ function loadMedia(ctx: HandlerContext<{ readonly id: number }>, deps: MediaDeps
 
 /** The parent named by `post`, loaded once per request (null for none or a missing one). */
 function loadParent(ctx: HandlerContext<WriteInput>, deps: MediaDeps): Promise<PostDoc | null> {
-  return ctx.cached('parent', async () => {
+  return ctx.once('parent', async () => {
     const id = ctx.input.post ?? 0;
     return id > 0 ? deps.posts.byId(id) : null;
   });

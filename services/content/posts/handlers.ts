@@ -56,7 +56,7 @@ type ListInput = InputOf<Shared<PostEndpoints['list']>>;
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
 function loadPost(ctx: HandlerContext<{ readonly id: number }>, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
-  return ctx.cached('post', async () => {
+  return ctx.once('post', async () => {
     const id = ctx.input.id;
     const post = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
     if (!post) throw invalidId();

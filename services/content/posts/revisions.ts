@@ -92,7 +92,7 @@ const invalidParent = () => new RestError('rest_post_invalid_parent', 'Invalid p
 
 /** The post whose revisions or autosaves are asked for: `id` is the route's capture of it. */
 async function parentOf(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, id: number): Promise<PostDoc> {
-  return ctx.cached('parent', async () => {
+  return ctx.once('parent', async () => {
     const parent = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
     if (!parent) throw invalidParent();
     return parent;
@@ -119,7 +119,7 @@ function previewLink(deps: PostsDeps, post: PostDoc, ofAutosave: boolean): strin
 
 /** The post an autosave is for: a body `id` wins over the path's, as with every parameter. */
 function autosaveTarget(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
-  return ctx.cached('post', async () => {
+  return ctx.once('post', async () => {
     const postId = Number(ctx.params.id);
     const doc = postId > 0 ? await deps.posts.ofType(postId, kind.kind) : null;
     if (!doc) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);

@@ -72,7 +72,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
   const results = new BatchResults(deps.store);
 
   const loadTerm = (ctx: HandlerContext<{ readonly id: number }>): Promise<TermDoc> =>
-    ctx.cached('term', async () => {
+    ctx.once('term', async () => {
       const t = await terms.ofTaxonomy(ctx.input.id, tax.name);
       if (!t) throw termErrors.invalid();
       return t;
@@ -102,7 +102,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
       // this request's arguments: a create's `post` is undeclared, so it is read untyped (as a number).
       if (ctx.params.post) {
-        const post = await ctx.cached('post', () => deps.posts.byId(Number(ctx.params.post)));
+        const post = await ctx.once('post', () => deps.posts.byId(Number(ctx.params.post)));
         if (!post) return new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
         if (!tax.objectTypes.includes(post.type) || !canReadTermsOf(ctx, post)) {
           return termErrors.postForbidden(ctx.user);
@@ -117,7 +117,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       const { offset: rawOffset, parent } = ctx.params;
       const offset = listSkip(tax.hierarchical ? undefined : rawOffset, p.page, perPage);
       const postId = p.post;
-      const post = postId ? await ctx.cached('post', () => deps.posts.byId(postId)) : null;
+      const post = postId ? await ctx.once('post', () => deps.posts.byId(postId)) : null;
       const { items, total } = await terms.query(tax, {
         include: p.include ?? [],
         exclude: p.exclude ?? [],

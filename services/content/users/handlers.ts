@@ -36,7 +36,7 @@ type WriteInput = InputOf<Shared<typeof USER_ENDPOINTS.create | typeof USER_ENDP
 
 /** The user an item route names: the caller on `users/me`, else the `id` the route captured (always there). */
 async function loadTarget(ctx: HandlerContext<AnyParams & { readonly id?: number }>, deps: ContentDeps, me: boolean): Promise<UserDoc> {
-  return ctx.cached('target', async () => {
+  return ctx.once('target', async () => {
     if (me) {
       if (!ctx.user) throw notLoggedIn();
       const u = await deps.users.byId(ctx.user.id);
