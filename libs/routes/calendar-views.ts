@@ -25,6 +25,22 @@ export const VIEWS_HTML_ENDPOINT = endpoint({
   },
 });
 
+/** The answer of vendor/views/v2/page: what the site's page prints around and in its main element. */
+export interface PageAnswer {
+  /** The record's id. */
+  id: number;
+  /** The page's title, plain text. */
+  title: string;
+  /** The page's own (canonical) address. */
+  url: string;
+  /** What goes in the document head besides the shared stylesheet (the JSON-LD). */
+  head: string;
+  /** The content of the main element. */
+  html: string;
+  /** Whether guests may keep the page in shared caches (false for what only the caller may read). */
+  public: boolean;
+}
+
 /**
  * A single event, venue or organizer page (the reference's single templates at `/event/{slug}/`,
  * `/venue/{slug}/`, `/organizer/{slug}/` and `/?post_type=...&p={id}`), rendered for the caller as the

@@ -14,6 +14,7 @@ import { escapeHtml as esc } from '../../libs/html/escape';
 import { stateString } from '../../libs/http/koa-state';
 import { isRecord } from '../../libs/rest/args';
 import { RestError, retryAfterHeader } from '../../libs/rest/errors';
+import type { PageAnswer } from '../../libs/routes/calendar-views';
 import type { RestServer } from '../../libs/rest/server';
 import type { Site } from '../../libs/rest/site';
 import { CALENDAR_ASSETS_PATH, CALENDAR_PATH, PAGE_CACHE, loadAssets, type Asset } from './calendar-page';
@@ -36,16 +37,7 @@ export interface CalendarSinglesOptions {
   auth?: Authenticator;
 }
 
-interface Page {
-  id: number;
-  title: string;
-  url: string;
-  head: string;
-  html: string;
-  public: boolean;
-}
-
-const isPage = (v: unknown): v is Page =>
+const isPage = (v: unknown): v is PageAnswer =>
   isRecord(v) && typeof v.title === 'string' && typeof v.url === 'string' && typeof v.head === 'string' && typeof v.html === 'string';
 
 function document(site: Site, assets: Map<string, Asset>, page: { title: string; url?: string; head?: string; html: string }): string {

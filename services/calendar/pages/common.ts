@@ -10,22 +10,7 @@ import { decodeEntities, escapeHtml as esc } from '../../../libs/html/escape';
 import { stripAllTags } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import { directionsLink } from '../ec/present';
-
-/** The answer of vendor/views/v2/page: what the site's page prints around and in its main element. */
-export interface PageAnswer {
-  /** The record's id. */
-  id: number;
-  /** The page's title, plain text. */
-  title: string;
-  /** The page's own (canonical) address. */
-  url: string;
-  /** What goes in the document head besides the shared stylesheet (the JSON-LD). */
-  head: string;
-  /** The content of the main element. */
-  html: string;
-  /** Whether guests may keep the page in shared caches (false for what only the caller may read). */
-  public: boolean;
-}
+export type { PageAnswer } from '../../../libs/routes/calendar-views';
 
 /** A `redirect` answer: the record's pretty address, for an address that names it by id. */
 export interface RedirectAnswer {
