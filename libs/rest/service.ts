@@ -103,14 +103,14 @@ export class HandlerContext<P extends AnyParams = AnyParams> {
   readonly memo = new Map<string, unknown>();
   private allowed?: Promise<Method[]>;
   private typed?: Args;
-  /** What the service's caches stood at when the request began, before anything it shows was read. */
+  /** What the service's caches stood at when a read began, before anything it shows was read (a write's answer is made afresh, so it takes none). */
   readonly began?: ReadStamp;
 
   constructor(
     readonly req: ServiceRequest,
     private readonly app: ServiceApp,
   ) {
-    this.began = app.cache?.begin();
+    this.began = req.method === 'GET' ? app.cache?.begin() : undefined;
   }
 
   get params(): Record<string, unknown> {
