@@ -101,7 +101,8 @@ async function numberNew(deps: RecordSaveDeps, writes: RecordWrite[]): Promise<v
   });
   for (const type of new Set(fresh.map((w) => w.after.type))) {
     const ofType = fresh.filter((w) => w.after.type === type);
-    const slugs = await deps.posts.uniqueSlugs(ofType.map((w) => w.slug ?? w.after.slug),
+    const slugs = await deps.posts.uniqueSlugs(
+      ofType.map((w) => w.slug ?? w.after.slug),
       { type, hierarchical: false },
     );
     ofType.forEach((w, i) => (w.after.slug = slugs[i] || String(w.after.id)));

@@ -55,7 +55,16 @@ describe('PresentedCache', () => {
       { name: 'users', fields: { id: 'int' }, indexes: [] },
     ]);
     revision = 1;
-    cache = new PresentedCache(store, ['posts', 'terms'], { get revision() { return revision; } }, 1000);
+    cache = new PresentedCache(
+      store,
+      ['posts', 'terms'],
+      {
+        get revision() {
+          return revision;
+        },
+      },
+      1000,
+    );
   });
   afterEach(() => store.close());
 

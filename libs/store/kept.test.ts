@@ -51,7 +51,15 @@ describe('Kept', () => {
   it('follows a further part of the stamp, such as the settings revision', () => {
     const { store } = fakeStore();
     let revision = 1;
-    const kept = new Kept<string>(store, { collections: [], also: { get revision() { return revision; } }, maxEntries: 10 });
+    const kept = new Kept<string>(store, {
+      collections: [],
+      also: {
+        get revision() {
+          return revision;
+        },
+      },
+      maxEntries: 10,
+    });
     kept.keep('k', 'v', kept.stamp());
     expect(kept.peek('k')).toBe('v');
     revision = 2;
