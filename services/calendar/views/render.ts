@@ -9,7 +9,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Site } from '../../../libs/rest/site';
-import type { Card } from './cards';
+import { zoneLabel, type Card } from './cards';
 import { viewUrl } from './context';
 import { container, jsonLd, nav, noEvents, type Labels, type ViewState } from './shell';
 import { escapeHtml as esc } from '../../../libs/html/escape';
@@ -45,6 +45,12 @@ function eventArticle(prefix: string, card: Card, schedule: string, heading: 'h3
   );
 }
 
+/** Cards by the wall-clock start they are shown at (stable: equal starts keep the store's order). */
+export function byShownStart(cards: Card[]): Card[] {
+  const key = (c: Card) => c.start.toFormat('yyyy-LL-dd HH:mm:ss');
+  return [...cards].sort((a, b) => (key(a) === key(b) ? 0 : key(a) < key(b) ? -1 : 1));
+}
+
 const LIST_LABELS: Labels = { prev: 'Previous Events', next: 'Next Events' };
 const MONTH_LABELS: Labels = { prev: 'Previous month', next: 'Next month' };
 const DAY_LABELS: Labels = { prev: 'Previous Day', next: 'Next Day' };
@@ -56,8 +62,10 @@ export function renderList(site: Site, state: ViewState, cards: Card[]): string 
   let month = '';
   // One row per day: the date tag, then that day's events.
   const days: Array<{ day: DateTime; cards: Card[] }> = [];
-  for (const card of cards) {
-    const day = card.start.setZone(site.timezone);
+  // By the day and time each event is shown at (in its own zone, it may differ from the order of the instants).
+  const ordered = byShownStart(cards);
+  for (const card of ordered) {
+    const day = card.start;
     const last = days[days.length - 1];
     if (last && last.day.hasSame(day, 'day')) last.cards.push(card);
     else days.push({ day, cards: [card] });
@@ -83,13 +91,13 @@ export function renderList(site: Site, state: ViewState, cards: Card[]): string 
 const timeOf = (dt: DateTime) => dt.setLocale('en-US').toFormat('h:mm a').toLowerCase();
 
 /** What a month cell says of an event's time on one of its days. */
-function monthTime(site: Site, card: Card, key: string): string {
+function monthTime(card: Card, key: string): string {
   if (!card.multiDay) return card.shortSchedule;
   const first = card.days[0] === key;
   const last = card.days[card.days.length - 1] === key;
   if (card.allDay || (!first && !last)) return 'All day';
-  if (first) return `From <span class="tribe-event-date-start">${timeOf(card.start.setZone(site.timezone))}</span>`;
-  return `Until <span class="tribe-event-time">${timeOf(card.end.setZone(site.timezone))}</span>`;
+  if (first) return `From <span class="tribe-event-date-start">${timeOf(card.start)}</span>${zoneLabel(card)}`;
+  return `Until <span class="tribe-event-time">${timeOf(card.end)}</span>${zoneLabel(card)}`;
 }
 
 export function renderMonth(site: Site, state: ViewState, cards: Card[], today: DateTime): string {
@@ -140,7 +148,7 @@ export function renderMonth(site: Site, state: ViewState, cards: Card[], today: 
                 const kind = c.allDay || (c.multiDay && c.days[0] !== key && c.days[c.days.length - 1] !== key) ? ` ${prefix}--all-day` : '';
                 const multi = c.multiDay ? ` ${prefix}--multiday` : '';
                 return (
-                  `<li class="${prefix}${kind}${multi} post-${c.doc.id}"><div class="${prefix}-details"><div class="${prefix}-datetime"><time datetime="${isoOf(c.start, c.allDay)}">${monthTime(site, c, key)}</time></div>` +
+                  `<li class="${prefix}${kind}${multi} post-${c.doc.id}"><div class="${prefix}-details"><div class="${prefix}-datetime"><time datetime="${isoOf(c.start, c.allDay)}">${monthTime(c, key)}</time></div>` +
                   `<h3 class="${prefix}-title tribe-common-h8 tribe-common-h--alt"><a href="${esc(c.url)}" rel="bookmark" class="${prefix}-title-link tribe-common-anchor-thin">${c.title}</a></h3></div></li>`
                 );
               })
