@@ -83,9 +83,11 @@ export function renderList(site: Site, state: ViewState, cards: Card[]): string 
       `<span class="tribe-events-calendar-list__event-date-tag-weekday">${day.setLocale('en-US').toFormat('ccc')}</span><span class="tribe-events-calendar-list__event-date-tag-daynum tribe-common-h5 tribe-common-h4--min-medium">${day.day}</span></time></div>` +
       `<div class="tribe-events-calendar-list__event-wrapper tribe-common-g-col">${dayCards.map((card) => eventArticle(prefix, card, card.schedule, 'h4')).join('')}</div></div>`;
   }
-  const list = cards.length ? `<div class="tribe-events-calendar-list">${body}</div>` : noEvents(state.ctx, state.ctx.past ? 'past events' : 'upcoming events');
+  const list = cards.length
+    ? `<div class="tribe-events-calendar-list">${body}</div>`
+    : noEvents(state.ctx, state.ctx.past ? 'past events' : 'upcoming events', state.unknown);
   const label = state.ctx.past ? 'Past Events' : 'Upcoming Events';
-  return container(site, state, label, label, LIST_LABELS, list + nav('calendar-list', state, LIST_LABELS), jsonLd(cards));
+  return container(site, state, label, label, LIST_LABELS, list + nav('calendar-list', state, LIST_LABELS), jsonLd(cards), cards.length);
 }
 
 const timeOf = (dt: DateTime) => dt.setLocale('en-US').toFormat('h:mm a').toLowerCase();
@@ -172,7 +174,7 @@ export function renderMonth(site: Site, state: ViewState, cards: Card[], today: 
     `<caption class="tribe-common-a11y-visual-hide">Events in ${monthName}</caption>` +
     `<thead class="tribe-events-calendar-month__header"><tr class="tribe-events-calendar-month__header-row">${header}</tr></thead>` +
     `<tbody class="tribe-events-calendar-month__body">${weeks}</tbody></table>`;
-  const messages = cards.length ? '' : noEvents(state.ctx, `upcoming events this month`);
+  const messages = cards.length ? '' : noEvents(state.ctx, `upcoming events this month`, state.unknown);
   return container(
     site,
     state,
@@ -181,6 +183,7 @@ export function renderMonth(site: Site, state: ViewState, cards: Card[], today: 
     MONTH_LABELS,
     messages + grid + nav('calendar-month', state, MONTH_LABELS),
     jsonLd(cards.filter((c) => shownCards.has(c))),
+    cards.length,
   );
 }
 
@@ -190,7 +193,7 @@ export function renderDay(site: Site, state: ViewState, cards: Card[]): string {
   const longDate = state.ctx.date.setLocale('en-US').toFormat('LLLL d, yyyy');
   const body = cards.length
     ? `<div class="tribe-events-calendar-day">${cards.map((c) => eventArticle(prefix, c, c.allDay ? 'All day' : c.schedule, 'h3')).join('')}</div>`
-    : noEvents(state.ctx, `upcoming events on ${longDate}`);
+    : noEvents(state.ctx, `upcoming events on ${longDate}`, state.unknown);
   const current = key === state.today.toFormat('yyyy-LL-dd') ? ' aria-current="date"' : '';
   const weekday = state.ctx.date.setLocale('en-US').toFormat('cccc');
   return container(
@@ -201,5 +204,6 @@ export function renderDay(site: Site, state: ViewState, cards: Card[]): string {
     DAY_LABELS,
     body + nav('calendar-day', state, DAY_LABELS),
     jsonLd(cards),
+    cards.length,
   );
 }

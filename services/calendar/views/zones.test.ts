@@ -68,7 +68,9 @@ describe('each event on its own day, in its own zone', () => {
       '2030-12-17': ['Auckland Dawn', 'Berlin Night'],
       '2030-12-18': ['Berlin Night'],
     });
-    expect(html).toContain('<span class="tribe-event-date-start">7:00 pm</span> - <span class="tribe-event-time">9:00 pm</span> <abbr class="tribe-events-timezone" title="America/New_York">EST</abbr>');
+    expect(html).toContain(
+      '<span class="tribe-event-date-start">7:00 pm</span> - <span class="tribe-event-time">9:00 pm</span> <abbr class="tribe-events-timezone" title="America/New_York">EST</abbr>',
+    );
     expect(html).toContain('<abbr class="tribe-events-timezone" title="Asia/Tokyo">JST</abbr>');
     expect(html).toContain('From <span class="tribe-event-date-start">11:30 pm</span> <abbr class="tribe-events-timezone" title="Europe/Berlin">CET</abbr>');
     // The site's own zone needs no label.
@@ -85,13 +87,17 @@ describe('each event on its own day, in its own zone', () => {
   it('day: the local date decides, and the label says the zone', async () => {
     const d15 = await page('/events/day/2030-12-15/');
     expect(titles(d15)).toEqual(['New York Live Stream', 'LA Late Show']);
-    expect(d15).toContain('December 15, 2030 @ 7:00 pm</span> - <span class="tribe-event-time">9:00 pm</span> <abbr class="tribe-events-timezone" title="America/New_York">EST</abbr>');
+    expect(d15).toContain(
+      'December 15, 2030 @ 7:00 pm</span> - <span class="tribe-event-time">9:00 pm</span> <abbr class="tribe-events-timezone" title="America/New_York">EST</abbr>',
+    );
     expect(titles(await page('/events/day/2030-12-16/'))).toEqual(['Tokyo Breakfast', 'UTC Lunch']);
     expect(titles(await page('/events/day/2030-12-18/'))).toEqual(['Berlin Night']);
     const dst = await page('/events/day/2031-03-09/');
     expect(titles(dst)).toEqual(['NY Spring Forward']);
     // 3:30 am is after the clocks went forward: the zone's abbreviation is that of the start.
-    expect(dst).toContain('March 9, 2031 @ 1:30 am</span> - <span class="tribe-event-time">3:30 am</span> <abbr class="tribe-events-timezone" title="America/New_York">EST</abbr>');
+    expect(dst).toContain(
+      'March 9, 2031 @ 1:30 am</span> - <span class="tribe-event-time">3:30 am</span> <abbr class="tribe-events-timezone" title="America/New_York">EST</abbr>',
+    );
     expect(titles(await page('/events/day/2031-03-30/'))).toEqual(['Berlin Spring Forward']);
     expect(titles(await page('/events/day/2031-04-06/'))).toEqual(['Auckland Fall Back']);
     expect(titles(await page('/events/day/2031-04-05/'))).toEqual([]);
