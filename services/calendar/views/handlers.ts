@@ -13,7 +13,8 @@ import { loadRelated } from '../related';
 import { readViewContext, viewUrl, type ViewContext } from './context';
 import { eventsBetween, listEvents, LIST_PER_PAGE } from './query';
 import { cardsOf } from './cards';
-import { byShownStart, renderDay, renderList, renderMonth } from './render';
+import { byShownStart, renderDay, renderList } from './render';
+import { renderMonth } from './month';
 import type { ViewState } from './shell';
 
 export function bindViews(app: ServiceApp, deps: CalendarDeps): void {

@@ -2,21 +2,15 @@
  * The HTML of the calendar views (the reference's Views V2 templates, in their class names), printed
  * inside the page shell (shell.ts: the top bar with previous/next, today, the view's title and the view
  * selector, and the view's state in JSON script blocks): the list (month separators, one date tag per
- * day, schedule, venue, excerpt, cost, paging links), the month grid (a table of weeks from Monday with
- * seven weekday columns, up to three events a day then a "more" link to the day) or the day. Every value
+ * day, schedule, venue, excerpt, cost, paging links) or the day; the month grid is month.ts. Every value
  * from a record is escaped when its card is made (cards.ts). The same markup is the vendor/views/v2/html
  * answer and the public calendar page.
  */
 import { DateTime } from 'luxon';
 import type { Site } from '../../../libs/rest/site';
-import { zoneLabel, type Card } from './cards';
-import { viewUrl } from './context';
+import type { Card } from './cards';
 import { container, jsonLd, nav, noEvents, type Labels, type ViewState } from './shell';
 import { escapeHtml as esc } from '../../../libs/html/escape';
-
-/** Events a month cell lists before it links to the day (the reference's monthEventAmount). */
-export const MONTH_EVENTS_PER_DAY = 3;
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 function venueHtml(prefix: string, card: Card): string {
   if (!card.venue) return '';
@@ -52,7 +46,6 @@ export function byShownStart(cards: Card[]): Card[] {
 }
 
 const LIST_LABELS: Labels = { prev: 'Previous Events', next: 'Next Events' };
-const MONTH_LABELS: Labels = { prev: 'Previous month', next: 'Next month' };
 const DAY_LABELS: Labels = { prev: 'Previous Day', next: 'Next Day' };
 
 export function renderList(site: Site, state: ViewState, cards: Card[]): string {
@@ -88,103 +81,6 @@ export function renderList(site: Site, state: ViewState, cards: Card[]): string 
     : noEvents(state.ctx, state.ctx.past ? 'past events' : 'upcoming events', state.unknown);
   const label = state.ctx.past ? 'Past Events' : 'Upcoming Events';
   return container(site, state, label, label, LIST_LABELS, list + nav('calendar-list', state, LIST_LABELS), jsonLd(cards), cards.length);
-}
-
-const timeOf = (dt: DateTime) => dt.setLocale('en-US').toFormat('h:mm a').toLowerCase();
-
-/** What a month cell says of an event's time on one of its days. */
-function monthTime(card: Card, key: string): string {
-  if (!card.multiDay) return card.shortSchedule;
-  const first = card.days[0] === key;
-  const last = card.days[card.days.length - 1] === key;
-  if (card.allDay || (!first && !last)) return 'All day';
-  if (first) return `From <span class="tribe-event-date-start">${timeOf(card.start)}</span>${zoneLabel(card)}`;
-  return `Until <span class="tribe-event-time">${timeOf(card.end)}</span>${zoneLabel(card)}`;
-}
-
-export function renderMonth(site: Site, state: ViewState, cards: Card[], today: DateTime): string {
-  const { date } = state.ctx;
-  const first = date.startOf('month');
-  const gridStart = first.minus({ days: first.weekday - 1 });
-  const last = date.endOf('month').startOf('day');
-  const gridEnd = last.plus({ days: 7 - last.weekday });
-  const byDay = new Map<string, Card[]>();
-  for (const card of cards) {
-    for (const d of card.days) {
-      const list = byDay.get(d);
-      if (list) list.push(card);
-      else byDay.set(d, [card]);
-    }
-  }
-  const prefix = 'tribe-events-calendar-month__calendar-event';
-  const shownCards = new Set<Card>();
-  const todayKey = today.toFormat('yyyy-LL-dd');
-  let weeks = '';
-  for (let week = gridStart; week <= gridEnd; week = week.plus({ days: 7 })) {
-    let row = '';
-    for (let d = week; d < week.plus({ days: 7 }); d = d.plus({ days: 1 })) {
-      const key = d.toFormat('yyyy-LL-dd');
-      const dayCards = byDay.get(key) ?? [];
-      const classes = ['tribe-events-calendar-month__day'];
-      if (d.month !== first.month) classes.push('tribe-events-calendar-month__day--other-month');
-      if (key === todayKey) classes.push('tribe-events-calendar-month__day--current');
-      else if (d < today) classes.push('tribe-events-calendar-month__day--past');
-      classes.push(dayCards.length ? 'tribe-events-calendar-month__day--has-events' : 'tribe-events-calendar-month__day--empty');
-      const shown = dayCards.slice(0, MONTH_EVENTS_PER_DAY);
-      for (const c of shown) shownCards.add(c);
-      const more = dayCards.length - shown.length;
-      const dayUrl = viewUrl(site, { ...state.ctx, view: 'day', date: d, dateGiven: true, page: 1, past: false });
-      const count = `<span class="tribe-common-a11y-visual-hide">${d.setLocale('en-US').toFormat('cccc, LLLL d')}, ${dayCards.length} event${dayCards.length === 1 ? '' : 's'}</span>`;
-      const num = `<span class="tribe-events-calendar-month__day-date-weekday">${d.setLocale('en-US').toFormat('ccc')} </span><time class="tribe-events-calendar-month__day-date-daynum" datetime="${key}">${d.day}</time>`;
-      row +=
-        `<td class="${classes.join(' ')}"${key === todayKey ? ' aria-current="date"' : ''} data-js="tribe-events-month-grid-cell">` +
-        `<div class="tribe-events-calendar-month__day-date tribe-common-h6 tribe-common-h--alt">` +
-        (dayCards.length
-          ? `<a href="${esc(dayUrl)}" class="tribe-events-calendar-month__day-date-link" data-js="tribe-events-view-link"><span aria-hidden="true">${num}</span>${count}</a>`
-          : `<span aria-hidden="true">${num}</span>${count}`) +
-        `</div>` +
-        (shown.length
-          ? `<ul class="tribe-events-calendar-month__events">` +
-            shown
-              .map((c) => {
-                const kind = c.allDay || (c.multiDay && c.days[0] !== key && c.days[c.days.length - 1] !== key) ? ` ${prefix}--all-day` : '';
-                const multi = c.multiDay ? ` ${prefix}--multiday` : '';
-                return (
-                  `<li class="${prefix}${kind}${multi} post-${c.doc.id}"><div class="${prefix}-details"><div class="${prefix}-datetime"><time datetime="${isoOf(c.start, c.allDay)}">${monthTime(c, key)}</time></div>` +
-                  `<h3 class="${prefix}-title tribe-common-h8 tribe-common-h--alt"><a href="${esc(c.url)}" rel="bookmark" class="${prefix}-title-link tribe-common-anchor-thin">${c.title}</a></h3></div></li>`
-                );
-              })
-              .join('') +
-            `</ul>`
-          : '') +
-        (more > 0
-          ? `<div class="tribe-events-calendar-month__more-events"><a href="${esc(dayUrl)}" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ ${more} More<span class="tribe-common-a11y-visual-hide"> events on ${d.setLocale('en-US').toFormat('LLLL d')}</span></a></div>`
-          : '') +
-        `</td>`;
-    }
-    weeks += `<tr class="tribe-events-calendar-month__week" data-js="tribe-events-month-grid-row">${row}</tr>`;
-  }
-  const monthName = first.setLocale('en-US').toFormat('LLLL yyyy');
-  const header = WEEKDAYS.map(
-    (w) =>
-      `<th class="tribe-events-calendar-month__header-column" scope="col" abbr="${w}"><span class="tribe-events-calendar-month__header-column-title">${w.slice(0, 3)}</span></th>`,
-  ).join('');
-  const grid =
-    `<table class="tribe-events-calendar-month" data-js="tribe-events-month-grid">` +
-    `<caption class="tribe-common-a11y-visual-hide">Events in ${monthName}</caption>` +
-    `<thead class="tribe-events-calendar-month__header"><tr class="tribe-events-calendar-month__header-row">${header}</tr></thead>` +
-    `<tbody class="tribe-events-calendar-month__body">${weeks}</tbody></table>`;
-  const messages = cards.length ? '' : noEvents(state.ctx, `upcoming events this month`, state.unknown);
-  return container(
-    site,
-    state,
-    monthName,
-    monthName,
-    MONTH_LABELS,
-    messages + grid + nav('calendar-month', state, MONTH_LABELS),
-    jsonLd(cards.filter((c) => shownCards.has(c))),
-    cards.length,
-  );
 }
 
 export function renderDay(site: Site, state: ViewState, cards: Card[]): string {

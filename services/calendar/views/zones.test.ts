@@ -31,13 +31,13 @@ function cells(html: string): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const td of html.split('<td ').slice(1)) {
     const day = /datetime="(\d{4}-\d{2}-\d{2})"/.exec(td)?.[1];
-    const titles = [...td.matchAll(/calendar-event-title-link[^"]*">([^<]*)</g)].map((m) => m[1]);
+    const titles = [...td.matchAll(/calendar-event-title-link[^"]*"[^>]*>([^<]*)</g)].map((m) => m[1]);
     if (day && titles.length) out[day] = titles;
   }
   return out;
 }
 
-const titles = (html: string) => [...html.matchAll(/event-title-link[^"]*">([^<]*)</g)].map((m) => m[1]);
+const titles = (html: string) => [...html.matchAll(/event-title-link[^"]*"[^>]*>([^<]*)</g)].map((m) => m[1]);
 
 beforeAll(async () => {
   app = await startTestApp({ SITE_TIMEZONE: 'UTC' });
@@ -65,7 +65,7 @@ describe('each event on its own day, in its own zone', () => {
     expect(cells(html)).toMatchObject({
       '2030-12-15': ['New York Live Stream', 'LA Late Show'],
       '2030-12-16': ['Tokyo Breakfast', 'UTC Lunch'],
-      '2030-12-17': ['Auckland Dawn', 'Berlin Night'],
+      '2030-12-17': ['Berlin Night', 'Auckland Dawn'],
       '2030-12-18': ['Berlin Night'],
     });
     expect(html).toContain(
