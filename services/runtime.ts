@@ -292,7 +292,9 @@ export async function start(role: Role, config: Config): Promise<Running> {
     );
   }
 
-  logger.info({ role, port: config.PORT, restRoot: site.restRoot }, 'listening');
+  // The processes that serve the public pages say where the calendar is.
+  const pages = role === 'all' || role === 'gateway' ? { calendar: `${site.home}/events/` } : {};
+  logger.info({ role, port: config.PORT, restRoot: site.restRoot, ...pages }, 'listening');
   return {
     server,
     async close() {

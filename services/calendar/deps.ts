@@ -28,6 +28,11 @@ export interface CalendarDeps {
   now: () => Date;
   /** The site's posts-per-page setting: the default page size of the event archives. */
   postsPerPage?: () => number;
+  /**
+   * The reference's time-zone mode of the calendar views: `event` (its default) shows each event in its
+   * own zone, `site` every timed event in the site's.
+   */
+  timezoneMode?: 'event' | 'site';
   /** The media library, where images given by URL are kept. */
   media: MediaLibrary;
   /** Outbound policy of image fetches. */

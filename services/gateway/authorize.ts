@@ -102,14 +102,17 @@ function setPolicy(ctx: Koa.Context, site: Site, p: Params): void {
   const targets = new Set(["'self'", new URL(site.url).origin]);
   // Approving or rejecting redirects the form's submission there, which form-action governs too.
   for (const u of [p.success_url, p.reject_url]) if (u && !redirectProblem(u, true)) targets.add(formTarget(u));
-  ctx.set(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action ${[...targets].join(' ')}`,
-  );
+  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action ${[...targets].join(' ')}`);
 }
 
 function page(site: Site, title: string, body: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${esc(title)} &lsaquo; ${esc(site.name)}</title></head><body style="font-family:sans-serif;max-width:32em;margin:2em auto"><h1>${esc(title)}</h1>${body}</body></html>`;
+  // The calendar's stylesheet (served by the gateway beside the calendar page), so the site looks one.
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)} &lsaquo; ${esc(site.name)}</title>` +
+    `<link rel="stylesheet" href="/cms-content/calendar/calendar.css"></head><body class="calendar-page">` +
+    `<header class="calendar-site-header"><div class="calendar-container"><a class="calendar-site-name" href="${esc(site.home)}/">${esc(site.name)}</a></div></header>` +
+    `<main class="calendar-container calendar-main calendar-form-page"><h1 class="calendar-page-title">${esc(title)}</h1>${body}</main></body></html>`
+  );
 }
 
 /** Where approving and rejecting send the browser, as the reference's page says it. */
@@ -188,7 +191,7 @@ export function authorizePage(opts: { site: Site; users: UsersRepository; thrott
     ctx.type = 'text/html; charset=UTF-8';
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cache-Control', 'no-store');
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'");
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'");
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
       const p = readParams(ctx.query);
       if (refused(ctx, site, p)) return true;

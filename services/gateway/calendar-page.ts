@@ -64,7 +64,7 @@ export interface CalendarPageOptions {
 }
 
 /** What the view says of itself (the view data script of the fragment). */
-function viewData(html: string): { title?: string; url?: string } {
+function viewData(html: string): { title?: string; url?: string; head?: string } {
   const m = /<script data-js="tribe-events-view-data" type="application\/json">(.*?)<\/script>/.exec(html);
   if (!m) return {};
   let parsed: unknown;
@@ -77,6 +77,8 @@ function viewData(html: string): { title?: string; url?: string } {
   return {
     ...(typeof parsed.title === 'string' ? { title: parsed.title } : {}),
     ...(typeof parsed.url === 'string' ? { url: parsed.url } : {}),
+    // The head links the view asks for (its iCalendar feed as an alternate), written by the calendar's shell.
+    ...(typeof parsed.head === 'string' && /^(<link [^<>]*>)*$/.test(parsed.head) ? { head: parsed.head } : {}),
   };
 }
 
@@ -91,6 +93,7 @@ function document(site: Site, assets: Map<string, Asset>, fragment: string, stat
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${esc(title)}</title>${description}<link rel="icon" href="data:,">` +
     (data.url && status === 200 ? `<link rel="canonical" href="${esc(data.url)}">` : '') +
+    (data.head ?? `<link rel="alternate" type="text/calendar" href="${esc(site.home)}${CALENDAR_PATH}/?ical=1">`) +
     `<link rel="stylesheet" href="${asset('calendar.css')}">` +
     `<script src="${asset('view-manager.js')}" defer></script>` +
     `</head><body class="calendar-page">` +
@@ -165,15 +168,16 @@ export function calendarPage(opts: CalendarPageOptions): (ctx: Koa.Context) => P
       requestId: stateString(ctx, 'requestId'),
     });
     ctx.state.route = `${CALENDAR_PATH}/`;
-    const ok = out.status === 200 && !!out.raw;
+    // A view of a category, tag, venue or organizer that does not exist answers 404 with its own message.
+    const ok = (out.status === 200 || out.status === 404) && !!out.raw;
     const fragment = ok
       ? out.raw!.text
       : `<div class="tribe-events-c-messages"><div class="tribe-events-c-messages__message tribe-events-c-messages__message--error" role="alert"><p>The calendar could not be loaded. Please try again in a moment.</p></div></div>`;
     // The view's own failure status (a 503 with its Retry-After while a store is down), 500 if it answered no HTML.
-    ctx.status = ok ? 200 : out.status === 200 ? 500 : out.status;
+    ctx.status = ok ? out.status : out.status === 200 ? 500 : out.status;
     for (const [k, v] of Object.entries(retryAfterHeader(out.status, out.body))) ctx.set(k, v);
     ctx.type = 'text/html; charset=UTF-8';
-    ctx.set('Cache-Control', ok ? PAGE_CACHE : 'no-store');
+    ctx.set('Cache-Control', ok && out.status === 200 ? PAGE_CACHE : 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     ctx.set(

@@ -106,6 +106,24 @@ function schedules(
   };
 }
 
+/**
+ * The schedule details of an event whose start and end are given as wall times in the zone it is shown
+ * in (the calendar views show an event in its own zone or the site's, following the time-zone mode).
+ */
+export function scheduleAt(
+  meta: Record<string, unknown>,
+  start: Wall,
+  end: Wall,
+  allDay: boolean,
+  siteZone: string,
+  at: Date,
+): { full: string; short: string } {
+  const [firstDay, lastDay] = dayRange(start, end, allDay);
+  const now = at.getTime();
+  const thisYear = new Date(now + offsetAt(siteZone, now) * 60000).getUTCFullYear();
+  return schedules(start, end, allDay, lastDay > firstDay, meta, thisYear);
+}
+
 /** Every computed date field of an event, in the reference's order; empty values when it has no dates. */
 export function eventDateFields(
   meta: Record<string, unknown>,

@@ -1,17 +1,26 @@
 /**
  * The events a view shows, as cards: what the markup and the search-engine data read of each record
- * (its link, escaped title, schedule, the days it occupies in the site zone, venue, organizers, cost,
- * excerpt and featured image), worked out once per record from it and its related posts.
+ * (its link, escaped title, schedule, the days it occupies, venue, organizers, cost, excerpt and
+ * featured image), worked out once per record from it and its related posts.
+ *
+ * Which zone an event is shown in follows the reference's time-zone mode: `event` (its default) shows
+ * each event at its own wall-clock time and on its own date, `site` converts every timed event to the
+ * site's zone. All-day events keep their dates in both. Every view and the search-engine data read the
+ * card's start, end, days and schedule, so they agree; a time shown in a zone other than the site's
+ * says which zone it is in.
  */
 import type { DateTime } from 'luxon';
 import { costDetails, formatCost } from '../../../libs/calendar/cost';
 import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta } from '../../../libs/calendar/meta';
 import { eventTimes } from '../../../libs/calendar/times';
+import { zoneAbbr, zoneOf } from '../../../libs/calendar/timezone';
+import { MYSQL_FORMAT } from '../../../libs/dates/format';
+import { storedWall } from '../../../libs/dates/wall';
 import { permalinkOf } from '../../../libs/posts/permalink';
 import { renderTitle, stripAllTags, trimWords } from '../../../libs/posts/render';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
-import { eventDateFields } from '../ec/schedule';
+import { scheduleAt } from '../ec/schedule';
 import type { Related } from '../related';
 import { escapeHtml as esc } from '../../../libs/html/escape';
 
@@ -31,18 +40,24 @@ function safeSchedule(html: string): string {
     .map((part, i) => (i % 2 === 1 ? part : esc(part)))
     .join('');
 }
+/** The reference's time-zone mode: each event in its own zone, or every event in the site's. */
+export type TimezoneMode = 'event' | 'site';
+
 export interface Card {
   doc: PostDoc;
   url: string;
   title: string;
+  /** The start and end in the zone the event is shown in. */
   start: DateTime;
   end: DateTime;
+  /** The zone the times are shown in, when it is not the site's (all-day events have none). */
+  zone?: { name: string; abbr: string };
   allDay: boolean;
   /** Whether the event spans more than one day. */
   multiDay: boolean;
   schedule: string;
   shortSchedule: string;
-  /** Days (yyyy-LL-dd, site zone) the event shows on. */
+  /** Days (yyyy-LL-dd, in the zone it is shown in) the event shows on. */
   days: string[];
   /** Venue name as HTML, its plain text, its address as HTML and its address parts (plain text). */
   venue?: { name: string; plain: string; address: string; parts: Record<string, string> };
@@ -105,29 +120,52 @@ function imageOf(doc: PostDoc, related: Related, title: string): Card['image'] {
   return { src: esc(media.guid), alt: title, url: media.guid };
 }
 
-export function cardsOf(site: Site, docs: PostDoc[], related: Related, now: Date): Card[] {
+/** The zone a timed event is shown in, and its label when that is not the site's zone. */
+function shownZone(site: Site, eventZone: string, mode: TimezoneMode, start: DateTime): { zone: string; label?: Card['zone'] } {
+  const zone = zoneOf(mode === 'site' ? site.timezone : eventZone) ?? 'UTC';
+  const siteZone = zoneOf(site.timezone) ?? 'UTC';
+  const at = start.setZone(zone);
+  if (zone === siteZone || at.offset === start.setZone(siteZone).offset) return { zone };
+  return { zone, label: { name: zone, abbr: zoneAbbr(zone, at) || at.toFormat('ZZ') } };
+}
+
+const wallOf = (dt: DateTime) => storedWall(dt.toFormat(MYSQL_FORMAT));
+
+/** The zone label printed after a time: the abbreviation, with the zone's name as its title. */
+export function zoneLabel(card: Pick<Card, 'zone'>): string {
+  return card.zone ? ` <abbr class="tribe-events-timezone" title="${esc(card.zone.name)}">${esc(card.zone.abbr)}</abbr>` : '';
+}
+
+export function cardsOf(site: Site, docs: PostDoc[], related: Related, now: Date, mode: TimezoneMode = 'event'): Card[] {
   const cards: Card[] = [];
   for (const doc of docs) {
     const meta = doc.meta ?? {};
     const times = eventTimes(meta, site.timezone, { stored: 'dates' });
     const t = times?.zoned();
     if (!times || !t) continue;
-    const { schedule } = eventDateFields(meta, site.timezone, now, times);
+    // All-day events keep their own dates; a timed one is shown in the zone the mode names.
+    const shown = t.allDay ? { zone: t.start.zoneName ?? 'UTC' } : shownZone(site, t.timezone, mode, t.start);
+    const start = t.start.setZone(shown.zone);
+    const end = t.end.setZone(shown.zone);
+    const [startWall, endWall] = [wallOf(start), wallOf(end)];
+    if (!startWall || !endWall) continue;
+    const schedule = scheduleAt(meta, startWall, endWall, t.allDay, site.timezone, now);
     const title = titleHtml(doc.title);
     const costMeta = eventCostMeta(meta);
     const details = costDetails(costMeta);
     const text = stripAllTags(doc.password ? '' : doc.excerpt || doc.content || '');
-    const days = occupiedDays(t.start.setZone(site.timezone), t.end.setZone(site.timezone), t.allDay);
+    const days = occupiedDays(start, end, t.allDay);
     cards.push({
       doc,
       url: permalinkOf(site, doc),
       title,
-      start: t.start,
-      end: t.end,
+      start,
+      end,
+      ...(shown.label ? { zone: shown.label } : {}),
       allDay: t.allDay,
       multiDay: days.length > 1,
-      schedule: safeSchedule(String(schedule.schedule_details ?? '')),
-      shortSchedule: safeSchedule(String(schedule.short_schedule_details ?? '')),
+      schedule: safeSchedule(schedule.full) + zoneLabel({ zone: shown.label }),
+      shortSchedule: t.allDay ? safeSchedule(schedule.short) : safeSchedule(schedule.short) + zoneLabel({ zone: shown.label }),
       days,
       venue: venueOf(doc, related),
       organizers: organizersOf(site, doc, related),

@@ -1,8 +1,9 @@
 /**
  * What a view request asks for, read as the reference's view context is: the URL `u` (its path, like
- * `/events/month/2030-01/` or `/events/list/page/2/`, and its query: `tribe-bar-date`, `eventDisplay`,
- * `tribe-bar-search`, `vendor_events_cat`, `paged`), then `view_data` over the query, then `view` over
- * everything. Unknown views read as the list, unreadable dates as today.
+ * `/events/month/2030-01/`, `/events/list/page/2/`, `/events/category/{slug}/month/`, `/events/tag/{slug}/`,
+ * and its query: `tribe-bar-date`, `eventDisplay`, `tribe-bar-search`, `tribe_eventcategory` (or
+ * `vendor_events_cat`), `tag`, `tribe_venue`, `tribe_organizer`, `paged`), then `view_data` over the
+ * query, then `view` over everything. Unknown views read as the list, unreadable dates as today.
  */
 import { DateTime } from 'luxon';
 import { strtotime } from '../../../libs/calendar/strtotime';
@@ -24,7 +25,15 @@ export interface ViewContext {
   search: string;
   /** Slug of an event category the view is limited to. */
   category: string;
+  /** Slug of a tag the view is limited to. */
+  tag: string;
+  /** Id or slug of a venue, and of an organizer, the view is limited to. */
+  venue: string;
+  organizer: string;
 }
+
+/** The filters of a view, in the order its address names them. */
+export const FILTERS = ['category', 'tag', 'venue', 'organizer'] as const;
 
 const isView = (v: string): v is ViewSlug => VIEW_SLUGS.some((s) => s === v);
 
@@ -71,9 +80,13 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
   let dateText = '';
   let page = 1;
   let category = '';
+  let tag = '';
   if (segments[0] === 'events') segments.shift();
   if (segments[0] === 'category' && segments[1]) {
     category = segments[1];
+    segments.splice(0, 2);
+  } else if (segments[0] === 'tag' && segments[1]) {
+    tag = segments[1];
     segments.splice(0, 2);
   }
   if (segments[0] && ['list', 'month', 'day', 'today', 'past'].includes(segments[0])) {
@@ -108,7 +121,9 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
   if (query['tribe-bar-date']) dateText = query['tribe-bar-date'];
   const paged = query.paged ?? query.page;
   if (paged && /^\d+$/.test(paged) && Number(paged) > 0) page = Number(paged);
-  category = query.vendor_events_cat ?? query.tribe_events_cat ?? category;
+  category = query.tribe_eventcategory ?? query.vendor_events_cat ?? query.tribe_events_cat ?? category;
+  tag = query.tag ?? tag;
+  const slugLike = (v: string | undefined) => (v ?? '').trim().slice(0, 200);
 
   const parsed = dateText ? readDate(dateText, zone, now) : null;
   const date = (parsed ?? DateTime.fromJSDate(now, { zone })).startOf('day');
@@ -119,7 +134,10 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
     dateGiven: parsed !== null,
     page: Math.max(1, Math.min(page, 10000)),
     search: (query['tribe-bar-search'] ?? '').trim().slice(0, 200),
-    category,
+    category: slugLike(category),
+    tag: slugLike(tag),
+    venue: slugLike(query.tribe_venue),
+    organizer: slugLike(query.tribe_organizer),
   };
 }
 
@@ -127,6 +145,7 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
 export function viewUrl(site: Site, ctx: ViewContext): string {
   let path = `${site.home}/events/`;
   if (ctx.category) path += `category/${encodeURIComponent(ctx.category)}/`;
+  else if (ctx.tag) path += `tag/${encodeURIComponent(ctx.tag)}/`;
   const q = new URLSearchParams();
   if (ctx.view === 'month') path += `month/${ctx.date.toFormat('yyyy-LL')}/`;
   else if (ctx.view === 'day') path += `day/${ctx.date.toFormat('yyyy-LL-dd')}/`;
@@ -137,6 +156,9 @@ export function viewUrl(site: Site, ctx: ViewContext): string {
     if (ctx.dateGiven) q.set('tribe-bar-date', ctx.date.toFormat('yyyy-LL-dd'));
   }
   if (ctx.search) q.set('tribe-bar-search', ctx.search);
+  if (ctx.category && ctx.tag) q.set('tag', ctx.tag);
+  if (ctx.venue) q.set('tribe_venue', ctx.venue);
+  if (ctx.organizer) q.set('tribe_organizer', ctx.organizer);
   const qs = q.toString();
   return qs ? `${path}?${qs}` : path;
 }

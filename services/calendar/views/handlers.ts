@@ -13,11 +13,13 @@ import { loadRelated } from '../related';
 import { readViewContext, viewUrl, type ViewContext } from './context';
 import { eventsBetween, listEvents, LIST_PER_PAGE } from './query';
 import { cardsOf } from './cards';
-import { renderDay, renderList, renderMonth } from './render';
+import { byShownStart, renderDay, renderList } from './render';
+import { renderMonth } from './month';
 import type { ViewState } from './shell';
 
 export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
   const { site, nonces } = deps;
+  const mode = deps.timezoneMode ?? 'event';
   const urlOf = (ctx: ViewContext, over: Partial<ViewContext>) => viewUrl(site, { ...ctx, ...over });
 
   app.bind(VIEWS_HTML_ENDPOINT, {
@@ -42,17 +44,30 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
         const gridStart = first.minus({ days: first.weekday - 1 });
         const last = first.endOf('month').startOf('day');
         const gridEnd = last.plus({ days: 8 - last.weekday });
-        const docs = await eventsBetween(deps, view, gridStart, gridEnd);
+        // A day earlier and later: an event shown in its own zone may sit on a grid day its instant is not in.
+        const found = await eventsBetween(deps, view, gridStart.minus({ days: 1 }), gridEnd.plus({ days: 1 }));
+        const docs = found.items;
+        state.linked = found.linked;
+        state.unknown = !!found.unknown;
         state.prevUrl = urlOf(view, { date: first.minus({ months: 1 }), dateGiven: true });
         state.nextUrl = urlOf(view, { date: first.plus({ months: 1 }), dateGiven: true });
-        html = renderMonth(site, state, cardsOf(site, docs, await loadRelated(deps, docs), now), today.startOf('day'));
+        const [from, to] = [gridStart.toFormat('yyyy-LL-dd'), gridEnd.minus({ days: 1 }).toFormat('yyyy-LL-dd')];
+        const cards = cardsOf(site, docs, await loadRelated(deps, docs), now, mode).filter((c) => c.days.some((d) => d >= from && d <= to));
+        html = renderMonth(site, state, byShownStart(cards), today.startOf('day'));
       } else if (view.view === 'day') {
-        const docs = await eventsBetween(deps, view, view.date, view.date.plus({ days: 1 }));
+        const found = await eventsBetween(deps, view, view.date.minus({ days: 1 }), view.date.plus({ days: 2 }));
+        const docs = found.items;
+        state.linked = found.linked;
+        state.unknown = !!found.unknown;
         state.prevUrl = urlOf(view, { date: view.date.minus({ days: 1 }), dateGiven: true });
         state.nextUrl = urlOf(view, { date: view.date.plus({ days: 1 }), dateGiven: true });
-        html = renderDay(site, state, cardsOf(site, docs, await loadRelated(deps, docs), now));
+        const key = view.date.toFormat('yyyy-LL-dd');
+        const cards = cardsOf(site, docs, await loadRelated(deps, docs), now, mode).filter((c) => c.days.includes(key));
+        html = renderDay(site, state, byShownStart(cards));
       } else {
-        const { items, total } = await listEvents(deps, view, today);
+        const { items, total, unknown: none, linked } = await listEvents(deps, view, today);
+        state.linked = linked;
+        state.unknown = !!none;
         const pages = totalPages(total, LIST_PER_PAGE);
         // Upcoming: previous leads back to past events, next to later pages. Past: previous is older, next newer.
         if (view.past) {
@@ -62,9 +77,10 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
           state.prevUrl = view.page > 1 ? urlOf(view, { page: view.page - 1 }) : urlOf(view, { past: true, page: 1 });
           state.nextUrl = view.page < pages ? urlOf(view, { page: view.page + 1 }) : '';
         }
-        html = renderList(site, state, cardsOf(site, items, await loadRelated(deps, items), now));
+        html = renderList(site, state, cardsOf(site, items, await loadRelated(deps, items), now, mode));
       }
-      return { body: html, raw: { contentType: 'text/html; charset=UTF-8', text: html } };
+      // A category, tag, venue or organizer that does not exist: the view says so, answered as not found.
+      return { ...(state.unknown ? { status: 404 } : {}), body: html, raw: { contentType: 'text/html; charset=UTF-8', text: html } };
     },
   });
 }

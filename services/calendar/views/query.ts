@@ -9,6 +9,7 @@ import type { DateTime } from 'luxon';
 import { MYSQL_FORMAT } from '../../../libs/dates/format';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { SortSpec } from '../../../libs/store/types';
+import { ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
 import type { CalendarDeps } from '../deps';
 import { archiveQuery, type ArchiveParams } from '../events/archive';
 import type { ViewContext } from './context';
@@ -21,6 +22,17 @@ export const MAX_EVENTS_PER_VIEW = 1000;
 export interface EventPage {
   items: PostDoc[];
   total: number;
+  /** A filter named a category, tag, venue or organizer that does not exist (or is not public). */
+  unknown?: boolean;
+  /** The ids of the venue and organizer the filters name. */
+  linked?: { venue?: number; organizer?: number };
+}
+
+/** The id of the published venue or organizer a filter names, by id or slug; null when there is none. */
+async function linkedId(deps: CalendarDeps, type: string, value: string): Promise<number | null> {
+  const filter = /^\d+$/.test(value) ? { type, id: Number(value), status: 'publish' } : { type, slug: value, status: 'publish' };
+  const [doc] = await deps.posts.find(filter, { limit: 1, fields: ['id'] });
+  return doc ? doc.id : null;
 }
 
 const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
@@ -29,6 +41,9 @@ const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
 type ViewWindow = Pick<ArchiveParams, 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after'>;
 
 async function query(deps: CalendarDeps, ctx: ViewContext, window: ViewWindow, page: number, perPage: number, sort?: SortSpec): Promise<EventPage> {
+  const venue = ctx.venue ? await linkedId(deps, VENUE_TYPE, ctx.venue) : undefined;
+  const organizer = ctx.organizer ? await linkedId(deps, ORGANIZER_TYPE, ctx.organizer) : undefined;
+  if (venue === null || organizer === null) return { items: [], total: 0, unknown: true };
   const params: ArchiveParams = {
     page,
     per_page: perPage,
@@ -36,12 +51,16 @@ async function query(deps: CalendarDeps, ctx: ViewContext, window: ViewWindow, p
     ...window,
     ...(ctx.search ? { search: ctx.search } : {}),
     ...(ctx.category ? { categories: [ctx.category] } : {}),
+    ...(ctx.tag ? { tags: [ctx.tag] } : {}),
+    ...(venue ? { venue: [venue] } : {}),
+    ...(organizer ? { organizer: [organizer] } : {}),
   };
   const given = new Set(Object.entries(params).flatMap(([name, v]) => (v === undefined ? [] : [name])));
   const q = await archiveQuery(deps, { params, given: (name) => given.has(name), user: null });
-  // The only failure left is a category that does not exist: it names no events.
-  if ('code' in q) return { items: [], total: 0 };
-  return deps.posts.list({ $and: [q.filter, { password: '' }] }, { page, perPage, sort: sort ?? q.sort });
+  // The only failure left is a category or tag that does not exist: it names no events.
+  if ('code' in q) return { items: [], total: 0, unknown: true };
+  const found = await deps.posts.list({ $and: [q.filter, { password: '' }] }, { page, perPage, sort: sort ?? q.sort });
+  return { ...found, linked: { ...(venue ? { venue } : {}), ...(organizer ? { organizer } : {}) } };
 }
 
 /** The list view: events not over yet (or, for past events, over already), counted from now or the date asked for. */
@@ -52,7 +71,6 @@ export function listEvents(deps: CalendarDeps, ctx: ViewContext, now: DateTime):
 }
 
 /** Every event that overlaps [from, to): it starts before `to` and ends after `from`. */
-export async function eventsBetween(deps: CalendarDeps, ctx: ViewContext, from: DateTime, to: DateTime): Promise<PostDoc[]> {
-  const page = await query(deps, ctx, { starts_before: fmt(to), ends_after: fmt(from) }, 1, MAX_EVENTS_PER_VIEW);
-  return page.items;
+export function eventsBetween(deps: CalendarDeps, ctx: ViewContext, from: DateTime, to: DateTime): Promise<EventPage> {
+  return query(deps, ctx, { starts_before: fmt(to), ends_after: fmt(from) }, 1, MAX_EVENTS_PER_VIEW);
 }

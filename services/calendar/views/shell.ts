@@ -7,6 +7,7 @@
 import type { DateTime } from 'luxon';
 import { stripAllTags, trimWords } from '../../../libs/posts/render';
 import { restUrl, type Site } from '../../../libs/rest/site';
+import { eventsBar, feedUrl, searchedFor, searchSummary, subscribeMenu, type LinkedIds } from './bar';
 import type { Card } from './cards';
 import { viewUrl, type ViewContext } from './context';
 import { escapeHtml as esc } from '../../../libs/html/escape';
@@ -75,6 +76,23 @@ export interface ViewState {
   nonces: { tvn1: string; tvn2: string };
   /** Today, at 00:00 in the site zone. */
   today: DateTime;
+  /** The ids the venue and organizer filters resolved to. */
+  linked?: LinkedIds;
+  /** A filter named something that does not exist. */
+  unknown?: boolean;
+}
+
+/**
+ * What every calendar page puts in its head besides its title: the iCalendar feed as an alternate
+ * (calendar programs and browsers find the subscription there) and the canonical address. The views
+ * hand it to the page in their view data; the single pages print it themselves.
+ */
+export function headLinks(site: Site, opts: { feed?: string; canonical?: string } = {}): string {
+  const feed = opts.feed ?? `${site.home}/events/?ical=1`;
+  return (
+    `<link rel="alternate" type="text/calendar" title="${esc(`${site.name} » iCal Feed`)}" href="${esc(feed)}">` +
+    (opts.canonical ? `<link rel="canonical" href="${esc(opts.canonical)}">` : '')
+  );
 }
 
 export interface Labels {
@@ -114,8 +132,9 @@ function topBar(site: Site, state: ViewState, title: string, labels: Labels): st
   );
 }
 
-export function container(site: Site, state: ViewState, title: string, plainTitle: string, labels: Labels, body: string, ld: string): string {
+export function container(site: Site, state: ViewState, title: string, plainTitle: string, labels: Labels, body: string, ld: string, count = 0): string {
   const { ctx } = state;
+  const feed = feedUrl(site, ctx, state.linked);
   const viewData = {
     slug: ctx.view,
     title: plainTitle,
@@ -127,13 +146,18 @@ export function container(site: Site, state: ViewState, title: string, plainTitl
     display: ctx.past ? 'past' : ctx.view,
     date: ctx.date.toFormat('yyyy-LL-dd'),
     search: ctx.search,
+    ical_url: feed,
+    head: headLinks(site, { feed }),
   };
   return (
     `<div class="tribe-common tribe-events tribe-events-view tribe-events-view--${ctx.view}${ctx.past ? ' tribe-events-view--past' : ''}" data-js="tribe-events-view" data-view-rest-url="${esc(viewData.rest_url)}" data-view-rest-method="POST" data-view-manage-url="1">` +
     `<script data-js="tribe-events-view-nonce-data" type="application/json">${scriptJson(state.nonces)}</script>` +
     `<script data-js="tribe-events-view-data" type="application/json">${scriptJson(viewData)}</script>` +
+    eventsBar(site, ctx) +
     topBar(site, state, title, labels) +
+    searchSummary(ctx, count) +
     body +
+    subscribeMenu(site, ctx, state.linked ?? {}) +
     ld +
     `</div>`
   );
@@ -147,7 +171,12 @@ export function nav(kind: string, state: ViewState, labels: Labels): string {
   return `<nav class="tribe-events-${kind}-nav tribe-events-c-nav" aria-label="${labels.prev} and ${labels.next.toLowerCase()}"><ul class="tribe-events-c-nav__list">${item('prev', state.prevUrl, labels.prev)}${item('next', state.nextUrl, labels.next)}</ul></nav>`;
 }
 
-export function noEvents(ctx: ViewContext, what: string): string {
-  const message = ctx.search ? `There were no results found for <strong>&quot;${esc(ctx.search)}&quot;</strong>.` : `There are no ${what}.`;
+export function noEvents(ctx: ViewContext, what: string, unknown = false): string {
+  const searched = searchedFor(ctx);
+  const message = unknown
+    ? `Nothing was found for ${searched}: it does not exist.`
+    : searched
+      ? `There were no results found for ${searched}.`
+      : `There are no ${what}.`;
   return `<div class="tribe-events-c-messages tribe-events-header__messages"><div class="tribe-events-c-messages__message tribe-events-c-messages__message--notice" role="status"><ul class="tribe-events-c-messages__message-list"><li class="tribe-events-c-messages__message-list-item">${message}</li></ul></div></div>`;
 }

@@ -29,7 +29,7 @@ function view(query: Record<string, string>, who: Parameters<RoleUsers['as']>[0]
 
 /** The titles of the events a rendered view lists, in order. */
 const titles = (html: string) =>
-  [...html.matchAll(/class="tribe-events-calendar-(?:list|month|day)__(?:calendar-)?event-title-link[^"]*">([^<]*)</g)].map((m) => m[1]);
+  [...html.matchAll(/class="tribe-events-calendar-(?:list|month|day)__(?:calendar-)?event-title-link[^"]*"[^>]*>([^<]*)</g)].map((m) => m[1]);
 
 beforeAll(async () => {
   app = await startTestApp({ SITE_TIMEZONE: 'UTC' });
@@ -200,13 +200,16 @@ describe('the month and day views', () => {
     expect(html).toContain('<a href="http://example.test/events/month/2031-02/" rel="next"');
   });
 
-  it('lists three events a day, then links to the day', async () => {
+  it('shows three events a day on wide screens, then links to the day; the rest are printed for the phone agenda', async () => {
     const res = await view({ u: '/events/', view: 'month', tvn1: nonce, 'view_data[tribe-bar-date]': '2031-03' });
     const html: string = res.text;
-    expect(titles(html)).toEqual(['Busy 1', 'Busy 2', 'Busy 3']);
-    // The JSON-LD describes the events the grid shows; the fourth is on its day's page.
+    expect(titles(html)).toEqual(['Busy 1', 'Busy 2', 'Busy 3', 'Busy 4']);
+    // Only the fourth is beyond the cell's rows (hidden on wide screens, listed in the narrow agenda).
+    expect((html.match(/calendar-event--overflow/g) ?? []).length).toBe(1);
+    expect(html).toMatch(/calendar-event--overflow post-\d+"><div[^]*?>Busy 4</);
+    // The JSON-LD describes every event the page prints.
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]);
-    expect(ld.map((e: { name: string }) => e.name)).toEqual(['Busy 1', 'Busy 2', 'Busy 3']);
+    expect(ld.map((e: { name: string }) => e.name)).toEqual(['Busy 1', 'Busy 2', 'Busy 3', 'Busy 4']);
     expect(html).toContain(
       '<a href="http://example.test/events/day/2031-03-10/" class="tribe-events-calendar-month__more-events-link tribe-common-h8 tribe-common-h--alt" data-js="tribe-events-view-link">+ 1 More<span class="tribe-common-a11y-visual-hide"> events on March 10</span></a>',
     );

@@ -1,8 +1,10 @@
 /*
  * The calendar page's view manager: previous/next, today and the view selector load the next view
  * from vendor/views/v2/html (GET, with the view's URL as `u` and the view nonces as tvn1/tvn2) and
- * swap it in place, keeping the address bar and history in step. Every link is a plain page link, so
- * without this script (or when a request fails) the browser simply navigates.
+ * swap it in place, keeping the address bar and history in step. The events bar's form (keyword, date)
+ * is sent the same way. Every link is a plain page link and the form a plain GET form, so without this
+ * script (or when a request fails) the browser simply navigates. The region keeps its height while a
+ * view loads, so nothing below it jumps.
  */
 (function () {
   'use strict';
@@ -67,9 +69,15 @@
         return res.text();
       })
       .then(function (html) {
+        region.style.minHeight = region.offsetHeight + 'px';
         region.innerHTML = html;
         region.removeAttribute('aria-busy');
+        window.requestAnimationFrame(function () {
+          region.style.minHeight = '';
+        });
         var data = readJson('[data-js="tribe-events-view-data"]');
+        var feed = document.querySelector('link[rel="alternate"][type="text/calendar"]');
+        if (feed && data.ical_url) feed.setAttribute('href', data.ical_url);
         var title = data.title || '';
         if (title) document.title = title + (region.getAttribute('data-title-suffix') || '');
         if (push) history.pushState({ calendarUrl: data.url || url }, '', pageUrl(data.url || url));
@@ -107,6 +115,18 @@
     var top = region.getBoundingClientRect().top;
     if (top < 0) region.scrollIntoView({ block: 'start' });
     load(link.href, true, key);
+  });
+
+  region.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form.matches || !form.matches('form[data-js="tribe-events-view-form"]')) return;
+    event.preventDefault();
+    var url = new URL(form.getAttribute('action') || location.href, location.href);
+    var fields = new FormData(form);
+    fields.forEach(function (value, name) {
+      if (typeof value === 'string' && value !== '') url.searchParams.append(name, value);
+    });
+    load(url.href, true, '');
   });
 
   window.addEventListener('popstate', function (event) {

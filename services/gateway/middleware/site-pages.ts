@@ -28,13 +28,21 @@ export const unanswered: Koa.Middleware = (ctx, next) => {
   return next();
 };
 
-/** The site home (`/`, `/index.php`): the site's name and a link to the REST root. */
+/** The site home (`/`, `/index.php`): the site's name, links to the calendar and the REST root, in the calendar's style. */
 export function homePage(site: Site): (ctx: Koa.Context) => Promise<boolean> {
   return async (ctx) => {
     if (!isHome(ctx.path) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
     ctx.set('Link', `<${site.restRoot}>; rel="https://api.w.org/"`);
     ctx.type = 'text/html; charset=UTF-8';
-    ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(site.name)}</title><link rel="https://api.w.org/" href="${escapeHtml(site.restRoot)}"></head><body><h1>${escapeHtml(site.name)}</h1><p>${escapeHtml(site.description)}</p><p>REST API: <a href="${escapeHtml(site.restRoot)}">${escapeHtml(site.restRoot)}</a></p></body></html>`;
+    const name = escapeHtml(site.name);
+    const events = escapeHtml(`${site.home}/events/`);
+    ctx.body =
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${name}</title>` +
+      `<link rel="https://api.w.org/" href="${escapeHtml(site.restRoot)}"><link rel="alternate" type="text/calendar" href="${events}?ical=1">` +
+      `<link rel="stylesheet" href="/cms-content/calendar/calendar.css"></head><body class="calendar-page">` +
+      `<header class="calendar-site-header"><div class="calendar-container"><a class="calendar-site-name" href="${escapeHtml(site.home)}/">${name}</a></div></header>` +
+      `<main class="calendar-container calendar-main"><h1 class="calendar-page-title">${name}</h1>${site.description ? `<p>${escapeHtml(site.description)}</p>` : ''}` +
+      `<ul><li><a href="${events}">Events calendar</a></li><li>REST API: <a href="${escapeHtml(site.restRoot)}">${escapeHtml(site.restRoot)}</a></li></ul></main></body></html>`;
     return true;
   };
 }
