@@ -145,6 +145,14 @@ export function calendarPage(opts: CalendarPageOptions): (ctx: Koa.Context) => P
   const siteOrigin = new URL(site.url).origin;
   return async (ctx) => {
     if (ctx.path.startsWith(`${CALENDAR_ASSETS_PATH}/`)) return serveAsset(ctx, assets);
+    // The tag archive the REST answers link an event's tags to (`/tag/{slug}/`): the site's only
+    // archive is the calendar, so it shows the calendar filtered by the tag (a temporary redirect: the
+    // address stays the tag's).
+    const tag = /^\/tag\/([a-z0-9_%-]+)\/?$/i.exec(ctx.path);
+    if (tag && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.redirect(`${CALENDAR_PATH}/tag/${tag[1]}/`);
+      return true;
+    }
     if (ctx.path !== CALENDAR_PATH && !ctx.path.startsWith(`${CALENDAR_PATH}/`)) return false;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
