@@ -6,147 +6,15 @@
  * previous/next, today and view links are followed with and without JavaScript, and no page logs an
  * error to the console.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { DateTime } from 'luxon';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import axe from 'axe-core';
-import { startTestApp, type TestApp } from './support/app';
-import { freePort } from './support/cluster';
-import { ensureDebianPackage } from './support/debian';
+import { DESKTOP, HIDDEN, PHONE, app, calendarBrowser, day, month, monthTitle, newPage, nextMonthTitle, shot, title, ym } from './support/calendar-browser';
 
 // Code run inside the page (page.evaluate) sees the browser's globals; the project compiles without the DOM library.
 declare const window: any;
 declare const document: any;
 declare function getComputedStyle(el: unknown): { display: string; outlineStyle: string };
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(__dirname, '..', 'test-output', 'calendar-page');
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const HIDDEN = ['Secret Draft Party', 'Members Only Gala', 'Private Board Meeting', 'Unlisted Rehearsal'];
-
-let app: TestApp;
-let browser: Browser;
-const problems: string[] = [];
-
-// The seeded month: two months ahead, so its events are upcoming whatever day the test runs.
-const month = DateTime.utc().startOf('month').plus({ months: 2 });
-const ym = month.toFormat('yyyy-LL');
-const day = (d: number) => month.set({ day: d }).toFormat('yyyy-LL-dd');
-const monthTitle = month.setLocale('en-US').toFormat('LLLL yyyy');
-const nextMonthTitle = month.plus({ months: 1 }).setLocale('en-US').toFormat('LLLL yyyy');
-
-async function event(title: string, start: string, end: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const res = await app.admin('POST', '/vendor/events/v1/events', { body: { title, start_date: start, end_date: end, ...extra } });
-  if (res.status !== 201) throw new Error(`event ${title}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id;
-}
-
-async function newPage(viewport: { width: number; height: number }, javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, javaScriptEnabled, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console: ${msg.text()} (${page.url()})`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message} (${page.url()})`));
-  page.on('requestfailed', (req) => {
-    // A view request the manager cancelled for a newer one is not a failure.
-    if (!/ERR_ABORTED/.test(req.failure()?.errorText ?? '')) problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
-  });
-  return { context, page };
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-const title = (page: Page) => page.locator('.tribe-events-header__title').innerText();
-
-// A missing Chromium is installed first where the run may (apt-get as root), which takes minutes.
-beforeAll(() => void ensureDebianPackage(CHROMIUM, 'chromium', 'the calendar page tests (Chromium driven by playwright-core)'), 15 * 60_000);
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  const port = await freePort();
-  // The site URL is the test server's own address, so the page's absolute links work in the browser.
-  app = await startTestApp({
-    PORT: String(port),
-    SITE_URL: `http://127.0.0.1:${port}`,
-    SITE_TIMEZONE: 'UTC',
-    SITE_NAME: 'Riverside Arts Centre',
-    SITE_DESCRIPTION: 'Concerts, classes and community events by the river',
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-
-  const hall = (
-    await app.admin('POST', '/vendor/events/v1/venues', {
-      body: { venue: 'Blue Hall', address: '1 River Street', city: 'Springfield', zip: '12345', country: 'United States' },
-    })
-  ).body.id;
-  const park = (await app.admin('POST', '/vendor/events/v1/venues', { body: { venue: 'Riverside Park', city: 'Springfield' } })).body.id;
-  const club = (await app.admin('POST', '/vendor/events/v1/organizers', { body: { organizer: 'Springfield Film Club', website: 'https://films.example' } }))
-    .body.id;
-  await event('Morning Yoga in the Park', `${day(3)} 08:00:00`, `${day(3)} 09:00:00`, {
-    venue: park,
-    description: 'A gentle hour of yoga for every level. Bring a mat and water.',
-  });
-  await event('Lunchtime Lecture: Rivers of the World', `${day(3)} 12:30:00`, `${day(3)} 13:30:00`, { venue: hall, cost: '5' });
-  await event('Pottery Workshop', `${day(3)} 15:00:00`, `${day(3)} 17:00:00`, {
-    venue: hall,
-    cost: '25',
-    description: 'Learn to throw a bowl on the wheel with our resident potter.',
-  });
-  await event('Jazz Night', `${day(3)} 19:30:00`, `${day(3)} 22:00:00`, {
-    venue: hall,
-    categories: 'music',
-    cost: '$10',
-    description: '<p>An evening of <b>live jazz</b> with the Blue Hall Quartet.</p>',
-  });
-  await event('Farmers Market', `${day(10)} 00:00:00`, `${day(10)} 23:59:59`, {
-    all_day: true,
-    venue: park,
-    description: 'Fresh produce, bread and flowers from local farms.',
-  });
-  await event('Spring Arts Festival', `${day(14)} 10:00:00`, `${day(17)} 18:00:00`, {
-    venue: park,
-    description: 'Four days of music, theatre and art across the park.',
-  });
-  await event('Film Club: Metropolis', `${day(21)} 18:30:00`, `${day(21)} 21:00:00`, { venue: hall, organizer: [club], cost: '8' });
-  await event('Open Studio Evening', `${day(25)} 17:00:00`, `${day(25)} 20:00:00`, { venue: hall });
-  await event(
-    'Choir Rehearsal',
-    `${month.plus({ months: 1 }).set({ day: 6 }).toFormat('yyyy-LL-dd')} 19:00:00`,
-    `${month.plus({ months: 1 }).set({ day: 6 }).toFormat('yyyy-LL-dd')} 21:00:00`,
-    { venue: hall },
-  );
-  // None of these may appear.
-  await event('Secret Draft Party', `${day(12)} 19:00:00`, `${day(12)} 22:00:00`, { status: 'draft', description: 'draft body' });
-  await event('Private Board Meeting', `${day(12)} 10:00:00`, `${day(12)} 11:00:00`, { status: 'private' });
-  await event('Unlisted Rehearsal', `${day(12)} 14:00:00`, `${day(12)} 15:00:00`, { hide_from_listings: true });
-  const gala = await event('Members Only Gala', `${day(12)} 18:00:00`, `${day(12)} 23:00:00`, { description: 'The secret menu' });
-  const protect = await app.admin('POST', `/vendor/events/v1/events/${gala}`, { body: { password: 'hunter2' } });
-  expect(protect.status).toBe(200);
-}, 60000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-afterEach(() => {
-  const found = problems.splice(0);
-  expect(found).toEqual([]);
-});
+calendarBrowser();
 
 describe('the calendar page', () => {
   it('shows the month as a seven-column grid with the month’s public events, and nothing else', async () => {
@@ -352,68 +220,6 @@ describe('the calendar page', () => {
     await Promise.all([page.waitForURL('**/events/list/**'), page.locator('.tribe-events-c-view-selector a', { hasText: 'List' }).click()]);
     expect(await page.locator('.tribe-events-view--list').count()).toBe(1);
     await context.close();
-  });
-});
-
-describe('subscribe, search, filters and accessibility', () => {
-  /** Serious and critical axe-core violations of the page as it is now. */
-  async function axeProblems(page: Page): Promise<string[]> {
-    // Evaluated through the driver: the page's own policy allows no inline script.
-    await page.evaluate(axe.source);
-    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: { id: string; nodes: Array<{ target: string[] }> }) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
-  it('subscribes: the menu opens without script and its feed answers text/calendar', async () => {
-    const { context, page } = await newPage(DESKTOP, false);
-    await page.goto(`${app.url}/events/month/${ym}/`);
-    expect(await page.locator('link[rel="alternate"][type="text/calendar"]').getAttribute('href')).toBe(`${app.url}/events/?ical=1`);
-    await page.locator('summary', { hasText: 'Subscribe to calendar' }).click();
-    const feed = await page.locator('a[data-subscribe="feed"]').getAttribute('href');
-    expect(await page.locator('a[data-subscribe="google"]').isVisible()).toBe(true);
-    const res = await page.request.get(feed!);
-    expect(res.headers()['content-type']).toMatch(/^text\/calendar/);
-    expect(await res.text()).toContain('BEGIN:VCALENDAR');
-    await shot(page, 'subscribe-desktop');
-    await context.close();
-  });
-
-  it('searches a keyword, picks a date and filters by category, in place', async () => {
-    const { context, page } = await newPage(DESKTOP);
-    await page.goto(`${app.url}/events/list/`);
-    await page.fill('#tribe-events-events-bar-keyword', 'pottery');
-    await page.click('.tribe-events-c-events-bar__search-button');
-    await page.waitForURL(/tribe-bar-search=pottery/);
-    expect(await page.locator('.tribe-events-calendar-list__event-title-link').allInnerTexts()).toEqual(['Pottery Workshop']);
-    expect(await page.locator('.tribe-events-c-search-summary').innerText()).toContain('"pottery"');
-    await page.fill('#tribe-events-events-bar-keyword', '');
-    await page.locator('.tribe-events-c-view-selector a', { hasText: 'Month' }).click();
-    await page.waitForSelector('.tribe-events-view--month');
-    await page.fill('#tribe-events-events-bar-date', month.plus({ months: 1 }).set({ day: 5 }).toFormat('yyyy-LL-dd'));
-    await page.click('.tribe-events-c-events-bar__search-button');
-    await page.waitForFunction((t: string) => document.querySelector('.tribe-events-header__title')?.textContent === t, nextMonthTitle);
-    await page.goto(`${app.url}/events/category/music/month/${ym}/`);
-    const titles = await page.locator('.tribe-events-calendar-month__calendar-event-title-link:visible').allInnerTexts();
-    expect(titles.length).toBeGreaterThan(0);
-    expect(titles).not.toContain('Pottery Workshop');
-    await shot(page, 'category-desktop');
-    await context.close();
-  });
-
-  it('has no serious or critical axe-core violations on any view, wide or narrow', async () => {
-    for (const [name, viewport] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
-      const { context, page } = await newPage(viewport);
-      for (const path of [`month/${ym}/`, 'list/', `day/${day(3)}/`, `category/music/`, '?tribe-bar-search=%3Cnothing%3E']) {
-        await page.goto(`${app.url}/events/${path}`);
-        expect([path, name, await axeProblems(page)]).toEqual([path, name, []]);
-      }
-      await context.close();
-    }
   });
 });
 
