@@ -19,7 +19,8 @@ import { ORGANIZER_META, VENUE_META } from './meta';
  * - `email`: an e-mail address (stored as text),
  * - `flag`: a boolean (vendor/events/v1 takes the reference's `yes`/`1`/`true` forms too),
  * - `coordinate`: a finite number within ±`range` degrees (a latitude or a longitude), given as a number or
- *   a numeric string and stored as a number; read back as a number, and only when the record has both.
+ *   a numeric string and stored as its numeric text (as the reference keeps meta); read back as a number,
+ *   and only when the record has both.
  * Every string type is trimmed, and an empty one removes the stored value.
  */
 export type FieldType = 'text' | 'url' | 'email' | 'flag' | 'coordinate';

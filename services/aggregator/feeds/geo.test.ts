@@ -43,8 +43,8 @@ describe('iCalendar GEO', () => {
     expect(byUid('geo-only').venue).toBeUndefined();
   });
 
-  it("the venue's meta holds them as numbers", () => {
-    expect(venueOf(byUid('located'), 'ical')!.meta).toMatchObject({ _VenueLat: -33.8568, _VenueLng: 151.2153 });
+  it("the venue's meta holds them as numeric text", () => {
+    expect(venueOf(byUid('located'), 'ical')!.meta).toMatchObject({ _VenueLat: '-33.8568', _VenueLng: '151.2153' });
     expect(venueOf(byUid('no-geo'), 'ical')!.meta).not.toHaveProperty('_VenueLat');
   });
 });
@@ -65,7 +65,7 @@ describe('CSV venue coordinates', () => {
   });
 
   it('stores only a valid pair', () => {
-    expect(venueOf(r.events[0], 'csv')!.meta).toMatchObject({ _VenueLat: 51.5072, _VenueLng: -0.1276 });
+    expect(venueOf(r.events[0], 'csv')!.meta).toMatchObject({ _VenueLat: '51.5072', _VenueLng: '-0.1276' });
     expect(venueOf(r.events[1], 'csv')!.meta).not.toHaveProperty('_VenueLat');
     expect(venueOf(r.events[2], 'csv')!.meta).not.toHaveProperty('_VenueLat');
   });

@@ -43,8 +43,8 @@ function venueMeta(v: EaVenue): Record<string, unknown> {
   const lat = coordinateOf(v.geo_lat ?? '', 90);
   const lng = coordinateOf(v.geo_lng ?? '', 180);
   if (typeof lat === 'number' && typeof lng === 'number') {
-    m[VENUE_META.lat] = lat;
-    m[VENUE_META.lng] = lng;
+    m[VENUE_META.lat] = String(lat);
+    m[VENUE_META.lng] = String(lng);
   }
   return m;
 }

@@ -138,7 +138,7 @@ function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
 /**
  * Meta changes of an input, each field stored as its type says (libs/calendar/fields.ts): URLs as
  * esc_url_raw leaves them, text (and e-mail addresses) without markup for writers without
- * unfiltered_html, flags as booleans, coordinates as numbers; empty strings remove a key (the record then drops the field).
+ * unfiltered_html, flags as booleans, coordinates as numeric text; empty strings remove a key (the record then drops the field).
  */
 function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
@@ -151,7 +151,8 @@ function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter
     }
     if (field.type === 'coordinate') {
       const at = coordinateOf(v, field.range ?? 0);
-      changes[field.meta] = typeof at === 'number' ? at : undefined;
+      // Stored as text, as the reference keeps meta (cms/v2 declares these keys as strings).
+      changes[field.meta] = typeof at === 'number' ? String(at) : undefined;
       continue;
     }
     const stored = typeof v !== 'string' ? v : field.type === 'url' ? filter.url(v) : filter.text(v.trim());

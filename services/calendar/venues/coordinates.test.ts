@@ -34,7 +34,7 @@ describe('venue coordinates', () => {
     expect(keys.indexOf('city')).toBeLessThan(keys.indexOf('geo_lat'));
     expect(keys.indexOf('geo_lng')).toBeLessThan(keys.indexOf('show_map'));
     const doc = await stored(res.body.id);
-    expect(doc).toMatchObject({ venue_lat: 52.516275, venue_lng: 13.377704, meta: { _VenueLat: 52.516275, _VenueLng: 13.377704 } });
+    expect(doc).toMatchObject({ venue_lat: 52.516275, venue_lng: 13.377704, meta: { _VenueLat: '52.516275', _VenueLng: '13.377704' } });
 
     const read = await app.request('GET', `${VENUES}/${res.body.id}`);
     expect(read.body).toMatchObject({ geo_lat: 52.516275, geo_lng: 13.377704 });
