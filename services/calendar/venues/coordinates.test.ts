@@ -88,5 +88,9 @@ describe('venue coordinates', () => {
     expect(res.status).toBe(201);
     expect(res.body.venue).toMatchObject({ venue: 'Tiergarten lawn', geo_lat: 52.5145, geo_lng: 13.3501 });
     expect(await stored(res.body.venue.id)).toMatchObject({ venue_lat: 52.5145, venue_lng: 13.3501 });
+    // The iCalendar export writes them as the event's GEO.
+    const ics = await app.request('GET', `/vendor/events/v1/events/${res.body.id}/ical`);
+    expect(ics.status).toBe(200);
+    expect(ics.text).toMatch(/^GEO:52\.5145;13\.3501\r?$/m);
   });
 });
