@@ -28,13 +28,13 @@ export interface CalendarDeps {
   now: () => Date;
   /** The site's posts-per-page setting: the default page size of the event archives. */
   postsPerPage?: () => number;
+  /** The media library, where images given by URL are kept. */
+  media: MediaLibrary;
+  /** Outbound policy of image fetches. */
+  imagePolicy: FetchPolicy;
   /**
    * The extended edition (EDITION=extended): the geoloc filters' geofence radius, in kilometres, from the
    * settings. Absent in the free edition, which accepts the geoloc filters and ignores them.
    */
   geofenceKm?: () => number;
-  /** The media library, where images given by URL are kept. */
-  media: MediaLibrary;
-  /** Outbound policy of image fetches. */
-  imagePolicy: FetchPolicy;
 }
