@@ -17,10 +17,13 @@ import { ORGANIZER_META, VENUE_META } from './meta';
  * - `text`: a string; writers without `unfiltered_html` store it through sanitize_text_field,
  * - `url`: a URL, stored as esc_url_raw leaves it by every writer (vendor/events/v1 takes http(s) only),
  * - `email`: an e-mail address (stored as text),
- * - `flag`: a boolean (vendor/events/v1 takes the reference's `yes`/`1`/`true` forms too).
+ * - `flag`: a boolean (vendor/events/v1 takes the reference's `yes`/`1`/`true` forms too),
+ * - `coordinate`: a finite number within ±`range` degrees (a latitude or a longitude), given as a number or
+ *   a numeric string and stored as its numeric text (as the reference keeps meta); read back as a number,
+ *   and only when the record has both.
  * Every string type is trimmed, and an empty one removes the stored value.
  */
-export type FieldType = 'text' | 'url' | 'email' | 'flag';
+export type FieldType = 'text' | 'url' | 'email' | 'flag' | 'coordinate';
 
 export interface LinkedField {
   /** The meta key the value is stored under. */
@@ -34,6 +37,8 @@ export interface LinkedField {
   readonly search?: boolean;
   /** Other names an inline venue or organizer of an event gives it under (the keys an imported record may carry too). */
   readonly aliases?: readonly string[];
+  /** A coordinate's bound: the value lies within ±range degrees. */
+  readonly range?: number;
 }
 
 export type FieldTable = Readonly<Record<string, LinkedField>>;
@@ -76,6 +81,8 @@ export const VENUE_FIELDS = {
       search: true,
       aliases: ['stateProvince', 'state_province'],
     }),
+    geo_lat: field('coordinate', VENUE_META.lat, ['The venue latitude, from -90 to 90', 'The venue latitude'], null, { range: 90, aliases: ['latitude'] }),
+    geo_lng: field('coordinate', VENUE_META.lng, ['The venue longitude, from -180 to 180', 'The venue longitude'], null, { range: 180, aliases: ['longitude'] }),
     show_map: field('flag', VENUE_META.showMap, ['Whether events linked to the venue should show a map or not', 'Whether a map is shown'], null),
     show_map_link: field(
       'flag',
@@ -107,6 +114,16 @@ export { EVENT_FIELDS, eventFieldName, type EventField } from './event-fields';
 /** The table's fields as `[name, field]` pairs, in the table's order (vendor/events/v1's record order). */
 export function fieldEntries(table: LinkedFields): Array<[string, LinkedField]> {
   return Object.entries(table.fields);
+}
+
+/**
+ * A coordinate as given (a number, or a numeric string): the number when finite and within ±range,
+ * `''` for an empty value (which removes it), null when it is no coordinate.
+ */
+export function coordinateOf(v: unknown, range: number): number | '' | null {
+  if (typeof v === 'string' && v.trim() === '') return '';
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  return Number.isFinite(n) && Math.abs(n) <= range ? n : null;
 }
 
 /** A field's ec/v1 name. */

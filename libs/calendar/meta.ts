@@ -197,6 +197,32 @@ export function timesFromMeta(meta: Record<string, unknown>, fallbackZone: strin
   return { start, end: end ?? start, timezone, allDay: truthyMeta(meta[EVENT_META.allDay]) };
 }
 
+/** A venue's coordinates when its meta holds both, each a finite number (stored as a number or numeric text). */
+export function venueCoordinates(meta: Record<string, unknown>): { lat: number; lng: number } | null {
+  const read = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
+  const lat = read(meta[VENUE_META.lat]);
+  const lng = read(meta[VENUE_META.lng]);
+  return Number.isFinite(lat) && Number.isFinite(lng) ? { lat, lng } : null;
+}
+
+/**
+ * The indexed fields of a venue record: its coordinates, null when it has none or they are out of range
+ * (the geoloc filters find venues by them, libs/calendar/geo.ts).
+ */
+export interface VenueIndex {
+  venue_lat: number | null;
+  venue_lng: number | null;
+}
+
+export function venueIndex(meta: Record<string, unknown>): VenueIndex {
+  const at = venueCoordinates(meta);
+  const ok = at !== null && Math.abs(at.lat) <= 90 && Math.abs(at.lng) <= 180;
+  return { venue_lat: ok ? at.lat : null, venue_lng: ok ? at.lng : null };
+}
+
+/** Whether a meta change touches what a venue's index fields are derived from. */
+export const touchesVenueIndex = (changes: Record<string, unknown>): boolean => VENUE_META.lat in changes || VENUE_META.lng in changes;
+
 /** The indexed fields of an event record, all derived from its meta. */
 export interface EventIndex {
   event_start: Date | null;
@@ -274,7 +300,7 @@ export function writtenMeta(
   current: Pick<PostDoc, 'meta'> | null,
   changes: Record<string, unknown>,
   fallbackZone: string,
-): Pick<PostDoc, 'meta'> & Partial<EventIndex> {
+): Pick<PostDoc, 'meta'> & Partial<EventIndex> & Partial<VenueIndex> {
   const normalised: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(changes)) normalised[k] = v === null ? undefined : v;
   if (Object.keys(normalised).some(isEventKey)) return eventMetaChanges(current, normalised, fallbackZone);
@@ -283,7 +309,7 @@ export function writtenMeta(
     if (v === undefined) delete meta[k];
     else meta[k] = v;
   }
-  return { meta };
+  return touchesVenueIndex(normalised) ? { meta, ...venueIndex(meta) } : { meta };
 }
 
 /**

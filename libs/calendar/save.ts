@@ -16,7 +16,7 @@ import { flattenTax, type PostsRepository } from '../posts/repository';
 import type { PostDoc } from '../posts/types';
 import type { Store } from '../store/types';
 import { countDeltas, type TermsRepository } from '../terms/repository';
-import { EVENT_TYPE, eventMetaChanges, type EventTimes } from './meta';
+import { EVENT_TYPE, VENUE_TYPE, eventMetaChanges, venueIndex, type EventTimes } from './meta';
 
 /**
  * A complete new calendar record (event, venue, organizer): every post field with the value the reference
@@ -114,6 +114,8 @@ async function numberNew(deps: RecordSaveDeps, writes: RecordWrite[]): Promise<v
  * kept, also when the unit is part of a larger one (an event with its inline venues).
  */
 export function storeRecords(deps: RecordSaveDeps, writes: RecordWrite[], options: StoreOptions = {}): Promise<StoredRecords> {
+  // A venue's index fields (its coordinates) follow its meta, whoever writes it.
+  for (const w of writes) if (w.after.type === VENUE_TYPE) Object.assign(w.after, venueIndex(w.after.meta ?? {}));
   return deps.store.unit(async () => {
     await numberNew(deps, writes);
     const fresh = writes.filter((w) => !w.before).map((w) => w.after);

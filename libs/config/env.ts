@@ -242,6 +242,12 @@ export const ENV = {
     parse: int(60000, 1000, 3600000),
   },
   SHUTDOWN_TIMEOUT_MS: { description: 'Grace period for in-flight requests and jobs on SIGTERM.', roles: ['*'], parse: int(10000, 0, 600000) },
+  EDITION: {
+    description:
+      'Edition of the service: `free` (default), or `extended`, which adds venue geolocation: the geoloc, geoloc_lat and geoloc_lng filters of the event list and the geofence settings.',
+    roles: ['all', 'calendar', 'content'],
+    parse: oneOf(['free', 'extended'] as const, 'free'),
+  },
   LOG_LEVEL: { description: 'pino log level.', roles: ['*'], parse: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info') },
 } satisfies Record<string, VarSpec<unknown>>;
 

@@ -28,6 +28,9 @@ export const POSTS: CollectionSpec = {
     event_end: 'date',
     featured: 'bool',
     hide_from_listings: 'bool',
+    /** Venues: their coordinates (null without), which the geoloc filters look venues up by. */
+    venue_lat: 'number',
+    venue_lng: 'number',
     /** Idempotency key of the batch sub-request that created the record. */
     batch_key: 'text',
     /** Import records: the import id the remote import service names them by. */
@@ -63,6 +66,8 @@ export const POSTS: CollectionSpec = {
     { keys: ['type', 'status', 'event_start'] },
     // The event archive: status, listing visibility and the date window in one index (counts read only the index).
     { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] },
+    // Venues by position: the bounding box of a geofence (libs/calendar/geo.ts).
+    { keys: ['type', 'venue_lat', 'venue_lng'] },
     // The event lists' simple filters (libs/calendar/event-filters.ts).
     ...eventFilterIndexes(),
     { keys: ['parent', 'type'] },

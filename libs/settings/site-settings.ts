@@ -7,6 +7,7 @@
  * couple of seconds (one indexed read) and see the change by its version number.
  */
 import { DateTime } from 'luxon';
+import { DEFAULT_GEOFENCE, DEFAULT_GEO_UNIT, GEO_UNITS } from '../calendar/geo';
 import type { Config } from '../config/env';
 import { ParamError } from '../rest/errors';
 import type { ArgDecl } from '../rest/registry';
@@ -19,6 +20,8 @@ export interface SettingDef {
   /** The reference's option name. */
   option: string;
   schema: ArgDecl;
+  /** Only the extended edition keeps and shows it (EDITION=extended); the free edition's answer leaves it out. */
+  edition?: 'extended';
 }
 
 /** IANA zone names as the zone database lists them (exact spelling), plus UTC. */
@@ -97,9 +100,33 @@ export const SETTINGS: SettingDef[] = [
     option: 'default_comment_status',
     schema: { type: 'string', title: 'Allow comments on new posts', description: 'Allow people to submit comments on new posts.', enum: ['open', 'closed'] },
   },
+  // The reference's Pro geolocation options: the geoloc_lat/geoloc_lng event filters keep the events of venues within this distance.
+  {
+    name: 'geoloc_default_geofence',
+    option: 'geoloc_default_geofence',
+    edition: 'extended',
+    schema: {
+      type: 'number',
+      title: 'Geolocation search radius',
+      description: 'Extended edition: how far from the geoloc_lat/geoloc_lng point an event\'s venue may lie, in geoloc_default_unit.',
+      minimum: 0,
+      exclusiveMinimum: true,
+      maximum: 20038,
+    },
+  },
+  {
+    name: 'geoloc_default_unit',
+    option: 'geoloc_default_unit',
+    edition: 'extended',
+    schema: { type: 'string', title: 'Distance unit', description: 'Extended edition: the unit of geoloc_default_geofence.', enum: [...GEO_UNITS] },
+  },
 ];
 
+/** The settings an edition keeps and shows. */
+export const settingsOf = (edition: Edition): SettingDef[] => SETTINGS.filter((s) => !s.edition || s.edition === edition);
+
 export type SettingValues = Record<string, unknown>;
+export type Edition = Config['EDITION'];
 
 /** The values a fresh install has: the site facts from the configuration, the reference's defaults for the rest. */
 export function defaultSettings(config: Pick<Config, 'SITE_URL' | 'SITE_NAME' | 'SITE_DESCRIPTION' | 'SITE_TIMEZONE'>): SettingValues {
@@ -118,6 +145,8 @@ export function defaultSettings(config: Pick<Config, 'SITE_URL' | 'SITE_NAME' | 
     page_for_posts: 0,
     default_ping_status: 'open',
     default_comment_status: 'open',
+    geoloc_default_geofence: DEFAULT_GEOFENCE,
+    geoloc_default_unit: DEFAULT_GEO_UNIT,
   };
 }
 
@@ -144,13 +173,25 @@ export class SiteSettings {
     store: Store,
     readonly site: Site,
     private readonly defaults: SettingValues,
+    /** The edition, which decides which settings are kept and shown (settingsOf). */
+    readonly edition: Edition = 'free',
   ) {
     this.col = store.collection<SettingsDoc>('options');
   }
 
+  /** The settings this edition keeps and shows. */
+  defs(): SettingDef[] {
+    return settingsOf(this.edition);
+  }
+
   /** Reads the stored values, applies them to the site, and keeps them fresh until `stop()`. */
-  static async open(store: Store, site: Site, config: Parameters<typeof defaultSettings>[0], refreshMs = REFRESH_MS): Promise<SiteSettings> {
-    const s = new SiteSettings(store, site, defaultSettings(config));
+  static async open(
+    store: Store,
+    site: Site,
+    config: Parameters<typeof defaultSettings>[0] & Partial<Pick<Config, 'EDITION'>>,
+    refreshMs = REFRESH_MS,
+  ): Promise<SiteSettings> {
+    const s = new SiteSettings(store, site, defaultSettings(config), config.EDITION ?? 'free');
     await s.refresh();
     if (refreshMs > 0) s.watch(refreshMs);
     return s;

@@ -37,4 +37,9 @@ export interface CalendarDeps {
   media: MediaLibrary;
   /** Outbound policy of image fetches. */
   imagePolicy: FetchPolicy;
+  /**
+   * The extended edition (EDITION=extended): the geoloc filters' geofence radius, in kilometres, from the
+   * settings. Absent in the free edition, which accepts the geoloc filters and ignores them.
+   */
+  geofenceKm?: () => number;
 }

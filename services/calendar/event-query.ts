@@ -36,6 +36,8 @@ export interface EventCriteria {
   /** Each group is one filter (categories, tags): the event carries one of its terms. */
   termGroups?: number[][];
   venues?: number[];
+  /** The geoloc filters' venues (services/calendar/events/geoloc.ts): the event is linked to one of them; empty keeps none. */
+  nearVenues?: number[];
   organizers?: number[];
   /** The simple filters' values (libs/calendar/event-filters.ts: each its condition and index). */
   filters?: EventFilterValues;
@@ -72,6 +74,7 @@ export function eventFilter(c: EventCriteria): Filter {
   if (c.search) and.push(...searchFilter(c.search.text, c.search.user));
   for (const group of c.termGroups ?? []) if (group.length) and.push({ terms: { $in: group } });
   if (c.venues?.length) and.push({ venues: { $in: c.venues } });
+  if (c.nearVenues) and.push(c.nearVenues.length ? { venues: { $in: c.nearVenues } } : { id: { $in: [] } });
   if (c.organizers?.length) and.push({ organizers: { $in: c.organizers } });
   and.push(...eventFilterConditions(c.filters));
   if (c.parent !== undefined) and.push({ parent: c.parent });

@@ -27,6 +27,7 @@ import { CalendarCache } from './read-cache';
 import { VENUE } from './venues/kind';
 import { bindViews } from './views/handlers';
 import { systemNow } from '../../libs/dates/post-dates';
+import { DEFAULT_GEOFENCE, DEFAULT_GEO_UNIT, geofenceKm } from '../../libs/calendar/geo';
 
 export async function createCalendarService(opts: {
   registry: RouteRegistry;
@@ -48,6 +49,12 @@ export async function createCalendarService(opts: {
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: systemNow,
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
+    ...(opts.config.EDITION === 'extended'
+      ? {
+          geofenceKm: () =>
+            geofenceKm(opts.settings?.get('geoloc_default_geofence') ?? DEFAULT_GEOFENCE, opts.settings?.get('geoloc_default_unit') ?? DEFAULT_GEO_UNIT),
+        }
+      : {}),
     media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),
     imagePolicy: imageFetchPolicy(opts.config.OUTBOUND_ALLOW_HOSTS, opts.config.MAX_BODY_BYTES),
   };

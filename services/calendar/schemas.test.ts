@@ -8,7 +8,7 @@
 import { EVENT_ORDER, eventCopies, eventRecordName } from '../../libs/calendar/event-field-orders';
 import { EVENT_FIELDS, eventFieldEntries, isEventField } from '../../libs/calendar/event-fields';
 import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '../../libs/calendar/fields';
-import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_META, VENUE_TYPE } from '../../libs/calendar/meta';
+import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../libs/calendar/meta';
 import { newCalendarRecord } from '../../libs/calendar/save';
 import type { PostDoc } from '../../libs/posts/types';
 import { EC_ENDPOINTS } from '../../libs/routes/ec';
@@ -43,7 +43,7 @@ const TERM = { id: 5, taxonomy: 'vendor_events_cat', name: 'Music', slug: 'music
 function linkedRecord(id: number, type: string, table: LinkedFields, extra: Record<string, unknown> = {}): PostDoc {
   const meta: Record<string, unknown> = { ...extra };
   for (const [name, field] of fieldEntries(table))
-    meta[field.meta] = field.type === 'flag' ? false : field.type === 'url' ? `http://${name}.test/` : `The ${name}`;
+    meta[field.meta] = field.type === 'flag' ? false : field.type === 'url' ? `http://${name}.test/` : field.type === 'coordinate' ? 12.5 : `The ${name}`;
   return newCalendarRecord(site, now, {
     id,
     type,
@@ -57,7 +57,7 @@ function linkedRecord(id: number, type: string, table: LinkedFields, extra: Reco
   });
 }
 
-const venue = linkedRecord(2, VENUE_TYPE, VENUE_FIELDS, { [VENUE_META.lat]: '48.85', [VENUE_META.lng]: '2.35' });
+const venue = linkedRecord(2, VENUE_TYPE, VENUE_FIELDS);
 const organizer = linkedRecord(3, ORGANIZER_TYPE, ORGANIZER_FIELDS);
 const event = newCalendarRecord(site, now, {
   id: 4,

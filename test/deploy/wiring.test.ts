@@ -40,6 +40,7 @@ const SETTINGS: Record<EnvName, Setting> = {
   SITE_NAME: { path: 'config.siteName', value: 'Wiring Events' },
   SITE_DESCRIPTION: { path: 'config.siteDescription', value: 'Wired by the test' },
   SITE_TIMEZONE: { path: 'config.siteTimezone', value: 'Europe/Lisbon' },
+  EDITION: { path: 'edition', value: 'extended' },
   DATA_DIR: { path: 'config.dataDir', value: '/tmp/wiring-data' },
   MONGO_URL: { path: 'mongo.url', value: 'mongodb://wiring:secret@mongo.example.org:27017/?authSource=admin' },
   MONGO_DB: { path: 'mongo.database', value: 'wiringdb' },

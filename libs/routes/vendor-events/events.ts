@@ -100,10 +100,10 @@ export function archiveArgs() {
     // The simple filters (libs/calendar/event-filters.ts), in the table's order.
     ...eventFilterArgs('v1'),
     status: { description: 'Event post status (a list or comma-separated)', validate: (v) => (statusList(v) ? true : INVALID), sanitize: (v) => statusList(v) },
-    // The free edition of the reference accepts the extended edition's geolocation filters and ignores them.
-    geoloc: { description: 'Events whose venue has geolocation data (extended edition; ignored in this edition)', type: 'boolean' },
-    geoloc_lat: { description: 'Latitude; requires geoloc_lng (extended edition; ignored in this edition)', type: 'number' },
-    geoloc_lng: { description: 'Longitude; requires geoloc_lat (extended edition; ignored in this edition)', type: 'number' },
+    // The free edition accepts the extended edition's geolocation filters and ignores them, as the reference's does.
+    geoloc: { description: 'Events whose venue has geolocation data (extended edition; ignored in the free edition)', type: 'boolean' },
+    geoloc_lat: { description: 'Latitude; requires geoloc_lng (extended edition; ignored in the free edition)', type: 'number' },
+    geoloc_lng: { description: 'Longitude; requires geoloc_lat (extended edition; ignored in the free edition)', type: 'number' },
     include: {
       description: 'Only these event IDs; date filters are ignored',
       type: 'array',

@@ -3,7 +3,7 @@
  * single record by id and by slug (reference: Archive_Venue/Organizer, Single_Venue/Organizer(+_Slug)).
  * The endpoints are constants the calendar service binds to; venues and organizers are one family.
  */
-import { ORGANIZER_FIELDS, VENUE_FIELDS, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
+import { ORGANIZER_FIELDS, VENUE_FIELDS, coordinateOf, fieldEntries, type FieldTable, type LinkedFields } from '../../calendar/fields';
 import { endpoint, resourceEndpoints, type ArgMap } from '../../rest/params';
 import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import {
@@ -34,21 +34,33 @@ export const booleanLike = (v: unknown): boolean => v === true || v === 1 || (ty
 const flag = (description: string) =>
   ({ description, ...NULL_DEFAULT, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike }) satisfies ArgDecl;
 const text = (description: string) => ({ description, type: 'string', ...NULL_DEFAULT }) satisfies ArgDecl;
+/** A latitude or longitude: a number or numeric string within ±range (kept as its text; `''` removes it). */
+const coordinate = (name: string, description: string, range: number) =>
+  ({
+    description,
+    type: ['number', 'string'],
+    ...NULL_DEFAULT,
+    validate: (v) => (coordinateOf(v, range) === null ? `${name} must be a number from -${range} to ${range}.` : true),
+    sanitize: (v): string => String(coordinateOf(v, range) ?? ''),
+  }) satisfies ArgDecl;
 
 /** The write arguments of a kind's fields (libs/calendar/fields.ts), typed by each field's type. */
-type FieldArgs<T extends FieldTable> = { [K in keyof T]: T[K]['type'] extends 'flag' ? ReturnType<typeof flag> : ReturnType<typeof text> };
+type FieldArgs<T extends FieldTable> = {
+  [K in keyof T]: T[K]['type'] extends 'flag' ? ReturnType<typeof flag> : T[K]['type'] extends 'coordinate' ? ReturnType<typeof coordinate> : ReturnType<typeof text>;
+};
 
 /**
  * A kind's fields as write arguments, in the reference's order: the flags, then the text fields, then
- * the addresses (URL, e-mail), each checked for its form; an empty string removes a field.
+ * the addresses (URL, e-mail), each checked for its form, then the coordinates; an empty string removes a field.
  */
 function fieldArgs<T extends FieldTable>(table: LinkedFields<T>): FieldArgs<T> {
-  const rank = (type: string) => (type === 'flag' ? 0 : type === 'text' ? 1 : 2);
+  const rank = (type: string) => (type === 'flag' ? 0 : type === 'text' ? 1 : type === 'coordinate' ? 3 : 2);
   const args: Record<string, ArgDecl> = {};
   for (const [name, field] of fieldEntries(table).sort(([, a], [, b]) => rank(a.type) - rank(b.type))) {
     const description = field.v1.arg;
     if (field.type === 'flag') args[name] = flag(description);
     else if (field.type === 'text') args[name] = text(description);
+    else if (field.type === 'coordinate') args[name] = coordinate(name, description, field.range ?? 0);
     else args[name] = { ...text(description), validate: field.type === 'url' ? urlOrEmpty : emailOrEmpty };
   }
   // Boundary: one declaration per field of the table, of the kind FieldArgs names.

@@ -20,13 +20,13 @@ const dateTime = (description: string) => str(`${description} (Y-m-d H:i:s)`, { 
 
 const FORMAT: Partial<Record<FieldType, string>> = { url: 'uri', email: 'email' };
 
-/** The record schema of a kind's fields (libs/calendar/fields.ts): the strings, or (`flags`) the booleans, in the table's order. */
+/** The record schema of a kind's fields (libs/calendar/fields.ts): the strings and coordinates, or (`flags`) the booleans, in the table's order. */
 function fieldProperties(table: LinkedFields, flags: boolean): Schema {
   const out: Schema = {};
   for (const [name, field] of fieldEntries(table)) {
     if ((field.type === 'flag') !== flags) continue;
     const format = FORMAT[field.type];
-    out[name] = flags ? bool(field.v1.record) : str(field.v1.record, format ? { format } : {});
+    out[name] = flags ? bool(field.v1.record) : field.type === 'coordinate' ? s('number', field.v1.record) : str(field.v1.record, format ? { format } : {});
   }
   return out;
 }
@@ -129,8 +129,6 @@ const BUILDERS: Record<ComponentName, (ref: Ref) => Schema> = {
       slug: str('The venue slug'),
       image: ref('Image'),
       ...fieldProperties(VENUE_FIELDS, false),
-      geo_lat: s('number', 'The venue latitude'),
-      geo_lng: s('number', 'The venue longitude'),
       json_ld: s('object', 'The venue as schema.org JSON-LD (single venue only)'),
       ...fieldProperties(VENUE_FIELDS, true),
       global_id: str('The venue global ID'),

@@ -42,6 +42,8 @@ type Field =
   | 'venueCountry'
   | 'venuePhone'
   | 'venueWebsite'
+  | 'venueLatitude'
+  | 'venueLongitude'
   | 'organizerEmail'
   | 'organizerPhone'
   | 'organizerWebsite'
@@ -64,6 +66,8 @@ const HEADERS: Record<string, Field> = {
   'venue phone': 'venuePhone',
   'venue website': 'venueWebsite',
   'venue url': 'venueWebsite',
+  'venue latitude': 'venueLatitude',
+  'venue longitude': 'venueLongitude',
   'organizer email': 'organizerEmail',
   'organizer phone': 'organizerPhone',
   'organizer website': 'organizerWebsite',
@@ -224,6 +228,9 @@ function readRow(cell: (f: Field) => string, opts: CsvOptions, zoneDefault: stri
     add('country', 'venueCountry');
     add('phone', 'venuePhone');
     add('website', 'venueWebsite');
+    // Coordinates as given; the venue's write keeps only a pair of valid ones (services/aggregator/items/linked.ts).
+    if (cell('venueLatitude').trim()) venue.geo_lat = cell('venueLatitude').trim();
+    if (cell('venueLongitude').trim()) venue.geo_lng = cell('venueLongitude').trim();
     item.venue = venue;
   }
   if (cell('organizers').trim()) {

@@ -74,6 +74,11 @@ function prop(l: ContentLine): Prop {
   }
   if (TEXT.has(l.name)) return [name, params, 'text', unescapeValue(l.value)];
   if (TEXT_LIST.has(l.name)) return [name, params, 'text', ...splitList(l.value).map(unescapeValue)];
+  if (l.name === 'GEO') {
+    // `lat;lng`, two floats (RFC 5545 3.8.1.6), as ical.js gives them: one value, a pair.
+    const pair = l.value.split(';').map((part) => (/^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(part) ? Number(part) : NaN));
+    return [name, params, 'float', pair.length === 2 && pair.every(Number.isFinite) ? pair : l.value];
+  }
   if (INTEGER.has(l.name)) {
     const n = Number(l.value.trim());
     return [name, params, 'integer', Number.isFinite(n) ? n : l.value];
@@ -100,6 +105,7 @@ const READ = new Set([
   'URL',
   'CATEGORIES',
   'LOCATION',
+  'GEO',
   'ORGANIZER',
   'IMAGE',
   'ATTACH',

@@ -232,6 +232,12 @@ export function itemFields(props: Map<string, Prop[]>): FeedEvent {
   if (categories.length) item.categories = categories;
   const location = firstText(props, 'location');
   const venue = location ? venueOfLocation(location) : null;
+  // GEO (`lat;lng`) locates the event's venue; without a LOCATION there is no venue to carry it.
+  const geo = props.get('geo')?.[0]?.[3];
+  if (venue && Array.isArray(geo) && geo.length === 2) {
+    venue.geo_lat = Number(geo[0]);
+    venue.geo_lng = Number(geo[1]);
+  }
   if (venue) item.venue = venue;
   else if (location && !item.url && /^https?:\/\//i.test(location.trim())) item.url = location.trim();
   const organizer = props

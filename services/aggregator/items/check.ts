@@ -70,6 +70,8 @@ const VENUE_FIELDS: Record<string, Kind> = {
   ...LINKED_FIELDS,
   show_map: 'flag',
   show_map_link: 'flag',
+  geo_lat: 'scalar',
+  geo_lng: 'scalar',
 };
 const ORGANIZER_FIELDS: Record<string, Kind> = {
   organizer: 'string',

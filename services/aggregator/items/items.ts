@@ -31,6 +31,9 @@ export interface EaVenue extends EaLinked {
   url?: string;
   show_map?: unknown;
   show_map_link?: unknown;
+  /** The venue's latitude and longitude (a number or numeric text; iCalendar GEO, CSV "Venue Latitude"/"Venue Longitude"). */
+  geo_lat?: unknown;
+  geo_lng?: unknown;
 }
 
 export interface EaOrganizer extends EaLinked {

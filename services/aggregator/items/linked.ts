@@ -3,6 +3,7 @@
  * deduplicated specs with their meta), their category and tag names, and their own event meta. Pure.
  */
 import { costText } from '../../../libs/calendar/cost';
+import { coordinateOf } from '../../../libs/calendar/fields';
 import { EVENT_META, ORGANIZER_META, VENUE_META } from '../../../libs/calendar/meta';
 import { identity, linkedUniqueIdOf, type Identity } from './identity';
 import { text, truthy, type EaEvent, type EaOrganizer, type EaVenue } from './items';
@@ -38,6 +39,13 @@ function venueMeta(v: EaVenue): Record<string, unknown> {
   put(VENUE_META.website, v.website ?? v.url);
   if (v.show_map !== undefined && v.show_map !== null) m[VENUE_META.showMap] = truthy(v.show_map);
   if (v.show_map_link !== undefined && v.show_map_link !== null) m[VENUE_META.showMapLink] = truthy(v.show_map_link);
+  // Coordinates only as a valid pair: one without the other, or out of range, locates nothing.
+  const lat = coordinateOf(v.geo_lat ?? '', 90);
+  const lng = coordinateOf(v.geo_lng ?? '', 180);
+  if (typeof lat === 'number' && typeof lng === 'number') {
+    m[VENUE_META.lat] = String(lat);
+    m[VENUE_META.lng] = String(lng);
+  }
   return m;
 }
 

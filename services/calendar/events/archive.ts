@@ -20,6 +20,7 @@ import { listStatuses } from '../access';
 import { allOfType, eventFilter, type EventCriteria } from '../event-query';
 import type { CalendarDeps } from '../deps';
 import { INVALID, paramFailure } from '../errors';
+import { geolocFilter } from './geoloc';
 import { bound, defaultWindow, type Bound } from './window';
 
 export interface ArchiveQuery {
@@ -29,6 +30,8 @@ export interface ArchiveQuery {
   perPage: number;
   /** Arguments echoed in `rest_url`, in the reference's order. */
   echo: Record<string, unknown>;
+  /** geoloc_lat/geoloc_lng (extended edition): the kept venues' distances; the list goes nearest first (./geoloc.ts). */
+  nearest?: Map<number, number>;
 }
 
 /**
@@ -89,6 +92,8 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
   if (req.given('post_parent') && !(await allOfType(deps, [Number(p.post_parent)], EVENT_TYPE))) failures.push(['post_parent', INVALID]);
   const failure = paramFailure(failures);
   if (failure) return failure;
+  const geo = await geolocFilter(deps, p, req.given);
+  if (geo && 'code' in geo) return geo;
   // A refused status is among the failures, so from here the statuses are the ones to show.
   if (typeof status === 'string') return invalidParams([['status', status]]);
 
@@ -107,6 +112,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     venues,
     organizers,
     filters: eventFilterValues('v1', p, (name) => req.given(name)),
+    ...(geo ? { nearVenues: geo.venues } : {}),
   };
 
   if (include.length) {
@@ -161,5 +167,5 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
         ['id', 1],
       ]
     : [['event_start', 1]];
-  return { filter: eventFilter(criteria), sort, page: Number(p.page), perPage, echo };
+  return { filter: eventFilter(criteria), sort, page: Number(p.page), perPage, echo, ...(geo?.nearest ? { nearest: geo.nearest } : {}) };
 }

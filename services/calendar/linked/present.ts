@@ -4,7 +4,7 @@
  * add their global ids. `json_ld` only on a single GET.
  */
 import { fieldEntries } from '../../../libs/calendar/fields';
-import { VENUE_META, ORGANIZER_META, truthyMeta } from '../../../libs/calendar/meta';
+import { VENUE_META, ORGANIZER_META, truthyMeta, venueCoordinates } from '../../../libs/calendar/meta';
 import { permalinkOf } from '../../../libs/posts/permalink';
 import type { PostDoc } from '../../../libs/posts/types';
 import type { Site } from '../../../libs/rest/site';
@@ -28,13 +28,12 @@ export interface LinkedPresentOptions {
 function ownFields(kind: LinkedKindDef, doc: PostDoc, blank: boolean): Record<string, unknown> {
   const m = doc.meta ?? {};
   const out: Record<string, unknown> = {};
-  for (const [name, field] of fieldEntries(kind.fields)) if (field.type !== 'flag') out[name] = blank ? '' : text(m[field.meta]).trim();
+  for (const [name, field] of fieldEntries(kind.fields)) if (field.type !== 'flag' && field.type !== 'coordinate') out[name] = blank ? '' : text(m[field.meta]).trim();
   if (kind.key !== 'venue') return out;
-  const lat = Number(m[VENUE_META.lat]);
-  const lng = Number(m[VENUE_META.lng]);
-  if (text(m[VENUE_META.lat]) !== '' && text(m[VENUE_META.lng]) !== '' && Number.isFinite(lat) && Number.isFinite(lng)) {
-    out.geo_lat = blank ? 0 : lat;
-    out.geo_lng = blank ? 0 : lng;
+  const at = venueCoordinates(m);
+  if (at) {
+    out.geo_lat = blank ? 0 : at.lat;
+    out.geo_lng = blank ? 0 : at.lng;
   }
   return out;
 }
@@ -58,8 +57,8 @@ export function venueJsonLd(doc: PostDoc, site: Site): Record<string, unknown> {
     telephone: text(m[VENUE_META.phone]),
     sameAs: text(m[VENUE_META.website]),
   };
-  if (text(m[VENUE_META.lat]) && text(m[VENUE_META.lng]))
-    ld.geo = { '@type': 'GeoCoordinates', latitude: Number(m[VENUE_META.lat]), longitude: Number(m[VENUE_META.lng]) };
+  const at = venueCoordinates(m);
+  if (at) ld.geo = { '@type': 'GeoCoordinates', latitude: at.lat, longitude: at.lng };
   return ld;
 }
 

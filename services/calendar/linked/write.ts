@@ -5,7 +5,7 @@
  * description when one is given) and returns it instead of inserting, as the reference does.
  */
 import type { Caller } from '../../../libs/auth/user';
-import { fieldEntries } from '../../../libs/calendar/fields';
+import { coordinateOf, fieldEntries } from '../../../libs/calendar/fields';
 import { newCalendarRecord, storeRecords } from '../../../libs/calendar/save';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { textFilterFor, type TextFilter } from '../../../libs/posts/save-filter';
@@ -62,6 +62,7 @@ export function v1LinkedInput(kind: LinkedKindDef, args: Readonly<Record<string,
   for (const [name] of fieldEntries(kind.fields)) {
     const v = args[name];
     if (typeof v === 'string' || typeof v === 'boolean') fields[name] = v;
+    else if (typeof v === 'number') fields[name] = String(v);
   }
   return {
     name: text(kind.key),
@@ -137,7 +138,7 @@ function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
 /**
  * Meta changes of an input, each field stored as its type says (libs/calendar/fields.ts): URLs as
  * esc_url_raw leaves them, text (and e-mail addresses) without markup for writers without
- * unfiltered_html, flags as booleans; empty strings remove a key (the record then drops the field).
+ * unfiltered_html, flags as booleans, coordinates as numeric text; empty strings remove a key (the record then drops the field).
  */
 function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
@@ -146,6 +147,12 @@ function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter
     if (v === undefined) continue;
     if (field.type === 'flag') {
       changes[field.meta] = v === true;
+      continue;
+    }
+    if (field.type === 'coordinate') {
+      const at = coordinateOf(v, field.range ?? 0);
+      // Stored as text, as the reference keeps meta (cms/v2 declares these keys as strings).
+      changes[field.meta] = typeof at === 'number' ? String(at) : undefined;
       continue;
     }
     const stored = typeof v !== 'string' ? v : field.type === 'url' ? filter.url(v) : filter.text(v.trim());

@@ -7,17 +7,18 @@
 import { can } from '../../../libs/auth/user';
 import { ParamError, invalidParams } from '../../../libs/rest/errors';
 import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { SETTINGS, type SettingValues } from '../../../libs/settings/site-settings';
+import type { SettingDef, SettingValues } from '../../../libs/settings/site-settings';
 import type { ContentDeps } from '../deps';
 import { SETTINGS_ENDPOINTS } from '../../../libs/routes/cms/settings';
 
 /** The settings in the reference's shape: each value cast to its declared type. */
-function present(values: SettingValues): Record<string, unknown> {
+function present(defs: SettingDef[], values: SettingValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const s of SETTINGS) {
+  for (const s of defs) {
     const v = values[s.name];
     if (v === undefined || v === null) out[s.name] = null;
     else if (s.schema.type === 'integer') out[s.name] = Math.trunc(Number(v)) || 0;
+    else if (s.schema.type === 'number') out[s.name] = Number(v) || 0;
     else if (s.schema.type === 'boolean') out[s.name] = Boolean(v);
     else out[s.name] = String(v);
   }
@@ -33,7 +34,7 @@ export function bindSettings(app: ServiceApp, deps: ContentDeps): void {
     async handle() {
       // Another process may have changed them since the last periodic read.
       await deps.settings.refresh();
-      return { body: present(deps.settings.values()) };
+      return { body: present(deps.settings.defs(), deps.settings.values()) };
     },
   });
 
@@ -42,7 +43,8 @@ export function bindSettings(app: ServiceApp, deps: ContentDeps): void {
     async handle(ctx) {
       const set: SettingValues = {};
       const reset: string[] = [];
-      for (const s of SETTINGS) {
+      // The other edition's settings are accepted and ignored.
+      for (const s of deps.settings.defs()) {
         if (!ctx.has(s.name)) continue;
         // Each setting's value is as its own schema declares it: the arguments are a record of them (unknown values).
         const v = ctx.input[s.name];
@@ -55,7 +57,7 @@ export function bindSettings(app: ServiceApp, deps: ContentDeps): void {
         if (!term) throw invalidParams([['default_category', new ParamError('rest_invalid_param', 'default_category is not an existing category.')]]);
       }
       await deps.settings.update(set, reset);
-      return { body: present(deps.settings.values()) };
+      return { body: present(deps.settings.defs(), deps.settings.values()) };
     },
   });
 }
