@@ -178,7 +178,7 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
 export async function start(role: Role, config: Config): Promise<Running> {
   if (!process.env.JEST_WORKER_ID) logger.level = config.LOG_LEVEL;
   const site = siteFrom(config);
-  const registry = buildRegistry();
+  const registry = buildRegistry(config.EDITION);
   const closers: Array<() => Promise<void>> = [];
   let server: Server;
 

@@ -244,8 +244,8 @@ export const ENV = {
   SHUTDOWN_TIMEOUT_MS: { description: 'Grace period for in-flight requests and jobs on SIGTERM.', roles: ['*'], parse: int(10000, 0, 600000) },
   EDITION: {
     description:
-      'Edition of the service: `free` (default), or `extended`, which adds venue geolocation: the geoloc, geoloc_lat and geoloc_lng filters of the event list and the geofence settings.',
-    roles: ['all', 'calendar', 'content'],
+      'Edition of the service: `free` (default), or `extended`, which adds venue geolocation: venue coordinates as write arguments, the geoloc, geoloc_lat and geoloc_lng filters of the event list and the geofence settings. Every process reads it (the gateway validates arguments and publishes the index).',
+    roles: ['*'],
     parse: oneOf(['free', 'extended'] as const, 'free'),
   },
   LOG_LEVEL: { description: 'pino log level.', roles: ['*'], parse: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info') },

@@ -77,7 +77,15 @@ export interface ArgDecl extends ArgSchema {
   sanitize?: (value: unknown, params: Record<string, unknown>) => unknown;
   /** Leave out of the published index (the argument still works). */
   hidden?: boolean;
+  /**
+   * Only in the extended edition (EDITION=extended): a registry of another edition leaves the argument
+   * out of its endpoint, so it is neither published nor read, as the reference without its extension.
+   */
+  edition?: 'extended';
 }
+
+/** Which edition of the service a registry declares (config EDITION). */
+export type Edition = 'free' | 'extended';
 
 export interface EndpointDecl {
   /** Unique id the owning service binds its handler to, e.g. `cms.posts.list`. */
@@ -128,7 +136,16 @@ export function compilePattern(pattern: string): { regex: RegExp; groups: string
 
 export class RouteRegistry {
   private readonly routes: CompiledRoute[] = [];
-  private readonly byEndpoint = new Map<string, { route: CompiledRoute; endpoint: EndpointDecl }>();
+  /** Each endpoint as this registry serves it, and the constant that declared it (what a service binds). */
+  private readonly byEndpoint = new Map<string, { route: CompiledRoute; endpoint: EndpointDecl; declared: EndpointDecl }>();
+
+  constructor(readonly edition: Edition = 'free') {}
+
+  /** The endpoint as this edition serves it: without the arguments of an edition it is not. */
+  private offered(ep: EndpointDecl): EndpointDecl {
+    if (this.edition === 'extended' || !Object.values(ep.args).some((a) => a.edition === 'extended')) return ep;
+    return { ...ep, args: Object.fromEntries(Object.entries(ep.args).filter(([, a]) => a.edition !== 'extended')) };
+  }
   private readonly namespaceList: string[] = [];
   /** Each namespace's routes in the order they were added, so a request tries only those of its namespace. */
   private readonly routesOf = new Map<string, CompiledRoute[]>();
@@ -171,14 +188,15 @@ export class RouteRegistry {
         if (unlike) throw new Error(`endpoint ${ep.id} relies on capture ${c}, which ${unlike.id} declares otherwise`);
       }
     }
-    const compiled: CompiledRoute = { ...route, regex, groups, hasParams: groups.length > 0 };
+    const served = route.endpoints.map((ep) => this.offered(ep));
+    const compiled: CompiledRoute = { ...route, endpoints: served, regex, groups, hasParams: groups.length > 0 };
     this.routes.push(compiled);
     if (route.namespace) {
       const own = this.routesOf.get(route.namespace) ?? [];
       own.push(compiled);
       this.routesOf.set(route.namespace, own);
     }
-    for (const ep of route.endpoints) this.byEndpoint.set(ep.id, { route: compiled, endpoint: ep });
+    route.endpoints.forEach((ep, i) => this.byEndpoint.set(ep.id, { route: compiled, endpoint: served[i], declared: ep }));
     if (route.namespace) this.namespace(route.namespace);
     return this;
   }
@@ -202,7 +220,7 @@ export class RouteRegistry {
   checkBinding(ep: EndpointDecl, owner: ServiceName | 'gateway'): void {
     const found = this.byEndpoint.get(ep.id);
     if (!found) throw new Error(`${owner}: no endpoint ${ep.id} in the route registry`);
-    if (found.endpoint !== ep) throw new Error(`${owner}: endpoint ${ep.id} is not the constant the route declares`);
+    if (found.declared !== ep) throw new Error(`${owner}: endpoint ${ep.id} is not the constant the route declares`);
     if (ep.service !== owner) throw new Error(`${owner}: endpoint ${ep.id} belongs to ${ep.service}`);
   }
 

@@ -2,7 +2,7 @@
  * The whole route registry of the service, in the order the site index lists it: the built-in routes,
  * then each namespace in the interface's order. Every process builds the same registry.
  */
-import { RouteRegistry } from '../rest/registry';
+import { RouteRegistry, type Edition } from '../rest/registry';
 import { registerAggregatorRoutes } from './aggregator/import';
 import { registerSourceRoutes } from './aggregator/sources';
 import { registerAbilitiesRoutes } from './cms-abilities';
@@ -60,10 +60,10 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'cms-abilities/v1': [registerAbilitiesRoutes],
 };
 
-let cached: RouteRegistry | undefined;
+const cached = new Map<Edition, RouteRegistry>();
 
-export function buildRegistry(): RouteRegistry {
-  const registry = new RouteRegistry();
+export function buildRegistry(edition: Edition = 'free'): RouteRegistry {
+  const registry = new RouteRegistry(edition);
   registerSiteRoutes(registry);
   for (const ns of NAMESPACE_ORDER) {
     const modules = NAMESPACE_ROUTES[ns];
@@ -73,8 +73,9 @@ export function buildRegistry(): RouteRegistry {
   return registry;
 }
 
-/** The process-wide registry (built once). */
-export function registry(): RouteRegistry {
-  cached ??= buildRegistry();
-  return cached;
+/** The process-wide registry of an edition (built once). */
+export function registry(edition: Edition = 'free'): RouteRegistry {
+  let built = cached.get(edition);
+  if (!built) cached.set(edition, (built = buildRegistry(edition)));
+  return built;
 }

@@ -39,7 +39,8 @@ export interface CalendarDeps {
   imagePolicy: FetchPolicy;
   /**
    * The extended edition (EDITION=extended): the geoloc filters' geofence radius, in kilometres, from the
-   * settings. Absent in the free edition, which accepts the geoloc filters and ignores them.
+   * settings. Absent in the free edition, which accepts the geoloc filters and ignores them and writes no
+   * venue coordinates; its presence is how the calendar knows the edition.
    */
   geofenceKm?: () => number;
 }

@@ -12,7 +12,7 @@ SITE_URL: {roles: ["*"], source: config}
 SITE_NAME: {roles: ["*"], source: config}
 SITE_DESCRIPTION: {roles: ["*"], source: config}
 SITE_TIMEZONE: {roles: ["*"], source: config}
-EDITION: {roles: [calendar, content], source: config}
+EDITION: {roles: ["*"], source: config}
 DATA_DIR: {roles: ["*"], source: config}
 MONGO_URL: {roles: ["*"], source: secret}
 MONGO_DB: {roles: ["*"], source: config}

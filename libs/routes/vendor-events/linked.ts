@@ -39,6 +39,7 @@ const coordinate = (name: string, description: string, range: number) =>
   ({
     description,
     type: ['number', 'string'],
+    edition: 'extended',
     ...NULL_DEFAULT,
     validate: (v) => (coordinateOf(v, range) === null ? `${name} must be a number from -${range} to ${range}.` : true),
     sanitize: (v): string => String(coordinateOf(v, range) ?? ''),

@@ -138,13 +138,15 @@ function postDate(deps: CalendarDeps, input: LinkedInput, now: Date): Date {
 /**
  * Meta changes of an input, each field stored as its type says (libs/calendar/fields.ts): URLs as
  * esc_url_raw leaves them, text (and e-mail addresses) without markup for writers without
- * unfiltered_html, flags as booleans, coordinates as numeric text; empty strings remove a key (the record then drops the field).
+ * unfiltered_html, flags as booleans, coordinates as numeric text (extended edition); empty strings remove a key (the record then drops the field).
  */
-function metaChanges(kind: LinkedKindDef, input: LinkedInput, filter: TextFilter): Record<string, unknown> {
+function metaChanges(deps: CalendarDeps, kind: LinkedKindDef, input: LinkedInput, filter: TextFilter): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   for (const [name, field] of fieldEntries(kind.fields)) {
     const v = input.fields[name];
     if (v === undefined) continue;
+    // Coordinates are written in the extended edition only (the free one, as the free reference, reads none).
+    if (field.type === 'coordinate' && !deps.geofenceKm) continue;
     if (field.type === 'flag') {
       changes[field.meta] = v === true;
       continue;
@@ -204,7 +206,7 @@ export async function createLinked(
   const now = deps.now();
   const dateGmt = postDate(deps, input, now);
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(metaChanges(kind, input, filter))) if (v !== undefined) meta[k] = v;
+  for (const [k, v] of Object.entries(metaChanges(deps, kind, input, filter))) if (v !== undefined) meta[k] = v;
   const after: PostDoc = newCalendarRecord(deps.site, now, {
     id: 0,
     type: kind.type,
@@ -249,7 +251,7 @@ export async function updateLinked(
     changes.status = statusForDate(scaleStatus(user, kind.cap, input.status, current.status), dateGmt, now);
   }
   const meta = { ...(current.meta ?? {}) };
-  for (const [k, v] of Object.entries(metaChanges(kind, input, filter))) {
+  for (const [k, v] of Object.entries(metaChanges(deps, kind, input, filter))) {
     if (v === undefined) delete meta[k];
     else meta[k] = v;
   }

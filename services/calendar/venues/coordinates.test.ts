@@ -1,7 +1,8 @@
 /**
  * Venue coordinates (the reference's _VenueLat/_VenueLng): written through vendor/events/v1's venue
  * routes and inline venues, validated, read back as geo_lat/geo_lng, and copied to the venue's indexed
- * fields the geoloc filters look venues up by.
+ * fields the geoloc filters look venues up by; in the extended edition only (the free one, as the free
+ * reference, neither publishes nor reads them as arguments).
  */
 import { DateTime } from 'luxon';
 import { openStore } from '../../../libs/store';
@@ -15,7 +16,7 @@ let store: Store;
 const stored = (id: number) => store.collection('posts').findOne({ id });
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ EDITION: 'extended' });
   store = await openStore({ dataDir: app.config.DATA_DIR });
 });
 afterAll(async () => {
@@ -92,5 +93,28 @@ describe('venue coordinates', () => {
     const ics = await app.request('GET', `/vendor/events/v1/events/${res.body.id}/ical`);
     expect(ics.status).toBe(200);
     expect(ics.text).toMatch(/^GEO:52\.5145;13\.3501\r?$/m);
+  });
+});
+
+describe('venue coordinates in the free edition', () => {
+  let free: TestApp;
+  beforeAll(async () => {
+    free = await startTestApp();
+  });
+  afterAll(() => free.close());
+
+  it('are neither published nor read as arguments, and a stored pair is still shown', async () => {
+    const index = await free.request('GET', '/vendor/events/v1');
+    const create = index.body.routes['/vendor/events/v1/venues'].endpoints.find((e: { methods: string[] }) => e.methods.includes('POST'));
+    expect(Object.keys(create.args)).not.toContain('geo_lat');
+    const res = await free.admin('POST', VENUES, { body: { venue: 'Free venue', geo_lat: 'east', geo_lng: 20 } });
+    expect(res.status).toBe(201);
+    expect(res.body).not.toHaveProperty('geo_lat');
+    const freeStore = await openStore({ dataDir: free.config.DATA_DIR });
+    try {
+      expect((await freeStore.collection('posts').findOne({ id: res.body.id }))?.meta).not.toHaveProperty('_VenueLat');
+    } finally {
+      await freeStore.close();
+    }
   });
 });
