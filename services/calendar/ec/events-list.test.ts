@@ -1,4 +1,4 @@
-import { app, create, event, EVENTS, ids, store, useEventsApp, utcNow } from './events.fixtures';
+import { app, create, event, EVENTS, ids, noonEvent, store, useEventsApp, utcNow } from './events.fixtures';
 
 useEventsApp();
 
@@ -73,9 +73,9 @@ describe('list', () => {
     const tag = await app.admin('POST', '/vendor/events/v1/tags', { body: { name: 'Outdoor' } });
     const venue = await create({ title: 'Park' }, '/ec/v1/venues');
     const organizer = await create({ title: 'Band' }, '/ec/v1/organizers');
-    const a = await event(2, { title: 'Jazz night', vendor_events_cat: [cat.body.id], featured: true });
-    const b = await event(10, { title: 'Picnic', tags: [tag.body.id], venues: [venue.id] });
-    const c = await event(20, { title: 'Concert', organizers: [organizer.id], content: 'Loud jazz music' });
+    const a = await noonEvent(2, { title: 'Jazz night', vendor_events_cat: [cat.body.id], featured: true });
+    const b = await noonEvent(10, { title: 'Picnic', tags: [tag.body.id], venues: [venue.id] });
+    const c = await noonEvent(20, { title: 'Concert', organizers: [organizer.id], content: 'Loud jazz music' });
     const day = (d: number) => utcNow().plus({ days: d }).toFormat('yyyy-LL-dd');
     const q = async (query: string) => ids(await app.request('GET', `${EVENTS}?${query}`));
     expect(await q(`start_date=${day(5)}T00:00:00`)).toEqual([b.id, c.id]);

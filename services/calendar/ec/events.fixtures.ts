@@ -25,6 +25,15 @@ export async function create(body: Record<string, unknown>, path = EVENTS): Prom
 export const event = (days: number, extra: Record<string, unknown> = {}, hours = 2) =>
   create({ title: `Event in ${days} days`, start_date: fmt(utcNow().plus({ days })), end_date: fmt(utcNow().plus({ days, hours })), ...extra });
 
+/**
+ * An event at noon (UTC) `days` days from today, lasting `hours` hours: for tests whose answer depends
+ * on the event's day (date filters, multi-day fields), so it never crosses midnight whenever they run.
+ */
+export const noonEvent = (days: number, extra: Record<string, unknown> = {}, hours = 2) => {
+  const at = utcNow().startOf('day').plus({ days, hours: 12 });
+  return create({ title: `Event in ${days} days`, start_date: fmt(at), end_date: fmt(at.plus({ hours })), ...extra });
+};
+
 /** Trashes every event so each test sees only its own. */
 async function clearEvents(): Promise<void> {
   await store.collection('posts').updateMany({ type: 'vendor_events' }, { $set: { status: 'trash' } });

@@ -1,4 +1,4 @@
-import { app, create, event, EVENTS, store, useEventsApp } from './events.fixtures';
+import { app, create, event, EVENTS, noonEvent, store, useEventsApp } from './events.fixtures';
 
 useEventsApp();
 
@@ -163,7 +163,7 @@ describe('entity', () => {
   });
 
   it('a password-protected event is masked unless its password is given', async () => {
-    const e = await event(5, { cost: '10' });
+    const e = await noonEvent(5, { cost: '10' });
     await store.collection('posts').updateOne({ id: e.id }, { $set: { password: 'secret' } });
     const masked = (await app.request('GET', `${EVENTS}/${e.id}`)).body;
     expect(masked).toMatchObject({ id: e.id, slug: e.slug, status: 'publish', type: 'vendor_events', title: e.title, author: 1, link: e.link });
