@@ -27,6 +27,7 @@ import type { ArrayField, ColValue, TableInfo } from './sqlite-compile';
 import { duplicateKey, isUniqueViolation } from './sqlite-errors';
 import { FIELD_TYPES, RESERVED_COLUMNS, SQL_TYPE, fieldRow, indexName, isFieldType } from './sqlite-schema';
 import { SqliteUnits } from './sqlite-unit';
+import { sqlCount } from './sql-count';
 import type { Collection, CollectionSpec, Doc, FieldType, Filter, FindOptions, Store } from './types';
 
 export { decodeDoc, encodeDoc, isDate } from './sqlite-codec';
@@ -95,6 +96,7 @@ export class SqliteStore implements Store {
 
   /** Cached prepared statement per SQL text; `pluck` statements return the first column only. */
   stmt(sql: string, pluck = false): Statement {
+    if (sqlCount.on) sqlCount.statements++;
     const key = pluck ? `P\u0000${sql}` : sql;
     let s = this.statements.get(key);
     if (s) {
@@ -162,14 +164,16 @@ export class SqliteStore implements Store {
   async nextId(counter: string, count = 1): Promise<number> {
     if (!Number.isInteger(count) || count < 1) throw new Error('nextId count must be a positive integer');
     // One statement, so concurrent callers (and processes sharing the file) always get disjoint blocks.
-    const seq = await this.when(() =>
-      sqlNumber(
+    const seq = await this.when(() => {
+      // Outside a unit of work the upsert is a commit of its own.
+      if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
+      return sqlNumber(
         this.stmt(`INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`, true).get(
           counter,
           count,
         ),
-      ),
-    );
+      );
+    });
     return seq - count + 1;
   }
 
@@ -343,6 +347,7 @@ export class SqliteStore implements Store {
   write<R>(collection: string, fn: () => R): R {
     // A write runs to its end on this thread, so no reader comes between: one mark afterwards is enough.
     this.units.touch(collection);
+    if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
     try {
       return this.db.transaction(fn)();
     } catch (e) {
