@@ -22,6 +22,11 @@ export interface LimitOptions {
   connections: number;
   /** Names (or name prefixes) of the rows to run; all when null. */
   only: Set<string> | null;
+  /**
+   * BENCH_BASELINE: the `dist` folder of another build (an earlier commit), run as a second service on
+   * its own copy of the store and measured in the same rounds, for a change's before/after in one run.
+   */
+  baseline?: { dist: string; env: NodeJS.ProcessEnv };
 }
 
 /** One side of a row: what to ask, of which server. */
@@ -227,13 +232,15 @@ export interface LimitService {
   pid: number | undefined;
   /** The folder holding a copy of the store as seeded, before the service started on its own. */
   copyDir: string;
+  /** A second copy, for the baseline service (BENCH_BASELINE), when one is asked for. */
+  baselineDir?: string;
 }
 
 /** Starts a child process of this build (minimal app or bare server) and waits until it answers on `port`. */
-async function startChild(script: string, port: number, extraEnv: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [resolve(__dirname, script)], {
+async function startChild(script: string, port: number, extraEnv: NodeJS.ProcessEnv, args: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [resolve(__dirname, script), ...args], {
     env: { ...process.env, PORT: String(port), ...extraEnv },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -265,6 +272,23 @@ export async function runLimit(service: LimitService, port: number, user: string
       }),
     );
     const [bare, minimal] = children;
+    const base =
+      o.baseline && service.baselineDir ? await startChild(join(resolve(o.baseline.dist), 'services/main.js'), port + 3, o.baseline.env, ['all']) : null;
+    if (base) {
+      children.push(base);
+      // The service answers / before it is ready; wait for its readiness like the bench's own.
+      for (
+        let i = 0;
+        i < 300 &&
+        !(await fetch(`http://127.0.0.1:${port + 3}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 200));
+    }
+    const baseCtx = { ...service.ctx, url: `http://127.0.0.1:${port + 3}` };
     const minimalUrl = `http://127.0.0.1:${port + 2}`;
     const bareOpts: autocannon.Options = { url: `http://127.0.0.1:${port + 1}/`, connections: o.connections };
     const out: Record<string, unknown>[] = [];
@@ -273,14 +297,19 @@ export async function runLimit(service: LimitService, port: number, user: string
       const mOpts = options(minimalUrl, service.ctx.auth, row.minimal(service.ctx), o.connections);
       await run({ ...sOpts, duration: o.warmup });
       await run({ ...mOpts, duration: o.warmup });
+      const zOpts = base ? options(baseCtx.url, service.ctx.auth, row.service(service.ctx), o.connections) : null;
+      if (zOpts) await run({ ...zOpts, duration: o.warmup });
       const s: Taken[] = [];
       const m: Taken[] = [];
       const b: Taken[] = [];
+      const z: Taken[] = [];
       for (let i = 0; i < o.repeat; i++) {
-        // Each round in another order of the three, so none is always measured first.
-        const order = [0, 1, 2].map((k) => (k + i) % 3);
+        // Each round in another order of the three (four with a baseline), so none is always measured first.
+        const n = zOpts ? 4 : 3;
+        const order = Array.from({ length: n }, (_, k) => (k + i) % n);
         for (const k of order) {
-          if (k === 0) s.push(await take(sOpts, o.duration, service.pid, service.ctx.url, row.notFound));
+          if (k === 3 && zOpts) z.push(await take(zOpts, o.duration, base!.pid, baseCtx.url, row.notFound));
+          else if (k === 0) s.push(await take(sOpts, o.duration, service.pid, service.ctx.url, row.notFound));
           else if (k === 1) m.push(await take(mOpts, o.duration, minimal.pid, undefined, row.notFound));
           // The bare server once a row in the quick mode (its figure only scales the reference), every round otherwise.
           else if (i === 0 || o.repeat > 3 || o.duration >= 5) b.push(await take(bareOpts, o.duration, bare.pid));
@@ -309,6 +338,15 @@ export async function runLimit(service: LimitService, port: number, user: string
         'scaled target req/s': round(scaledTarget),
         'target met': scaledTarget === null ? '-' : rate >= scaledTarget && (row.reference!.factor > 30 || med(s.map((t) => t.p99))! <= 10) ? 'yes' : 'no',
         errors: s.reduce((sum, t) => sum + t.errors, 0) + m.reduce((sum, t) => sum + t.errors, 0),
+        ...(zOpts
+          ? {
+              'baseline µs': round(med(z.map(cpu))),
+              'baseline SQL/req': round(med(z.map((t) => t.sql)), 2),
+              'baseline commits/req': round(med(z.map((t) => t.commits)), 2),
+              'Δ µs %': sCpu !== null && med(z.map(cpu)) ? round((sCpu / med(z.map(cpu))! - 1) * 100) : null,
+              'baseline errors': z.reduce((sum, t) => sum + t.errors, 0),
+            }
+          : {}),
       };
       console.log(`${row.name}: ${result['req/s']} req/s, ${(result['user µs'] ?? 0) + (result['sys µs'] ?? 0)} µs/req, ${result['× minimal CPU']}× minimal`);
       out.push(result);

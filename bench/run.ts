@@ -46,6 +46,8 @@ const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
 const SCALES = env.BENCH_SCALES ? env.BENCH_SCALES.split(',').map((s) => Number(s.trim())) : null;
 if (SCALES?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_SCALES: a comma list of event counts, not ${env.BENCH_SCALES}`);
 const TARGET_P99 = 25;
+/** BENCH_LOG_LEVEL: the service's log level; info by default, as it runs in production (a request log line per request). */
+const SERVICE_LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
 
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolveRun, reject) => {
@@ -159,8 +161,9 @@ async function runRows(eps: BenchEndpoint[], service: Service): Promise<RowResul
 interface Service {
   ctx: BenchContext;
   pid: number | undefined;
-  /** A copy of the store as seeded (empty unless asked for). */
+  /** A copy of the store as seeded (empty unless asked for), and one for a BENCH_BASELINE service. */
   copyDir: string;
+  baselineDir: string;
   seeded: Seeded;
   seedSeconds: number;
   /** Peak RSS of the service so far (MiB). */
@@ -176,9 +179,9 @@ interface Service {
 async function startService(sizes: number | SeedSizes, port: number, copy = false): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecs-bench-'));
   const copyDir = copy ? mkdtempSync(join(tmpdir(), 'ecs-bench-minimal-')) : '';
+  const baselineDir = copy && env.BENCH_BASELINE ? mkdtempSync(join(tmpdir(), 'ecs-bench-baseline-')) : '';
   const removeStore = () => {
-    rmSync(dataDir, { recursive: true, force: true });
-    if (copyDir) rmSync(copyDir, { recursive: true, force: true });
+    for (const dir of [dataDir, copyDir, baselineDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   };
   try {
     const url = `http://127.0.0.1:${port}`;
@@ -186,6 +189,7 @@ async function startService(sizes: number | SeedSizes, port: number, copy = fals
     const serviceEnv = {
       ...allInOneEnv({ port, dataDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD, redisUrl: env.BENCH_REDIS_URL }),
       BENCH_COUNT_SQL: '1',
+      LOG_LEVEL: SERVICE_LOG_LEVEL,
     };
 
     console.log(`seeding the data set (${typeof sizes === 'number' ? `scale ${sizes}` : `${sizes.events} events, ${sizes.posts} posts`}) into ${dataDir} ...`);
@@ -197,13 +201,15 @@ async function startService(sizes: number | SeedSizes, port: number, copy = fals
         .map(([k, v]) => `${v} ${k}`)
         .join(', ')}`,
     );
-    if (copyDir) for (const f of readdirSync(dataDir)) if (f.startsWith('store.sqlite')) copyFileSync(join(dataDir, f), join(copyDir, f));
+    for (const dir of [copyDir, baselineDir])
+      if (dir) for (const f of readdirSync(dataDir)) if (f.startsWith('store.sqlite')) copyFileSync(join(dataDir, f), join(dir, f));
 
     // BENCH_PROFILE: a CPU profile of the service, one file per service started, for finding where a row's time goes.
     const profile = env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(env.BENCH_PROFILE)}`] : [];
     const child = spawn(process.execPath, [...profile, resolve(__dirname, '../services/main.js'), 'all'], {
       env: serviceEnv,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // At the info level the request log goes to standard output, which nobody reads here.
+      stdio: ['ignore', SERVICE_LOG_LEVEL === 'warn' || SERVICE_LOG_LEVEL === 'error' ? 'inherit' : 'ignore', 'inherit'],
     });
     const stop = async () => {
       try {
@@ -228,6 +234,7 @@ async function startService(sizes: number | SeedSizes, port: number, copy = fals
       },
       pid: child.pid,
       copyDir,
+      baselineDir,
       seeded,
       seedSeconds,
       peakRss: () => peakRssMiB(child.pid),
