@@ -279,6 +279,18 @@ async function main(): Promise<void> {
         repeat: REPEAT,
         connections: CONNECTIONS,
         only,
+        ...(env.BENCH_BASELINE
+          ? {
+              baseline: {
+                dist: env.BENCH_BASELINE,
+                env: {
+                  ...allInOneEnv({ port: port + 3, dataDir: service.baselineDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD }),
+                  BENCH_COUNT_SQL: '1',
+                  LOG_LEVEL: SERVICE_LOG_LEVEL,
+                },
+              },
+            }
+          : {}),
       });
       console.log(
         `\nthe service beside the limit of its stack: medians of ${REPEAT} rounds of ${DURATION} s at ${CONNECTIONS} connections (service, minimal Koa + better-sqlite3 app, bare node:http server, interleaved); µs = CPU time per request of that process (user, sys); × minimal CPU = service (user + sys) / minimal app's; scaled target = PERFORMANCE.md's reference × bare req/s / 23,000 × 100 (reads) or × 30 (creates, p99 ≤ 10 ms)`,

@@ -63,6 +63,9 @@ export const POSTS: CollectionSpec = {
     { keys: ['type', 'status', 'event_start'] },
     // The event archive: status, listing visibility and the date window in one index (counts read only the index).
     { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] },
+    // The category and tag archives: a term, then the date window, without reading the whole term
+    // (MongoDB: a multikey compound index; SQLite: the terms side table copies the dates, sqlite-companions.ts).
+    { keys: ['terms', 'event_start', 'event_end'] },
     // The event lists' simple filters (libs/calendar/event-filters.ts).
     ...eventFilterIndexes(),
     { keys: ['parent', 'type'] },
