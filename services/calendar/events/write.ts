@@ -10,15 +10,7 @@ import { DateTime } from 'luxon';
 import type { Caller } from '../../../libs/auth/user';
 import { costText } from '../../../libs/calendar/cost';
 import { EVENT_FIELDS as F, eventFieldName, type EventField } from '../../../libs/calendar/fields';
-import {
-  CATEGORY_TAXONOMY,
-  EVENT_META,
-  TAG_TAXONOMY,
-  storableEventTime,
-  timesFromMeta,
-  timesToMeta,
-  type EventTimes,
-} from '../../../libs/calendar/meta';
+import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, storableEventTime, timesFromMeta, timesToMeta, type EventTimes } from '../../../libs/calendar/meta';
 import { nextEventRecord, storeRecords } from '../../../libs/calendar/save';
 import { strtotime } from '../../../libs/calendar/strtotime';
 import { zoneOf } from '../../../libs/calendar/timezone';
