@@ -146,6 +146,8 @@ export async function seedEvents(store: Store, sizes: SeedSizes, out: Seeded): P
   const first = weekAhead < events ? weekAhead : 0;
   out.ids.events = [first, ...spread(first, Math.max(first, ahead[1] - 1), ROTATION).filter((i) => i !== first)].map((i) => firstEvent + i);
   out.ids.eventCategories = termIds;
+  out.ids.venues = venueIds.slice(0, ROTATION);
+  out.ids.organizers = organizerIds.slice(0, ROTATION);
 }
 
 /** Events a page of the default archive holds (the site's posts-per-page). */

@@ -67,7 +67,8 @@ export function allInOneEnv(o: { port: number; dataDir: string; adminPassword: s
 }
 
 export async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60000;
+  // Generous: a loaded shared machine has taken over a minute to start it.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
     try {

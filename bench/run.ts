@@ -19,7 +19,7 @@
  * service's peak RSS.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -27,22 +27,27 @@ import { DATA_SET, type SeedSizes } from './data-set';
 import { ENDPOINTS, type BenchContext, type BenchEndpoint } from './endpoints';
 import { runImportBench } from './import';
 import { runKsesBench } from './kses';
+import { runLimit } from './limit';
 import { runFeedImportBench } from './import-feed';
 import { AUTHOR_APP_PASSWORD, AUTHOR_LOGIN, seed, type Seeded } from './seed';
 import { allInOneEnv, cpuSeconds, peakRssMiB, stopAll, waitReady } from './processes';
 
 const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
 const env = process.env;
-const DURATION = Number(env.BENCH_DURATION ?? 10);
-const WARMUP = Number(env.BENCH_WARMUP ?? 2);
+/** BENCH_QUICK=1: only the limit table, 2 s a measurement after 1 s of warm-up, 3 rounds (under ~3 minutes). */
+const QUICK = env.BENCH_QUICK === '1';
+const DURATION = Number(env.BENCH_DURATION ?? (QUICK ? 2 : 10));
+const WARMUP = Number(env.BENCH_WARMUP ?? (QUICK ? 1 : 2));
 /** Measurements per row; the one with the median rate is reported, so one noisy stretch of a shared machine does not make a row. */
-const REPEAT = Math.max(1, Math.floor(Number(env.BENCH_REPEAT ?? 1)) || 1);
+const REPEAT = Math.max(1, Math.floor(Number(env.BENCH_REPEAT ?? 3)) || 1);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 8);
 const SCALE = Number(env.BENCH_SCALE ?? 1);
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : null;
 const SCALES = env.BENCH_SCALES ? env.BENCH_SCALES.split(',').map((s) => Number(s.trim())) : null;
 if (SCALES?.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_SCALES: a comma list of event counts, not ${env.BENCH_SCALES}`);
 const TARGET_P99 = 25;
+/** BENCH_LOG_LEVEL: the service's log level; info by default, as it runs in production (a request log line per request). */
+const SERVICE_LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
 
 function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolveRun, reject) => {
@@ -156,6 +161,9 @@ async function runRows(eps: BenchEndpoint[], service: Service): Promise<RowResul
 interface Service {
   ctx: BenchContext;
   pid: number | undefined;
+  /** A copy of the store as seeded (empty unless asked for), and one for a BENCH_BASELINE service. */
+  copyDir: string;
+  baselineDir: string;
   seeded: Seeded;
   seedSeconds: number;
   /** Peak RSS of the service so far (MiB). */
@@ -164,13 +172,25 @@ interface Service {
   stop(): Promise<void>;
 }
 
-/** Seeds a fresh store in a temporary folder and starts the all-in-one service on it, on `port`. */
-async function startService(sizes: number | SeedSizes, port: number): Promise<Service> {
+/**
+ * Seeds a fresh store in a temporary folder and starts the all-in-one service on it, on `port`; with
+ * `copy`, the seeded store is first copied to a folder of its own (`copyDir`), for the minimal app.
+ */
+async function startService(sizes: number | SeedSizes, port: number, copy = false): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecs-bench-'));
-  const removeStore = () => rmSync(dataDir, { recursive: true, force: true });
+  const copyDir = copy ? mkdtempSync(join(tmpdir(), 'ecs-bench-minimal-')) : '';
+  const baselineDir = copy && env.BENCH_BASELINE ? mkdtempSync(join(tmpdir(), 'ecs-bench-baseline-')) : '';
+  const removeStore = () => {
+    for (const dir of [dataDir, copyDir, baselineDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const url = `http://127.0.0.1:${port}`;
-    const serviceEnv = allInOneEnv({ port, dataDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD, redisUrl: env.BENCH_REDIS_URL });
+    // BENCH_COUNT_SQL: the store counts its statements and commits, and /metrics shows them (the limit table's SQL/req).
+    const serviceEnv = {
+      ...allInOneEnv({ port, dataDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD, redisUrl: env.BENCH_REDIS_URL }),
+      BENCH_COUNT_SQL: '1',
+      LOG_LEVEL: SERVICE_LOG_LEVEL,
+    };
 
     console.log(`seeding the data set (${typeof sizes === 'number' ? `scale ${sizes}` : `${sizes.events} events, ${sizes.posts} posts`}) into ${dataDir} ...`);
     const t0 = Date.now();
@@ -181,12 +201,15 @@ async function startService(sizes: number | SeedSizes, port: number): Promise<Se
         .map(([k, v]) => `${v} ${k}`)
         .join(', ')}`,
     );
+    for (const dir of [copyDir, baselineDir])
+      if (dir) for (const f of readdirSync(dataDir)) if (f.startsWith('store.sqlite')) copyFileSync(join(dataDir, f), join(dir, f));
 
     // BENCH_PROFILE: a CPU profile of the service, one file per service started, for finding where a row's time goes.
     const profile = env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(env.BENCH_PROFILE)}`] : [];
     const child = spawn(process.execPath, [...profile, resolve(__dirname, '../services/main.js'), 'all'], {
       env: serviceEnv,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // At the info level the request log goes to standard output, which nobody reads here.
+      stdio: ['ignore', SERVICE_LOG_LEVEL === 'warn' || SERVICE_LOG_LEVEL === 'error' ? 'inherit' : 'ignore', 'inherit'],
     });
     const stop = async () => {
       try {
@@ -210,6 +233,8 @@ async function startService(sizes: number | SeedSizes, port: number): Promise<Se
         seeded,
       },
       pid: child.pid,
+      copyDir,
+      baselineDir,
       seeded,
       seedSeconds,
       peakRss: () => peakRssMiB(child.pid),
@@ -221,7 +246,8 @@ async function startService(sizes: number | SeedSizes, port: number): Promise<Se
   }
 }
 
-const randomPort = () => 18000 + Math.floor(Math.random() * 900);
+/** BENCH_PORT: the first of the ports the run takes (the service, then the bare server and the minimal app); random otherwise. */
+const randomPort = () => (env.BENCH_PORT ? Number(env.BENCH_PORT) : 18000 + Math.floor(Math.random() * 900));
 
 function writeResults(prefix: string, data: unknown): string {
   const outDir = resolve(__dirname, '../../bench/results');
@@ -231,27 +257,61 @@ function writeResults(prefix: string, data: unknown): string {
   return file;
 }
 
-/** The normal run: every selected row on the data set (times BENCH_SCALE). */
+/**
+ * The normal run on the data set (times BENCH_SCALE): first the limit table (bench/limit.ts: each row
+ * on the service, the minimal app and the bare server, interleaved), then every selected endpoint row
+ * against PERFORMANCE.md's targets (not in the quick mode).
+ */
 async function main(): Promise<void> {
-  const eps = selected(ENDPOINTS);
-  if (!eps.length) return;
-  const service = await startService(SCALE, randomPort());
-  let rows: RowResult[];
+  const eps = QUICK ? [] : selected(ENDPOINTS);
+  const limit = !ONLY || ONLY.has('limit') || [...ONLY].some((n) => n.startsWith('limit:'));
+  if (!eps.length && !limit) return;
+  const port = randomPort();
+  const service = await startService(SCALE, port, limit);
+  let rows: RowResult[] = [];
+  let limitRows: Record<string, unknown>[] = [];
   try {
-    rows = await runRows(eps, service);
+    if (limit) {
+      const only = ONLY && !ONLY.has('limit') ? new Set([...ONLY].filter((n) => n.startsWith('limit:')).map((n) => n.slice(6))) : null;
+      limitRows = await runLimit(service, port, 'admin', ADMIN_APP_PASSWORD, {
+        duration: DURATION,
+        warmup: WARMUP,
+        repeat: REPEAT,
+        connections: CONNECTIONS,
+        only,
+        ...(env.BENCH_BASELINE
+          ? {
+              baseline: {
+                dist: env.BENCH_BASELINE,
+                env: {
+                  ...allInOneEnv({ port: port + 3, dataDir: service.baselineDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD }),
+                  BENCH_COUNT_SQL: '1',
+                  LOG_LEVEL: SERVICE_LOG_LEVEL,
+                },
+              },
+            }
+          : {}),
+      });
+      console.log(
+        `\nthe service beside the limit of its stack: medians of ${REPEAT} rounds of ${DURATION} s at ${CONNECTIONS} connections (service, minimal Koa + better-sqlite3 app, bare node:http server, interleaved); µs = CPU time per request of that process (user, sys); × minimal CPU = service (user + sys) / minimal app's; scaled target = PERFORMANCE.md's reference × bare req/s / 23,000 × 100 (reads) or × 30 (creates, p99 ≤ 10 ms)`,
+      );
+      console.table(limitRows);
+    }
+    if (eps.length) rows = await runRows(eps, service);
   } finally {
     await service.stop();
   }
-  console.table(rows);
+  if (rows.length) console.table(rows);
   const file = writeResults('bench', {
     at: new Date().toISOString(),
     duration: DURATION,
     connections: CONNECTIONS,
     scale: SCALE,
     seeded: service.seeded.counts,
+    limit: limitRows,
     rows,
   });
-  console.log(JSON.stringify(rows));
+  console.log(JSON.stringify({ limit: limitRows, rows }));
   console.log(`results written to ${file}`);
 }
 
@@ -336,14 +396,16 @@ async function scaling(sizes: number[]): Promise<void> {
 
 (SCALES
   ? scaling(SCALES)
-  : main()
-      // The HTML filter's cost per call (bench/kses.ts), then the import figures (events per second per
-      // worker process, peak memory) after the endpoints; bench/import.ts.
-      .then(async () => {
-        if (!ONLY || ONLY.has('kses')) runKsesBench();
-        if (!ONLY || ONLY.has('import')) await runImportBench();
-        if (!ONLY || ONLY.has('import') || ONLY.has('feed')) await runFeedImportBench();
-      })
+  : QUICK
+    ? main()
+    : main()
+        // The HTML filter's cost per call (bench/kses.ts), then the import figures (events per second per
+        // worker process, peak memory) after the endpoints; bench/import.ts.
+        .then(async () => {
+          if (!ONLY || ONLY.has('kses')) runKsesBench();
+          if (!ONLY || ONLY.has('import')) await runImportBench();
+          if (!ONLY || ONLY.has('import') || ONLY.has('feed')) await runFeedImportBench();
+        })
 ).catch((e) => {
   console.error(e);
   process.exit(1);

@@ -109,6 +109,18 @@ describe.each(STORE_KINDS)('Authenticator on %s', (_name, open) => {
     expect(lookups).toHaveBeenCalledTimes(3);
   });
 
+  it('answers a kept credential with the caller it authenticated, capabilities and all, until a user write', async () => {
+    await auth.authenticate(basic('ada', password), '10.0.0.1');
+    const first = await auth.authenticate(basic('ada', password), '10.0.0.1');
+    const again = await auth.authenticate(basic('ada', password), '10.0.0.1');
+    expect(again).toBe(first);
+    expect(again?.caps.length).toBeGreaterThan(0);
+    await users.setAccount(userId, { roles: ['subscriber'] });
+    const changed = await auth.authenticate(basic('ada', password), '10.0.0.1');
+    expect(changed).not.toBe(first);
+    expect(changed?.roles).toEqual(['subscriber']);
+  });
+
   it('refuses a revoked application password on the very next request', async () => {
     await auth.authenticate(basic('ada', password), '10.0.0.1');
     await auth.authenticate(basic('ada', password), '10.0.0.1');

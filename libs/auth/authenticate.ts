@@ -5,7 +5,7 @@
  * throttled per client address and per (address, login), never per login alone.
  */
 import type { Kept } from '../store/kept';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { RestError, errors } from '../rest/errors';
 import { makeAuthUser, type AuthUser } from './user';
 import { normaliseAppPassword } from './passwords';
@@ -83,24 +83,28 @@ const VERIFIED_MAX = 2000;
  * looked up and checked again each time. An entry is keyed by a MAC, under a key of this process, of the
  * credentials as the reference reads them: the login and the application password without its
  * separators, so every spelling of one credential (spaces or none in the password, the header's own
- * spacing and base64 padding) is one entry. Neither the header nor the password is ever a key, and a
- * lookup's timing tells nothing of the password; only a full verification (the constant-time hash
- * comparison) makes an entry. It is a Kept value (UsersRepository.kept): dropped as soon as this
+ * spacing and base64 padding) is one entry. The MAC is a SHA-256 digest of a random key of this process
+ * followed by `login:password` (a login holds no colon, so the input names one credential): one hash
+ * per request, no HMAC object. Neither the header nor the password is ever a key, and a lookup's
+ * timing tells nothing of the password; only a full verification (the constant-time hash comparison)
+ * makes an entry. The entry keeps the caller as authenticated (AuthUser, with its capability set), so
+ * a hit builds nothing. It is a Kept value (UsersRepository.kept): dropped as soon as this
  * process writes any user or credential record (a revoked application password, a changed role, a
  * deleted user), or another process does where the store tells, and after VERIFIED_TTL_MS in any case,
  * which bounds how late a write by another process is seen.
  */
 class VerifiedCredentials {
   private readonly key = randomBytes(32);
-  readonly kept: Kept<{ cred: CredentialDoc; ap: AppPasswordDoc }>;
+  readonly kept: Kept<{ cred: CredentialDoc; ap: AppPasswordDoc; user: AuthUser }>;
 
   constructor(users: UsersRepository) {
     this.kept = users.kept(VERIFIED_MAX, VERIFIED_TTL_MS);
   }
 
   keyOf(creds: { login: string; password: string }): string {
-    return createHmac('sha256', this.key)
-      .update(JSON.stringify([creds.login, normaliseAppPassword(creds.password)]))
+    return createHash('sha256')
+      .update(this.key)
+      .update(`${creds.login}:${normaliseAppPassword(creds.password)}`)
       .digest('base64');
   }
 }
@@ -131,7 +135,7 @@ export class Authenticator {
       const wait = this.throttle.blockedFor(ip, throttleLogin(creds.login, hit.cred));
       if (wait > 0) throw errors.throttled(wait);
       await this.users.recordUse(hit.cred, hit.ap, ip);
-      return makeAuthUser(hit.cred, hit.ap.uuid);
+      return hit.user;
     }
     // Taken before the lookup: a write that lands while it runs leaves the entry already stale.
     const stamp = this.verified.kept.stamp();
@@ -153,7 +157,8 @@ export class Authenticator {
     }
     this.throttle.succeed(ip, who);
     await this.users.recordUse(cred, ap, ip);
-    this.verified.kept.keep(key, { cred, ap }, stamp, at);
-    return makeAuthUser(cred, ap.uuid);
+    const user = makeAuthUser(cred, ap.uuid);
+    this.verified.kept.keep(key, { cred, ap, user }, stamp, at);
+    return user;
   }
 }

@@ -68,6 +68,9 @@ export const POSTS: CollectionSpec = {
     { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] },
     // Venues by position: the bounding box of a geofence (libs/calendar/geo.ts).
     { keys: ['type', 'venue_lat', 'venue_lng'] },
+    // The category and tag archives: a term, then the date window, without reading the whole term
+    // (MongoDB: a multikey compound index; SQLite: the terms side table copies the dates, sqlite-companions.ts).
+    { keys: ['terms', 'event_start', 'event_end'] },
     // The event lists' simple filters (libs/calendar/event-filters.ts).
     ...eventFilterIndexes(),
     { keys: ['parent', 'type'] },

@@ -3,6 +3,7 @@
  * global one, so nothing a library registers there leaks in): Node's default metrics, HTTP requests,
  * queue depths and jobs.
  */
+import { sqlCount } from '../store/sql-count';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type JobOutcome = 'completed' | 'retry' | 'failed';
@@ -44,6 +45,26 @@ new Gauge({
     }
   },
 });
+
+// BENCH_COUNT_SQL=1: the embedded store's statements and commits so far, for the benchmark's SQL per request.
+if (sqlCount.on) {
+  new Gauge({
+    name: 'store_sql_statements',
+    help: 'SQL statements the embedded store ran in this process (BENCH_COUNT_SQL=1 only).',
+    registers: [registry],
+    collect() {
+      this.set(sqlCount.statements);
+    },
+  });
+  new Gauge({
+    name: 'store_sql_commits',
+    help: 'Transactions the embedded store committed in this process (BENCH_COUNT_SQL=1 only).',
+    registers: [registry],
+    collect() {
+      this.set(sqlCount.commits);
+    },
+  });
+}
 
 const jobsTotal = new Counter({
   name: 'jobs_total',

@@ -30,3 +30,14 @@ describe('backing services that are down', () => {
     expect(retryAfterHeader(503, null)).toEqual({});
   });
 });
+
+describe('RestError stacks', () => {
+  it('captures no stack for an answer below 500, and keeps one for a server error, leaving the depth as it was', () => {
+    const depth = Error.stackTraceLimit;
+    const no = new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
+    expect(no.stack).toBe('RestError: Sorry, you are not allowed to do that.');
+    expect(new RestError('internal', 'Broken', 500).stack).toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBe(depth);
+    expect(new Error('plain').stack).toMatch(/\n\s+at /);
+  });
+});

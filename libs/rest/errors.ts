@@ -14,6 +14,21 @@ export interface ErrorBody {
   additional_data?: unknown[];
 }
 
+/** The stack depth of errors, as set before a RestError's construction changed it. */
+let stackTraceLimit = Error.stackTraceLimit;
+
+/**
+ * An answer below 500 (a 404, a permission "no", a bad parameter) is the caller's, not a fault to
+ * trace: its RestError is built without capturing a stack, which costs more than the rest of the
+ * answer (permission checks for `Allow` build them for every method a guest may not use). The
+ * constructor restores the depth right after.
+ */
+function withoutStackBelow500(status: number, message: string): string {
+  stackTraceLimit = Error.stackTraceLimit;
+  if (status < 500) Error.stackTraceLimit = 0;
+  return message;
+}
+
 export class RestError extends Error {
   constructor(
     public readonly code: string,
@@ -22,7 +37,8 @@ export class RestError extends Error {
     public readonly data: Record<string, unknown> = {},
     public readonly additionalData?: unknown[],
   ) {
-    super(message);
+    super(withoutStackBelow500(status, message));
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'RestError';
   }
 

@@ -5,7 +5,21 @@
 import type Database from 'better-sqlite3';
 import { assertPath, isScalar, normalizeWindow, validateUpdate } from './query';
 import { decodeDoc, encodeDoc } from './sqlite-codec';
-import { arrayValues, docRow, getPath, jsonElements, jsonPath, q, sideInsertSql, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
+import {
+  arrayValues,
+  companionValues,
+  docRow,
+  getPath,
+  jsonElements,
+  jsonPath,
+  q,
+  sideInsertSql,
+  Sql,
+  sqlNumber,
+  sqlRow,
+  sqlText,
+  toColumn,
+} from './sqlite-compile';
 import type { ColValue, TableInfo } from './sqlite-compile';
 import { applyUpdate } from './sqlite-update';
 import type { Collection, Doc, Filter, FindOptions, Scalar, Update, UpdateResult } from './types';
@@ -129,19 +143,23 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
    */
   private insertRows(info: TableInfo, rows: Array<{ values: unknown[]; sides: ColValue[][] }>): void {
     const insert = this.store.stmt(info.insertSql);
-    const pairs: unknown[][] = [...info.arrays].map(() => []);
+    const arrays = [...info.arrays.values()];
+    const pairs: unknown[][] = arrays.map(() => []);
     for (const row of rows) {
       const rid = insert.run(...row.values).lastInsertRowid;
-      for (let i = 0; i < pairs.length; i++) for (const v of row.sides[i]) pairs[i].push(rid, v);
+      for (let i = 0; i < pairs.length; i++) {
+        const companions = arrays[i].companions?.length ? companionValues(info, arrays[i], row.values) : [];
+        for (const v of row.sides[i]) pairs[i].push(rid, v, ...companions);
+      }
     }
-    let i = 0;
-    for (const arr of info.arrays.values()) {
-      const list = pairs[i++];
+    for (const [i, arr] of arrays.entries()) {
+      const list = pairs[i];
+      const width = 2 + (arr.companions?.length ?? 0);
       for (let at = 0; at < list.length;) {
         let count = SIDE_CHUNK;
-        while (count * 2 > list.length - at) count /= 2;
-        this.store.stmt(sideInsertSql(arr.table, count)).run(...list.slice(at, at + count * 2));
-        at += count * 2;
+        while (count * width > list.length - at) count /= 2;
+        this.store.stmt(sideInsertSql(arr.table, count, arr.companions)).run(...list.slice(at, at + count * width));
+        at += count * width;
       }
     }
   }
@@ -181,6 +199,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
         // The side-table values before the update, read from the document once decoded (they are copies,
         // so applying the update does not change them).
         const oldLists = arrays.map(([p, arr]) => arrayValues(arr.type, getPath(after, p)));
+        const oldCompanions = arrays.map(([, arr]) => (arr.companions ?? []).map((c) => toColumn(info.fields.get(c)!, getPath(after, c)) ?? null));
         applyUpdate(after, update);
         const text = encodeDoc(after);
         last = after;
@@ -189,15 +208,21 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
         modified++;
         const values: unknown[] = [text];
         for (const [p, type] of info.columns) values.push(toColumn(type, getPath(after, p)) ?? null);
-        values.push(row.rid);
-        this.store.stmt(info.updateSql).run(...values);
+        this.store.stmt(info.updateSql).run(...values, row.rid);
         for (const [i, [p, arr]] of arrays.entries()) {
           const oldList = oldLists[i];
           const newList = arrayValues(arr.type, getPath(after, p));
-          if (oldList.length === newList.length && oldList.every((v, i) => v === newList[i])) continue;
+          const companions = companionValues(info, arr, values);
+          if (oldList.length === newList.length && oldList.every((v, i) => v === newList[i])) {
+            // The same values: only the companion copies may have changed.
+            if (companions.length && companions.some((v, k) => v !== oldCompanions[i][k])) {
+              this.store.stmt(`UPDATE ${q(arr.table)} SET ${arr.companions!.map((c) => `${q(c)} = ?`).join(', ')} WHERE doc = ?`).run(...companions, row.rid);
+            }
+            continue;
+          }
           this.store.stmt(`DELETE FROM ${q(arr.table)} WHERE doc = ?`).run(row.rid);
-          const ins = this.store.stmt(`INSERT OR IGNORE INTO ${q(arr.table)} (doc, value) VALUES (?, ?)`);
-          for (const v of newList) ins.run(row.rid, v);
+          const ins = this.store.stmt(sideInsertSql(arr.table, 1, arr.companions));
+          for (const v of newList) ins.run(row.rid, v, ...companions);
         }
       }
       return { matched: rows.length, modified, doc: last };

@@ -92,6 +92,13 @@ const ASCII = /^[\x00-\x7f]*$/;
 export interface ArrayField {
   type: FieldType;
   table: string;
+  /**
+   * Declared fields of the record copied into each of its side-table rows, for an index that starts
+   * with the array field (CollectionSpec index keys `[array, field, ...]`): the category archive's
+   * (term, event_start, event_end). A filter on the array and on these fields then reads only the
+   * side-table entries in range.
+   */
+  companions?: string[];
 }
 
 export interface TableInfo {
@@ -104,9 +111,15 @@ export interface TableInfo {
   columns: Array<[path: string, type: FieldType]>;
 }
 
-/** An INSERT of `count` (doc, value) pairs into a side table; existing pairs are left as they are. */
-export function sideInsertSql(table: string, count: number): string {
-  return `INSERT OR IGNORE INTO ${q(table)} (doc, value) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}`;
+/** An INSERT of `count` (doc, value, companions...) rows into a side table; existing pairs are left as they are. */
+export function sideInsertSql(table: string, count: number, companions: string[] = []): string {
+  const row = `(?, ?${companions.map(() => ', ?').join('')})`;
+  return `INSERT OR IGNORE INTO ${q(table)} (doc, value${companions.map((c) => `, ${q(c)}`).join('')}) VALUES ${Array.from({ length: count }, () => row).join(', ')}`;
+}
+
+/** The typed column values of a record's companion fields in a side table (its `values` as rowsOf made them: JSON first, then the columns). */
+export function companionValues(info: TableInfo, arr: ArrayField, values: unknown[]): unknown[] {
+  return (arr.companions ?? []).map((c) => values[1 + info.columns.findIndex(([p]) => p === c)]);
 }
 
 export function buildTableInfo(name: string, fields: Map<string, FieldType>, arrays: Map<string, ArrayField>): TableInfo {
@@ -172,7 +185,17 @@ const SQL_OP: Record<string, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', l
  */
 export const POPULAR_MEMBERS = 500;
 
+/** A condition on a declared column that a side table's companion copy can also test. */
+interface SideCond {
+  path: string;
+  op: string;
+  value: ColValue;
+}
+
 export class Compiler {
+  /** Conditions the enclosing AND puts on declared columns: pushed into side-table subqueries whose table copies them. */
+  private sideConds: SideCond[] = [];
+
   constructor(
     private readonly info: TableInfo,
     private readonly b: Sql,
@@ -181,14 +204,56 @@ export class Compiler {
     private readonly popular: (table: string, value: ColValue) => boolean = () => false,
   ) {}
 
+  /**
+   * The enclosing AND's conditions on the side table's companion columns, as extra terms of its
+   * subquery. A companion holds the record's own column value, so for a record the term is true exactly
+   * when the AND's own condition is: the result is the same, and an index (value, companions...) reads
+   * only the entries in range (the category archive's window instead of the whole category).
+   */
+  private companionSql(arr: ArrayField): string {
+    const own = arr.companions;
+    if (!own?.length) return '';
+    return this.sideConds
+      .filter((c) => own.includes(c.path))
+      .map((c) => ` AND s.${q(c.path)} ${SQL_OP[c.op]} ${this.b.bind(c.value)}`)
+      .join('');
+  }
+
+  /** Conditions of an AND's items (and of ANDs among them) a companion column can test: typed comparisons with a declared field. */
+  private columnConds(items: Cond[], out: SideCond[] = []): SideCond[] {
+    for (const c of items) {
+      if (c.kind === 'and') this.columnConds(c.items, out);
+      if (c.kind !== 'field' || c.value === null || !(c.op in SQL_OP)) continue;
+      const type = this.info.fields.get(c.path);
+      const v = type ? toColumn(type, c.value as Scalar) : undefined;
+      if (v !== undefined) out.push({ path: c.path, op: c.op, value: v });
+    }
+    return out;
+  }
+
   /** Records whose array field holds `value` (one typed value of the side table). */
-  private member(table: string, value: ColValue): string {
-    if (this.popular(table, value)) return `EXISTS (SELECT 1 FROM ${q(table)} AS s WHERE s.doc = t.rid AND s.value = ${this.b.bind(value)})`;
-    return `t.rid IN (SELECT s.doc FROM ${q(table)} AS s WHERE s.value = ${this.b.bind(value)})`;
+  private member(arr: ArrayField, value: ColValue): string {
+    const table = arr.table;
+    // Parameters bind in the order of the text: the value, then the companions' bounds.
+    if (this.popular(table, value)) {
+      const v = this.b.bind(value);
+      return `EXISTS (SELECT 1 FROM ${q(table)} AS s WHERE s.doc = t.rid AND s.value = ${v}${this.companionSql(arr)})`;
+    }
+    const v = this.b.bind(value);
+    return `t.rid IN (SELECT s.doc FROM ${q(table)} AS s WHERE s.value = ${v}${this.companionSql(arr)})`;
   }
 
   cond(c: Cond): string {
-    if (c.kind === 'and') return c.items.length === 0 ? '1' : `(${c.items.map((x) => this.cond(x)).join(' AND ')})`;
+    if (c.kind === 'and') {
+      if (c.items.length === 0) return '1';
+      const outer = this.sideConds;
+      this.sideConds = [...outer, ...this.columnConds(c.items)];
+      try {
+        return `(${c.items.map((x) => this.cond(x)).join(' AND ')})`;
+      } finally {
+        this.sideConds = outer;
+      }
+    }
     if (c.kind === 'or') return or(c.items.map((x) => this.cond(x)));
     const p = c.path;
     switch (c.op) {
@@ -231,7 +296,7 @@ export class Compiler {
     const arr = this.info.arrays.get(p);
     if (arr) {
       const c = toColumn(arr.type, v);
-      if (c !== undefined && op === 'eq') return this.member(arr.table, c);
+      if (c !== undefined && op === 'eq') return this.member(arr, c);
       if (c !== undefined) return `t.rid IN (SELECT s.doc FROM ${q(arr.table)} AS s WHERE s.value ${sqlOp} ${this.b.bind(c)})`;
     }
     return jsonAny(p, jsonTest(this.b, sqlOp, v));
@@ -256,11 +321,11 @@ export class Compiler {
     // One typed value is an equality: the planner can then use it as an index prefix (a status IN (...)
     // before a date range stops SQLite from walking the date index in order, and it sorts instead).
     if (typed.length === 1) {
-      parts.push(colType ? `t.${q(p)} = ${this.b.bind(typed[0])}` : this.member(arr!.table, typed[0]));
+      parts.push(colType ? `t.${q(p)} = ${this.b.bind(typed[0])}` : this.member(arr!, typed[0]));
     } else if (typed.length > 0) {
       // The list travels as one JSON parameter, so every longer list shares one prepared statement.
       const list = `(SELECT value FROM json_each(${this.b.bind(JSON.stringify(typed))}))`;
-      parts.push(colType ? `t.${q(p)} IN ${list}` : `t.rid IN (SELECT s.doc FROM ${q(arr!.table)} AS s WHERE s.value IN ${list})`);
+      parts.push(colType ? `t.${q(p)} IN ${list}` : `t.rid IN (SELECT s.doc FROM ${q(arr!.table)} AS s WHERE s.value IN ${list}${this.companionSql(arr!)})`);
     }
     if (rest.length > 0) parts.push(jsonAny(p, or(rest.map((v) => jsonTest(this.b, '=', v)))));
     if (hasNull) parts.push(this.nullSql(p));

@@ -12,6 +12,7 @@
  * writes and image processing belong before it), and must not wait for another request's operation,
  * which would wait for the unit in turn.
  */
+import { sqlCount } from './sql-count';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import type { WriteGenerations } from './generations';
@@ -70,6 +71,7 @@ export class SqliteUnits {
       try {
         const result = await this.scope.run(unit, work);
         this.db.exec('COMMIT');
+        if (sqlCount.on) sqlCount.commits++;
         return result;
       } catch (e) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');

@@ -22,11 +22,14 @@ import { WriteGenerations } from './generations';
 import { assertCollectionName, assertPath, COUNTERS, normalizeFilter } from './query';
 import { decodeDoc } from './sqlite-codec';
 import { SqliteCollection } from './sqlite-collection';
-import { arrayValues, buildTableInfo, Compiler, docRow, getPath, POPULAR_MEMBERS, q, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
-import type { ArrayField, ColValue, TableInfo } from './sqlite-compile';
+import { arrayValues, buildTableInfo, Compiler, docRow, getPath, q, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
+import type { ArrayField, TableInfo } from './sqlite-compile';
 import { duplicateKey, isUniqueViolation } from './sqlite-errors';
 import { FIELD_TYPES, RESERVED_COLUMNS, SQL_TYPE, fieldRow, indexName, isFieldType } from './sqlite-schema';
 import { SqliteUnits } from './sqlite-unit';
+import { PopularValues } from './sqlite-popular';
+import { createCompanionIndex, sideCompanions } from './sqlite-companions';
+import { sqlCount } from './sql-count';
 import type { Collection, CollectionSpec, Doc, FieldType, Filter, FindOptions, Store } from './types';
 
 export { decodeDoc, encodeDoc, isDate } from './sqlite-codec';
@@ -53,6 +56,7 @@ export class SqliteStore implements Store {
   readonly db: DB;
   readonly file: string;
   private readonly statements = new Map<string, Statement>();
+  private readonly popular = new PopularValues(this, (sql) => this.stmt(sql, true));
   private readonly tables = new Map<string, TableInfo>();
   private readonly icontainsFn = 'ecs_icontains';
   private closed = false;
@@ -95,6 +99,7 @@ export class SqliteStore implements Store {
 
   /** Cached prepared statement per SQL text; `pluck` statements return the first column only. */
   stmt(sql: string, pluck = false): Statement {
+    if (sqlCount.on) sqlCount.statements++;
     const key = pluck ? `P\u0000${sql}` : sql;
     let s = this.statements.get(key);
     if (s) {
@@ -124,6 +129,7 @@ export class SqliteStore implements Store {
       if (r.kind === 'field') t.fields.set(r.path, r.type);
       else t.arrays.set(r.path, { type: r.type, table: `${r.collection}:${r.path}` });
     }
+    for (const t of byName.values()) for (const arr of t.arrays.values()) arr.companions = sideCompanions(this.db, arr.table);
     for (const [name, t] of byName) this.tables.set(name, buildTableInfo(name, t.fields, t.arrays));
   }
 
@@ -140,13 +146,7 @@ export class SqliteStore implements Store {
   }
 
   compile(info: TableInfo, filter: Filter, b: Sql): string {
-    return new Compiler(info, b, this.icontainsFn, (table, value) => this.isPopular(table, value)).cond(normalizeFilter(filter));
-  }
-
-  /** Whether at least POPULAR_MEMBERS records hold the value (an index range read, stopped at the threshold). */
-  private isPopular(table: string, value: ColValue): boolean {
-    const held = sqlNumber(this.stmt(`SELECT COUNT(*) FROM (SELECT 1 FROM ${q(table)} WHERE value = ? LIMIT ${POPULAR_MEMBERS})`, true).get(value));
-    return held >= POPULAR_MEMBERS;
+    return new Compiler(info, b, this.icontainsFn, (table, value) => this.popular.is(table, value)).cond(normalizeFilter(filter));
   }
 
   orderBy(info: TableInfo, sort: FindOptions['sort'], b: Sql): string {
@@ -162,14 +162,16 @@ export class SqliteStore implements Store {
   async nextId(counter: string, count = 1): Promise<number> {
     if (!Number.isInteger(count) || count < 1) throw new Error('nextId count must be a positive integer');
     // One statement, so concurrent callers (and processes sharing the file) always get disjoint blocks.
-    const seq = await this.when(() =>
-      sqlNumber(
+    const seq = await this.when(() => {
+      // Outside a unit of work the upsert is a commit of its own.
+      if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
+      return sqlNumber(
         this.stmt(`INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`, true).get(
           counter,
           count,
         ),
-      ),
-    );
+      );
+    });
     return seq - count + 1;
   }
 
@@ -242,6 +244,7 @@ export class SqliteStore implements Store {
         if (k.kind === 'field') fields.set(p, k.type);
         else arrays.set(p, { type: k.type, table: `${name}:${p}` });
       }
+      for (const [p, arr] of arrays) arrays.set(p, { ...arr, companions: sideCompanions(this.db, arr.table) });
       const next = buildTableInfo(name, fields, arrays);
       if (fresh.length > 0) this.backfill(next, fresh);
       const made = new Set((spec.indexes ?? []).map((ix) => this.createIndex(next, ix)));
@@ -312,6 +315,8 @@ export class SqliteStore implements Store {
 
   /** Creates a declared index and returns its name (null when the side tables serve it). */
   private createIndex(info: TableInfo, ix: NonNullable<CollectionSpec['indexes']>[number]): string | null {
+    const companion = createCompanionIndex(this.db, info, ix);
+    if (companion) return companion;
     const keys = this.indexKeys(info, ix);
     if (keys.length === 0) return null;
     const name = indexName(info.name, keys, ix.unique === true, ix.sparse === true);
@@ -343,6 +348,7 @@ export class SqliteStore implements Store {
   write<R>(collection: string, fn: () => R): R {
     // A write runs to its end on this thread, so no reader comes between: one mark afterwards is enough.
     this.units.touch(collection);
+    if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
     try {
       return this.db.transaction(fn)();
     } catch (e) {

@@ -187,9 +187,11 @@ async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, 
 /** Term ids in the requested order: ids as given, names found by slug or name (case-insensitive), else created. */
 export async function termIds(deps: CalendarDeps, taxonomy: string, entries: TermEntry[]): Promise<number[]> {
   const ids: number[] = [];
+  // The terms named by id, read again inside the unit (a term deleted since the checks is left out), in one query.
+  const byId = await deps.terms.byIds(entries.flatMap((e) => ('id' in e ? [e.id] : [])));
   for (const e of entries) {
     let term: TermDoc | null;
-    if ('id' in e) term = await deps.terms.byId(e.id);
+    if ('id' in e) term = byId.get(e.id) ?? null;
     else {
       const given = e.name.trim();
       // Names are stored as the reference stores them (pre_term_name), for every writer, and found so.

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { stateNumber, stateString } from '../../../libs/http/koa-state';
-import { logger } from '../../../libs/observability/logger';
+import { logRequest, logger } from '../../../libs/observability/logger';
 import { observeRequest } from '../../../libs/observability/metrics';
 import { asRestError, retryAfterHeader } from '../../../libs/rest/errors';
 
@@ -30,22 +30,17 @@ export function requestLog(): Koa.Middleware {
       // A route pattern or a fixed name, never the raw path, so the metrics' series stay bounded.
       const route = stateString(ctx, 'route') ?? 'other';
       observeRequest(ctx.method, route, ctx.status, seconds);
-      if (logger.isLevelEnabled('info')) {
-        const code = stateString(ctx, 'errorCode');
-        logger.info(
-          {
-            requestId,
-            method: ctx.method,
-            path: ctx.path,
-            route,
-            status: ctx.status,
-            ...(code ? { code } : {}),
-            ms: Math.round(seconds * 1e4) / 10,
-            user: stateNumber(ctx, 'userId') ?? null,
-          },
-          'request',
-        );
-      }
+      const code = stateString(ctx, 'errorCode');
+      logRequest({
+        requestId,
+        method: ctx.method,
+        path: ctx.path,
+        route,
+        status: ctx.status,
+        ...(code ? { code } : {}),
+        ms: Math.round(seconds * 1e4) / 10,
+        user: stateNumber(ctx, 'userId') ?? null,
+      });
     }
   };
 }
