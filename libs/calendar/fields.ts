@@ -82,7 +82,10 @@ export const VENUE_FIELDS = {
       aliases: ['stateProvince', 'state_province'],
     }),
     geo_lat: field('coordinate', VENUE_META.lat, ['The venue latitude, from -90 to 90', 'The venue latitude'], null, { range: 90, aliases: ['latitude'] }),
-    geo_lng: field('coordinate', VENUE_META.lng, ['The venue longitude, from -180 to 180', 'The venue longitude'], null, { range: 180, aliases: ['longitude'] }),
+    geo_lng: field('coordinate', VENUE_META.lng, ['The venue longitude, from -180 to 180', 'The venue longitude'], null, {
+      range: 180,
+      aliases: ['longitude'],
+    }),
     show_map: field('flag', VENUE_META.showMap, ['Whether events linked to the venue should show a map or not', 'Whether a map is shown'], null),
     show_map_link: field(
       'flag',

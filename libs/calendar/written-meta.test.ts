@@ -43,7 +43,11 @@ describe('meta written through cms/v2', () => {
   it("a venue's coordinates move its index fields; removing one leaves it without a position", () => {
     const at = writtenMeta({ meta: { _VenueCity: 'Berlin' } }, { _VenueLat: '52.52', _VenueLng: '13.405' }, 'UTC');
     expect(at).toEqual({ meta: { _VenueCity: 'Berlin', _VenueLat: '52.52', _VenueLng: '13.405' }, venue_lat: 52.52, venue_lng: 13.405 });
-    expect(writtenMeta({ meta: at.meta }, { _VenueLng: null }, 'UTC')).toEqual({ meta: { _VenueCity: 'Berlin', _VenueLat: '52.52' }, venue_lat: null, venue_lng: null });
+    expect(writtenMeta({ meta: at.meta }, { _VenueLng: null }, 'UTC')).toEqual({
+      meta: { _VenueCity: 'Berlin', _VenueLat: '52.52' },
+      venue_lat: null,
+      venue_lng: null,
+    });
     expect(writtenMeta({ meta: at.meta }, { _VenueLat: '91' }, 'UTC')).toMatchObject({ venue_lat: null, venue_lng: null });
   });
 });

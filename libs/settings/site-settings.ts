@@ -108,7 +108,7 @@ export const SETTINGS: SettingDef[] = [
     schema: {
       type: 'number',
       title: 'Geolocation search radius',
-      description: 'Extended edition: how far from the geoloc_lat/geoloc_lng point an event\'s venue may lie, in geoloc_default_unit.',
+      description: "Extended edition: how far from the geoloc_lat/geoloc_lng point an event's venue may lie, in geoloc_default_unit.",
       minimum: 0,
       exclusiveMinimum: true,
       maximum: 20038,

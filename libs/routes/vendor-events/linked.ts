@@ -47,7 +47,11 @@ const coordinate = (name: string, description: string, range: number) =>
 
 /** The write arguments of a kind's fields (libs/calendar/fields.ts), typed by each field's type. */
 type FieldArgs<T extends FieldTable> = {
-  [K in keyof T]: T[K]['type'] extends 'flag' ? ReturnType<typeof flag> : T[K]['type'] extends 'coordinate' ? ReturnType<typeof coordinate> : ReturnType<typeof text>;
+  [K in keyof T]: T[K]['type'] extends 'flag'
+    ? ReturnType<typeof flag>
+    : T[K]['type'] extends 'coordinate'
+      ? ReturnType<typeof coordinate>
+      : ReturnType<typeof text>;
 };
 
 /**

@@ -9,8 +9,7 @@ import { parseICalendar } from './ical';
 
 const YEAR_2026 = { from: new Date('2026-01-01T00:00:00Z'), to: new Date('2027-01-01T00:00:00Z') };
 
-const ics = (...lines: string[]) =>
-  ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//geo//EN', ...lines, 'END:VCALENDAR'].join('\r\n') + '\r\n';
+const ics = (...lines: string[]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//geo//EN', ...lines, 'END:VCALENDAR'].join('\r\n') + '\r\n';
 const vevent = (uid: string, ...lines: string[]) => [
   'BEGIN:VEVENT',
   `UID:${uid}`,

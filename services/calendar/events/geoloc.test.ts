@@ -125,7 +125,11 @@ describe.each(STORES)('extended edition, %s', (_kind, storeEnv) => {
   it('each of geoloc_lat and geoloc_lng needs the other; out-of-range points are refused', async () => {
     const lat = await app.request('GET', `${EVENTS}?geoloc_lat=52.5`);
     expect(lat.status).toBe(400);
-    expect(lat.body).toMatchObject({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): geoloc_lng', data: { status: 400, params: ['geoloc_lng'] } });
+    expect(lat.body).toMatchObject({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): geoloc_lng',
+      data: { status: 400, params: ['geoloc_lng'] },
+    });
     const lng = await app.request('GET', `${EVENTS}?geoloc_lng=13.4&geoloc=true`);
     expect(lng.status).toBe(400);
     expect(lng.body.data.params).toEqual(['geoloc_lat']);

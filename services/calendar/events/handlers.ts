@@ -132,7 +132,9 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   async function archivePage(ctx: HandlerContext<InputOf<typeof E.list>>): Promise<{ body: unknown; headers: Record<string, string> }> {
     const q = await archiveQuery(deps, { params: ctx.input, given: (n) => ctx.has(n), user: ctx.user });
     if ('code' in q) throw q;
-    const { items, total } = q.nearest ? await nearestPage(deps, q.filter, q.sort, q.nearest, q.page, q.perPage) : await pageWithTotal(deps, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
+    const { items, total } = q.nearest
+      ? await nearestPage(deps, q.filter, q.sort, q.nearest, q.page, q.perPage)
+      : await pageWithTotal(deps, q.filter, { page: q.page, perPage: q.perPage, sort: q.sort });
     if (q.page > 1 && items.length === 0) throw calendarErrors.archivePageNotFound('event');
     const events = await ctx.present(items, eventPresenter(deps, 'archive', ctx.user));
     const pages = totalPages(total, q.perPage);

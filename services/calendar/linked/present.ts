@@ -28,7 +28,8 @@ export interface LinkedPresentOptions {
 function ownFields(kind: LinkedKindDef, doc: PostDoc, blank: boolean): Record<string, unknown> {
   const m = doc.meta ?? {};
   const out: Record<string, unknown> = {};
-  for (const [name, field] of fieldEntries(kind.fields)) if (field.type !== 'flag' && field.type !== 'coordinate') out[name] = blank ? '' : text(m[field.meta]).trim();
+  for (const [name, field] of fieldEntries(kind.fields))
+    if (field.type !== 'flag' && field.type !== 'coordinate') out[name] = blank ? '' : text(m[field.meta]).trim();
   if (kind.key !== 'venue') return out;
   const at = venueCoordinates(m);
   if (at) {
