@@ -41,7 +41,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)libs/routes(/|$)',
+              regex: '(^|/|#)libs/routes(/|$)',
               allowImportNamePattern: ROUTE_DECLARATION,
               allowTypeImports: true,
               message: 'libs/routes holds route declarations: take only declarations from it; a helper belongs in libs/ beside what it is about.',

@@ -15,6 +15,8 @@ const common = {
   roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/test'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] },
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  // `#libs/...` (package.json "imports", the compiled code's) is the source here.
+  moduleNameMapper: { '^#libs/(.*)$': '<rootDir>/libs/$1' },
 };
 
 module.exports = {

@@ -6,10 +6,10 @@
  * service writes with. Then the vendor/events/v1 rows.
  */
 import { DateTime } from 'luxon';
-import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, eventMetaChanges, timesToMeta } from '../libs/calendar/meta';
-import { newCalendarRecord } from '../libs/calendar/save';
-import type { PostDoc } from '../libs/posts/types';
-import type { Store } from '../libs/store/types';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, eventMetaChanges, timesToMeta } from '#libs/calendar/meta';
+import { newCalendarRecord } from '#libs/calendar/save';
+import type { PostDoc } from '#libs/posts/types';
+import type { Store } from '#libs/store/types';
 import type { BenchEndpoint } from './endpoints';
 import type { Seeded } from './seed';
 import { ROTATION, idUrls, pageUrls, spread, type SeedSizes } from './data-set';

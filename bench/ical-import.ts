@@ -10,15 +10,15 @@
  * and of each re-import of the same text, with the run's counts.
  */
 import { readFileSync } from 'node:fs';
-import { CommentsRepository } from '../libs/comments/repository';
-import { COLLECTIONS } from '../libs/data/collections';
-import { EVENT_META, EVENT_TYPE } from '../libs/calendar/meta';
-import { PostsRepository } from '../libs/posts/repository';
-import type { PostDoc } from '../libs/posts/types';
-import { siteFrom } from '../libs/rest/site';
-import { openStore } from '../libs/store';
-import type { Store } from '../libs/store/types';
-import { TermsRepository } from '../libs/terms/repository';
+import { CommentsRepository } from '#libs/comments/repository';
+import { COLLECTIONS } from '#libs/data/collections';
+import { EVENT_META, EVENT_TYPE } from '#libs/calendar/meta';
+import { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import { siteFrom } from '#libs/rest/site';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
+import { TermsRepository } from '#libs/terms/repository';
 import { feedFetchPolicy } from '../services/aggregator/import/jobs';
 import { IMPORT_META } from '../services/aggregator/items/items';
 import { RECORD_META, type ImportRecordDoc } from '../services/aggregator/storage/records';

@@ -7,12 +7,12 @@
  * spent inside the handler (all steps, and the `events` steps alone), with the CPU time the process
  * used meanwhile (near the wall time on an idle machine; below it when other processes take the cores).
  */
-import { loadConfig } from '../libs/config/env';
-import { COLLECTIONS } from '../libs/data/collections';
-import { createBullWorker } from '../libs/queue';
-import type { JobHandler, JobHandlers } from '../libs/queue/types';
-import { siteFrom } from '../libs/rest/site';
-import { openStore } from '../libs/store';
+import { loadConfig } from '#libs/config/env';
+import { COLLECTIONS } from '#libs/data/collections';
+import { createBullWorker } from '#libs/queue/index';
+import type { JobHandler, JobHandlers } from '#libs/queue/types';
+import { siteFrom } from '#libs/rest/site';
+import { openStore } from '#libs/store/index';
 import { importJobHandlers } from '../services/aggregator/import/jobs';
 
 /** What this process did, summed over its jobs. */

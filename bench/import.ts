@@ -18,8 +18,8 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { EVENT_TYPE } from '../libs/calendar/meta';
-import { openStore } from '../libs/store';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import { openStore } from '#libs/store/index';
 import { collect, importBenchEnv, peakRssMiB, redisReachable, runAsMain, stopAll, waitReady } from './processes';
 
 const env = process.env;

@@ -4,7 +4,7 @@
  * (BENCH_ONLY=kses runs only it); the create rows of the endpoint table (bench/posts.ts) send the same
  * 10 KB post as an author, whose writes the filter sees.
  */
-import { kses, ksesTitle } from '../libs/posts/kses';
+import { kses, ksesTitle } from '#libs/posts/kses';
 
 /** Block content of about `bytes` characters: paragraphs with links, emphasis and references, and images with a style. */
 export function blockPost(bytes: number): string {

@@ -21,8 +21,8 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import Koa from 'koa';
-import { hashAppPassword, verifyAppPassword } from '../libs/auth/passwords';
-import { CATEGORY_TAXONOMY, EVENT_TYPE } from '../libs/calendar/meta';
+import { hashAppPassword, verifyAppPassword } from '#libs/auth/passwords';
+import { CATEGORY_TAXONOMY, EVENT_TYPE } from '#libs/calendar/meta';
 
 const env = process.env;
 const db = new Database(env.MINIMAL_DB ?? ':memory:');

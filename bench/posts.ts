@@ -6,8 +6,8 @@ import { idUrls, pageUrls, spread, type SeedSizes } from './data-set';
 import { blockPost } from './kses';
 import type { BenchEndpoint } from './endpoints';
 import type { Seeded } from './seed';
-import { newPostRecord } from '../libs/posts/record';
-import type { Store } from '../libs/store/types';
+import { newPostRecord } from '#libs/posts/record';
+import type { Store } from '#libs/store/types';
 
 const SITE = { home: 'http://localhost', timezone: 'UTC' };
 

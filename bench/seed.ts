@@ -3,10 +3,10 @@
  * store port and collection declarations the service uses. Each resource adds its own seeder here.
  */
 import { randomUUID } from 'node:crypto';
-import { hashAccountPassword, hashAppPassword } from '../libs/auth/passwords';
-import { COLLECTIONS } from '../libs/data/collections';
-import { openStore } from '../libs/store';
-import type { Store } from '../libs/store/types';
+import { hashAccountPassword, hashAppPassword } from '#libs/auth/passwords';
+import { COLLECTIONS } from '#libs/data/collections';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { seedEvents } from './events';
 import { seedPosts } from './posts';
 import { scaledDataSet, type SeedSizes } from './data-set';

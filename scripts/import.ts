@@ -24,12 +24,12 @@
  */
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../libs/config/env';
-import { ensureCollections } from '../libs/data/ensure';
-import { PostsRepository } from '../libs/posts/repository';
-import { siteFrom } from '../libs/rest/site';
-import { openStore } from '../libs/store';
-import type { Store } from '../libs/store/types';
+import { loadConfig } from '#libs/config/env';
+import { ensureCollections } from '#libs/data/ensure';
+import { PostsRepository } from '#libs/posts/repository';
+import { siteFrom } from '#libs/rest/site';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { setBatchInterval } from '../services/aggregator/import/interval';
 import { ImportRecords } from '../services/aggregator/storage/records';
 import { JsonArrayError, jsonArrayElements } from './import/json-array';

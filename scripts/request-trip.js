@@ -92,7 +92,7 @@ require.extensions['.ts'] = function compileTs(module, filename) {
   module._compile(outputText, filename);
 };
 
-/** Floors from the import graph of libs/ and services/ (every relative import, types too). */
+/** Floors from the import graph of libs/ and services/ (every relative and `#libs/` import, types too). */
 function floors() {
   const graph = new Map();
   const walk = (dir) => {
@@ -101,8 +101,8 @@ function floors() {
       if (e.isDirectory()) walk(p);
       else if (p.endsWith('.ts') && !/\.(test|fixtures|d)\.ts$/.test(p)) {
         const deps = new Set();
-        for (const m of fs.readFileSync(p, 'utf8').matchAll(/(?:from|import|require\()\s*['"](\.[^'"]+)['"]/g)) {
-          const base = path.resolve(path.dirname(p), m[1]);
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/(?:from|import|require\()\s*['"](\.[^'"]+|#libs\/[^'"]+)['"]/g)) {
+          const base = m[1].startsWith('#libs/') ? path.join(root, 'libs', m[1].slice('#libs/'.length)) : path.resolve(path.dirname(p), m[1]);
           const hit = [`${base}.ts`, path.join(base, 'index.ts')].find((c) => fs.existsSync(c));
           if (hit && ours(hit)) deps.add(rel(hit));
         }

@@ -4,6 +4,8 @@
  * processes (the cluster test) and by the deployment helpers.
  */
 const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
 const { transformSync } = require('@swc/core');
 
 require.extensions['.ts'] = function compileTs(module, filename) {
@@ -14,4 +16,12 @@ require.extensions['.ts'] = function compileTs(module, filename) {
     sourceMaps: 'inline',
   });
   module._compile(code, filename);
+};
+
+// `#libs/...` names libs/ (package.json "imports" maps it to the compiled dist/libs/ for `npm start`);
+// run from the sources, it is the source file.
+const libs = path.join(__dirname, '..', 'libs');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function resolveAlias(request, ...rest) {
+  return resolve.call(this, request.startsWith('#libs/') ? path.join(libs, request.slice('#libs/'.length)) : request, ...rest);
 };

@@ -3,14 +3,14 @@
  * dispatch endpoint in front of one ServiceApp, plus /healthz, /readyz and /metrics.
  */
 import Koa from 'koa';
-import { decodeUpload, DISPATCH_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../libs/rest/remote';
-import type { ServiceApp, ServiceRequest } from '../libs/rest/service';
-import { asRestError, errors } from '../libs/rest/errors';
-import { logger } from '../libs/observability/logger';
-import { observeRequest } from '../libs/observability/metrics';
-import { opsEndpoints } from '../libs/http/ops';
-import { stateString } from '../libs/http/koa-state';
-import { readBody } from '../libs/http/read-body';
+import { decodeUpload, DISPATCH_PATH, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '#libs/rest/remote';
+import type { ServiceApp, ServiceRequest } from '#libs/rest/service';
+import { asRestError, errors } from '#libs/rest/errors';
+import { logger } from '#libs/observability/logger';
+import { observeRequest } from '#libs/observability/metrics';
+import { opsEndpoints } from '#libs/http/ops';
+import { stateString } from '#libs/http/koa-state';
+import { readBody } from '#libs/http/read-body';
 
 export interface HostOptions {
   service?: ServiceApp;

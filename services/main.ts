@@ -2,10 +2,10 @@
  * Entry point of every process: `node dist/services/main.js <role>` with role all (default),
  * gateway, content, calendar, aggregator, oembed or worker.
  */
-import { loadConfig, requireForRole, ROLES } from '../libs/config/env';
-import { logger } from '../libs/observability/logger';
+import { loadConfig, requireForRole, ROLES } from '#libs/config/env';
+import { logger } from '#libs/observability/logger';
 import { start } from './runtime';
-import { errorMessage } from '../libs/observability/error-fields';
+import { errorMessage } from '#libs/observability/error-fields';
 
 async function main(): Promise<void> {
   const arg = process.argv[2] ?? 'all';

@@ -5,11 +5,11 @@
  */
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { PostsRepository } from '../libs/posts/repository';
-import { siteFrom } from '../libs/rest/site';
-import { openStore } from '../libs/store';
-import type { Store } from '../libs/store/types';
-import { EVENT_TYPE, VENUE_TYPE } from '../libs/calendar/meta';
+import { PostsRepository } from '#libs/posts/repository';
+import { siteFrom } from '#libs/rest/site';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
+import { EVENT_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
 import { DEFAULT_SLICE_SIZE } from '../services/aggregator';
 import { ImportRecords } from '../services/aggregator/storage/records';
 import { eaEvent } from './support/imports';

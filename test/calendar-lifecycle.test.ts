@@ -1,7 +1,7 @@
 /** Trash and permanent deletion of events, venues and organizers carry their comments along. */
-import { CommentsRepository, type CommentDoc } from '../libs/comments/repository';
-import { openStore } from '../libs/store';
-import type { Store } from '../libs/store/types';
+import { CommentsRepository, type CommentDoc } from '#libs/comments/repository';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from './support/app';
 
 let app: TestApp;

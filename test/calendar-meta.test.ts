@@ -3,8 +3,8 @@
  * the same code. Writing event meta through cms/v2 keeps the UTC strings and the index fields in step
  * with the local dates, exactly as the calendar interfaces derive them for their records.
  */
-import { openStore } from '../libs/store';
-import type { Store } from '../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from './support/app';
 
 let app: TestApp;

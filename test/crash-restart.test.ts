@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../libs/calendar/meta';
-import { openStore } from '../libs/store';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import { openStore } from '#libs/store/index';
 import { ADMIN, makeRequester } from './support/app';
 import { freePort } from './support/cluster';
 

@@ -29,7 +29,7 @@ function walk(dir: string, out: string[] = []): string[] {
 
 /** The package a bare specifier names (`@scope/name/deep` → `@scope/name`); undefined for relative paths and node's own modules. */
 function packageOf(specifier: string): string | undefined {
-  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) return undefined;
+  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('#') || specifier.startsWith('node:')) return undefined;
   const parts = specifier.split('/');
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
   return builtinModules.includes(name) ? undefined : name;

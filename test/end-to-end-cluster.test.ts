@@ -4,7 +4,7 @@
  */
 import { ADMIN } from './support/app';
 import { startCluster, type Cluster } from './support/cluster';
-import { sign } from '../libs/rest/remote';
+import { sign } from '#libs/rest/remote';
 
 let cluster: Cluster;
 

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EVENT_META, localImport, runOnce, storedEvents } from '../bench/ical-import';
-import { decodeEntities } from '../libs/html/escape';
+import { decodeEntities } from '#libs/html/escape';
 import { RECORD_META } from '../services/aggregator/storage/records';
 import expectedJson from './fixtures/ical-corpus-expected.json';
 

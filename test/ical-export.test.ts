@@ -2,8 +2,8 @@
  * iCalendar exports over HTTP: the archive with its filters, one event, a venue's and an organizer's
  * events, and the front-end feed `/events/?ical=1`; every feed is read back with node-ical.
  */
-import { openStore } from '../libs/store';
-import type { Store } from '../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from './support/app';
 
 const nodeIcal = require('node-ical') as { sync: { parseICS(text: string): Record<string, any> } };

@@ -58,10 +58,16 @@ describe('import boundaries', () => {
       code: "import { INVALID, statusList } from '../../libs/routes/vendor-events/args';\nexport const x = [INVALID, statusList];\n",
       breaks: [ROUTES],
     },
+    // The same through the `#libs/` alias.
+    {
+      file: 'services/calendar/probe.ts',
+      code: "import { statusList } from '#libs/routes/vendor-events/args';\nexport const x = statusList;\n",
+      breaks: [ROUTES],
+    },
     // Allowed: a service's own files, libs, and the process modules assembling services.
     {
       file: 'services/calendar/events/probe.ts',
-      code: "import { presentEvent } from './present';\nimport { CalendarCache } from '../read-cache';\nimport { readBody } from '../../../libs/http/read-body';\nexport const x = [presentEvent, CalendarCache, readBody];\n",
+      code: "import { presentEvent } from './present';\nimport { CalendarCache } from '../read-cache';\nimport { readBody } from '#libs/http/read-body';\nimport { sanitizeTitle } from '../../../libs/posts/slug';\nexport const x = [presentEvent, CalendarCache, readBody, sanitizeTitle];\n",
       breaks: [],
     },
     {

@@ -9,7 +9,7 @@
  * the checks are seen to find what they look for.
  */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { DESCRIPTION_TAGS, kses, POST_TAGS, TITLE_TAGS, type AllowedTags } from '../libs/posts/kses';
+import { DESCRIPTION_TAGS, kses, POST_TAGS, TITLE_TAGS, type AllowedTags } from '#libs/posts/kses';
 import { startTestApp, type TestApp } from './support/app';
 import { ensureDebianPackage } from './support/debian';
 import { createRoleUsers, type RoleUsers } from './support/roles';

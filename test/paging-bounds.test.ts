@@ -5,8 +5,8 @@
  * answer is the list's own answer for a page past its end: the reference's 4xx page error in the error
  * envelope where the list has one, else an empty page. Never a 5xx.
  */
-import { buildRegistry } from '../libs/routes';
-import type { CompiledRoute, EndpointDecl } from '../libs/rest/registry';
+import { buildRegistry } from '#libs/routes/index';
+import type { CompiledRoute, EndpointDecl } from '#libs/rest/registry';
 import { startTestApp, type ApiResponse, type TestApp } from './support/app';
 import { samplePath, type Fixtures } from './support/fuzz';
 

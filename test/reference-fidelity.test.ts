@@ -3,7 +3,7 @@
  * the Allow header on every answer of a matched route, paging headers per namespace, search privacy
  * for guests, the cost's default currency, and the raw HTML of the calendar view.
  */
-import { openStore } from '../libs/store';
+import { openStore } from '#libs/store/index';
 import { startTestApp, type TestApp } from './support/app';
 import { createRoleUsers, type RoleUsers } from './support/roles';
 

@@ -9,11 +9,11 @@
  * URL fields are stored as esc_url_raw leaves them for every writer, and script URLs are refused or
  * stored empty. No answer about a record of a writer without unfiltered_html carries runnable markup.
  */
-import { EVENT_TYPE } from '../libs/calendar/meta';
-import { PostsRepository } from '../libs/posts/repository';
-import type { PostDoc } from '../libs/posts/types';
-import { siteFrom } from '../libs/rest/site';
-import type { Store } from '../libs/store/types';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import { siteFrom } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
 import { ImportRecords } from '../services/aggregator/storage/records';
 import { startTestApp, type TestApp } from './support/app';
 import { openAppStore } from './support/authz';

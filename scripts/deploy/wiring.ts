@@ -14,7 +14,7 @@ import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 
-import { CLUSTER_ROLES, ENV, SERVICES, loadConfig, requireForRole, type EnvName, type Role } from '../../libs/config/env';
+import { CLUSTER_ROLES, ENV, SERVICES, loadConfig, requireForRole, type EnvName, type Role } from '#libs/config/env';
 import type { K8sObject } from './manifests';
 
 export type ClusterRole = (typeof CLUSTER_ROLES)[number];

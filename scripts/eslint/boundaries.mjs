@@ -3,7 +3,7 @@
 // - services never import each other: services/<a>/ reaches services/<b>/ only through libs/ (the
 //   route registry, the dispatch contract) or over HTTP, and never the process modules that assemble
 //   them (services/*.ts: runtime, host, main), which alone may import any service.
-// Only relative specifiers name files of the project; a package import is never crossed.
+// Relative specifiers and `#libs/...` name files of the project; a package import is never crossed.
 import path from 'node:path';
 
 /** Where a file of the project stands: libs, one service (by name), the process modules, or elsewhere (tests, scripts). */
@@ -39,11 +39,16 @@ const noCrossing = {
     const from = placeOf(file);
     if (from.layer !== 'libs' && from.layer !== 'service') return {};
     const check = (node, specifier) => {
-      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
-      const target = path
-        .relative(root, path.resolve(path.dirname(path.resolve(root, file)), specifier))
-        .split(path.sep)
-        .join('/');
+      if (typeof specifier !== 'string') return;
+      // `#libs/...` (package.json "imports") names a file of libs/.
+      const alias = specifier.startsWith('#libs/') ? `libs/${specifier.slice('#libs/'.length)}` : null;
+      if (!alias && !specifier.startsWith('.')) return;
+      const target =
+        alias ??
+        path
+          .relative(root, path.resolve(path.dirname(path.resolve(root, file)), specifier))
+          .split(path.sep)
+          .join('/');
       const why = crossing(from, placeOf(target));
       if (why) context.report({ node, messageId: 'crossing', data: { why, specifier } });
     };

@@ -12,7 +12,7 @@
  * the service's answer as JSON on stdout; a refused request prints its error and exits with 1.
  */
 import { readFileSync } from 'node:fs';
-import { SOURCES_NS } from '../../libs/routes/aggregator/sources';
+import { SOURCES_NS } from '#libs/routes/aggregator/sources';
 
 export type Options = Record<string, string | true>;
 

@@ -1,9 +1,9 @@
 /** What the aggregator service's handlers are given. */
-import type { PostsRepository } from '../../libs/posts/repository';
-import type { JobQueue } from '../../libs/queue/types';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
-import type { TermsRepository } from '../../libs/terms/repository';
+import type { PostsRepository } from '#libs/posts/repository';
+import type { JobQueue } from '#libs/queue/types';
+import type { Site } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
+import type { TermsRepository } from '#libs/terms/repository';
 import type { ImportRecords } from './storage/records';
 
 export interface AggregatorDeps {

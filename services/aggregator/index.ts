@@ -2,17 +2,17 @@
  * The aggregator service: vendor/event-aggregator/v1, where the remote import service pushes batches
  * and states, and its sources routes, the import sources the service's workers fetch themselves.
  */
-import { PostsRepository } from '../../libs/posts/repository';
-import type { JobQueue } from '../../libs/queue/types';
-import { ServiceApp, type ServiceOptions } from '../../libs/rest/service';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
-import { TermsRepository } from '../../libs/terms/repository';
+import { PostsRepository } from '#libs/posts/repository';
+import type { JobQueue } from '#libs/queue/types';
+import { ServiceApp, type ServiceOptions } from '#libs/rest/service';
+import type { Site } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
+import { TermsRepository } from '#libs/terms/repository';
 import type { AggregatorDeps } from './deps';
 import { bindImport } from './import/handlers';
 import { ImportRecords } from './storage/records';
 import { bindSources, syncSchedule } from './sources/handlers';
-import { systemNow } from '../../libs/dates/post-dates';
+import { systemNow } from '#libs/dates/post-dates';
 
 /**
  * Events per `import.batch` job when nothing else is asked. A job's events go to the store in one

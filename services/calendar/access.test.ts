@@ -4,12 +4,12 @@
  * the caller read, on both stores; the two dialects' status rules around it; and the event archive's
  * filter with the author condition stays served by an index.
  */
-import { canReadRecord, makeAuthUser, type Caller } from '../../libs/auth/user';
-import type { CapabilityType, RoleName } from '../../libs/auth/roles';
-import { COLLECTIONS } from '../../libs/data/collections';
-import { openStore } from '../../libs/store';
-import { SqliteStore } from '../../libs/store/sqlite';
-import type { Filter, Store } from '../../libs/store/types';
+import { canReadRecord, makeAuthUser, type Caller } from '#libs/auth/user';
+import type { CapabilityType, RoleName } from '#libs/auth/roles';
+import { COLLECTIONS } from '#libs/data/collections';
+import { openStore } from '#libs/store/index';
+import { SqliteStore } from '#libs/store/sqlite';
+import type { Filter, Store } from '#libs/store/types';
 import { listStatuses, readableFilter, readableStatuses } from './access';
 import { INVALID } from './errors';
 import { eventFilter } from './event-query';

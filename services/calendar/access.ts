@@ -1,8 +1,8 @@
 /** Who may see and write what: statuses a caller may filter on or write (the reference's status rules). */
-import { can, readScope, type Caller } from '../../libs/auth/user';
-import type { FieldCondition, Filter } from '../../libs/store/types';
-import type { CapabilityType } from '../../libs/auth/roles';
-import { FILTER_STATUSES } from '../../libs/routes/vendor-events/args';
+import { can, readScope, type Caller } from '#libs/auth/user';
+import type { FieldCondition, Filter } from '#libs/store/types';
+import type { CapabilityType } from '#libs/auth/roles';
+import { FILTER_STATUSES } from '#libs/routes/vendor-events/args';
 import { INVALID } from './errors';
 
 /** What `any` means in a list: every status a record can be read in, not trash. */

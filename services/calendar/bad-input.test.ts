@@ -1,6 +1,6 @@
 /** Every malformed input to vendor/events/v1 gets the reference's 4xx envelope, never a 500, and changes nothing stored. */
-import { openStore } from '../../libs/store';
-import type { Store } from '../../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../test/support/app';
 
 const V1 = '/vendor/events/v1';

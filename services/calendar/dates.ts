@@ -1,6 +1,6 @@
 /** Post dates of calendar records as the reference prints them (`Y-m-d H:i:s`, local and UTC). */
-import { MYSQL_ZERO, mysqlUtc } from '../../libs/dates/format';
-import type { PostDoc } from '../../libs/posts/types';
+import { MYSQL_ZERO, mysqlUtc } from '#libs/dates/format';
+import type { PostDoc } from '#libs/posts/types';
 
 export function postDates(doc: Pick<PostDoc, 'date' | 'date_gmt' | 'modified' | 'modified_gmt'>): {
   date: string;

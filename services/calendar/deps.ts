@@ -1,14 +1,14 @@
 /** What the calendar service's handlers are given: the store, its repositories, the site facts and the route registry. */
-import type { Nonces } from '../../libs/auth/nonces';
-import type { UsersRepository } from '../../libs/auth/users';
-import type { CommentsRepository } from '../../libs/comments/repository';
-import type { MediaLibrary } from '../../libs/media/library';
-import type { FetchPolicy } from '../../libs/net/outbound';
-import type { PostsRepository } from '../../libs/posts/repository';
-import type { RouteRegistry } from '../../libs/rest/registry';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
-import type { TermsRepository } from '../../libs/terms/repository';
+import type { Nonces } from '#libs/auth/nonces';
+import type { UsersRepository } from '#libs/auth/users';
+import type { CommentsRepository } from '#libs/comments/repository';
+import type { MediaLibrary } from '#libs/media/library';
+import type { FetchPolicy } from '#libs/net/outbound';
+import type { PostsRepository } from '#libs/posts/repository';
+import type { RouteRegistry } from '#libs/rest/registry';
+import type { Site } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
+import type { TermsRepository } from '#libs/terms/repository';
 import type { CalendarCache } from './read-cache';
 
 export interface CalendarDeps {

@@ -1,5 +1,5 @@
 /** The calendar's errors in the reference's words and codes (Messages.php). */
-import { ParamError, RestError, invalidParams } from '../../libs/rest/errors';
+import { ParamError, RestError, invalidParams } from '#libs/rest/errors';
 
 export type LinkedKind = 'venue' | 'organizer';
 

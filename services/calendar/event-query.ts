@@ -7,11 +7,11 @@
  * the simple filters (featured...) declare theirs in libs/calendar/event-filters.ts; terms, venues and organizers are array side tables; ids and parents use the id
  * and parent indexes.
  */
-import type { Caller } from '../../libs/auth/user';
-import { eventFilterConditions, type EventFilterValues } from '../../libs/calendar/event-filters';
-import { EVENT_TYPE } from '../../libs/calendar/meta';
-import { searchPrivacy } from '../../libs/posts/search';
-import type { Filter } from '../../libs/store/types';
+import type { Caller } from '#libs/auth/user';
+import { eventFilterConditions, type EventFilterValues } from '#libs/calendar/event-filters';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import { searchPrivacy } from '#libs/posts/search';
+import type { Filter } from '#libs/store/types';
 import type { CalendarDeps } from './deps';
 
 export interface EventCriteria {

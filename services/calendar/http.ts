@@ -1,8 +1,8 @@
 /** What calendar handlers share: the v1 archive envelope and headers, the route family a request came through, by-slug paths, query keys. */
-import { totalPages } from '../../libs/rest/paging';
-import type { Endpoint, InputOf, Shared } from '../../libs/rest/params';
-import type { HandlerContext } from '../../libs/rest/service';
-import { restUrl, type Site } from '../../libs/rest/site';
+import { totalPages } from '#libs/rest/paging';
+import type { Endpoint, InputOf, Shared } from '#libs/rest/params';
+import type { HandlerContext } from '#libs/rest/service';
+import { restUrl, type Site } from '#libs/rest/site';
 
 /**
  * The v1 archive body: the items under their name, `rest_url` echoing the effective arguments,

@@ -4,13 +4,13 @@
  * media_sideload_image does: here through the media library and the one outbound guard, so a URL on a
  * private, loopback, link-local or metadata address (or redirecting to one) is refused.
  */
-import { can, type Caller } from '../../libs/auth/user';
-import { isImageAttachment } from '../../libs/media/library';
-import { sniffImage } from '../../libs/media/mime';
-import { fetchImage } from '../../libs/media/sideload';
-import type { PostDoc } from '../../libs/posts/types';
-import { isPositiveInt, isRecord, isUrl } from '../../libs/rest/args';
-import { RestError } from '../../libs/rest/errors';
+import { can, type Caller } from '#libs/auth/user';
+import { isImageAttachment } from '#libs/media/library';
+import { sniffImage } from '#libs/media/mime';
+import { fetchImage } from '#libs/media/sideload';
+import type { PostDoc } from '#libs/posts/types';
+import { isPositiveInt, isRecord, isUrl } from '#libs/rest/args';
+import { RestError } from '#libs/rest/errors';
 import type { CalendarDeps } from './deps';
 import { INVALID } from './errors';
 

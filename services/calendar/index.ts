@@ -1,18 +1,18 @@
 /** The calendar service: vendor/events/v1 events, venues, organizers, categories, tags and its OpenAPI document; ec/v1 over the same records. */
-import { Nonces } from '../../libs/auth/nonces';
-import { UsersRepository } from '../../libs/auth/users';
-import type { Config } from '../../libs/config/env';
-import { CommentsRepository } from '../../libs/comments/repository';
-import { MediaLibrary } from '../../libs/media/library';
-import { imageFetchPolicy } from '../../libs/media/sideload';
-import { storageFor } from '../../libs/media/storage';
-import { PostsRepository } from '../../libs/posts/repository';
-import type { RouteRegistry } from '../../libs/rest/registry';
-import { ServiceApp } from '../../libs/rest/service';
-import type { Site } from '../../libs/rest/site';
-import type { SiteSettings } from '../../libs/settings/site-settings';
-import type { Store } from '../../libs/store/types';
-import { TermsRepository } from '../../libs/terms/repository';
+import { Nonces } from '#libs/auth/nonces';
+import { UsersRepository } from '#libs/auth/users';
+import type { Config } from '#libs/config/env';
+import { CommentsRepository } from '#libs/comments/repository';
+import { MediaLibrary } from '#libs/media/library';
+import { imageFetchPolicy } from '#libs/media/sideload';
+import { storageFor } from '#libs/media/storage';
+import { PostsRepository } from '#libs/posts/repository';
+import type { RouteRegistry } from '#libs/rest/registry';
+import { ServiceApp } from '#libs/rest/service';
+import type { Site } from '#libs/rest/site';
+import type { SiteSettings } from '#libs/settings/site-settings';
+import type { Store } from '#libs/store/types';
+import { TermsRepository } from '#libs/terms/repository';
 import type { CalendarDeps } from './deps';
 import { bindDoc } from './doc/handlers';
 import { bindEc } from './ec/handlers';
@@ -26,8 +26,8 @@ import { bindTerms } from './terms/handlers';
 import { CalendarCache } from './read-cache';
 import { VENUE } from './venues/kind';
 import { bindViews } from './views/handlers';
-import { systemNow } from '../../libs/dates/post-dates';
-import { DEFAULT_GEOFENCE, DEFAULT_GEO_UNIT, geofenceKm } from '../../libs/calendar/geo';
+import { systemNow } from '#libs/dates/post-dates';
+import { DEFAULT_GEOFENCE, DEFAULT_GEO_UNIT, geofenceKm } from '#libs/calendar/geo';
 
 export async function createCalendarService(opts: {
   registry: RouteRegistry;

@@ -1,5 +1,5 @@
 /** Public addresses of calendar records: REST URLs and the reference's global ids (permalinks: libs/posts/permalink.ts). */
-import { restUrl, type Site } from '../../libs/rest/site';
+import { restUrl, type Site } from '#libs/rest/site';
 
 export const V1 = '/vendor/events/v1';
 

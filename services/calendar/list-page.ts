@@ -1,7 +1,7 @@
 /** A page of a calendar list, read through the list pages and totals the calendar keeps (./read-cache.ts). */
-import { listSkip } from '../../libs/rest/paging';
-import type { ReadCache } from '../../libs/rest/read-cache';
-import type { Doc, Filter, ReadableCollection, SortSpec } from '../../libs/store/types';
+import { listSkip } from '#libs/rest/paging';
+import type { ReadCache } from '#libs/rest/read-cache';
+import type { Doc, Filter, ReadableCollection, SortSpec } from '#libs/store/types';
 
 /** One page of posts and the total across pages, through the list pages and totals kept (the total is counted only when the page cannot tell it). */
 export async function pageWithTotal<T extends Doc>(

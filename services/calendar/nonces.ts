@@ -7,8 +7,8 @@
  *   (`manage_options`), sent back as `action_nonce` to ec/v2/onboarding/wizard.
  * Nonces are bound to the user they were made for and last 24 hours.
  */
-import { VIEW_NONCE_ACTION, type Nonces } from '../../libs/auth/nonces';
-import { can, type Caller } from '../../libs/auth/user';
+import { VIEW_NONCE_ACTION, type Nonces } from '#libs/auth/nonces';
+import { can, type Caller } from '#libs/auth/user';
 
 export { VIEW_NONCE_ACTION };
 export const WIZARD_NONCE_ACTION = '_tec_wizard';

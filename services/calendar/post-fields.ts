@@ -1,5 +1,5 @@
 /** Post fields that every calendar record takes the same way, whichever interface writes them. */
-import type { PostDoc } from '../../libs/posts/types';
+import type { PostDoc } from '#libs/posts/types';
 
 /** Post fields some writers send (ec/v1), as the gateway validated them; each present only when given. */
 export interface PostFieldsInput {

@@ -8,10 +8,10 @@
  * write by any service of this process drops them at once and another process's write shows within
  * Kept's time-to-live. Kept values are shared between responses, so nobody may change one.
  */
-import { ReadCache } from '../../libs/rest/read-cache';
-import type { Reply } from '../../libs/rest/service';
-import type { Site } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
+import { ReadCache } from '#libs/rest/read-cache';
+import type { Reply } from '#libs/rest/service';
+import type { Site } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
 
 /** A presented record, as embedded in another. */
 export type Presented = Record<string, unknown>;

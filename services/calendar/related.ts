@@ -3,8 +3,8 @@
  * images, featured images, categories and tags) for the whole page at once: one query for the linked
  * posts and images, one more only when linked posts have images not loaded yet, one for the terms.
  */
-import type { PostDoc } from '../../libs/posts/types';
-import type { TermDoc } from '../../libs/terms/repository';
+import type { PostDoc } from '#libs/posts/types';
+import type { TermDoc } from '#libs/terms/repository';
 import type { CalendarDeps } from './deps';
 
 export interface Related {

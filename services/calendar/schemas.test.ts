@@ -5,17 +5,17 @@
  * (libs/calendar/fields.ts, libs/calendar/event-fields.ts) set. Every field of the event's table
  * reaches the write arguments of each dialect that names it, and each consumer's order places it.
  */
-import { EVENT_ORDER, eventCopies, eventRecordName } from '../../libs/calendar/event-field-orders';
-import { EVENT_FIELDS, eventFieldEntries, isEventField } from '../../libs/calendar/event-fields';
-import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '../../libs/calendar/fields';
-import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../libs/calendar/meta';
-import { newCalendarRecord } from '../../libs/calendar/save';
-import type { PostDoc } from '../../libs/posts/types';
-import { EC_ENDPOINTS } from '../../libs/routes/ec';
-import { VENDOR_EVENT_ENDPOINTS } from '../../libs/routes/vendor-events/events';
-import { ecEventSchema, ecOrganizerSchema, ecVenueSchema } from '../../libs/routes/ec/schemas';
-import { eventSchema, organizerSchema, venueSchema } from '../../libs/routes/vendor-events/schemas';
-import type { TermDoc } from '../../libs/terms/repository';
+import { EVENT_ORDER, eventCopies, eventRecordName } from '#libs/calendar/event-field-orders';
+import { EVENT_FIELDS, eventFieldEntries, isEventField } from '#libs/calendar/event-fields';
+import { ORGANIZER_FIELDS, VENUE_FIELDS, ecName, fieldEntries, type LinkedFields } from '#libs/calendar/fields';
+import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import { newCalendarRecord } from '#libs/calendar/save';
+import type { PostDoc } from '#libs/posts/types';
+import { EC_ENDPOINTS } from '#libs/routes/ec/index';
+import { VENDOR_EVENT_ENDPOINTS } from '#libs/routes/vendor-events/events';
+import { ecEventSchema, ecOrganizerSchema, ecVenueSchema } from '#libs/routes/ec/schemas';
+import { eventSchema, organizerSchema, venueSchema } from '#libs/routes/vendor-events/schemas';
+import type { TermDoc } from '#libs/terms/repository';
 import { EC_EVENT, EC_ORGANIZER, EC_VENUE } from './ec/kinds';
 import { presentEntity, type EcView } from './ec/present';
 import type { EventParts } from './events/parts';

@@ -3,7 +3,7 @@
  * options collection under `batch:<key>` so a retried delete answers as the first one did. A batch job
  * is retried within a day at most, so older answers are dropped whenever a new one is recorded.
  */
-import type { Collection, Doc, Store } from '../../libs/store/types';
+import type { Collection, Doc, Store } from '#libs/store/types';
 
 const DAY_MS = 86_400_000;
 

@@ -5,12 +5,12 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Config } from '../../libs/config/env';
-import { chunkPassword, generateAppPassword, hashAccountPassword, verifyAccountPassword } from '../../libs/auth/passwords';
-import { DuplicateKeyError } from '../../libs/store/types';
-import { logger } from '../../libs/observability/logger';
+import type { Config } from '#libs/config/env';
+import { chunkPassword, generateAppPassword, hashAccountPassword, verifyAccountPassword } from '#libs/auth/passwords';
+import { DuplicateKeyError } from '#libs/store/types';
+import { logger } from '#libs/observability/logger';
 import type { ContentDeps } from './deps';
-import { errorCode, errorMessage } from '../../libs/observability/error-fields';
+import { errorCode, errorMessage } from '#libs/observability/error-fields';
 
 /** Where the first start leaves the generated credentials, inside DATA_DIR. */
 export const FIRST_RUN_FILE = 'first-run-credentials.txt';

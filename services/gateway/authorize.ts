@@ -14,13 +14,13 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import qs from 'qs';
-import { throttleLogin, type FailureThrottle } from '../../libs/auth/authenticate';
-import type { Nonces } from '../../libs/auth/nonces';
-import { chunkPassword, verifyAccountPassword } from '../../libs/auth/passwords';
-import { appPasswordProblem } from '../../libs/auth/limits';
-import type { UsersRepository } from '../../libs/auth/users';
-import { ADMIN_PATH, type Site } from '../../libs/rest/site';
-import { escapeHtml as esc } from '../../libs/html/escape';
+import { throttleLogin, type FailureThrottle } from '#libs/auth/authenticate';
+import type { Nonces } from '#libs/auth/nonces';
+import { chunkPassword, verifyAccountPassword } from '#libs/auth/passwords';
+import { appPasswordProblem } from '#libs/auth/limits';
+import type { UsersRepository } from '#libs/auth/users';
+import { ADMIN_PATH, type Site } from '#libs/rest/site';
+import { escapeHtml as esc } from '#libs/html/escape';
 import { clientIp } from './client-ip';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

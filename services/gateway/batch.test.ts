@@ -7,15 +7,15 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BATCHES } from '../../libs/data/collections';
-import { createInlineQueue } from '../../libs/queue';
-import { JobFailedError, QueueUnavailableError, type JobQueue } from '../../libs/queue/types';
-import { isRecord } from '../../libs/rest/args';
-import type { BatchJob, BatchResult } from '../../libs/rest/batch';
-import { BatchLedger, keyedBatchId } from '../../libs/rest/batch-ledger';
-import { MongoStore } from '../../libs/store/mongo';
-import { SqliteStore } from '../../libs/store/sqlite';
-import type { Store } from '../../libs/store/types';
+import { BATCHES } from '#libs/data/collections';
+import { createInlineQueue } from '#libs/queue/index';
+import { JobFailedError, QueueUnavailableError, type JobQueue } from '#libs/queue/types';
+import { isRecord } from '#libs/rest/args';
+import type { BatchJob, BatchResult } from '#libs/rest/batch';
+import { BatchLedger, keyedBatchId } from '#libs/rest/batch-ledger';
+import { MongoStore } from '#libs/store/mongo';
+import { SqliteStore } from '#libs/store/sqlite';
+import type { Store } from '#libs/store/types';
 import { answerBatch, idempotencyKey } from './batch';
 
 const stores: Array<[string, () => Promise<{ store: Store; cleanup: () => Promise<void> }>]> = [

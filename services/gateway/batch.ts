@@ -19,12 +19,12 @@ import {
   keyedBatchId,
   unkeyedBatchId,
   type BatchEntry,
-} from '../../libs/rest/batch-ledger';
-import type { BatchJob, BatchResult } from '../../libs/rest/batch';
-import { RETRY_AFTER_SECONDS, RestError, unavailableFor } from '../../libs/rest/errors';
-import type { RestOutput } from '../../libs/rest/server';
-import { JobFailedError, QueueTimeoutError, type JobQueue } from '../../libs/queue/types';
-import { logger } from '../../libs/observability/logger';
+} from '#libs/rest/batch-ledger';
+import type { BatchJob, BatchResult } from '#libs/rest/batch';
+import { RETRY_AFTER_SECONDS, RestError, unavailableFor } from '#libs/rest/errors';
+import type { RestOutput } from '#libs/rest/server';
+import { JobFailedError, QueueTimeoutError, type JobQueue } from '#libs/queue/types';
+import { logger } from '#libs/observability/logger';
 
 const log = logger.child({ component: 'batch' });
 

@@ -1,12 +1,12 @@
 /** What the gateway answers itself: the site index, namespace indexes, the batch executor and cms-abilities/v1. */
-import { asRestError } from '../../libs/rest/errors';
-import { namespaceIndex, siteIndex } from '../../libs/rest/index-doc';
-import { logger } from '../../libs/observability/logger';
-import type { BatchJob } from '../../libs/rest/batch';
-import type { BatchLedger } from '../../libs/rest/batch-ledger';
-import type { RestServer } from '../../libs/rest/server';
-import type { JobQueue } from '../../libs/queue/types';
-import { BATCH_ENDPOINT, SITE_INDEX_ENDPOINT } from '../../libs/routes/site';
+import { asRestError } from '#libs/rest/errors';
+import { namespaceIndex, siteIndex } from '#libs/rest/index-doc';
+import { logger } from '#libs/observability/logger';
+import type { BatchJob } from '#libs/rest/batch';
+import type { BatchLedger } from '#libs/rest/batch-ledger';
+import type { RestServer } from '#libs/rest/server';
+import type { JobQueue } from '#libs/queue/types';
+import { BATCH_ENDPOINT, SITE_INDEX_ENDPOINT } from '#libs/routes/site';
 import { registerAbilities } from './abilities/handlers';
 import { answerBatch } from './batch';
 

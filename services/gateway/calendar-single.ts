@@ -7,16 +7,16 @@
  * calendar page's frame and stylesheet. A record the caller may not read is a 404 page.
  */
 import type Koa from 'koa';
-import type { Authenticator } from '../../libs/auth/authenticate';
-import type { AuthUser } from '../../libs/auth/user';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../libs/calendar/meta';
-import { escapeHtml as esc } from '../../libs/html/escape';
-import { stateString } from '../../libs/http/koa-state';
-import { isRecord } from '../../libs/rest/args';
-import { RestError, retryAfterHeader } from '../../libs/rest/errors';
-import type { PageAnswer } from '../../libs/routes/calendar-views';
-import type { RestServer } from '../../libs/rest/server';
-import type { Site } from '../../libs/rest/site';
+import type { Authenticator } from '#libs/auth/authenticate';
+import type { AuthUser } from '#libs/auth/user';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import { escapeHtml as esc } from '#libs/html/escape';
+import { stateString } from '#libs/http/koa-state';
+import { isRecord } from '#libs/rest/args';
+import { RestError, retryAfterHeader } from '#libs/rest/errors';
+import type { PageAnswer } from '#libs/routes/calendar-views';
+import type { RestServer } from '#libs/rest/server';
+import type { Site } from '#libs/rest/site';
 import { CALENDAR_ASSETS_PATH, CALENDAR_PATH, PAGE_CACHE, loadAssets, type Asset } from './calendar-page';
 import { clientIp } from './client-ip';
 import { queryOf } from './middleware/route';

@@ -5,7 +5,7 @@
  * address is served all along.
  */
 import net from 'node:net';
-import { loadConfig } from '../../libs/config/env';
+import { loadConfig } from '#libs/config/env';
 import { startTestApp, type TestApp } from '../../test/support/app';
 
 const SLOW = 1000;

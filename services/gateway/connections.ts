@@ -11,8 +11,8 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config } from '../../libs/config/env';
-import { logger } from '../../libs/observability/logger';
+import type { Config } from '#libs/config/env';
+import { logger } from '#libs/observability/logger';
 
 /** Longer than a load balancer's idle timeout (60 s on the common ones), so the balancer closes first. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;

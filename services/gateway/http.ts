@@ -7,12 +7,12 @@
  * whose answer is written with the reference's headers.
  */
 import Koa from 'koa';
-import type { Authenticator } from '../../libs/auth/authenticate';
-import { opsEndpoints } from '../../libs/http/ops';
-import { readBody } from '../../libs/http/read-body';
-import type { FileStorage } from '../../libs/media/storage';
-import type { RestServer } from '../../libs/rest/server';
-import type { Site } from '../../libs/rest/site';
+import type { Authenticator } from '#libs/auth/authenticate';
+import { opsEndpoints } from '#libs/http/ops';
+import { readBody } from '#libs/http/read-body';
+import type { FileStorage } from '#libs/media/storage';
+import type { RestServer } from '#libs/rest/server';
+import type { Site } from '#libs/rest/site';
 import { serveUpload } from './uploads';
 import { authenticate } from './middleware/authenticate';
 import { dispatchRest } from './middleware/dispatch';

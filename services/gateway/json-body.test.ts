@@ -1,5 +1,5 @@
 /** JSON bodies are decoded as the reference's json_decode decodes them, with its errors for what it refuses. */
-import { errors } from '../../libs/rest/errors';
+import { errors } from '#libs/rest/errors';
 import { JSON_MAX_DEPTH, jsonDepth, parseBody } from './middleware/parse-body';
 
 const json = (text: string | Buffer) => parseBody(typeof text === 'string' ? Buffer.from(text) : text, 'application/json');

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { logTo } from '../../libs/observability/logger';
+import { logTo } from '#libs/observability/logger';
 import { ADMIN, basic, startTestApp, type TestApp } from '../../test/support/app';
 import { createServiceHost } from '../host';
 

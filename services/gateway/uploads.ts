@@ -7,10 +7,10 @@ import { PassThrough } from 'node:stream';
 import busboy from 'busboy';
 import type Koa from 'koa';
 import qs from 'qs';
-import type { FileStorage } from '../../libs/media/storage';
-import { isValidKey } from '../../libs/media/storage';
-import { UPLOADS_PATH } from '../../libs/media/library';
-import type { UploadedFile } from '../../libs/rest/service';
+import type { FileStorage } from '#libs/media/storage';
+import { isValidKey } from '#libs/media/storage';
+import { UPLOADS_PATH } from '#libs/media/library';
+import type { UploadedFile } from '#libs/rest/service';
 
 /**
  * Whether a conditional GET of a static file may be answered 304: its ETag is among If-None-Match, or

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COLLECTIONS } from '../../libs/data/collections';
-import { openStore } from '../../libs/store';
-import type { Store } from '../../libs/store/types';
+import { COLLECTIONS } from '#libs/data/collections';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { cacheKey, OEMBED_CACHE_COLLECTION, OembedCache } from './cache';
 
 describe('the oEmbed cache', () => {

@@ -5,7 +5,7 @@
  * data is written out. Expired entries are ignored when read and removed when the next entry is written.
  */
 import { createHash } from 'node:crypto';
-import { DuplicateKeyError, type Collection, type Store } from '../../libs/store/types';
+import { DuplicateKeyError, type Collection, type Store } from '#libs/store/types';
 import type { OembedData } from './embed';
 
 /** The reference's rest_oembed_ttl. */

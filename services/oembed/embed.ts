@@ -4,15 +4,15 @@
  * `rich` answer whose html is the reference's blockquote fallback, sandboxed iframe and resize script.
  */
 import { randomBytes } from 'node:crypto';
-import type { UsersRepository } from '../../libs/auth/users';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../libs/calendar/meta';
-import { permalinkOf, resolvePermalink, type PageParents } from '../../libs/posts/permalink';
-import { renderTitle, stripAllTags } from '../../libs/posts/render';
-import type { PostsRepository } from '../../libs/posts/repository';
-import type { PostDoc } from '../../libs/posts/types';
-import type { Site } from '../../libs/rest/site';
-import { escapeHtml } from '../../libs/html/escape';
-import { isRecord } from '../../libs/rest/args';
+import type { UsersRepository } from '#libs/auth/users';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import { permalinkOf, resolvePermalink, type PageParents } from '#libs/posts/permalink';
+import { renderTitle, stripAllTags } from '#libs/posts/render';
+import type { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import type { Site } from '#libs/rest/site';
+import { escapeHtml } from '#libs/html/escape';
+import { isRecord } from '#libs/rest/args';
 
 /** Post types with public single pages, which the reference embeds. */
 export const EMBEDDABLE_TYPES = new Set(['post', 'page', EVENT_TYPE, VENUE_TYPE, ORGANIZER_TYPE]);

@@ -5,16 +5,16 @@
  * address, an unusable answer) completes with `data: null`; a provider that is down or slow throws, so
  * the queue tries once more.
  */
-import type { Config } from '../../libs/config/env';
-import { logger } from '../../libs/observability/logger';
-import { UnrecoverableError } from '../../libs/queue';
-import type { JobHandler } from '../../libs/queue/types';
-import type { Store } from '../../libs/store/types';
+import type { Config } from '#libs/config/env';
+import { logger } from '#libs/observability/logger';
+import { UnrecoverableError } from '#libs/queue/index';
+import type { JobHandler } from '#libs/queue/types';
+import type { Store } from '#libs/store/types';
 import { cacheKey, OembedCache, type LookupParams } from './cache';
 import type { OembedData } from './embed';
 import { discoverEndpoint, fetchFromProvider, fetchPolicy, proxyAnswer } from './provider';
-import { RefusedError } from '../../libs/net/outbound';
-import { isRecord } from '../../libs/rest/args';
+import { RefusedError } from '#libs/net/outbound';
+import { isRecord } from '#libs/rest/args';
 
 export interface FetchResult {
   data: OembedData | null;

@@ -2,13 +2,13 @@
  * oembed/1.0 embed and proxy (reference: WP_oEmbed_Controller get_item, get_proxy_item and
  * get_proxy_item_permissions_check). Both answer JSON, or XML for `format=xml`.
  */
-import { can } from '../../libs/auth/user';
-import { logger } from '../../libs/observability/logger';
-import { onSite } from '../../libs/posts/permalink';
-import { JobFailedError, QueueTimeoutError } from '../../libs/queue/types';
-import { RestError, errors } from '../../libs/rest/errors';
-import type { Reply, ServiceApp } from '../../libs/rest/service';
-import { OEMBED_ENDPOINTS as EPS } from '../../libs/routes/oembed';
+import { can } from '#libs/auth/user';
+import { logger } from '#libs/observability/logger';
+import { onSite } from '#libs/posts/permalink';
+import { JobFailedError, QueueTimeoutError } from '#libs/queue/types';
+import { RestError, errors } from '#libs/rest/errors';
+import type { Reply, ServiceApp } from '#libs/rest/service';
+import { OEMBED_ENDPOINTS as EPS } from '#libs/routes/oembed';
 import { cacheKey, type LookupParams } from './cache';
 import type { FetchResult } from './fetch-job';
 import { localEmbed, type OembedData } from './embed';

@@ -1,8 +1,8 @@
 /** The oEmbed service: oembed/1.0 embed (this site's records) and proxy (other sites, fetched by workers). */
-import { UsersRepository } from '../../libs/auth/users';
-import { PostsRepository } from '../../libs/posts/repository';
-import type { JobQueue } from '../../libs/queue/types';
-import { ServiceApp, type ServiceOptions } from '../../libs/rest/service';
+import { UsersRepository } from '#libs/auth/users';
+import { PostsRepository } from '#libs/posts/repository';
+import type { JobQueue } from '#libs/queue/types';
+import { ServiceApp, type ServiceOptions } from '#libs/rest/service';
 import { OembedCache } from './cache';
 import type { EmbedDeps } from './embed';
 import { bindOembed } from './handlers';

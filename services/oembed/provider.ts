@@ -5,10 +5,10 @@
  * written from its fields, rich and video markup goes through the single-iframe sanitiser.
  */
 import type { OembedData } from './embed';
-import { escapeHtml } from '../../libs/html/escape';
-import { isRecord } from '../../libs/rest/args';
-import { TooDeepError, attributeOf, elementsOf, parseHtmlDocument, type HtmlDocument } from '../../libs/html/parse';
-import { guardedGet, outboundPolicy, RefusedError, type FetchPolicy } from '../../libs/net/outbound';
+import { escapeHtml } from '#libs/html/escape';
+import { isRecord } from '#libs/rest/args';
+import { TooDeepError, attributeOf, elementsOf, parseHtmlDocument, type HtmlDocument } from '#libs/html/parse';
+import { guardedGet, outboundPolicy, RefusedError, type FetchPolicy } from '#libs/net/outbound';
 import { httpUrl, sanitizeEmbedHtml } from './sanitize';
 import type { LookupParams } from './cache';
 

@@ -5,19 +5,9 @@
  * input is copied through), scripts and every other element are dropped, and the iframe is sandboxed
  * and tied to its blockquote by a secret. Anything else gives `false`, as the reference does.
  */
-import { escapeHtml } from '../../libs/html/escape';
+import { escapeHtml } from '#libs/html/escape';
 import { embedSecret } from './embed';
-import {
-  TooDeepError,
-  attributeOf,
-  childrenOf,
-  elementsOf,
-  isElement,
-  isText,
-  parseHtmlFragment,
-  type HtmlChild,
-  type HtmlElement,
-} from '../../libs/html/parse';
+import { TooDeepError, attributeOf, childrenOf, elementsOf, isElement, isText, parseHtmlFragment, type HtmlChild, type HtmlElement } from '#libs/html/parse';
 
 const NUMBER = /^\d{1,5}$/;
 const SIZE = /^\d{1,5}%?$/;

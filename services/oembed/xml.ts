@@ -4,8 +4,8 @@
  * (existing character references kept), `false` and empty values as empty elements, nested lists as
  * nested elements with numeric keys named `oembed`.
  */
-import { isRecord } from '../../libs/rest/args';
-import type { RawBody } from '../../libs/rest/service';
+import { isRecord } from '#libs/rest/args';
+import type { RawBody } from '#libs/rest/service';
 
 export const XML_CONTENT_TYPE = 'text/xml; charset=UTF-8';
 

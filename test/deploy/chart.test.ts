@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 
-import { EXAMPLE_SECRETS } from '../../libs/config/env';
+import { EXAMPLE_SECRETS } from '#libs/config/env';
 import { schemaErrors, unknownFieldErrors, validateManifests, type K8sObject } from '../../scripts/deploy/manifests';
 import { helmLint, helmTemplate, objectsOrThrow } from '../../scripts/deploy/render';
 import { CHART_DIR, CHART_NAME, versions } from '../../scripts/deploy/tools';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { ROLES } from '../../libs/config/env';
+import { ROLES } from '#libs/config/env';
 import { REPO_ROOT } from '../../scripts/deploy/tools';
 
 interface Stage {

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { EXAMPLE_SECRETS, loadConfig } from '../../libs/config/env';
+import { EXAMPLE_SECRETS, loadConfig } from '#libs/config/env';
 import { REPO_ROOT } from '../../scripts/deploy/tools';
 
 const SECRET_NAMES = Object.keys(EXAMPLE_SECRETS) as Array<keyof typeof EXAMPLE_SECRETS>;

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { CLUSTER_ROLES, ENV, type EnvName } from '../../libs/config/env';
+import { CLUSTER_ROLES, ENV, type EnvName } from '#libs/config/env';
 import { helmTemplate, objectsOrThrow } from '../../scripts/deploy/render';
 import { CHART_DIR } from '../../scripts/deploy/tools';
 import {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { EVENT_TYPE } from '../../libs/calendar/meta';
+import { EVENT_TYPE } from '#libs/calendar/meta';
 import { startTestApp, type TestApp } from '../support/app';
 import { freePort } from '../support/cluster';
 import { AppStore, eaEvent } from '../support/imports';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type Config } from '../../libs/config/env';
+import { loadConfig, type Config } from '#libs/config/env';
 import { start, type Running } from '../../services/runtime';
 
 export const ADMIN = { login: 'admin', password: 'admin-account-password', appPassword: 'abcd EFGH ijkl MNOP qrst UVWX' };

@@ -4,9 +4,9 @@
  * fixture makers that write as the administrator.
  */
 import sharp from 'sharp';
-import { PostsRepository } from '../../libs/posts/repository';
-import { siteFrom } from '../../libs/rest/site';
-import type { Store } from '../../libs/store/types';
+import { PostsRepository } from '#libs/posts/repository';
+import { siteFrom } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
 import { ImportRecords } from '../../services/aggregator/storage/records';
 import { startTestApp, type ApiResponse, type RequestOptions, type TestApp } from './app';
 import { openAppStore, Tally, type Expectations, type Ownership } from './authz';

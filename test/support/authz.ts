@@ -3,8 +3,8 @@
  * reference's capability table), who owns the record a cell acts on, and a fingerprint of the store
  * to prove that a refused request changed nothing.
  */
-import { openStore } from '../../libs/store';
-import type { Store } from '../../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import type { TestApp } from './app';
 import { ROLES, type RoleName, type RoleUsers, type Who } from './roles';
 

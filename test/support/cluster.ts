@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { SERVICES, type Role } from '../../libs/config/env';
+import { SERVICES, type Role } from '#libs/config/env';
 import { ADMIN, makeRequester, type ApiResponse, type RequestOptions } from './app';
 import { freePort } from './ports';
 import { redisPrefix } from './redis-prefix';

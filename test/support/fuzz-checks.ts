@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { COLLECTIONS } from '../../libs/data/collections';
-import type { Store } from '../../libs/store/types';
+import { COLLECTIONS } from '#libs/data/collections';
+import type { Store } from '#libs/store/types';
 
 // ---------------------------------------------------------------------------------------------
 // What an answer must not carry

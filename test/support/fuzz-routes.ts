@@ -17,11 +17,11 @@
  * FUZZ_SEED picks another deterministic sample, FUZZ_PER_ARG how many bad values each argument gets
  * (3), FUZZ_DEBUG=1 prints the server's own errors with their stacks.
  */
-import { logger } from '../../libs/observability/logger';
-import { openStore } from '../../libs/store';
-import type { Store } from '../../libs/store/types';
-import { COLLECTIONS } from '../../libs/data/collections';
-import { buildRegistry } from '../../libs/routes';
+import { logger } from '#libs/observability/logger';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
+import { COLLECTIONS } from '#libs/data/collections';
+import { buildRegistry } from '#libs/routes/index';
 import { basic, startTestApp, type TestApp } from './app';
 import { digestDiff, digestStore, leakIn, suspiciousKeys, watchWrites, type Digest } from './fuzz-checks';
 import { generateCases, generateXssCases, storedXss, type FuzzCase, type Fixtures } from './fuzz';

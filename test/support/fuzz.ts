@@ -9,9 +9,9 @@
  * SQL text, a file path) and how to digest the store, so a test can tell whether a refused request changed
  * anything, in fuzz-checks.ts.
  */
-import { COLLECTIONS } from '../../libs/data/collections';
-import type { ArgDecl, CompiledRoute, EndpointDecl, RouteRegistry } from '../../libs/rest/registry';
-import type { Store } from '../../libs/store/types';
+import { COLLECTIONS } from '#libs/data/collections';
+import type { ArgDecl, CompiledRoute, EndpointDecl, RouteRegistry } from '#libs/rest/registry';
+import type { Store } from '#libs/store/types';
 import type { Who } from './roles';
 import { BAD_BATCHES, BAD_BODIES, BAD_IDS, BAD_VALUES, GLOBAL_QUERIES, pick, prng, sample, type BadValue } from './fuzz-values';
 import { markupProbe, xssIn } from './xss';

@@ -3,11 +3,11 @@
  * Import_Record factory and BatchDataMaker), batch bodies, and direct access to a test app's store to
  * make import records in a given state and read back what a batch stored.
  */
-import { PostsRepository } from '../../libs/posts/repository';
-import type { PostDoc } from '../../libs/posts/types';
-import { siteFrom } from '../../libs/rest/site';
-import { openStore } from '../../libs/store';
-import type { Store } from '../../libs/store/types';
+import { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import { siteFrom } from '#libs/rest/site';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { ImportRecords, RECORD_META, type ImportRecordDoc } from '../../services/aggregator/storage/records';
 import type { TestApp } from './app';
 

@@ -2,7 +2,7 @@
  * The queue as its own tests see it. They drive its mechanics with payloads of no real job's shape, so
  * they use it untyped: any data, any result (the typed surface is checked by the services' use of it).
  */
-import type { EnqueueOptions, JobContext, JobHandlers, JobName, JobQueue } from '../../libs/queue/types';
+import type { EnqueueOptions, JobContext, JobHandlers, JobName, JobQueue } from '#libs/queue/types';
 
 export interface LooseQueue extends Omit<JobQueue, 'run' | 'enqueue' | 'schedule'> {
   run<O = unknown>(name: JobName, data: unknown, options?: EnqueueOptions): Promise<O>;

@@ -6,7 +6,7 @@
 import { startTestApp, type ApiResponse, type TestApp } from './app';
 import { openAppStore, Tally } from './authz';
 import { createRoleUsers, type RoleUsers } from './roles';
-import type { Store } from '../../libs/store/types';
+import type { Store } from '#libs/store/types';
 
 export type Reader = 'guest' | 'subscriber';
 export const READERS: Reader[] = ['guest', 'subscriber'];

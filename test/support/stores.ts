@@ -5,9 +5,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MongoStore } from '../../libs/store/mongo';
-import { SqliteStore } from '../../libs/store/sqlite';
-import { DuplicateKeyError, type Store } from '../../libs/store/types';
+import { MongoStore } from '#libs/store/mongo';
+import { SqliteStore } from '#libs/store/sqlite';
+import { DuplicateKeyError, type Store } from '#libs/store/types';
 
 export interface OpenedStore {
   store: Store;

@@ -6,7 +6,7 @@
  * records the caller's single read allows, shows all of those in the statuses it asked for, and counts
  * exactly what it shows.
  */
-import type { Store } from '../../libs/store/types';
+import type { Store } from '#libs/store/types';
 import type { ApiResponse, TestApp } from './app';
 import { ROLES, type RoleName, type RoleUsers, type Who } from './roles';
 

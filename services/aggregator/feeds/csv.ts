@@ -13,11 +13,11 @@
  */
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { EVENT_ORDER } from '../../../libs/calendar/event-field-orders';
-import { EVENT_FIELDS, eventFieldEntries, type EventField, type EventFieldRow, type ImportSpec } from '../../../libs/calendar/event-fields';
-import { strtotime } from '../../../libs/calendar/strtotime';
-import { zoneOf } from '../../../libs/calendar/timezone';
-import { isRecord } from '../../../libs/rest/args';
+import { EVENT_ORDER } from '#libs/calendar/event-field-orders';
+import { EVENT_FIELDS, eventFieldEntries, type EventField, type EventFieldRow, type ImportSpec } from '#libs/calendar/event-fields';
+import { strtotime } from '#libs/calendar/strtotime';
+import { zoneOf } from '#libs/calendar/timezone';
+import { isRecord } from '#libs/rest/args';
 import { truthy, type EaOrganizer, type EaVenue } from '../items/items';
 import type { FeedError, FeedEvent, FeedResult } from './types';
 import { dateText, ianaOfTzid, isWall, wallText, type Wall } from './zones';

@@ -10,7 +10,7 @@
  *   all-day events as dates with the inclusive last day (DTEND is exclusive in iCalendar).
  */
 import { createHash } from 'node:crypto';
-import { zoneOf } from '../../../libs/calendar/timezone';
+import { zoneOf } from '#libs/calendar/timezone';
 import { expand, overlaps, type Occurrence, type Window } from './recurrence';
 import type { FeedError, FeedEvent, FeedResult } from './types';
 import { groupEvents } from './groups';

@@ -6,8 +6,8 @@
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { findIana } from 'windows-iana';
-import { zoneFor, zoneOf } from '../../../libs/calendar/timezone';
-import { daysInMonth, wallOfUtc, type Wall } from '../../../libs/dates/wall';
+import { zoneFor, zoneOf } from '#libs/calendar/timezone';
+import { daysInMonth, wallOfUtc, type Wall } from '#libs/dates/wall';
 
 export type { Wall };
 

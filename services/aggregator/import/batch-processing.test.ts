@@ -5,7 +5,7 @@
  */
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
 import type { Activity } from '../storage/activity';
 import { RECORD_META } from '../storage/records';
 

@@ -11,13 +11,13 @@
  * the running jobs, and a resend after a failure runs fresh jobs whose work is idempotent.
  */
 import { createHash } from 'node:crypto';
-import { errors, invalidParams, type RestError } from '../../../libs/rest/errors';
-import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
-import type { InputOf } from '../../../libs/rest/params';
-import { AGGREGATOR_IMPORT_ENDPOINTS as EPS, INVALID } from '../../../libs/routes/aggregator/import';
-import { isRecord } from '../../../libs/rest/args';
-import { logger } from '../../../libs/observability/logger';
-import type { Update } from '../../../libs/store/types';
+import { errors, invalidParams, type RestError } from '#libs/rest/errors';
+import type { HandlerContext, Reply, ServiceApp } from '#libs/rest/service';
+import type { InputOf } from '#libs/rest/params';
+import { AGGREGATOR_IMPORT_ENDPOINTS as EPS, INVALID } from '#libs/routes/aggregator/import';
+import { isRecord } from '#libs/rest/args';
+import { logger } from '#libs/observability/logger';
+import type { Update } from '#libs/store/types';
 import type { AggregatorDeps } from '../deps';
 import type { BatchContext } from '../storage/insert-job';
 import { checkEvents } from '../items/check';

@@ -5,7 +5,7 @@
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
 import { clearRedisPrefix, redisPrefix } from '../../../test/support/redis-prefix';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import { EVENT_TYPE } from '#libs/calendar/meta';
 import { DEFAULT_SLICE_SIZE } from '..';
 import { RECORD_META } from '../storage/records';
 

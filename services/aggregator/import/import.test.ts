@@ -5,7 +5,7 @@
  */
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import { EVENT_TYPE } from '#libs/calendar/meta';
 import { INTERVAL_OPTION, clampInterval, setBatchInterval } from './interval';
 import { ERROR_COMMENT_TYPE, RECORD_META } from '../storage/records';
 

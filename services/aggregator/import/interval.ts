@@ -4,7 +4,7 @@
  * (`node dist/scripts/import.js interval <seconds>`); whatever is stored, the answer is clamped as the
  * reference clamps the filtered value: non-numeric or at most 10 gives 10, above 600 gives 600.
  */
-import type { Collection, Store } from '../../../libs/store/types';
+import type { Collection, Store } from '#libs/store/types';
 
 export const INTERVAL_MIN = 10;
 export const INTERVAL_MAX = 600;

@@ -1,20 +1,20 @@
 /** The import jobs: `import.batch`, each step of a pushed batch (storage/insert.ts), and `import.source`, one run of an import source (source-run.ts). */
-import type { Config } from '../../../libs/config/env';
-import { MediaLibrary } from '../../../libs/media/library';
-import { imageFetchPolicy } from '../../../libs/media/sideload';
-import { storageFor } from '../../../libs/media/storage';
-import type { FetchPolicy } from '../../../libs/net/outbound';
-import { PostsRepository } from '../../../libs/posts/repository';
-import type { JobHandler } from '../../../libs/queue/types';
-import type { Site } from '../../../libs/rest/site';
-import type { Store } from '../../../libs/store/types';
-import { TermsRepository } from '../../../libs/terms/repository';
-import { CommentsRepository } from '../../../libs/comments/repository';
+import type { Config } from '#libs/config/env';
+import { MediaLibrary } from '#libs/media/library';
+import { imageFetchPolicy } from '#libs/media/sideload';
+import { storageFor } from '#libs/media/storage';
+import type { FetchPolicy } from '#libs/net/outbound';
+import { PostsRepository } from '#libs/posts/repository';
+import type { JobHandler } from '#libs/queue/types';
+import type { Site } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
+import { TermsRepository } from '#libs/terms/repository';
+import { CommentsRepository } from '#libs/comments/repository';
 import { runImportJob } from '../storage/insert';
 import type { EventsResult, ImportJob, LinkedResult } from '../storage/insert-job';
 import { runSource, type SourceRunResult } from './source-run';
 import { Sources } from '../sources/sources';
-import { systemNow } from '../../../libs/dates/post-dates';
+import { systemNow } from '#libs/dates/post-dates';
 
 declare module '../../../libs/queue/types' {
   interface JobPayloads {

@@ -6,12 +6,12 @@
  * counts and errors go to the run's import record as the run goes. Re-imports update events by their
  * feed UID (and recurrence id), so a run repeated after a crash stores nothing twice.
  */
-import { trashRecords } from '../../../libs/calendar/lifecycle';
-import { EVENT_META, EVENT_TYPE } from '../../../libs/calendar/meta';
-import type { CommentsRepository } from '../../../libs/comments/repository';
-import { guardedGet, RefusedError, type FetchPolicy } from '../../../libs/net/outbound';
-import { logger } from '../../../libs/observability/logger';
-import type { JobContext } from '../../../libs/queue/types';
+import { trashRecords } from '#libs/calendar/lifecycle';
+import { EVENT_META, EVENT_TYPE } from '#libs/calendar/meta';
+import type { CommentsRepository } from '#libs/comments/repository';
+import { guardedGet, RefusedError, type FetchPolicy } from '#libs/net/outbound';
+import { logger } from '#libs/observability/logger';
+import type { JobContext } from '#libs/queue/types';
 import { mergeActivity, type Activity } from '../storage/activity';
 import { parseFeed } from '../feeds';
 import type { InsertDeps } from '../storage/insert-job';

@@ -4,10 +4,10 @@
  * an event's start and end in its zone. Pure.
  */
 import { DateTime } from 'luxon';
-import type { EventTimes } from '../../../libs/calendar/meta';
-import { zoneFor, zoneOf } from '../../../libs/calendar/timezone';
-import { readWall } from '../../../libs/dates/wall';
-import { ParamError } from '../../../libs/rest/errors';
+import type { EventTimes } from '#libs/calendar/meta';
+import { zoneFor, zoneOf } from '#libs/calendar/timezone';
+import { readWall } from '#libs/dates/wall';
+import { ParamError } from '#libs/rest/errors';
 import { truthy, type EaEvent } from './items';
 
 type Kind = 'string' | 'scalar' | 'flag' | 'list' | 'strings';

@@ -7,8 +7,8 @@
  * `javascript:` or `data:` URL is stored as nothing; category and tag names as the reference stores
  * term names. Pure.
  */
-import { nameField } from '../../../libs/html/text';
-import { THIRD_PARTY } from '../../../libs/posts/save-filter';
+import { nameField } from '#libs/html/text';
+import { THIRD_PARTY } from '#libs/posts/save-filter';
 import type { EaEvent, EaOrganizer, EaVenue } from './items';
 
 type Kind = 'title' | 'html' | 'text' | 'url';

@@ -6,8 +6,8 @@
  * and nothing is built or written for it.
  */
 import { createHash } from 'node:crypto';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import type { PostsRepository } from '../../../libs/posts/repository';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import type { PostsRepository } from '#libs/posts/repository';
 import { eventIdentity } from './identity';
 import type { EaEvent } from './items';
 

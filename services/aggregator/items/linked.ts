@@ -2,9 +2,9 @@
  * What the events of a batch store besides their times: the venues and organizers they name (as
  * deduplicated specs with their meta), their category and tag names, and their own event meta. Pure.
  */
-import { costText } from '../../../libs/calendar/cost';
-import { coordinateOf } from '../../../libs/calendar/fields';
-import { EVENT_META, ORGANIZER_META, VENUE_META } from '../../../libs/calendar/meta';
+import { costText } from '#libs/calendar/cost';
+import { coordinateOf } from '#libs/calendar/fields';
+import { EVENT_META, ORGANIZER_META, VENUE_META } from '#libs/calendar/meta';
 import { identity, linkedUniqueIdOf, type Identity } from './identity';
 import { text, truthy, type EaEvent, type EaOrganizer, type EaVenue } from './items';
 

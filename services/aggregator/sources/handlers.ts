@@ -3,15 +3,15 @@
  * presents them, and the handlers that list, create, edit, delete and run sources, keeping each
  * source's queue schedule in step with it.
  */
-import { CATEGORY_TAXONOMY } from '../../../libs/calendar/meta';
-import { can } from '../../../libs/auth/user';
-import { mysqlLocal } from '../../../libs/dates/format';
-import { ParamError, RestError, invalidParams } from '../../../libs/rest/errors';
-import { pagingHeaders } from '../../../libs/rest/paging';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { SOURCE_ENDPOINTS as EPS, SOURCES_NS } from '../../../libs/routes/aggregator/sources';
-import type { InputOf, Shared } from '../../../libs/rest/params';
+import { CATEGORY_TAXONOMY } from '#libs/calendar/meta';
+import { can } from '#libs/auth/user';
+import { mysqlLocal } from '#libs/dates/format';
+import { ParamError, RestError, invalidParams } from '#libs/rest/errors';
+import { pagingHeaders } from '#libs/rest/paging';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import { restUrl, type Site } from '#libs/rest/site';
+import { SOURCE_ENDPOINTS as EPS, SOURCES_NS } from '#libs/routes/aggregator/sources';
+import type { InputOf, Shared } from '#libs/rest/params';
 import type { AggregatorDeps } from '../deps';
 import { ERROR_COMMENT_TYPE, RECORD_META, isImportRecord, newImportId, type ImportRecordDoc } from '../storage/records';
 import { SOURCE_META, Sources, periodOf, scheduleKey, sourceOf } from './sources';

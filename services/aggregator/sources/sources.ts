@@ -6,10 +6,10 @@
  * Workers run sources (import/source-run.ts): at once when created or asked to, then on their schedule;
  * the routes that manage them are handlers.ts.
  */
-import { newCalendarRecord } from '../../../libs/calendar/save';
-import type { PostsRepository } from '../../../libs/posts/repository';
-import { mysqlLocal } from '../../../libs/dates/format';
-import type { Site } from '../../../libs/rest/site';
+import { newCalendarRecord } from '#libs/calendar/save';
+import type { PostsRepository } from '#libs/posts/repository';
+import { mysqlLocal } from '#libs/dates/format';
+import type { Site } from '#libs/rest/site';
 import {
   REMOVED_POLICIES,
   SOURCE_ORIGINS,
@@ -17,7 +17,7 @@ import {
   type RemovedPolicy,
   type SourceOrigin,
   type SourceSchedule,
-} from '../../../libs/routes/aggregator/sources';
+} from '#libs/routes/aggregator/sources';
 import { ACTIVITY_KINDS, type Activity } from '../storage/activity';
 import {
   ERROR_COMMENT_TYPE,

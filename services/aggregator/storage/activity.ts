@@ -3,8 +3,8 @@
  * created, updated, skipped and scheduled. A batch answers with its own activity; the record keeps the
  * union of every batch's.
  */
-import { isRecord } from '../../../libs/rest/args';
-import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { isRecord } from '#libs/rest/args';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '#libs/calendar/meta';
 
 export const ACTIVITY_KINDS = [EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, CATEGORY_TAXONOMY, TAG_TAXONOMY, 'attachment'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];

@@ -2,9 +2,9 @@
  * Events' images (insert.ts): the `image` URLs of an `events` step's events, copied into the media
  * library once the events are stored.
  */
-import type { PostDoc } from '../../../libs/posts/types';
-import { fetchImage } from '../../../libs/media/sideload';
-import { RestError } from '../../../libs/rest/errors';
+import type { PostDoc } from '#libs/posts/types';
+import { fetchImage } from '#libs/media/sideload';
+import { RestError } from '#libs/rest/errors';
 import { addActivity, type Activity } from './activity';
 import type { EventsStep, InsertDeps } from './insert-job';
 

@@ -3,13 +3,13 @@
  * what the worker answers, what a worker runs it with, and the import meta both steps put on the
  * records they write (origin, global id and lineage).
  */
-import type { MediaLibrary } from '../../../libs/media/library';
-import type { FetchPolicy } from '../../../libs/net/outbound';
-import type { PostsRepository } from '../../../libs/posts/repository';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Site } from '../../../libs/rest/site';
-import type { Store } from '../../../libs/store/types';
-import type { TermsRepository } from '../../../libs/terms/repository';
+import type { MediaLibrary } from '#libs/media/library';
+import type { FetchPolicy } from '#libs/net/outbound';
+import type { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import type { Site } from '#libs/rest/site';
+import type { Store } from '#libs/store/types';
+import type { TermsRepository } from '#libs/terms/repository';
 import type { Activity } from './activity';
 import type { Identity } from '../items/identity';
 import type { LinkedSpec } from '../items/linked';

@@ -3,14 +3,14 @@
  * store with one query and updated or created in bulk, its categories and tags found or created; the
  * answer maps each to its id.
  */
-import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_META, VENUE_TYPE } from '../../../libs/calendar/meta';
-import { newCalendarRecord, storeRecords, type RecordWrite } from '../../../libs/calendar/save';
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import type { PostDoc } from '../../../libs/posts/types';
-import { mysqlLocal } from '../../../libs/dates/format';
-import type { Filter } from '../../../libs/store/types';
-import { DuplicateKeyError } from '../../../libs/store/types';
-import type { TermDoc } from '../../../libs/terms/repository';
+import { CATEGORY_TAXONOMY, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_META, VENUE_TYPE } from '#libs/calendar/meta';
+import { newCalendarRecord, storeRecords, type RecordWrite } from '#libs/calendar/save';
+import { sanitizeTitle } from '#libs/posts/slug';
+import type { PostDoc } from '#libs/posts/types';
+import { mysqlLocal } from '#libs/dates/format';
+import type { Filter } from '#libs/store/types';
+import { DuplicateKeyError } from '#libs/store/types';
+import type { TermDoc } from '#libs/terms/repository';
 import { addActivity, emptyActivity, type Activity } from './activity';
 import { ORIGIN_META, eaIdsOf, identityMeta, sameJson, union, type InsertDeps, type LinkedResult, type LinkedStep } from './insert-job';
 import { placeText, type LinkedSpec } from '../items/linked';

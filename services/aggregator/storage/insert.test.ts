@@ -3,13 +3,13 @@
  * report the same activity, slices racing for one identity end with one record, linked records are
  * found with one query per batch.
  */
-import { COLLECTIONS } from '../../../libs/data/collections';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
-import { PostsRepository } from '../../../libs/posts/repository';
-import { siteFrom } from '../../../libs/rest/site';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
-import { TermsRepository } from '../../../libs/terms/repository';
+import { COLLECTIONS } from '#libs/data/collections';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import { PostsRepository } from '#libs/posts/repository';
+import { siteFrom } from '#libs/rest/site';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
+import { TermsRepository } from '#libs/terms/repository';
 import { eaEvent } from '../../../test/support/imports';
 import { runImportJob } from './insert';
 import type { BatchContext, EventSpec, EventsResult, InsertDeps, LinkedResult } from './insert-job';

@@ -13,10 +13,10 @@
  * created again instead of storing it twice; a concurrent import racing for the same identity hits
  * the unique `ea_key` index and is retried, then finds the winner's record.
  */
-import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY } from '../../../libs/calendar/meta';
-import { nextEventRecord, storeRecords, type RecordWrite } from '../../../libs/calendar/save';
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import type { PostDoc } from '../../../libs/posts/types';
+import { CATEGORY_TAXONOMY, EVENT_META, EVENT_TYPE, TAG_TAXONOMY } from '#libs/calendar/meta';
+import { nextEventRecord, storeRecords, type RecordWrite } from '#libs/calendar/save';
+import { sanitizeTitle } from '#libs/posts/slug';
+import type { PostDoc } from '#libs/posts/types';
 import { addActivity, emptyActivity } from './activity';
 import { attachImages } from './insert-images';
 import {

@@ -6,11 +6,11 @@
  * state report, can never both move the import on.
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
-import { newCalendarRecord } from '../../../libs/calendar/save';
-import type { PostsRepository } from '../../../libs/posts/repository';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Site } from '../../../libs/rest/site';
-import type { Update } from '../../../libs/store/types';
+import { newCalendarRecord } from '#libs/calendar/save';
+import type { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import type { Site } from '#libs/rest/site';
+import type { Update } from '#libs/store/types';
 import { emptyActivity, mergeActivity, type Activity } from './activity';
 
 export const RECORD_TYPE = 'vendor-ea-record';

@@ -7,8 +7,8 @@
  * Term counts are returned, not applied, so the caller applies them once the whole import moved on
  * (TermsRepository.moveCounts).
  */
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import type { JobQueue } from '../../../libs/queue/types';
+import { sanitizeTitle } from '#libs/posts/slug';
+import type { JobQueue } from '#libs/queue/types';
 import { mergeActivity, type Activity } from './activity';
 import type { BatchContext, EventSpec, EventsResult, ImportJob, InsertDeps, LinkedResult } from './insert-job';
 import { eventIdentity } from '../items/identity';

@@ -1,7 +1,7 @@
 /** `GET vendor/events/v1/doc` and `GET ec/v1/docs`: an OpenAPI document, built on the first request and served as is afterwards. */
-import type { ArgMap, Endpoint } from '../../../libs/rest/params';
-import type { ServiceApp } from '../../../libs/rest/service';
-import { VENDOR_DOC_ENDPOINT } from '../../../libs/routes/vendor-events';
+import type { ArgMap, Endpoint } from '#libs/rest/params';
+import type { ServiceApp } from '#libs/rest/service';
+import { VENDOR_DOC_ENDPOINT } from '#libs/routes/vendor-events/index';
 import type { CalendarDeps } from '../deps';
 import { VENDOR_EVENTS_DOC, openApiDocument, type DocProfile } from './openapi';
 

@@ -5,11 +5,11 @@
  * both namespaces; a profile says what differs (version and info, components, how a success, an error
  * and a request body are described). Built once per process.
  */
-import { isRecord } from '../../../libs/rest/args';
-import { publishArg } from '../../../libs/rest/index-doc';
-import type { ArgDecl, CompiledRoute, Method, RouteRegistry } from '../../../libs/rest/registry';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { COMPONENT_NAMES, component, type ComponentName } from '../../../libs/routes/vendor-events/schemas';
+import { isRecord } from '#libs/rest/args';
+import { publishArg } from '#libs/rest/index-doc';
+import type { ArgDecl, CompiledRoute, Method, RouteRegistry } from '#libs/rest/registry';
+import { restUrl, type Site } from '#libs/rest/site';
+import { COMPONENT_NAMES, component, type ComponentName } from '#libs/routes/vendor-events/schemas';
 
 type Schema = Record<string, unknown>;
 

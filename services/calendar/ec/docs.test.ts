@@ -1,4 +1,4 @@
-import { eventWriteArgs, venueWriteArgs } from '../../../libs/routes/ec/args';
+import { eventWriteArgs, venueWriteArgs } from '#libs/routes/ec/args';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 let app: TestApp;

@@ -3,8 +3,8 @@
  * request bodies are components (`Event`, `Event_Request_Body`, ...); lists answer a bare array with
  * the paging headers; deletes answer `[]`; entity failures answer `{"error": "..."}`.
  */
-import type { CompiledRoute, Method } from '../../../libs/rest/registry';
-import { EC_COMPONENTS, ecComponent } from '../../../libs/routes/ec/schemas';
+import type { CompiledRoute, Method } from '#libs/rest/registry';
+import { EC_COMPONENTS, ecComponent } from '#libs/routes/ec/schemas';
 import { BASIC_AUTH, jsonContent, schemaRef, type DocProfile } from '../doc/openapi';
 
 type Schema = Record<string, unknown>;

@@ -3,8 +3,8 @@
  * event trashed before each test, and helpers that create events relative to now.
  */
 import { DateTime } from 'luxon';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 export const EVENTS = '/ec/v1/events';

@@ -5,18 +5,18 @@
  * caller may read (else rest_forbidden, 401/403), create needs the type's edit capability, update and
  * delete edit_post/delete_post on the id. Failures inside an allowed write answer `{"error": "..."}`.
  */
-import { can, canDeleteRecord, canEditRecord, canReadRecord } from '../../../libs/auth/user';
+import { can, canDeleteRecord, canEditRecord, canReadRecord } from '#libs/auth/user';
 import { mayWriteAs } from '../access';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import type { PostDoc } from '../../../libs/posts/types';
-import { pagingHeaders } from '../../../libs/rest/paging';
-import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import type { PostDoc } from '#libs/posts/types';
+import { pagingHeaders } from '#libs/rest/paging';
+import type { HandlerContext, Reply, ServiceApp } from '#libs/rest/service';
 import type { CalendarDeps } from '../deps';
 import { bindOpenApi } from '../doc/handlers';
-import { EC_DOCS_ENDPOINT, EC_ENDPOINTS } from '../../../libs/routes/ec';
-import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
+import { EC_DOCS_ENDPOINT, EC_ENDPOINTS } from '#libs/routes/ec/index';
+import { shared, type InputOf, type Shared } from '#libs/rest/params';
 import { queryKey, through } from '../http';
-import { deleteRecord, trashRecord } from '../../../libs/calendar/lifecycle';
+import { deleteRecord, trashRecord } from '#libs/calendar/lifecycle';
 import { pageWithTotal } from '../list-page';
 import { EC_DOC } from './docs';
 import { EC_EVENT, EC_KINDS, capTypeOf, type EcKind } from './kinds';

@@ -1,6 +1,6 @@
 /** The three entity types of ec/v1 and what they are in the store: post type, capability type, linked-record kind. */
-import type { CapabilityType } from '../../../libs/auth/roles';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
+import type { CapabilityType } from '#libs/auth/roles';
+import { EVENT_TYPE } from '#libs/calendar/meta';
 import type { LinkedKindDef } from '../linked/kind';
 import { ORGANIZER } from '../organizers/kind';
 import { VENUE } from '../venues/kind';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 let app: TestApp;

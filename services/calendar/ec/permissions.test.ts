@@ -1,5 +1,5 @@
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers, type Who } from '../../../test/support/roles';
 

@@ -5,20 +5,20 @@
  * A password-protected entity read without its password keeps its identity and title and has every
  * other field masked, recursively, as the reference does.
  */
-import { canReadRecord, type Caller } from '../../../libs/auth/user';
-import { formatCost } from '../../../libs/calendar/cost';
-import { copiedValue, eventCopies } from '../../../libs/calendar/event-field-orders';
-import { ecName, fieldEntries } from '../../../libs/calendar/fields';
-import { CATEGORY_TAXONOMY, TAG_TAXONOMY, VENUE_META, eventCostMeta } from '../../../libs/calendar/meta';
-import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
-import { fromLocal } from '../../../libs/dates/post-dates';
-import { permalinkOf } from '../../../libs/posts/permalink';
-import { renderContent, renderExcerpt, renderTitle } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
-import { isRecord } from '../../../libs/rest/args';
-import type { Site } from '../../../libs/rest/site';
-import { inNameOrder } from '../../../libs/terms/order';
-import type { TermDoc } from '../../../libs/terms/repository';
+import { canReadRecord, type Caller } from '#libs/auth/user';
+import { formatCost } from '#libs/calendar/cost';
+import { copiedValue, eventCopies } from '#libs/calendar/event-field-orders';
+import { ecName, fieldEntries } from '#libs/calendar/fields';
+import { CATEGORY_TAXONOMY, TAG_TAXONOMY, VENUE_META, eventCostMeta } from '#libs/calendar/meta';
+import { mysqlLocal, rfc3339, rfc3339Gmt } from '#libs/dates/format';
+import { fromLocal } from '#libs/dates/post-dates';
+import { permalinkOf } from '#libs/posts/permalink';
+import { renderContent, renderExcerpt, renderTitle } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
+import { isRecord } from '#libs/rest/args';
+import type { Site } from '#libs/rest/site';
+import { inNameOrder } from '#libs/terms/order';
+import type { TermDoc } from '#libs/terms/repository';
 import { EC_EVENT, EC_ORGANIZER, EC_VENUE, type EcKind } from './kinds';
 import { eventDateFields } from './schedule';
 

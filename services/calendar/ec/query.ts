@@ -6,14 +6,14 @@
  * status, event_start/event_end, featured, parent, the term, venue and organizer side tables).
  */
 import { DateTime } from 'luxon';
-import { strtotime } from '../../../libs/calendar/strtotime';
-import type { Caller } from '../../../libs/auth/user';
-import { eventFilterValues } from '../../../libs/calendar/event-filters';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import type { ParamError } from '../../../libs/rest/errors';
-import type { InputOf, Shared } from '../../../libs/rest/params';
-import type { EC_ENDPOINTS } from '../../../libs/routes/ec';
-import type { Filter, SortSpec } from '../../../libs/store/types';
+import { strtotime } from '#libs/calendar/strtotime';
+import type { Caller } from '#libs/auth/user';
+import { eventFilterValues } from '#libs/calendar/event-filters';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import type { ParamError } from '#libs/rest/errors';
+import type { InputOf, Shared } from '#libs/rest/params';
+import type { EC_ENDPOINTS } from '#libs/routes/ec/index';
+import type { Filter, SortSpec } from '#libs/store/types';
 import { readableStatuses } from '../access';
 import type { CalendarDeps } from '../deps';
 import { allOfType, eventFilter, searchFilter, type EventCriteria } from '../event-query';

@@ -10,11 +10,11 @@
  * time zone's offset at an instant is asked of the time-zone database (cached per zone).
  */
 import { DateTime, Info, type Zone } from 'luxon';
-import { EVENT_META } from '../../../libs/calendar/meta';
-import { eventTimes, storedTimezone, type DatedTimes } from '../../../libs/calendar/times';
-import { MYSQL_FORMAT } from '../../../libs/dates/format';
-import { zoneOf } from '../../../libs/calendar/timezone';
-import { storedWall as wall, storedWallAt as wallAt, type StoredWall as Wall } from '../../../libs/dates/wall';
+import { EVENT_META } from '#libs/calendar/meta';
+import { eventTimes, storedTimezone, type DatedTimes } from '#libs/calendar/times';
+import { MYSQL_FORMAT } from '#libs/dates/format';
+import { zoneOf } from '#libs/calendar/timezone';
+import { storedWall as wall, storedWallAt as wallAt, type StoredWall as Wall } from '#libs/dates/wall';
 
 /** A date as the reference's DateTime serialises: `{date: "Y-m-d H:i:s.u", timezone_type, timezone}`. */
 export interface PhpDate {

@@ -5,10 +5,10 @@
  * under the record at its version, the caller's rights, the password given and the second (event
  * fields read the clock: is_now, is_past).
  */
-import type { Caller } from '../../../libs/auth/user';
-import type { PostDoc } from '../../../libs/posts/types';
-import { versionOf, viewerKey } from '../../../libs/rest/presented';
-import type { KeptPresenter } from '../../../libs/rest/read-cache';
+import type { Caller } from '#libs/auth/user';
+import type { PostDoc } from '#libs/posts/types';
+import { versionOf, viewerKey } from '#libs/rest/presented';
+import type { KeptPresenter } from '#libs/rest/read-cache';
 import type { CalendarDeps } from '../deps';
 import { loadRelated } from '../related';
 import type { EcKind } from './kinds';

@@ -7,13 +7,13 @@
  * open comments and pings, standard format) apply on create only.
  */
 import { DateTime } from 'luxon';
-import { EVENT_FIELDS as F, ecName, fieldEntries } from '../../../libs/calendar/fields';
-import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
-import { MYSQL_FORMAT } from '../../../libs/dates/format';
-import { parseDateInput } from '../../../libs/dates/post-dates';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { HandlerContext } from '../../../libs/rest/service';
-import { EC_ENDPOINTS } from '../../../libs/routes/ec';
+import { EVENT_FIELDS as F, ecName, fieldEntries } from '#libs/calendar/fields';
+import { TAG_TAXONOMY } from '#libs/calendar/meta';
+import { MYSQL_FORMAT } from '#libs/dates/format';
+import { parseDateInput } from '#libs/dates/post-dates';
+import type { PostDoc } from '#libs/posts/types';
+import type { HandlerContext } from '#libs/rest/service';
+import { EC_ENDPOINTS } from '#libs/routes/ec/index';
 import type { CalendarDeps } from '../deps';
 import { paramFailure } from '../errors';
 import { checkEventWrite, checkTerms, saveEvent, type EventWrite } from '../events/write';

@@ -6,16 +6,16 @@
  * id and parent indexes.
  */
 import { DateTime } from 'luxon';
-import type { Caller } from '../../../libs/auth/user';
-import { eventFilterEcho, eventFilterValues } from '../../../libs/calendar/event-filters';
-import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../../../libs/calendar/meta';
-import { MYSQL_FORMAT } from '../../../libs/dates/format';
-import { strtotime } from '../../../libs/calendar/strtotime';
-import { invalidParams, ParamError, type RestError } from '../../../libs/rest/errors';
-import type { Filter, SortSpec } from '../../../libs/store/types';
-import type { InputOf } from '../../../libs/rest/params';
-import { MAX_PER_PAGE } from '../../../libs/routes/vendor-events/args';
-import type { VENDOR_EVENT_ENDPOINTS } from '../../../libs/routes/vendor-events/events';
+import type { Caller } from '#libs/auth/user';
+import { eventFilterEcho, eventFilterValues } from '#libs/calendar/event-filters';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '#libs/calendar/meta';
+import { MYSQL_FORMAT } from '#libs/dates/format';
+import { strtotime } from '#libs/calendar/strtotime';
+import { invalidParams, ParamError, type RestError } from '#libs/rest/errors';
+import type { Filter, SortSpec } from '#libs/store/types';
+import type { InputOf } from '#libs/rest/params';
+import { MAX_PER_PAGE } from '#libs/routes/vendor-events/args';
+import type { VENDOR_EVENT_ENDPOINTS } from '#libs/routes/vendor-events/events';
 import { listStatuses } from '../access';
 import { allOfType, eventFilter, type EventCriteria } from '../event-query';
 import type { CalendarDeps } from '../deps';

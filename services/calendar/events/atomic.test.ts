@@ -4,12 +4,12 @@
  * tests use has no transactions, so there the compensation path (the unit's inserts journaled and
  * deleted again) is what runs.
  */
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import { PostsRepository } from '../../../libs/posts/repository';
-import type { PostDoc } from '../../../libs/posts/types';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
-import { TermsRepository } from '../../../libs/terms/repository';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
+import { TermsRepository } from '#libs/terms/repository';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 const EVENTS = '/vendor/events/v1/events';

@@ -6,10 +6,10 @@
  * libs/calendar/geo.ts), the distance (haversine) decides in code, and the events are those linked to
  * the venues kept. The free edition (no `deps.geofenceKm`) accepts the arguments and ignores them.
  */
-import { distanceKm, locatedVenuesFilter, venuesInBoxFilter, type LatLng } from '../../../libs/calendar/geo';
-import { errors, invalidParams, ParamError, type RestError } from '../../../libs/rest/errors';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Filter, SortSpec } from '../../../libs/store/types';
+import { distanceKm, locatedVenuesFilter, venuesInBoxFilter, type LatLng } from '#libs/calendar/geo';
+import { errors, invalidParams, ParamError, type RestError } from '#libs/rest/errors';
+import type { PostDoc } from '#libs/posts/types';
+import type { Filter, SortSpec } from '#libs/store/types';
 import type { CalendarDeps } from '../deps';
 import type { ArchiveParams } from './archive';
 

@@ -5,9 +5,9 @@
  * one more when those have images of their own, one for the terms), and kept in the read cache, so a
  * page of events usually costs only the query for the events themselves.
  */
-import { canReadRecord, type Caller } from '../../../libs/auth/user';
-import { ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
-import type { PostDoc } from '../../../libs/posts/types';
+import { canReadRecord, type Caller } from '#libs/auth/user';
+import { ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import type { PostDoc } from '#libs/posts/types';
 import type { CalendarDeps } from '../deps';
 import type { KeptLinked, Presented } from '../read-cache';
 import { loadRelatedIds } from '../related';

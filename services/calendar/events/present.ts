@@ -4,14 +4,14 @@
  * list; `json_ld` only on a single GET. A password-protected event listed without its password keeps
  * its identity, title and dates and has everything else blanked.
  */
-import { costDetails, formatCost } from '../../../libs/calendar/cost';
-import { copiedValue, eventCopies, eventRecordOrder } from '../../../libs/calendar/event-field-orders';
-import { inNameOrder } from '../../../libs/terms/order';
-import { EVENT_META, eventCostMeta, truthyMeta } from '../../../libs/calendar/meta';
-import { eventTimes, storedTimezone, type EchoedTimes } from '../../../libs/calendar/times';
-import { permalinkOf } from '../../../libs/posts/permalink';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Site } from '../../../libs/rest/site';
+import { costDetails, formatCost } from '#libs/calendar/cost';
+import { copiedValue, eventCopies, eventRecordOrder } from '#libs/calendar/event-field-orders';
+import { inNameOrder } from '#libs/terms/order';
+import { EVENT_META, eventCostMeta, truthyMeta } from '#libs/calendar/meta';
+import { eventTimes, storedTimezone, type EchoedTimes } from '#libs/calendar/times';
+import { permalinkOf } from '#libs/posts/permalink';
+import type { PostDoc } from '#libs/posts/types';
+import type { Site } from '#libs/rest/site';
 import { dateDetails } from '../dates';
 import type { LinkedKindDef } from '../linked/kind';
 import { recordHead } from '../linked/present';
@@ -21,7 +21,7 @@ import { autop, stripTags, trimWords } from '../text';
 import type { EventParts } from './parts';
 import { VENUE } from '../venues/kind';
 import { DateTime } from 'luxon';
-import { zoneOf } from '../../../libs/calendar/timezone';
+import { zoneOf } from '#libs/calendar/timezone';
 
 export interface EventPresentOptions {
   /** Single GET: adds `json_ld` (and the linked records' own). */

@@ -3,9 +3,9 @@
  * 23:59" to "+24 months" in the site's zone, widened to whole days unless strict.
  */
 import { DateTime, Info } from 'luxon';
-import { memo } from '../../../libs/data/memo';
-import { MYSQL_FORMAT } from '../../../libs/dates/format';
-import { zoneFor, zoneOf } from '../../../libs/calendar/timezone';
+import { memo } from '#libs/data/memo';
+import { MYSQL_FORMAT } from '#libs/dates/format';
+import { zoneFor, zoneOf } from '#libs/calendar/timezone';
 
 /** A window bound: the instant to compare with and its site-local text to echo. */
 export interface Bound {

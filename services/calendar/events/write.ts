@@ -7,19 +7,19 @@
  * unit of work of the store.
  */
 import { DateTime } from 'luxon';
-import type { Caller } from '../../../libs/auth/user';
-import { costText } from '../../../libs/calendar/cost';
-import { EVENT_FIELDS as F, eventFieldName, type EventField } from '../../../libs/calendar/fields';
-import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, storableEventTime, timesFromMeta, timesToMeta, type EventTimes } from '../../../libs/calendar/meta';
-import { nextEventRecord, storeRecords } from '../../../libs/calendar/save';
-import { strtotime } from '../../../libs/calendar/strtotime';
-import { zoneOf } from '../../../libs/calendar/timezone';
-import type { PostDoc } from '../../../libs/posts/types';
-import { textFilterFor } from '../../../libs/posts/save-filter';
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import { isRecord } from '../../../libs/rest/args';
-import { mysqlLocal } from '../../../libs/dates/format';
-import { sanitizeTermName, type TermDoc } from '../../../libs/terms/repository';
+import type { Caller } from '#libs/auth/user';
+import { costText } from '#libs/calendar/cost';
+import { EVENT_FIELDS as F, eventFieldName, type EventField } from '#libs/calendar/fields';
+import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, storableEventTime, timesFromMeta, timesToMeta, type EventTimes } from '#libs/calendar/meta';
+import { nextEventRecord, storeRecords } from '#libs/calendar/save';
+import { strtotime } from '#libs/calendar/strtotime';
+import { zoneOf } from '#libs/calendar/timezone';
+import type { PostDoc } from '#libs/posts/types';
+import { textFilterFor } from '#libs/posts/save-filter';
+import { sanitizeTitle } from '#libs/posts/slug';
+import { isRecord } from '#libs/rest/args';
+import { mysqlLocal } from '#libs/dates/format';
+import { sanitizeTermName, type TermDoc } from '#libs/terms/repository';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';

@@ -5,15 +5,15 @@
  * its title and times only), so an export shows exactly what the archive shows the same caller.
  */
 import { createHash } from 'node:crypto';
-import { canReadRecord } from '../../../libs/auth/user';
-import { ICAL_CONTENT_TYPE, ICalendarWriter, type ICalEvent } from '../../../libs/calendar/ical/export';
-import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, truthyMeta } from '../../../libs/calendar/meta';
-import type { PostDoc } from '../../../libs/posts/types';
-import { invalidParams } from '../../../libs/rest/errors';
-import { shared } from '../../../libs/rest/params';
-import type { HandlerContext, Reply, ServiceApp } from '../../../libs/rest/service';
-import { VENDOR_ICAL_ENDPOINTS } from '../../../libs/routes/vendor-events';
-import type { SortSpec } from '../../../libs/store/types';
+import { canReadRecord } from '#libs/auth/user';
+import { ICAL_CONTENT_TYPE, ICalendarWriter, type ICalEvent } from '#libs/calendar/ical/export';
+import { EVENT_META, EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE, truthyMeta } from '#libs/calendar/meta';
+import type { PostDoc } from '#libs/posts/types';
+import { invalidParams } from '#libs/rest/errors';
+import { shared } from '#libs/rest/params';
+import type { HandlerContext, Reply, ServiceApp } from '#libs/rest/service';
+import { VENDOR_ICAL_ENDPOINTS } from '#libs/routes/vendor-events/index';
+import type { SortSpec } from '#libs/store/types';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors } from '../errors';
 import { archiveQuery, type ArchiveParams } from '../events/archive';

@@ -3,22 +3,22 @@
  * Archive_Venue/Organizer, Single_Venue/Organizer(+_Slug), Linked_Post_Base). Both kinds share this code;
  * what differs is in their LinkedKindDef.
  */
-import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { fieldEntries } from '../../../libs/calendar/fields';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import { searchPrivacy } from '../../../libs/posts/search';
-import type { PostDoc } from '../../../libs/posts/types';
-import { invalidParams, type ParamError } from '../../../libs/rest/errors';
-import { totalPages } from '../../../libs/rest/paging';
-import { shared } from '../../../libs/rest/params';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { VENDOR_LINKED_ENDPOINTS } from '../../../libs/routes/vendor-events';
-import type { Filter } from '../../../libs/store/types';
+import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '#libs/auth/user';
+import { fieldEntries } from '#libs/calendar/fields';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import { searchPrivacy } from '#libs/posts/search';
+import type { PostDoc } from '#libs/posts/types';
+import { invalidParams, type ParamError } from '#libs/rest/errors';
+import { totalPages } from '#libs/rest/paging';
+import { shared } from '#libs/rest/params';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import { VENDOR_LINKED_ENDPOINTS } from '#libs/routes/vendor-events/index';
+import type { Filter } from '#libs/store/types';
 import { listStatuses, mayWriteAs, readableFilter } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { archiveEnvelope, archiveHeaders, pathSlug, through } from '../http';
-import { trashRecord } from '../../../libs/calendar/lifecycle';
+import { trashRecord } from '#libs/calendar/lifecycle';
 import { V1 } from '../links';
 import { loadRelated } from '../related';
 import { pageWithTotal } from '../list-page';

@@ -1,6 +1,6 @@
 /** What differs between venues and organizers, the two kinds of record an event links to. */
-import type { CapabilityType } from '../../../libs/auth/roles';
-import type { LinkedFields } from '../../../libs/calendar/fields';
+import type { CapabilityType } from '#libs/auth/roles';
+import type { LinkedFields } from '#libs/calendar/fields';
 
 export interface LinkedKindDef {
   /** The record's name field and the error-code prefix: `venue`, `organizer`. */

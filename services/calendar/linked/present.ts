@@ -3,11 +3,11 @@
  * and the kind's meta, every empty value dropped; venues then add show_map and show_map_link, and both
  * add their global ids. `json_ld` only on a single GET.
  */
-import { fieldEntries } from '../../../libs/calendar/fields';
-import { VENUE_META, ORGANIZER_META, truthyMeta, venueCoordinates } from '../../../libs/calendar/meta';
-import { permalinkOf } from '../../../libs/posts/permalink';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Site } from '../../../libs/rest/site';
+import { fieldEntries } from '#libs/calendar/fields';
+import { VENUE_META, ORGANIZER_META, truthyMeta, venueCoordinates } from '#libs/calendar/meta';
+import { permalinkOf } from '#libs/posts/permalink';
+import type { PostDoc } from '#libs/posts/types';
+import type { Site } from '#libs/rest/site';
 import { presentImage } from '../images';
 import { globalId } from '../links';
 import type { Related } from '../related';

@@ -4,18 +4,18 @@
  * create route. A create finds a duplicate first (same title, case-insensitive, and the same
  * description when one is given) and returns it instead of inserting, as the reference does.
  */
-import type { Caller } from '../../../libs/auth/user';
-import { coordinateOf, fieldEntries } from '../../../libs/calendar/fields';
-import { newCalendarRecord, storeRecords } from '../../../libs/calendar/save';
-import { strtotime } from '../../../libs/calendar/strtotime';
-import { textFilterFor, type TextFilter } from '../../../libs/posts/save-filter';
-import type { PostDoc } from '../../../libs/posts/types';
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import { mysqlLocal } from '../../../libs/dates/format';
-import type { ArgDecl } from '../../../libs/rest/registry';
-import { organizerWriteArgs, venueWriteArgs } from '../../../libs/routes/vendor-events/linked';
-import { ownEntry, validateArg } from '../../../libs/rest/validate';
-import { TAG_TAXONOMY } from '../../../libs/calendar/meta';
+import type { Caller } from '#libs/auth/user';
+import { coordinateOf, fieldEntries } from '#libs/calendar/fields';
+import { newCalendarRecord, storeRecords } from '#libs/calendar/save';
+import { strtotime } from '#libs/calendar/strtotime';
+import { textFilterFor, type TextFilter } from '#libs/posts/save-filter';
+import type { PostDoc } from '#libs/posts/types';
+import { sanitizeTitle } from '#libs/posts/slug';
+import { mysqlLocal } from '#libs/dates/format';
+import type { ArgDecl } from '#libs/rest/registry';
+import { organizerWriteArgs, venueWriteArgs } from '#libs/routes/vendor-events/linked';
+import { ownEntry, validateArg } from '#libs/rest/validate';
+import { TAG_TAXONOMY } from '#libs/calendar/meta';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID } from '../errors';

@@ -5,11 +5,11 @@
  * stored wizard settings. The answer is always 200; a store failure only changes its message, as in
  * the reference.
  */
-import { can } from '../../../libs/auth/user';
-import { logger } from '../../../libs/observability/logger';
-import { ParamError, invalidParams } from '../../../libs/rest/errors';
-import type { ServiceApp } from '../../../libs/rest/service';
-import { ONBOARDING_WIZARD_ENDPOINT } from '../../../libs/routes/calendar-views';
+import { can } from '#libs/auth/user';
+import { logger } from '#libs/observability/logger';
+import { ParamError, invalidParams } from '#libs/rest/errors';
+import type { ServiceApp } from '#libs/rest/service';
+import { ONBOARDING_WIZARD_ENDPOINT } from '#libs/routes/calendar-views';
 import type { CalendarDeps } from '../deps';
 import { WIZARD_NONCE_ACTION, WIZARD_NONCE_HEADER, wizardNonceValid } from '../nonces';
 import { mergeWizardSettings, WizardSettingsStore } from './settings';

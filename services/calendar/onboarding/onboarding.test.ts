@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Nonces } from '../../../libs/auth/nonces';
-import { COLLECTIONS } from '../../../libs/data/collections';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
+import { Nonces } from '#libs/auth/nonces';
+import { COLLECTIONS } from '#libs/data/collections';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers } from '../../../test/support/roles';
 import { mergeWizardSettings, WIZARD_SETTINGS_OPTION, WizardSettingsStore } from './settings';

@@ -6,8 +6,8 @@
  * lists hold each tab once; `last_send` keeps the merge of every step's parameters, without the
  * wizard's reference lists and nonces.
  */
-import { isRecord } from '../../../libs/rest/args';
-import { DuplicateKeyError, type Store } from '../../../libs/store/types';
+import { isRecord } from '#libs/rest/args';
+import { DuplicateKeyError, type Store } from '#libs/store/types';
 
 export const WIZARD_SETTINGS_OPTION = 'tec_onboarding_wizard_settings';
 /** Parameters not worth keeping: the wizard's own lookup lists and the nonces. */

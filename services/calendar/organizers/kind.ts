@@ -1,6 +1,6 @@
 /** Organizers: who runs events. */
-import { ORGANIZER_FIELDS } from '../../../libs/calendar/fields';
-import { ORGANIZER_TYPE } from '../../../libs/calendar/meta';
+import { ORGANIZER_FIELDS } from '#libs/calendar/fields';
+import { ORGANIZER_TYPE } from '#libs/calendar/meta';
 import type { LinkedKindDef } from '../linked/kind';
 
 export const ORGANIZER: LinkedKindDef = {

@@ -1,5 +1,5 @@
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 const ORGANIZERS = '/vendor/events/v1/organizers';

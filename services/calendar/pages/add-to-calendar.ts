@@ -4,7 +4,7 @@
  * plain links (nothing is requested from those sites until a visitor follows one).
  */
 import type { DateTime } from 'luxon';
-import { escapeHtml as esc } from '../../../libs/html/escape';
+import { escapeHtml as esc } from '#libs/html/escape';
 
 export interface CalendarEntry {
   title: string;

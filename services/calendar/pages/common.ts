@@ -5,12 +5,12 @@
  * and image sources from the view cards).
  */
 import type { DateTime } from 'luxon';
-import { ORGANIZER_META, VENUE_META } from '../../../libs/calendar/meta';
-import { decodeEntities, escapeHtml as esc } from '../../../libs/html/escape';
-import { stripAllTags } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
+import { ORGANIZER_META, VENUE_META } from '#libs/calendar/meta';
+import { decodeEntities, escapeHtml as esc } from '#libs/html/escape';
+import { stripAllTags } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
 import { directionsLink } from '../ec/present';
-export type { PageAnswer } from '../../../libs/routes/calendar-views';
+export type { PageAnswer } from '#libs/routes/calendar-views';
 
 /** A `redirect` answer: the record's pretty address, for an address that names it by id. */
 export interface RedirectAnswer {

@@ -6,15 +6,15 @@
  * related records come from one query for the linked posts and one for the terms (../related.ts);
  * the neighbours from one query each. A password-protected event shows only its title and says so.
  */
-import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, truthyMeta } from '../../../libs/calendar/meta';
-import { eventTimes } from '../../../libs/calendar/times';
-import { decodeEntities, escapeHtml as esc } from '../../../libs/html/escape';
-import { permalinkOf } from '../../../libs/posts/permalink';
-import { renderContent, stripAllTags, trimWords } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
-import { restUrl } from '../../../libs/rest/site';
-import type { Filter } from '../../../libs/store/types';
-import { loadTermAncestors, termLink } from '../../../libs/terms/link';
+import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, truthyMeta } from '#libs/calendar/meta';
+import { eventTimes } from '#libs/calendar/times';
+import { decodeEntities, escapeHtml as esc } from '#libs/html/escape';
+import { permalinkOf } from '#libs/posts/permalink';
+import { renderContent, stripAllTags, trimWords } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
+import { restUrl } from '#libs/rest/site';
+import type { Filter } from '#libs/store/types';
+import { loadTermAncestors, termLink } from '#libs/terms/link';
 import type { CalendarDeps } from '../deps';
 import { eventFilter } from '../event-query';
 import { loadRelated, type Related } from '../related';

@@ -6,13 +6,13 @@
  * the single REST read would allow them (libs/auth/user.ts `canReadRecord`). An address by id of a
  * record with a pretty address answers that address to redirect to.
  */
-import { canReadRecord } from '../../../libs/auth/user';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
-import { permalinkOf } from '../../../libs/posts/permalink';
-import type { PostDoc } from '../../../libs/posts/types';
-import { RestError } from '../../../libs/rest/errors';
-import type { ServiceApp } from '../../../libs/rest/service';
-import { VIEWS_PAGE_ENDPOINT } from '../../../libs/routes/calendar-views';
+import { canReadRecord } from '#libs/auth/user';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import { permalinkOf } from '#libs/posts/permalink';
+import type { PostDoc } from '#libs/posts/types';
+import { RestError } from '#libs/rest/errors';
+import type { ServiceApp } from '#libs/rest/service';
+import { VIEWS_PAGE_ENDPOINT } from '#libs/routes/calendar-views';
 import type { CalendarDeps } from '../deps';
 import type { PageAnswer, RedirectAnswer } from './common';
 import { eventPage } from './event';

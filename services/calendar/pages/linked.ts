@@ -4,10 +4,10 @@
  * upcoming events as the public calendar lists them (published, listed, not password-protected), read
  * in one query through the calendar's event filter (the venues/organizers side table).
  */
-import { escapeHtml as esc } from '../../../libs/html/escape';
-import { permalinkOf } from '../../../libs/posts/permalink';
-import { renderContent } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
+import { escapeHtml as esc } from '#libs/html/escape';
+import { permalinkOf } from '#libs/posts/permalink';
+import { renderContent } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
 import type { CalendarDeps } from '../deps';
 import { eventFilter } from '../event-query';
 import { organizerJsonLd, venueJsonLd } from '../linked/present';
@@ -16,7 +16,7 @@ import { cardsOf } from '../views/cards';
 import { scriptJson } from '../views/shell';
 import { contactRows, directionsUrl, imageHtml, metaList, plainTitle, titleHtml, venueAddress, whenHtml, type PageAnswer } from './common';
 import { backLink } from './event';
-import { eventTimes } from '../../../libs/calendar/times';
+import { eventTimes } from '#libs/calendar/times';
 
 /** Most upcoming events a venue or organizer page lists. */
 export const UPCOMING_LIMIT = 50;

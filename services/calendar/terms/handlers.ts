@@ -3,19 +3,19 @@
  * update, delete (permanent, answering with the term as it was). Reference: Term_Archive_Base,
  * Term_Single_Base over the terms controller.
  */
-import { can, canReadRecord } from '../../../libs/auth/user';
-import { CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from '../../../libs/calendar/meta';
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import type { PostDoc } from '../../../libs/posts/types';
-import { invalidParams, type ParamError } from '../../../libs/rest/errors';
-import { listSkip, totalPages } from '../../../libs/rest/paging';
-import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { restUrl } from '../../../libs/rest/site';
-import { VENDOR_TERM_ENDPOINTS } from '../../../libs/routes/vendor-events';
-import { termErrors } from '../../../libs/terms/errors';
-import type { TermDoc, TermInput } from '../../../libs/terms/repository';
-import { taxonomy, termCan } from '../../../libs/terms/taxonomies';
+import { can, canReadRecord } from '#libs/auth/user';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from '#libs/calendar/meta';
+import { sanitizeTitle } from '#libs/posts/slug';
+import type { PostDoc } from '#libs/posts/types';
+import { invalidParams, type ParamError } from '#libs/rest/errors';
+import { listSkip, totalPages } from '#libs/rest/paging';
+import { shared, type InputOf, type Shared } from '#libs/rest/params';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import { restUrl } from '#libs/rest/site';
+import { VENDOR_TERM_ENDPOINTS } from '#libs/routes/vendor-events/index';
+import { termErrors } from '#libs/terms/errors';
+import type { TermDoc, TermInput } from '#libs/terms/repository';
+import { taxonomy, termCan } from '#libs/terms/taxonomies';
 import type { CalendarDeps } from '../deps';
 import { INVALID, paramFailure } from '../errors';
 import { archiveHeaders, through } from '../http';

@@ -1,7 +1,7 @@
 /** The term record of the category and tag endpoints: the terms controller's fields, `link` as `url`, and REST `urls`. */
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { termLink } from '../../../libs/terms/link';
-import type { TermDoc } from '../../../libs/terms/repository';
+import { restUrl, type Site } from '#libs/rest/site';
+import { termLink } from '#libs/terms/link';
+import type { TermDoc } from '#libs/terms/repository';
 import { V1 } from '../links';
 
 /** The term's REST links: itself, its archive, and its parent when it has one. */

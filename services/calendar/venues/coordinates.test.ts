@@ -5,8 +5,8 @@
  * reference, neither publishes nor reads them as arguments).
  */
 import { DateTime } from 'luxon';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 const VENUES = '/vendor/events/v1/venues';

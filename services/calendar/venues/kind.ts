@@ -1,6 +1,6 @@
 /** Venues: where events happen. */
-import { VENUE_FIELDS } from '../../../libs/calendar/fields';
-import { VENUE_META, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { VENUE_FIELDS } from '#libs/calendar/fields';
+import { VENUE_META, VENUE_TYPE } from '#libs/calendar/meta';
 import type { LinkedKindDef } from '../linked/kind';
 
 export const VENUE: LinkedKindDef = {

@@ -5,8 +5,8 @@
  * view's filters, its webcal: variant, Google Calendar and Outlook subscribe links and the .ics export
  * of what the view shows. Every value is escaped here.
  */
-import { escapeHtml as esc } from '../../../libs/html/escape';
-import type { Site } from '../../../libs/rest/site';
+import { escapeHtml as esc } from '#libs/html/escape';
+import type { Site } from '#libs/rest/site';
 import type { ViewContext } from './context';
 
 /** The ids the venue and organizer filters resolved to (the feed takes ids). */

@@ -10,19 +10,19 @@
  * says which zone it is in.
  */
 import type { DateTime } from 'luxon';
-import { costDetails, formatCost } from '../../../libs/calendar/cost';
-import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta } from '../../../libs/calendar/meta';
-import { eventTimes } from '../../../libs/calendar/times';
-import { zoneAbbr, zoneOf } from '../../../libs/calendar/timezone';
-import { MYSQL_FORMAT } from '../../../libs/dates/format';
-import { storedWall } from '../../../libs/dates/wall';
-import { permalinkOf } from '../../../libs/posts/permalink';
-import { renderTitle, stripAllTags, trimWords } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Site } from '../../../libs/rest/site';
+import { costDetails, formatCost } from '#libs/calendar/cost';
+import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta } from '#libs/calendar/meta';
+import { eventTimes } from '#libs/calendar/times';
+import { zoneAbbr, zoneOf } from '#libs/calendar/timezone';
+import { MYSQL_FORMAT } from '#libs/dates/format';
+import { storedWall } from '#libs/dates/wall';
+import { permalinkOf } from '#libs/posts/permalink';
+import { renderTitle, stripAllTags, trimWords } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
+import type { Site } from '#libs/rest/site';
 import { scheduleAt } from '../ec/schedule';
 import type { Related } from '../related';
-import { escapeHtml as esc } from '../../../libs/html/escape';
+import { escapeHtml as esc } from '#libs/html/escape';
 
 const EXCERPT_WORDS = 30;
 

@@ -6,9 +6,9 @@
  * query, then `view` over everything. Unknown views read as the list, unreadable dates as today.
  */
 import { DateTime } from 'luxon';
-import { strtotime } from '../../../libs/calendar/strtotime';
-import { isRecord } from '../../../libs/rest/args';
-import type { Site } from '../../../libs/rest/site';
+import { strtotime } from '#libs/calendar/strtotime';
+import { isRecord } from '#libs/rest/args';
+import type { Site } from '#libs/rest/site';
 
 export const VIEW_SLUGS = ['list', 'month', 'day'] as const;
 export type ViewSlug = (typeof VIEW_SLUGS)[number];

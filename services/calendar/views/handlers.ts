@@ -4,9 +4,9 @@
  * the rendered view itself as HTML (the reference's View::send_html echoes it and exits), not JSON.
  */
 import { DateTime } from 'luxon';
-import type { ServiceApp } from '../../../libs/rest/service';
-import { VIEWS_HTML_ENDPOINT } from '../../../libs/routes/calendar-views';
-import { totalPages } from '../../../libs/rest/paging';
+import type { ServiceApp } from '#libs/rest/service';
+import { VIEWS_HTML_ENDPOINT } from '#libs/routes/calendar-views';
+import { totalPages } from '#libs/rest/paging';
 import type { CalendarDeps } from '../deps';
 import { viewNonces, viewNonceValid } from '../nonces';
 import { loadRelated } from '../related';

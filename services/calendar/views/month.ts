@@ -9,12 +9,12 @@
  * and excerpt) in its title.
  */
 import type { DateTime } from 'luxon';
-import { trimWords } from '../../../libs/posts/render';
-import type { Site } from '../../../libs/rest/site';
+import { trimWords } from '#libs/posts/render';
+import type { Site } from '#libs/rest/site';
 import { zoneLabel, type Card } from './cards';
 import { viewUrl } from './context';
 import { container, jsonLd, nav, noEvents, type Labels, type ViewState } from './shell';
-import { escapeHtml as esc } from '../../../libs/html/escape';
+import { escapeHtml as esc } from '#libs/html/escape';
 
 /** Events a month cell lists before it links to the day (the reference's monthEventAmount). */
 export const MONTH_EVENTS_PER_DAY = 3;

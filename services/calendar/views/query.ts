@@ -6,10 +6,10 @@
  * A view only chooses the window, the order and the page.
  */
 import type { DateTime } from 'luxon';
-import { MYSQL_FORMAT } from '../../../libs/dates/format';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { SortSpec } from '../../../libs/store/types';
-import { ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
+import { MYSQL_FORMAT } from '#libs/dates/format';
+import type { PostDoc } from '#libs/posts/types';
+import type { SortSpec } from '#libs/store/types';
+import { ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
 import type { CalendarDeps } from '../deps';
 import { archiveQuery, type ArchiveParams } from '../events/archive';
 import type { ViewContext } from './context';

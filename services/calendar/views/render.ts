@@ -7,10 +7,10 @@
  * answer and the public calendar page.
  */
 import { DateTime } from 'luxon';
-import type { Site } from '../../../libs/rest/site';
+import type { Site } from '#libs/rest/site';
 import type { Card } from './cards';
 import { container, jsonLd, nav, noEvents, type Labels, type ViewState } from './shell';
-import { escapeHtml as esc } from '../../../libs/html/escape';
+import { escapeHtml as esc } from '#libs/html/escape';
 
 function venueHtml(prefix: string, card: Card): string {
   if (!card.venue) return '';

@@ -5,12 +5,12 @@
  * reference's front end expects, with `<` escaped so no data can end a script.
  */
 import type { DateTime } from 'luxon';
-import { stripAllTags, trimWords } from '../../../libs/posts/render';
-import { restUrl, type Site } from '../../../libs/rest/site';
+import { stripAllTags, trimWords } from '#libs/posts/render';
+import { restUrl, type Site } from '#libs/rest/site';
 import { eventsBar, feedUrl, searchedFor, searchSummary, subscribeMenu, type LinkedIds } from './bar';
 import type { Card } from './cards';
 import { viewUrl, type ViewContext } from './context';
-import { escapeHtml as esc } from '../../../libs/html/escape';
+import { escapeHtml as esc } from '#libs/html/escape';
 
 /** The description search engines are given: a short plain-text excerpt. */
 const LD_DESCRIPTION_WORDS = 25;

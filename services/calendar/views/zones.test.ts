@@ -6,9 +6,9 @@
  * days. The site-wide mode is checked on the cards every view reads.
  */
 import { startTestApp, type TestApp } from '../../../test/support/app';
-import { siteFrom } from '../../../libs/rest/site';
-import { EVENT_META } from '../../../libs/calendar/meta';
-import type { PostDoc } from '../../../libs/posts/types';
+import { siteFrom } from '#libs/rest/site';
+import { EVENT_META } from '#libs/calendar/meta';
+import type { PostDoc } from '#libs/posts/types';
 import { EMPTY_RELATED } from '../related';
 import { cardsOf } from './cards';
 

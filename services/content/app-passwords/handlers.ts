@@ -1,12 +1,12 @@
 /** cms/v2/users/{user_id}/application-passwords (reference: the application-passwords controller). */
-import { can, type Caller } from '../../../libs/auth/user';
-import { chunkPassword } from '../../../libs/auth/passwords';
-import type { AppPasswordDoc, UserDoc } from '../../../libs/auth/users';
-import { RestError, authStatus } from '../../../libs/rest/errors';
-import { rfc3339Gmt } from '../../../libs/dates/format';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import type { AnyParams, HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { APP_PASSWORD_ENDPOINTS } from '../../../libs/routes/cms/users';
+import { can, type Caller } from '#libs/auth/user';
+import { chunkPassword } from '#libs/auth/passwords';
+import type { AppPasswordDoc, UserDoc } from '#libs/auth/users';
+import { RestError, authStatus } from '#libs/rest/errors';
+import { rfc3339Gmt } from '#libs/dates/format';
+import { restUrl, type Site } from '#libs/rest/site';
+import type { AnyParams, HandlerContext, ServiceApp } from '#libs/rest/service';
+import { APP_PASSWORD_ENDPOINTS } from '#libs/routes/cms/users';
 import type { ContentDeps } from '../deps';
 
 function present(user: UserDoc, ap: AppPasswordDoc, site: Site, password?: string): Record<string, unknown> {

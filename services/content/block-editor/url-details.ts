@@ -4,16 +4,16 @@
  * Open Graph image from the head. Good answers are kept for an hour, in memory and bounded.
  */
 import { createHash } from 'node:crypto';
-import { CAPABILITY_TYPES } from '../../../libs/auth/roles';
-import { can } from '../../../libs/auth/user';
-import { stripAllTags } from '../../../libs/posts/render';
-import { RefusedError, checkUrl, guardedGet, outboundPolicy, type FetchPolicy } from '../../../libs/net/outbound';
-import { RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
-import type { ServiceApp } from '../../../libs/rest/service';
-import type { Site } from '../../../libs/rest/site';
-import { URL_DETAILS_ENDPOINT } from '../../../libs/routes/cms-block-editor';
-import { decodeEntities } from '../../../libs/html/escape';
-import { TooDeepError, attributeOf, elementsOf, parseHtmlDocument, textOf, type HtmlDocument } from '../../../libs/html/parse';
+import { CAPABILITY_TYPES } from '#libs/auth/roles';
+import { can } from '#libs/auth/user';
+import { stripAllTags } from '#libs/posts/render';
+import { RefusedError, checkUrl, guardedGet, outboundPolicy, type FetchPolicy } from '#libs/net/outbound';
+import { RestError, authStatus, invalidParams } from '#libs/rest/errors';
+import type { ServiceApp } from '#libs/rest/service';
+import type { Site } from '#libs/rest/site';
+import { URL_DETAILS_ENDPOINT } from '#libs/routes/cms-block-editor';
+import { decodeEntities } from '#libs/html/escape';
+import { TooDeepError, attributeOf, elementsOf, parseHtmlDocument, textOf, type HtmlDocument } from '#libs/html/parse';
 
 /** The reference's limit_response_size, and its transient's lifetime. */
 export const URL_DETAILS_MAX_BYTES = 150 * 1024;

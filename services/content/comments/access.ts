@@ -2,13 +2,13 @@
  * Who may read, edit and moderate comments (reference: the comments controller's check_read_permission,
  * check_read_post_permission and check_edit_permission, with map_meta_cap's edit_comment → edit_post).
  */
-import type { CapabilityType } from '../../../libs/auth/roles';
-import { can, canEditRecord, canReadRecord, type Caller } from '../../../libs/auth/user';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../../../libs/calendar/meta';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Filter } from '../../../libs/store/types';
+import type { CapabilityType } from '#libs/auth/roles';
+import { can, canEditRecord, canReadRecord, type Caller } from '#libs/auth/user';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
+import type { PostDoc } from '#libs/posts/types';
+import type { Filter } from '#libs/store/types';
 import { canEditPost, canReadPost } from '../posts/access';
-import type { CommentDoc } from '../../../libs/comments/repository';
+import type { CommentDoc } from '#libs/comments/repository';
 
 /** Post types shown in the REST API, by the capability type their rights are named after. */
 const CAP_TYPES: Record<string, CapabilityType> = {

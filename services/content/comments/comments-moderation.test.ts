@@ -137,7 +137,7 @@ describe('notes', () => {
 
 describe('comment meta keys', () => {
   it('stores only registered keys: Object.prototype names are no keys', async () => {
-    const { openStore } = await import('../../../libs/store');
+    const { openStore } = await import('#libs/store/index');
     const store = await openStore({ dataDir: app.config.DATA_DIR });
     try {
       const res = await app.admin('POST', '/cms/v2/comments', {

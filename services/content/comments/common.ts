@@ -3,18 +3,18 @@
  * dependencies, the checks both make of a request, and loading a comment with its post and everything
  * presenting comments needs.
  */
-import { can } from '../../../libs/auth/user';
-import type { UsersRepository } from '../../../libs/auth/users';
-import type { PageParents } from '../../../libs/posts/permalink';
-import type { PostsRepository } from '../../../libs/posts/repository';
-import type { PostDoc } from '../../../libs/posts/types';
-import { RestError } from '../../../libs/rest/errors';
-import type { RouteRegistry } from '../../../libs/rest/registry';
-import type { HandlerContext } from '../../../libs/rest/service';
-import type { Site } from '../../../libs/rest/site';
+import { can } from '#libs/auth/user';
+import type { UsersRepository } from '#libs/auth/users';
+import type { PageParents } from '#libs/posts/permalink';
+import type { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import { RestError } from '#libs/rest/errors';
+import type { RouteRegistry } from '#libs/rest/registry';
+import type { HandlerContext } from '#libs/rest/service';
+import type { Site } from '#libs/rest/site';
 import type { PostAccess } from './access';
 import { presentComment, type CommentPresentInput, type Context } from './present';
-import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
+import type { CommentDoc, CommentsRepository } from '#libs/comments/repository';
 
 export interface CommentsDeps {
   site: Site;

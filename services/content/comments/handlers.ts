@@ -5,20 +5,20 @@
  * everything, others what their rights on the comment's post allow. The reads (list, get) are bound
  * here, the writes (create, update, delete) in write-handlers.ts, with what both share in common.ts.
  */
-import { can } from '../../../libs/auth/user';
-import { filterDate } from '../../../libs/dates/post-dates';
-import type { PostDoc } from '../../../libs/posts/types';
-import { RestError, authStatus } from '../../../libs/rest/errors';
-import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
-import type { HandlerContext, Probed, Reply, ServiceApp } from '../../../libs/rest/service';
-import type { InputOf } from '../../../libs/rest/params';
-import { COMMENT_ENDPOINTS } from '../../../libs/routes/cms/comments';
-import type { Filter, SortSpec } from '../../../libs/store/types';
+import { can } from '#libs/auth/user';
+import { filterDate } from '#libs/dates/post-dates';
+import type { PostDoc } from '#libs/posts/types';
+import { RestError, authStatus } from '#libs/rest/errors';
+import { listSkip, pagingHeaders } from '#libs/rest/paging';
+import type { HandlerContext, Probed, Reply, ServiceApp } from '#libs/rest/service';
+import type { InputOf } from '#libs/rest/params';
+import { COMMENT_ENDPOINTS } from '#libs/routes/cms/comments';
+import type { Filter, SortSpec } from '#libs/store/types';
 import { canEditAnyPost, canReadComment, canReadPostOf, readablePostsCondition, supportsNotes, type PostAccess } from './access';
 import { BASE, commentLoader, filled, moderator, type CommentsDeps } from './common';
 import { contextOf } from '../context';
 import { presentComment } from './present';
-import type { CommentDoc } from '../../../libs/comments/repository';
+import type { CommentDoc } from '#libs/comments/repository';
 import { bindCommentWrites } from './write-handlers';
 
 const SORT_FIELDS: Record<string, string> = { date: 'date', date_gmt: 'date_gmt', id: 'id', post: 'post', parent: 'parent', type: 'type' };

@@ -4,17 +4,17 @@
  * comments (their posts, page ancestors, which have replies, the users' addresses) is loaded once by
  * the caller, so presenting never queries.
  */
-import type { Caller } from '../../../libs/auth/user';
-import { rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
-import { permalinkOf, type PageParents } from '../../../libs/posts/permalink';
-import { wpautop, wptexturize } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Method } from '../../../libs/rest/registry';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { COMMENT_META } from '../../../libs/routes/cms/comments';
+import type { Caller } from '#libs/auth/user';
+import { rfc3339, rfc3339Gmt } from '#libs/dates/format';
+import { permalinkOf, type PageParents } from '#libs/posts/permalink';
+import { wpautop, wptexturize } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
+import type { Method } from '#libs/rest/registry';
+import { restUrl, type Site } from '#libs/rest/site';
+import { COMMENT_META } from '#libs/routes/cms/comments';
 import { avatarUrls } from '../users/present';
 import { canEditComment, canReadComment, canReadPostOf, type PostAccess } from './access';
-import type { CommentDoc } from '../../../libs/comments/repository';
+import type { CommentDoc } from '#libs/comments/repository';
 
 export type Context = 'view' | 'embed' | 'edit';
 

@@ -3,19 +3,19 @@
  * update_item and delete_item with their permission checks). Writing needs an account; moderators
  * (moderate_comments) change everything, others what their rights on the comment's post allow.
  */
-import { mysqlLocal } from '../../../libs/dates/format';
-import { now } from '../../../libs/dates/post-dates';
-import type { PostDoc } from '../../../libs/posts/types';
-import { RestError, authStatus } from '../../../libs/rest/errors';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { restUrl } from '../../../libs/rest/site';
-import { COMMENT_ENDPOINTS, COMMENT_META } from '../../../libs/routes/cms/comments';
+import { mysqlLocal } from '#libs/dates/format';
+import { now } from '#libs/dates/post-dates';
+import type { PostDoc } from '#libs/posts/types';
+import { RestError, authStatus } from '#libs/rest/errors';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import { restUrl } from '#libs/rest/site';
+import { COMMENT_ENDPOINTS, COMMENT_META } from '#libs/routes/cms/comments';
 import { canEditAnyPost, canEditComment, canEditCommentCap, canReadPostOf, supportsNotes } from './access';
 import { BASE, filled, moderator, raw, type CommentLoader, type CommentsDeps } from './common';
 import type { Context } from './present';
-import type { CommentDoc } from '../../../libs/comments/repository';
+import type { CommentDoc } from '#libs/comments/repository';
 import { allowComment, checkLengths, clientIp, contentAllowed, filterComment, prepare, statusChange, type CommentWriteInput } from './write';
-import { ownEntry } from '../../../libs/rest/validate';
+import { ownEntry } from '#libs/rest/validate';
 import { ownKeys } from '../own-keys';
 
 export function bindCommentWrites(app: ServiceApp, deps: CommentsDeps, loader: CommentLoader): void {

@@ -3,20 +3,20 @@
  * wp_filter_comment, wp_check_comment_data_max_lengths, wp_allow_comment and the status changes of
  * handle_status_param).
  */
-import { can, type Caller } from '../../../libs/auth/user';
-import { capsOf } from '../../../libs/auth/roles';
-import type { UsersRepository } from '../../../libs/auth/users';
-import { kses, TITLE_TAGS } from '../../../libs/posts/kses';
-import { now, parseDateInput } from '../../../libs/dates/post-dates';
-import type { PostDoc } from '../../../libs/posts/types';
-import { stripAllTags } from '../../../libs/posts/render';
-import { isRecord } from '../../../libs/rest/args';
-import { RestError } from '../../../libs/rest/errors';
-import type { HandlerContext } from '../../../libs/rest/service';
-import type { InputOf, Shared } from '../../../libs/rest/params';
-import type { COMMENT_ENDPOINTS } from '../../../libs/routes/cms/comments';
-import type { Filter } from '../../../libs/store/types';
-import type { CommentDoc, CommentsRepository } from '../../../libs/comments/repository';
+import { can, type Caller } from '#libs/auth/user';
+import { capsOf } from '#libs/auth/roles';
+import type { UsersRepository } from '#libs/auth/users';
+import { kses, TITLE_TAGS } from '#libs/posts/kses';
+import { now, parseDateInput } from '#libs/dates/post-dates';
+import type { PostDoc } from '#libs/posts/types';
+import { stripAllTags } from '#libs/posts/render';
+import { isRecord } from '#libs/rest/args';
+import { RestError } from '#libs/rest/errors';
+import type { HandlerContext } from '#libs/rest/service';
+import type { InputOf, Shared } from '#libs/rest/params';
+import type { COMMENT_ENDPOINTS } from '#libs/routes/cms/comments';
+import type { Filter } from '#libs/store/types';
+import type { CommentDoc, CommentsRepository } from '#libs/comments/repository';
 
 /** Fields a request sets (the reference's prepared comment). */
 export type Prepared = Partial<

@@ -3,7 +3,7 @@
  * the post types, post statuses and taxonomies controllers). The records come from the registered
  * objects; which ones a caller sees follows the reference's read rules.
  */
-import { can, type Caller } from '../../../libs/auth/user';
+import { can, type Caller } from '#libs/auth/user';
 import {
   STATUSES,
   TAXONOMIES,
@@ -16,13 +16,13 @@ import {
   taxonomiesOf,
   taxonomyObject,
   type StatusObject,
-} from '../../../libs/posts/registered';
-import { RestError, authStatus } from '../../../libs/rest/errors';
-import type { ServiceApp } from '../../../libs/rest/service';
+} from '#libs/posts/registered';
+import { RestError, authStatus } from '#libs/rest/errors';
+import type { ServiceApp } from '#libs/rest/service';
 import type { ContentDeps } from '../deps';
 import { contextOf } from '../context';
 import { presentStatus, presentTaxonomy, presentType } from './present';
-import { DISCOVERY_ENDPOINTS } from '../../../libs/routes/cms/discovery';
+import { DISCOVERY_ENDPOINTS } from '#libs/routes/cms/discovery';
 
 /** check_read_permission of the statuses controller: public ones for all, the others for editors of some type. */
 function canReadStatus(user: Caller, s: StatusObject): boolean {

@@ -3,10 +3,10 @@
  * prepare_item_for_response and prepare_links of the post types, taxonomies and post statuses
  * controllers), built from the registered objects in libs/posts/registered.ts.
  */
-import { isViewable, postTypeCaps, taxonomiesOf, type PostTypeObject, type StatusObject, type TaxonomyObject } from '../../../libs/posts/registered';
-import { isRecord } from '../../../libs/rest/args';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { statusSchema, taxonomySchema, typeSchema } from '../../../libs/routes/cms/discovery';
+import { isViewable, postTypeCaps, taxonomiesOf, type PostTypeObject, type StatusObject, type TaxonomyObject } from '#libs/posts/registered';
+import { isRecord } from '#libs/rest/args';
+import { restUrl, type Site } from '#libs/rest/site';
+import { statusSchema, taxonomySchema, typeSchema } from '#libs/routes/cms/discovery';
 
 export type Context = 'view' | 'embed' | 'edit';
 

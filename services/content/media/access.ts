@@ -3,8 +3,8 @@
  * capability type is `post`; an `inherit` attachment counts as published, so its author needs
  * edit_published_posts and others need edit_others_posts as well).
  */
-import { can, canDeleteRecord, canEditRecord, type Caller } from '../../../libs/auth/user';
-import type { PostDoc } from '../../../libs/posts/types';
+import { can, canDeleteRecord, canEditRecord, type Caller } from '#libs/auth/user';
+import type { PostDoc } from '#libs/posts/types';
 import { canReadPost } from '../posts/access';
 
 type Rec = Pick<PostDoc, 'author' | 'status' | 'trash'>;

@@ -2,15 +2,15 @@
  * An attachment in `view`, `embed` and `edit` context with its `_links` (reference: the attachments
  * controller's prepare_item_for_response over the posts controller's).
  */
-import type { Caller } from '../../../libs/auth/user';
-import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
-import { readMeta } from '../../../libs/posts/meta';
-import { renderContent, renderExcerpt, renderTitle } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
-import { attachedFile, attachmentMetadata, attachmentUrl, isImageAttachment, siblingUrl } from '../../../libs/media/library';
-import { IMAGE_SIZES, resizeDimensions } from '../../../libs/media/images';
-import type { Method } from '../../../libs/rest/registry';
-import { restUrl, type Site } from '../../../libs/rest/site';
+import type { Caller } from '#libs/auth/user';
+import { mysqlLocal, rfc3339, rfc3339Gmt } from '#libs/dates/format';
+import { readMeta } from '#libs/posts/meta';
+import { renderContent, renderExcerpt, renderTitle } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
+import { attachedFile, attachmentMetadata, attachmentUrl, isImageAttachment, siblingUrl } from '#libs/media/library';
+import { IMAGE_SIZES, resizeDimensions } from '#libs/media/images';
+import type { Method } from '#libs/rest/registry';
+import { restUrl, type Site } from '#libs/rest/site';
 import type { Context } from '../posts/present';
 import { canDeleteMedia, canEditMedia } from './access';
 

@@ -2,10 +2,10 @@
  * Who may read, edit and delete a post or page (the reference's map_meta_cap for read_post, edit_post
  * and delete_post), and which statuses a list may ask for.
  */
-import { can, canDeleteRecord, canEditRecord, type Caller } from '../../../libs/auth/user';
-import type { CapabilityType } from '../../../libs/auth/roles';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { PostKind } from '../../../libs/routes/cms/post-args';
+import { can, canDeleteRecord, canEditRecord, type Caller } from '#libs/auth/user';
+import type { CapabilityType } from '#libs/auth/roles';
+import type { PostDoc } from '#libs/posts/types';
+import type { PostKind } from '#libs/routes/cms/post-args';
 
 export const capType = (kind: PostKind | string): CapabilityType => (kind === 'page' ? 'page' : 'post');
 

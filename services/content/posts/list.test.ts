@@ -1,5 +1,5 @@
-import { openStore } from '../../../libs/store';
-import { TermsRepository } from '../../../libs/terms/repository';
+import { openStore } from '#libs/store/index';
+import { TermsRepository } from '#libs/terms/repository';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 
 /** The same list behaviour on both stores: the embedded SQLite store and MongoDB. */

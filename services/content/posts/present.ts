@@ -4,18 +4,18 @@
  * Everything a page of records needs beyond the records themselves (term slugs, parent slugs, generated
  * slugs) is loaded once by the caller and handed in, so presenting never queries.
  */
-import type { Caller } from '../../../libs/auth/user';
-import { can } from '../../../libs/auth/user';
-import { mysqlLocal, rfc3339, rfc3339Gmt } from '../../../libs/dates/format';
-import { fromLocal } from '../../../libs/dates/post-dates';
-import { readMeta } from '../../../libs/posts/meta';
-import { ancestorsPath, permalinkOf } from '../../../libs/posts/permalink';
-import { blockVersion, renderContent, renderExcerpt, renderStoredExcerpt, renderTitle } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
-import type { Method } from '../../../libs/rest/registry';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import type { KindInfo } from '../../../libs/routes/cms/post-args';
-import { inNameOrder } from '../../../libs/terms/order';
+import type { Caller } from '#libs/auth/user';
+import { can } from '#libs/auth/user';
+import { mysqlLocal, rfc3339, rfc3339Gmt } from '#libs/dates/format';
+import { fromLocal } from '#libs/dates/post-dates';
+import { readMeta } from '#libs/posts/meta';
+import { ancestorsPath, permalinkOf } from '#libs/posts/permalink';
+import { blockVersion, renderContent, renderExcerpt, renderStoredExcerpt, renderTitle } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
+import type { Method } from '#libs/rest/registry';
+import { restUrl, type Site } from '#libs/rest/site';
+import type { KindInfo } from '#libs/routes/cms/post-args';
+import { inNameOrder } from '#libs/terms/order';
 import { canDeletePost, canEditPost, canReadPost, typeCan } from './access';
 
 export type Context = 'view' | 'embed' | 'edit';

@@ -1,8 +1,8 @@
-import { makeAuthUser } from '../../../libs/auth/user';
-import { COLLECTIONS } from '../../../libs/data/collections';
-import { KINDS } from '../../../libs/routes/cms/post-args';
-import { SqliteStore } from '../../../libs/store/sqlite';
-import { TermsRepository } from '../../../libs/terms/repository';
+import { makeAuthUser } from '#libs/auth/user';
+import { COLLECTIONS } from '#libs/data/collections';
+import { KINDS } from '#libs/routes/cms/post-args';
+import { SqliteStore } from '#libs/store/sqlite';
+import { TermsRepository } from '#libs/terms/repository';
 import { parseSearch, planList, relevanceRank } from './query';
 
 const DEFAULTS = {

@@ -3,18 +3,18 @@
  * list parameter becomes a condition on an indexed field, and what the caller may not read is left out
  * by the query itself, so totals and pages agree with what is shown.
  */
-import type { QueryCache } from '../../../libs/store/query-cache';
-import { can, type Caller } from '../../../libs/auth/user';
-import { filterDate } from '../../../libs/dates/post-dates';
-import { searchPrivacy } from '../../../libs/posts/search';
-import type { PostDoc } from '../../../libs/posts/types';
-import { isRecord } from '../../../libs/rest/args';
-import { RestError } from '../../../libs/rest/errors';
-import { totalPages } from '../../../libs/rest/paging';
-import type { Filter, ReadableCollection, SortSpec } from '../../../libs/store/types';
-import type { TermsRepository } from '../../../libs/terms/repository';
+import type { QueryCache } from '#libs/store/query-cache';
+import { can, type Caller } from '#libs/auth/user';
+import { filterDate } from '#libs/dates/post-dates';
+import { searchPrivacy } from '#libs/posts/search';
+import type { PostDoc } from '#libs/posts/types';
+import { isRecord } from '#libs/rest/args';
+import { RestError } from '#libs/rest/errors';
+import { totalPages } from '#libs/rest/paging';
+import type { Filter, ReadableCollection, SortSpec } from '#libs/store/types';
+import type { TermsRepository } from '#libs/terms/repository';
 import { ANY_STATUSES, capType } from './access';
-import { listSkip } from '../../../libs/rest/paging';
+import { listSkip } from '#libs/rest/paging';
 
 const STOPWORDS = new Set('about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '));
 

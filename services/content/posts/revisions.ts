@@ -4,25 +4,25 @@
  * apart by their slug (`<id>-autosave-v1`), one per user and post. The parent keeps the number of its
  * revisions and the newest one, for its `version-history` links.
  */
-import { can, type Caller } from '../../../libs/auth/user';
-import { writtenMeta } from '../../../libs/calendar/meta';
-import { textFilterFor } from '../../../libs/posts/save-filter';
-import { mysqlLocal } from '../../../libs/dates/format';
-import { now } from '../../../libs/dates/post-dates';
-import type { PostDoc } from '../../../libs/posts/types';
-import { RestError, authStatus } from '../../../libs/rest/errors';
-import { listSkip, pagingHeaders, totalPages } from '../../../libs/rest/paging';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import type { KindInfo } from '../../../libs/routes/cms/post-args';
-import { POST_ENDPOINTS } from '../../../libs/routes/cms/posts';
-import { shared } from '../../../libs/rest/params';
-import type { Filter, SortSpec } from '../../../libs/store/types';
+import { can, type Caller } from '#libs/auth/user';
+import { writtenMeta } from '#libs/calendar/meta';
+import { textFilterFor } from '#libs/posts/save-filter';
+import { mysqlLocal } from '#libs/dates/format';
+import { now } from '#libs/dates/post-dates';
+import type { PostDoc } from '#libs/posts/types';
+import { RestError, authStatus } from '#libs/rest/errors';
+import { listSkip, pagingHeaders, totalPages } from '#libs/rest/paging';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import type { KindInfo } from '#libs/routes/cms/post-args';
+import { POST_ENDPOINTS } from '#libs/routes/cms/posts';
+import { shared } from '#libs/rest/params';
+import type { Filter, SortSpec } from '#libs/store/types';
 import { canDeletePost, canEditPost } from './access';
 import type { PostsDeps } from './handlers';
 import { contextOf } from '../context';
 import { permalink, presentRevision } from './present';
 import { excludedBySearch, parseSearch, relevanceRank, searchFilter } from './query';
-import { newPostRecord } from '../../../libs/posts/record';
+import { newPostRecord } from '#libs/posts/record';
 import { buildUpdate, canAssignTerms, checkTemplate, prepare, stickyRequested } from './write';
 
 const normalizeWs = (s: string) =>

@@ -2,12 +2,12 @@
  * What the post handlers need at start: the default category (created when missing, as a fresh
  * reference install has "Uncategorized") and which optional link targets this build serves.
  */
-import type { RouteRegistry } from '../../../libs/rest/registry';
-import { DuplicateKeyError } from '../../../libs/store/types';
-import type { TermsRepository } from '../../../libs/terms/repository';
+import type { RouteRegistry } from '#libs/rest/registry';
+import { DuplicateKeyError } from '#libs/store/types';
+import type { TermsRepository } from '#libs/terms/repository';
 import type { ContentDeps } from '../deps';
-import type { ReadCache } from '../../../libs/rest/read-cache';
-import type { Reply } from '../../../libs/rest/service';
+import type { ReadCache } from '#libs/rest/read-cache';
+import type { Reply } from '#libs/rest/service';
 import type { PostsDeps } from './handlers';
 import { BatchResults } from '../batch-results';
 import type { LinkTargets } from './present';

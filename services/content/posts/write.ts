@@ -4,22 +4,22 @@
  * their reset, unique slugs, authors, passwords and sticky, parents, terms, meta. Every check runs before
  * anything is written, and the record is written in one step.
  */
-import { can, type Caller } from '../../../libs/auth/user';
-import { writtenMeta } from '../../../libs/calendar/meta';
-import { mysqlLocal } from '../../../libs/dates/format';
-import { fromLocal, now, parseDateInput, type PostDate } from '../../../libs/dates/post-dates';
-import type { PostsRepository } from '../../../libs/posts/repository';
-import { textFilterFor } from '../../../libs/posts/save-filter';
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import type { PostDoc } from '../../../libs/posts/types';
-import { Args, isRecord } from '../../../libs/rest/args';
-import { ParamError, RestError, authStatus, invalidParams } from '../../../libs/rest/errors';
-import type { Site } from '../../../libs/rest/site';
-import type { KindInfo } from '../../../libs/routes/cms/post-args';
-import type { TermsRepository } from '../../../libs/terms/repository';
-import type { UsersRepository } from '../../../libs/auth/users';
+import { can, type Caller } from '#libs/auth/user';
+import { writtenMeta } from '#libs/calendar/meta';
+import { mysqlLocal } from '#libs/dates/format';
+import { fromLocal, now, parseDateInput, type PostDate } from '#libs/dates/post-dates';
+import type { PostsRepository } from '#libs/posts/repository';
+import { textFilterFor } from '#libs/posts/save-filter';
+import { sanitizeTitle } from '#libs/posts/slug';
+import type { PostDoc } from '#libs/posts/types';
+import { Args, isRecord } from '#libs/rest/args';
+import { ParamError, RestError, authStatus, invalidParams } from '#libs/rest/errors';
+import type { Site } from '#libs/rest/site';
+import type { KindInfo } from '#libs/routes/cms/post-args';
+import type { TermsRepository } from '#libs/terms/repository';
+import type { UsersRepository } from '#libs/auth/users';
 import { FLOATING_STATUSES, typeCan } from './access';
-import { guidFor } from '../../../libs/posts/record';
+import { guidFor } from '#libs/posts/record';
 import { ownKeys } from '../own-keys';
 
 export interface WriteDeps {

@@ -4,21 +4,21 @@
  * their relevance order), restricted to published records of the public types the caller may see;
  * a guest's search never matches a password-protected record. Terms come from the terms collection.
  */
-import type { Caller } from '../../../libs/auth/user';
-import { loadAncestors, permalinkOf } from '../../../libs/posts/permalink';
-import { postTypeObject, taxonomyObject } from '../../../libs/posts/registered';
-import { renderTitle } from '../../../libs/posts/render';
-import type { PostDoc } from '../../../libs/posts/types';
-import { RestError } from '../../../libs/rest/errors';
-import { listSkip, pageSlice, pagingHeaders, totalPages } from '../../../libs/rest/paging';
-import type { RouteRegistry } from '../../../libs/rest/registry';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import type { InputOf } from '../../../libs/rest/params';
-import { restUrl } from '../../../libs/rest/site';
-import { POST_SUBTYPES, SEARCH_ENDPOINT, TERM_SUBTYPES } from '../../../libs/routes/cms/search';
-import type { Filter } from '../../../libs/store/types';
-import { loadTermAncestors, termLink } from '../../../libs/terms/link';
-import type { TermDoc } from '../../../libs/terms/repository';
+import type { Caller } from '#libs/auth/user';
+import { loadAncestors, permalinkOf } from '#libs/posts/permalink';
+import { postTypeObject, taxonomyObject } from '#libs/posts/registered';
+import { renderTitle } from '#libs/posts/render';
+import type { PostDoc } from '#libs/posts/types';
+import { RestError } from '#libs/rest/errors';
+import { listSkip, pageSlice, pagingHeaders, totalPages } from '#libs/rest/paging';
+import type { RouteRegistry } from '#libs/rest/registry';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import type { InputOf } from '#libs/rest/params';
+import { restUrl } from '#libs/rest/site';
+import { POST_SUBTYPES, SEARCH_ENDPOINT, TERM_SUBTYPES } from '#libs/routes/cms/search';
+import type { Filter } from '#libs/store/types';
+import { loadTermAncestors, termLink } from '#libs/terms/link';
+import type { TermDoc } from '#libs/terms/repository';
 import type { ContentDeps } from '../deps';
 import { excludedBySearch, planList, relevanceRank } from '../posts/query';
 

@@ -4,12 +4,12 @@
  * front page in the site index, the default category and discussion defaults of new posts), and the
  * other processes pick it up from the store.
  */
-import { can } from '../../../libs/auth/user';
-import { ParamError, invalidParams } from '../../../libs/rest/errors';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import type { SettingDef, SettingValues } from '../../../libs/settings/site-settings';
+import { can } from '#libs/auth/user';
+import { ParamError, invalidParams } from '#libs/rest/errors';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import type { SettingDef, SettingValues } from '#libs/settings/site-settings';
 import type { ContentDeps } from '../deps';
-import { SETTINGS_ENDPOINTS } from '../../../libs/routes/cms/settings';
+import { SETTINGS_ENDPOINTS } from '#libs/routes/cms/settings';
 
 /** The settings in the reference's shape: each value cast to its declared type. */
 function present(defs: SettingDef[], values: SettingValues): Record<string, unknown> {

@@ -5,11 +5,11 @@
  * processes through the store.
  */
 import { DateTime } from 'luxon';
-import { siteFrom } from '../../../libs/rest/site';
-import { SiteSettings } from '../../../libs/settings/site-settings';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
-import { TermsRepository } from '../../../libs/terms/repository';
+import { siteFrom } from '#libs/rest/site';
+import { SiteSettings } from '#libs/settings/site-settings';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
+import { TermsRepository } from '#libs/terms/repository';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers } from '../../../test/support/roles';
 

@@ -7,15 +7,15 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { AuthUser } from '../../../libs/auth/user';
-import type { JobQueue, QueueName } from '../../../libs/queue/types';
-import type { Site } from '../../../libs/rest/site';
-import { MongoStore } from '../../../libs/store/mongo';
-import { SqliteStore } from '../../../libs/store/sqlite';
-import type { Store } from '../../../libs/store/types';
-import { escapeHtml } from '../../../libs/html/escape';
+import type { AuthUser } from '#libs/auth/user';
+import type { JobQueue, QueueName } from '#libs/queue/types';
+import type { Site } from '#libs/rest/site';
+import { MongoStore } from '#libs/store/mongo';
+import { SqliteStore } from '#libs/store/sqlite';
+import type { Store } from '#libs/store/types';
+import { escapeHtml } from '#libs/html/escape';
 import { ownKeys } from '../own-keys';
-import { errorCode, errorMessage } from '../../../libs/observability/error-fields';
+import { errorCode, errorMessage } from '#libs/observability/error-fields';
 
 export type HealthStatus = 'good' | 'recommended' | 'critical';
 

@@ -3,10 +3,10 @@
  * `view_site_health_checks` capability (administrators), otherwise rest_forbidden, 401 for a guest
  * and 403 for a signed-in user.
  */
-import { can } from '../../../libs/auth/user';
-import { RestError } from '../../../libs/rest/errors';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { DIRECTORY_SIZES_ENDPOINT, SITE_HEALTH_TESTS, SITE_HEALTH_TEST_ENDPOINTS, type SiteHealthTest } from '../../../libs/routes/cms-site-health';
+import { can } from '#libs/auth/user';
+import { RestError } from '#libs/rest/errors';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import { DIRECTORY_SIZES_ENDPOINT, SITE_HEALTH_TESTS, SITE_HEALTH_TEST_ENDPOINTS, type SiteHealthTest } from '#libs/routes/cms-site-health';
 import { authorizationHeader, diskCheck, directorySizes, httpsStatus, queuesCheck, storeCheck, type HealthDeps, type HealthResult } from './checks';
 
 const permission = async (ctx: HandlerContext) => can(ctx.user, 'view_site_health_checks');

@@ -1,10 +1,10 @@
 /** cms-site-health/v1: permissions per role, every check over HTTP, and each check's verdicts under controlled conditions. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobQueue } from '../../../libs/queue/types';
-import { siteFrom } from '../../../libs/rest/site';
-import { SqliteStore } from '../../../libs/store/sqlite';
-import type { Store } from '../../../libs/store/types';
+import type { JobQueue } from '#libs/queue/types';
+import { siteFrom } from '#libs/rest/site';
+import { SqliteStore } from '#libs/store/sqlite';
+import type { Store } from '#libs/store/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers } from '../../../test/support/roles';
 import { authorizationHeader, diskCheck, directorySizes, httpsStatus, queuesCheck, sizeFormat, storeCheck, type HealthDeps } from './checks';

@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeAuthUser } from '../../../libs/auth/user';
-import { loadConfig } from '../../../libs/config/env';
-import { COLLECTIONS } from '../../../libs/data/collections';
-import { runBatch, type BatchJob } from '../../../libs/rest/batch';
-import { RestServer } from '../../../libs/rest/server';
-import { siteFrom } from '../../../libs/rest/site';
-import { buildRegistry } from '../../../libs/routes';
-import { openStore } from '../../../libs/store';
-import type { Store } from '../../../libs/store/types';
+import { makeAuthUser } from '#libs/auth/user';
+import { loadConfig } from '#libs/config/env';
+import { COLLECTIONS } from '#libs/data/collections';
+import { runBatch, type BatchJob } from '#libs/rest/batch';
+import { RestServer } from '#libs/rest/server';
+import { siteFrom } from '#libs/rest/site';
+import { buildRegistry } from '#libs/routes/index';
+import { openStore } from '#libs/store/index';
+import type { Store } from '#libs/store/types';
 import { createContentService } from '../index';
 
 describe('terms in a retried batch job', () => {

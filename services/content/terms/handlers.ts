@@ -3,23 +3,23 @@
  * The term rules themselves (duplicate names, slugs, parents, deletion) live in the terms repository,
  * shared with the calendar's category and tag routes.
  */
-import { can, canReadRecord } from '../../../libs/auth/user';
-import { EVENT_TYPE } from '../../../libs/calendar/meta';
-import { kses, TITLE_TAGS } from '../../../libs/posts/kses';
-import { sanitizeTitle } from '../../../libs/posts/slug';
-import type { PostsRepository } from '../../../libs/posts/repository';
-import type { PostDoc } from '../../../libs/posts/types';
-import { RestError, authStatus } from '../../../libs/rest/errors';
-import { listSkip, pagingHeaders } from '../../../libs/rest/paging';
-import type { RouteRegistry } from '../../../libs/rest/registry';
-import type { HandlerContext, ServiceApp } from '../../../libs/rest/service';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { termEndpoints, type TermEndpoints } from '../../../libs/routes/cms/terms';
-import { shared, type InputOf, type Shared } from '../../../libs/rest/params';
-import { DuplicateKeyError, type Store } from '../../../libs/store/types';
-import { termErrors } from '../../../libs/terms/errors';
-import type { TermDoc, TermInput, TermsRepository } from '../../../libs/terms/repository';
-import { CMS_TAXONOMIES, termCan, type TaxonomyInfo } from '../../../libs/terms/taxonomies';
+import { can, canReadRecord } from '#libs/auth/user';
+import { EVENT_TYPE } from '#libs/calendar/meta';
+import { kses, TITLE_TAGS } from '#libs/posts/kses';
+import { sanitizeTitle } from '#libs/posts/slug';
+import type { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
+import { RestError, authStatus } from '#libs/rest/errors';
+import { listSkip, pagingHeaders } from '#libs/rest/paging';
+import type { RouteRegistry } from '#libs/rest/registry';
+import type { HandlerContext, ServiceApp } from '#libs/rest/service';
+import { restUrl, type Site } from '#libs/rest/site';
+import { termEndpoints, type TermEndpoints } from '#libs/routes/cms/terms';
+import { shared, type InputOf, type Shared } from '#libs/rest/params';
+import { DuplicateKeyError, type Store } from '#libs/store/types';
+import { termErrors } from '#libs/terms/errors';
+import type { TermDoc, TermInput, TermsRepository } from '#libs/terms/repository';
+import { CMS_TAXONOMIES, termCan, type TaxonomyInfo } from '#libs/terms/taxonomies';
 import { canReadPost, PUBLIC_STATUSES } from '../posts/access';
 import { contextOf } from '../context';
 import { BatchResults } from '../batch-results';

@@ -3,11 +3,11 @@
  * prepare_item_for_response and prepare_links). Ancestors for archive links and `up` are loaded once
  * for a whole page by the caller, so presenting never queries.
  */
-import type { RouteRegistry } from '../../../libs/rest/registry';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import { termLink } from '../../../libs/terms/link';
-import type { TermDoc } from '../../../libs/terms/repository';
-import type { TaxonomyInfo } from '../../../libs/terms/taxonomies';
+import type { RouteRegistry } from '#libs/rest/registry';
+import { restUrl, type Site } from '#libs/rest/site';
+import { termLink } from '#libs/terms/link';
+import type { TermDoc } from '#libs/terms/repository';
+import type { TaxonomyInfo } from '#libs/terms/taxonomies';
 
 export type Context = 'view' | 'embed' | 'edit';
 

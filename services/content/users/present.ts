@@ -1,9 +1,9 @@
 /** The user record in view, embed and edit context (reference: the users controller's schema). */
 import { createHash } from 'node:crypto';
-import { rfc3339Gmt } from '../../../libs/dates/format';
-import { restUrl, type Site } from '../../../libs/rest/site';
-import type { UserDoc } from '../../../libs/auth/users';
-import { capsOf } from '../../../libs/auth/roles';
+import { rfc3339Gmt } from '#libs/dates/format';
+import { restUrl, type Site } from '#libs/rest/site';
+import type { UserDoc } from '#libs/auth/users';
+import { capsOf } from '#libs/auth/roles';
 
 export type Context = 'view' | 'embed' | 'edit';
 

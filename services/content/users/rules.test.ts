@@ -2,7 +2,7 @@
  * cms/v2/users rules on both store adapters: what a search may look into, unique slugs, and the bounds
  * of every field a user writes (users and their application passwords).
  */
-import { APP_PASSWORDS_MAX, USER_LIMITS } from '../../../libs/auth/limits';
+import { APP_PASSWORDS_MAX, USER_LIMITS } from '#libs/auth/limits';
 import { startTestApp, type ApiResponse, type TestApp } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers } from '../../../test/support/roles';
 

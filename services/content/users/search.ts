@@ -10,8 +10,8 @@
  *   them, the columns follow the term: an `@` searches the e-mail, a number the login and ID, an
  *   `http(s)://` address the URL, anything else login, URL, e-mail, slug and display name.
  */
-import type { SEARCH_COLUMNS } from '../../../libs/routes/cms/users';
-import type { Filter } from '../../../libs/store/types';
+import type { SEARCH_COLUMNS } from '#libs/routes/cms/users';
+import type { Filter } from '#libs/store/types';
 
 /** A value of the `search_columns` argument. */
 export type SearchColumnArg = (typeof SEARCH_COLUMNS)[number];

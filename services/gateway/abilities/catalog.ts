@@ -5,13 +5,13 @@
  * `core/get-site-info`. Schemas are in the reference's dialect and checked by the same validator as
  * route arguments.
  */
-import { can, type AuthUser } from '../../../libs/auth/user';
-import { EVENT_ORDER } from '../../../libs/calendar/event-field-orders';
-import { EVENT_FIELDS, type EventFieldRow } from '../../../libs/calendar/event-fields';
-import { RestError, type ErrorBody } from '../../../libs/rest/errors';
-import { Args, isRecord } from '../../../libs/rest/args';
-import type { ArgSchema, Method } from '../../../libs/rest/registry';
-import type { RestServer } from '../../../libs/rest/server';
+import { can, type AuthUser } from '#libs/auth/user';
+import { EVENT_ORDER } from '#libs/calendar/event-field-orders';
+import { EVENT_FIELDS, type EventFieldRow } from '#libs/calendar/event-fields';
+import { RestError, type ErrorBody } from '#libs/rest/errors';
+import { Args, isRecord } from '#libs/rest/args';
+import type { ArgSchema, Method } from '#libs/rest/registry';
+import type { RestServer } from '#libs/rest/server';
 
 export interface AbilityCategory {
   slug: string;

@@ -5,15 +5,15 @@
  * method its annotations call for, its input against its input schema, and its own permission, then
  * runs it and checks its output.
  */
-import { can } from '../../../libs/auth/user';
-import { RestError, authStatus, errors } from '../../../libs/rest/errors';
-import { pageSlice, pagingHeaders } from '../../../libs/rest/paging';
-import type { ArgSchema } from '../../../libs/rest/registry';
-import type { InputOf, Shared } from '../../../libs/rest/params';
-import type { BuiltinArgs, RestInput, RestOutput, RestServer } from '../../../libs/rest/server';
-import { restUrl } from '../../../libs/rest/site';
-import { validateArg } from '../../../libs/rest/validate';
-import { ABILITIES_NS, ABILITY_ENDPOINTS as EPS } from '../../../libs/routes/cms-abilities';
+import { can } from '#libs/auth/user';
+import { RestError, authStatus, errors } from '#libs/rest/errors';
+import { pageSlice, pagingHeaders } from '#libs/rest/paging';
+import type { ArgSchema } from '#libs/rest/registry';
+import type { InputOf, Shared } from '#libs/rest/params';
+import type { BuiltinArgs, RestInput, RestOutput, RestServer } from '#libs/rest/server';
+import { restUrl } from '#libs/rest/site';
+import { validateArg } from '#libs/rest/validate';
+import { ABILITIES_NS, ABILITY_ENDPOINTS as EPS } from '#libs/routes/cms-abilities';
 import { ABILITIES, CATEGORIES, type Ability, type AbilityCategory, type Annotations, type RunContext } from './catalog';
 
 const reply = (body: unknown, headers: Record<string, string> = {}, status = 200): RestOutput => ({ status, headers, body });

@@ -1,8 +1,8 @@
 /** Authenticates a REST caller (application passwords over HTTP Basic); a refused or throttled login is answered here. */
 import type Koa from 'koa';
-import type { Authenticator } from '../../../libs/auth/authenticate';
-import { RestError } from '../../../libs/rest/errors';
-import type { Site } from '../../../libs/rest/site';
+import type { Authenticator } from '#libs/auth/authenticate';
+import { RestError } from '#libs/rest/errors';
+import type { Site } from '#libs/rest/site';
 import { clientIp } from '../client-ip';
 import { forRest } from './route';
 import { writeRefusal } from './write-rest';

@@ -1,7 +1,7 @@
 /** Runs a REST request through the REST pipeline (validation, the service, global parameters) and writes its answer. */
 import type Koa from 'koa';
-import type { RestServer } from '../../../libs/rest/server';
-import type { Site } from '../../../libs/rest/site';
+import type { RestServer } from '#libs/rest/server';
+import type { Site } from '#libs/rest/site';
 import { forRest } from './route';
 import { writeRest } from './write-rest';
 

@@ -5,9 +5,9 @@
  * export `vendor/events/v1/events/ical` as a guest, so the feed shows what the public archive shows.
  */
 import type Koa from 'koa';
-import { stateString } from '../../../libs/http/koa-state';
-import type { RestServer } from '../../../libs/rest/server';
-import type { Site } from '../../../libs/rest/site';
+import { stateString } from '#libs/http/koa-state';
+import type { RestServer } from '#libs/rest/server';
+import type { Site } from '#libs/rest/site';
 import { clientIp } from '../client-ip';
 import { queryOf } from './route';
 import { writeRest } from './write-rest';

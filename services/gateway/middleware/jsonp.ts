@@ -4,7 +4,7 @@
  * envelope's bare form.
  */
 import type Koa from 'koa';
-import type { Site } from '../../../libs/rest/site';
+import type { Site } from '#libs/rest/site';
 import { forRest } from './route';
 import { writeRefusal } from './write-rest';
 

@@ -4,7 +4,7 @@
  * upload (any other content type), which only endpoints that take uploads receive.
  */
 import type Koa from 'koa';
-import type { RestInput } from '../../../libs/rest/server';
+import type { RestInput } from '#libs/rest/server';
 import { isMultipart, parseMultipart } from '../uploads';
 import { forRest, parseQuery } from './route';
 

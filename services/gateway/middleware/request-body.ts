@@ -1,8 +1,8 @@
 /** Reads a REST request's body within the size limit; a larger one is answered 413. */
 import type Koa from 'koa';
-import { readBody } from '../../../libs/http/read-body';
-import { RestError } from '../../../libs/rest/errors';
-import type { Site } from '../../../libs/rest/site';
+import { readBody } from '#libs/http/read-body';
+import { RestError } from '#libs/rest/errors';
+import type { Site } from '#libs/rest/site';
 import { forRest } from './route';
 import { writeRefusal } from './write-rest';
 

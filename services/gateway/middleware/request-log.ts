@@ -4,10 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
-import { stateNumber, stateString } from '../../../libs/http/koa-state';
-import { logRequest, logger } from '../../../libs/observability/logger';
-import { observeRequest } from '../../../libs/observability/metrics';
-import { asRestError, retryAfterHeader } from '../../../libs/rest/errors';
+import { stateNumber, stateString } from '#libs/http/koa-state';
+import { logRequest, logger } from '#libs/observability/logger';
+import { observeRequest } from '#libs/observability/metrics';
+import { asRestError, retryAfterHeader } from '#libs/rest/errors';
 
 export function requestLog(): Koa.Middleware {
   return async (ctx, next) => {

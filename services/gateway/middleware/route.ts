@@ -6,9 +6,9 @@
  */
 import type Koa from 'koa';
 import qs from 'qs';
-import { stateString } from '../../../libs/http/koa-state';
-import type { RestInput, RestOutput, RestServer } from '../../../libs/rest/server';
-import { REST_PREFIX } from '../../../libs/rest/site';
+import { stateString } from '#libs/http/koa-state';
+import type { RestInput, RestOutput, RestServer } from '#libs/rest/server';
+import { REST_PREFIX } from '#libs/rest/site';
 import { clientIp } from '../client-ip';
 
 const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };

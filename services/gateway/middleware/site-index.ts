@@ -5,7 +5,7 @@
  * time zone, ...). It differs only for context=help (each route's schema); any other context is view's.
  */
 import type Koa from 'koa';
-import type { Site } from '../../../libs/rest/site';
+import type { Site } from '#libs/rest/site';
 import { forRest, type RestCall } from './route';
 import { writeRest } from './write-rest';
 

@@ -1,7 +1,7 @@
 /** The site's own pages outside the REST root: their metrics label, the home page, and the label dropped where no page answered. */
 import type Koa from 'koa';
-import { escapeHtml } from '../../../libs/html/escape';
-import type { Site } from '../../../libs/rest/site';
+import { escapeHtml } from '#libs/html/escape';
+import type { Site } from '#libs/rest/site';
 
 const isHome = (path: string): boolean => path === '/' || path === '/index.php';
 

@@ -1,11 +1,11 @@
 /** Writes a REST answer to HTTP with the reference's headers: discovery link, CORS, no-cache, JSONP, and 304 for an unchanged export. */
 import type Koa from 'koa';
-import { stateString } from '../../../libs/http/koa-state';
-import { isRecord } from '../../../libs/rest/args';
-import { retryAfterHeader } from '../../../libs/rest/errors';
-import { toJson } from '../../../libs/rest/presented';
-import type { RestOutput } from '../../../libs/rest/server';
-import type { Site } from '../../../libs/rest/site';
+import { stateString } from '#libs/http/koa-state';
+import { isRecord } from '#libs/rest/args';
+import { retryAfterHeader } from '#libs/rest/errors';
+import { toJson } from '#libs/rest/presented';
+import type { RestOutput } from '#libs/rest/server';
+import type { Site } from '#libs/rest/site';
 import type { RestCall } from './route';
 
 const BASE_HEADERS: Record<string, string> = {
