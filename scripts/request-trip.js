@@ -83,6 +83,9 @@ function noteEntries(context) {
   return (sf) => ts.visitNode(sf, visit);
 }
 
+// `#libs/...` as the sources, so libs/ is compiled (and noted) here rather than loaded from dist/.
+require('./libs-alias');
+
 require.extensions['.ts'] = function compileTs(module, filename) {
   const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
     fileName: filename,

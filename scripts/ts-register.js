@@ -4,8 +4,6 @@
  * processes (the cluster test) and by the deployment helpers.
  */
 const fs = require('node:fs');
-const path = require('node:path');
-const Module = require('node:module');
 const { transformSync } = require('@swc/core');
 
 require.extensions['.ts'] = function compileTs(module, filename) {
@@ -18,10 +16,5 @@ require.extensions['.ts'] = function compileTs(module, filename) {
   module._compile(code, filename);
 };
 
-// `#libs/...` names libs/ (package.json "imports" maps it to the compiled dist/libs/ for `npm start`);
-// run from the sources, it is the source file.
-const libs = path.join(__dirname, '..', 'libs');
-const resolve = Module._resolveFilename;
-Module._resolveFilename = function resolveAlias(request, ...rest) {
-  return resolve.call(this, request.startsWith('#libs/') ? path.join(libs, request.slice('#libs/'.length)) : request, ...rest);
-};
+// `#libs/...` as the sources (scripts/libs-alias.js).
+require('./libs-alias');
