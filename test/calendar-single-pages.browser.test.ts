@@ -9,7 +9,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from './support/calendar-browser';
 import { startTestApp, type TestApp } from './support/app';
 import { freePort } from './support/cluster';
 import { ensureDebianPackage } from './support/debian';
@@ -19,7 +20,6 @@ declare const window: any;
 declare const document: any;
 declare function getComputedStyle(el: unknown): { outlineStyle: string; outlineWidth: string };
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(__dirname, '..', 'test-output', 'calendar-single-pages');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -67,19 +67,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const port = await freePort();
   app = await startTestApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, SITE_TIMEZONE: 'UTC', SITE_NAME: 'Riverside Arts Centre' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   const make = async (body: Record<string, unknown>) => {
     const res = await app.admin('POST', '/vendor/events/v1/events', { body });
     if (res.status !== 201) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);

@@ -14,7 +14,23 @@ import { startTestApp, type TestApp } from './app';
 import { freePort } from './cluster';
 import { ensureDebianPackage } from './debian';
 
-const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, as the calendar's browser suites drive it (no network of its own, no sandbox in containers). */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 export const SHOTS = join(__dirname, '..', '..', 'test-output', 'calendar-page');
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
@@ -70,19 +86,7 @@ export function calendarBrowser(): void {
       SITE_NAME: 'Riverside Arts Centre',
       SITE_DESCRIPTION: 'Concerts, classes and community events by the river',
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
 
     const hall = (
       await app.admin('POST', '/vendor/events/v1/venues', {
