@@ -10,6 +10,7 @@ import type { Site } from '#libs/rest/site';
 import type { Store } from '#libs/store/types';
 import type { TermsRepository } from '#libs/terms/repository';
 import type { CalendarCache } from './read-cache';
+import type { Edition } from '#libs/rest/registry';
 
 export interface CalendarDeps {
   store: Store;
@@ -39,8 +40,9 @@ export interface CalendarDeps {
   imagePolicy: FetchPolicy;
   /**
    * The extended edition (EDITION=extended): the geoloc filters' geofence radius, in kilometres, from the
-   * settings. Absent in the free edition, which accepts the geoloc filters and ignores them and writes no
-   * venue coordinates; its presence is how the calendar knows the edition.
+   * settings. Absent in the free edition, which accepts the geoloc filters and ignores them.
    */
   geofenceKm?: () => number;
+  /** Which edition runs (config EDITION): venue coordinates are written in the extended one only. */
+  edition: Edition;
 }

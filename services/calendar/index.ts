@@ -48,6 +48,7 @@ export async function createCalendarService(opts: {
     cache: new CalendarCache(store, opts.site),
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: systemNow,
+    edition: opts.config.EDITION,
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
     ...(opts.config.EDITION === 'extended'
       ? {

@@ -146,7 +146,7 @@ function metaChanges(deps: CalendarDeps, kind: LinkedKindDef, input: LinkedInput
     const v = input.fields[name];
     if (v === undefined) continue;
     // Coordinates are written in the extended edition only (the free one, as the free reference, reads none).
-    if (field.type === 'coordinate' && !deps.geofenceKm) continue;
+    if (field.type === 'coordinate' && deps.edition !== 'extended') continue;
     if (field.type === 'flag') {
       changes[field.meta] = v === true;
       continue;
