@@ -4,21 +4,14 @@
  * of a description for JSON-LD.
  */
 
-const BLOCK =
-  '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|math|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary|script)';
-const STARTS_BLOCK = new RegExp(`^<${BLOCK}[\\s/>]`, 'i');
-const ENDS_BLOCK = new RegExp(`</${BLOCK}>$`, 'i');
+import { wpautop } from '#libs/posts/render';
 
-/** wpautop: "Event 01 description" → "<p>Event 01 description</p>". */
+/**
+ * A description as the reference's REST answers print it: `trim(apply_filters('the_content', ...))`, whose
+ * paragraphs come from wpautop (libs/posts/render.ts), the same rule posts use.
+ */
 export function autop(text: string): string {
-  const t = (text ?? '').replace(/\r\n?/g, '\n').trim();
-  if (!t) return '';
-  return t
-    .split(/\n\s*\n+/)
-    .map((chunk) => chunk.trim())
-    .filter(Boolean)
-    .map((chunk) => (STARTS_BLOCK.test(chunk) && ENDS_BLOCK.test(chunk) ? chunk : `<p>${chunk.replace(/\n/g, '<br />\n')}</p>`))
-    .join('\n');
+  return wpautop(text ?? '').trim();
 }
 
 /** Plain text of HTML, whitespace collapsed. */
