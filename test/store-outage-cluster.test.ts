@@ -49,6 +49,13 @@ it('answers 503 with Retry-After while the store is down and recovers when it is
     timed(cluster.admin('POST', '/cms/v2/posts', { body: { title: 'During the outage', status: 'publish' } })),
     timed(cluster.request('GET', '/cms/v2/posts', { auth: [ADMIN.login, ADMIN.appPassword] })),
   ]);
+  if (answers.some(({ res }) => res.status !== 503)) {
+    // What the processes logged, so that an answer other than 503 can be traced to the error behind it.
+    for (const p of cluster.procs.values()) {
+      const lines = p.output.join('').split('\n').filter((l) => /"level":(50|60)|request failed|handler failed/.test(l));
+      if (lines.length) process.stderr.write(`${p.name}:\n${lines.slice(-10).join('\n')}\n`);
+    }
+  }
   for (const { res, ms } of answers) {
     expect({ status: res.status, code: res.body?.code }).toEqual({ status: 503, code: 'rest_service_unavailable' });
     expect(res.body.data.status).toBe(503);

@@ -14,6 +14,16 @@ describe('backing services that are down', () => {
     },
   );
 
+  test('a driver error labelled or coded as a lost connection, or wrapping one, is a 503', () => {
+    expect(unavailableFor(named('MongoServerError', { errorLabels: ['TransientTransactionError'], code: 251 }))?.status).toBe(503);
+    expect(unavailableFor(named('MongoServerError', { code: 91 }))?.status).toBe(503);
+    expect(unavailableFor(named('MongoServerClosedError'))?.status).toBe(503);
+    expect(unavailableFor(new Error('outer', { cause: named('MongoNetworkError') }))?.status).toBe(503);
+    // A request the server refused stays a 500 (duplicate key, bad update), and labels on a non-driver error mean nothing.
+    expect(unavailableFor(named('MongoServerError', { code: 11000 }))).toBeUndefined();
+    expect(unavailableFor(named('TypeError', { errorLabels: ['TransientTransactionError'] }))).toBeUndefined();
+  });
+
   test('SQLITE_BUSY is a 503; any other error stays a 500 and a RestError stays itself', () => {
     expect(unavailableFor(named('SqliteError', { code: 'SQLITE_BUSY' }))?.status).toBe(503);
     expect(unavailableFor(new TypeError('boom'))).toBeUndefined();

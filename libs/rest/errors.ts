@@ -94,17 +94,45 @@ const STORE_DOWN = new Set([
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
   'MongoPoolClearedError',
+  'MongoServerClosedError',
+  'MongoOperationTimeoutError',
+  'MongoStalePrimaryError',
 ]);
 
 /**
+ * The driver's labels for a failure of the connection rather than of the request: a transaction cut
+ * off mid-way (TransientTransactionError), a write that may be retried once the server is back, a pool
+ * reset by a network error.
+ */
+const STORE_DOWN_LABELS = ['TransientTransactionError', 'RetryableWriteError', 'ResetPool', 'NoWritesPerformed'];
+
+/**
+ * Server error codes that say the server is unreachable, shutting down or stepping down (the
+ * driver's retryable codes): HostUnreachable, HostNotFound, NetworkTimeout, ShutdownInProgress,
+ * PrimarySteppedDown, ExceededTimeLimit, SocketException, NotWritablePrimary, InterruptedAtShutdown,
+ * InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary.
+ */
+const STORE_DOWN_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+
+function storeDown(e: Error): boolean {
+  if (STORE_DOWN.has(e.name)) return true;
+  if ('code' in e && e.code === 'SQLITE_BUSY') return true;
+  if (!e.name.startsWith('Mongo')) return false;
+  const labels = (e as { errorLabels?: unknown }).errorLabels;
+  if (Array.isArray(labels) && labels.some((l) => STORE_DOWN_LABELS.includes(String(l)))) return true;
+  return 'code' in e && typeof e.code === 'number' && STORE_DOWN_CODES.has(e.code);
+}
+
+/**
  * The 503 for an error that says a backing service is down (the store, the job queue), or undefined
- * for any other error. Matched by name, so the REST layer does not load the MongoDB driver.
+ * for any other error. Matched by name, labels and code, so the REST layer does not load the MongoDB
+ * driver; an error that wraps another (`cause`) is looked through, a few levels deep.
  */
 export function unavailableFor(e: unknown): RestError | undefined {
-  if (!(e instanceof Error)) return undefined;
-  if (STORE_DOWN.has(e.name)) return errors.unavailable('The data store');
-  if ('code' in e && e.code === 'SQLITE_BUSY') return errors.unavailable('The data store');
-  if (e.name === 'QueueUnavailableError') return errors.unavailable('The job queue');
+  for (let depth = 0; depth < 4 && e instanceof Error; depth++, e = e.cause) {
+    if (storeDown(e)) return errors.unavailable('The data store');
+    if (e.name === 'QueueUnavailableError') return errors.unavailable('The job queue');
+  }
   return undefined;
 }
 
