@@ -1,4 +1,5 @@
 /** What the calendar service's handlers are given: the store, its repositories, the site facts and the route registry. */
+import type { GeoUnit, LatLng } from '#libs/calendar/geo';
 import type { Nonces } from '#libs/auth/nonces';
 import type { UsersRepository } from '#libs/auth/users';
 import type { CommentsRepository } from '#libs/comments/repository';
@@ -43,6 +44,13 @@ export interface CalendarDeps {
    * settings. Absent in the free edition, which accepts the geoloc filters and ignores them.
    */
   geofenceKm?: () => number;
+  /** The extended edition: the unit the settings give the geofence in, in which distances are shown. */
+  geoUnit?: () => GeoUnit;
+  /**
+   * The extended edition with a geocoder configured: the point of a place typed in the calendar's "Near"
+   * field (null when the geocoder finds none). Without it, only a point the browser gave is searched near.
+   */
+  placeToPoint?: (place: string) => Promise<LatLng | null>;
   /** Which edition runs (config EDITION): venue coordinates are written in the extended one only. */
   edition: Edition;
 }

@@ -54,6 +54,7 @@ export async function createCalendarService(opts: {
       ? {
           geofenceKm: () =>
             geofenceKm(opts.settings?.get('geoloc_default_geofence') ?? DEFAULT_GEOFENCE, opts.settings?.get('geoloc_default_unit') ?? DEFAULT_GEO_UNIT),
+          geoUnit: () => (opts.settings?.get('geoloc_default_unit') === 'kilometers' ? 'kilometers' : 'miles'),
         }
       : {}),
     media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),

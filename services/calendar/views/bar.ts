@@ -5,6 +5,7 @@
  * view's filters, its webcal: variant, Google Calendar and Outlook subscribe links and the .ics export
  * of what the view shows. Every value is escaped here.
  */
+import type { LatLng } from '#libs/calendar/geo';
 import { escapeHtml as esc } from '#libs/html/escape';
 import type { Site } from '#libs/rest/site';
 import type { ViewContext } from './context';
@@ -13,6 +14,8 @@ import type { ViewContext } from './context';
 export interface LinkedIds {
   venue?: number;
   organizer?: number;
+  /** The point a location search resolved to (the feed takes coordinates). */
+  point?: LatLng;
 }
 
 /** The front-end iCalendar feed with the view's filters (services/gateway ical-feed answers it). */
@@ -22,6 +25,10 @@ export function feedUrl(site: Site, ctx: ViewContext, linked: LinkedIds = {}, ex
   if (ctx.tag) q.set('tags', ctx.tag);
   if (linked.venue) q.set('venue', String(linked.venue));
   if (linked.organizer) q.set('organizer', String(linked.organizer));
+  if (linked.point) {
+    q.set('geoloc_lat', String(linked.point.lat));
+    q.set('geoloc_lng', String(linked.point.lng));
+  }
   if (ctx.search) q.set('search', ctx.search);
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   return `${site.home}/events/?${q.toString()}`;
@@ -74,8 +81,24 @@ function formAction(site: Site, ctx: ViewContext): string {
   return path;
 }
 
-/** The events bar: keyword and date, sent as the reference's query names, keeping the view and its filters. */
-export function eventsBar(site: Site, ctx: ViewContext): string {
+/**
+ * The extended edition's "Near" field: a place (geocoded by the service when a geocoder is configured),
+ * and the point it stands for, which "Use my location" fills from the browser (view-manager.js) and a
+ * new place typed clears.
+ */
+function nearField(ctx: ViewContext): string {
+  const point = ctx.nearPoint;
+  return (
+    `<div class="tribe-events-c-events-bar__field tribe-events-c-events-bar__field--location"><label class="tribe-events-c-events-bar__label" for="tribe-events-events-bar-location">Near</label>` +
+    `<input class="tribe-events-c-events-bar__input" type="search" id="tribe-events-events-bar-location" name="tribe-bar-geoloc" value="${esc(ctx.near)}" placeholder="In a location" maxlength="200" autocomplete="off" data-js="tribe-events-geoloc">` +
+    `<input type="hidden" name="tribe-bar-geoloc-lat" value="${point ? point.lat : ''}" data-js="tribe-events-geoloc-lat">` +
+    `<input type="hidden" name="tribe-bar-geoloc-lng" value="${point ? point.lng : ''}" data-js="tribe-events-geoloc-lng">` +
+    `<button type="button" class="tribe-events-c-events-bar__location-button tribe-common-c-btn-border-small" data-js="tribe-events-geoloc-here" hidden>Use my location</button></div>`
+  );
+}
+
+/** The events bar: keyword and date (and the place, in the extended edition), sent as the reference's query names, keeping the view and its filters. */
+export function eventsBar(site: Site, ctx: ViewContext, opts: { near?: boolean } = {}): string {
   const hidden: Array<[string, string]> = [['eventDisplay', ctx.past ? 'past' : ctx.view]];
   if (ctx.category && ctx.tag) hidden.push(['tag', ctx.tag]);
   if (ctx.venue) hidden.push(['tribe_venue', ctx.venue]);
@@ -88,6 +111,7 @@ export function eventsBar(site: Site, ctx: ViewContext): string {
     `<input class="tribe-events-c-events-bar__input" type="search" id="tribe-events-events-bar-keyword" name="tribe-bar-search" value="${esc(ctx.search)}" placeholder="Search for events" maxlength="200" autocomplete="off"></div>` +
     `<div class="tribe-events-c-events-bar__field tribe-events-c-events-bar__field--date"><label class="tribe-events-c-events-bar__label" for="tribe-events-events-bar-date">Date</label>` +
     `<input class="tribe-events-c-events-bar__input" type="date" id="tribe-events-events-bar-date" name="tribe-bar-date" value="${date}"></div>` +
+    (opts.near ? nearField(ctx) : '') +
     hidden.map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v)}">`).join('') +
     `<button class="tribe-events-c-events-bar__search-button tribe-common-c-btn" type="submit">Find Events</button>` +
     `</form></div>`
@@ -101,6 +125,8 @@ export function searchedFor(ctx: ViewContext): string {
   if (ctx.tag) parts.push(`the tag <strong>${esc(ctx.tag)}</strong>`);
   if (ctx.venue) parts.push(`the venue <strong>${esc(ctx.venue)}</strong>`);
   if (ctx.organizer) parts.push(`the organizer <strong>${esc(ctx.organizer)}</strong>`);
+  if (ctx.near) parts.push(`the area of <strong>${esc(ctx.near)}</strong>`);
+  else if (ctx.nearPoint) parts.push('the area of your location');
   const keyword = ctx.search ? `<strong>&quot;${esc(ctx.search)}&quot;</strong>` : '';
   if (!parts.length) return keyword;
   return `${keyword ? `${keyword} in ` : 'events in '}${parts.join(', ')}`;

@@ -10,6 +10,7 @@
  * says which zone it is in.
  */
 import type { DateTime } from 'luxon';
+import { KM_PER_MILE, type GeoUnit } from '#libs/calendar/geo';
 import { costDetails, formatCost } from '#libs/calendar/cost';
 import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta } from '#libs/calendar/meta';
 import { eventTimes } from '#libs/calendar/times';
@@ -69,6 +70,8 @@ export interface Card {
   /** The plain-text description, untrimmed ('' for a protected event). */
   text: string;
   image?: { src: string; alt: string; url: string };
+  /** Searched near a place: how far the event's nearest venue is, with its unit (`3.2 mi`). */
+  distance?: string;
 }
 
 function occupiedDays(start: DateTime, end: DateTime, allDay: boolean): string[] {
@@ -177,4 +180,15 @@ export function cardsOf(site: Site, docs: PostDoc[], related: Related, now: Date
     });
   }
   return cards;
+}
+
+/** The cards with the distance of each one's nearest kept venue (km in `nearest`), in the settings' unit. */
+export function withDistances(cards: Card[], nearest: Map<number, number> | undefined, unit: GeoUnit): Card[] {
+  if (!nearest) return cards;
+  return cards.map((card) => {
+    const km = Math.min(...(card.doc.venues ?? []).map((id) => nearest.get(Number(id)) ?? Infinity));
+    if (!Number.isFinite(km)) return card;
+    const value = unit === 'kilometers' ? km : km / KM_PER_MILE;
+    return { ...card, distance: `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit === 'kilometers' ? 'km' : 'mi'}` };
+  });
 }

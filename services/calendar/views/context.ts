@@ -2,10 +2,13 @@
  * What a view request asks for, read as the reference's view context is: the URL `u` (its path, like
  * `/events/month/2030-01/`, `/events/list/page/2/`, `/events/category/{slug}/month/`, `/events/tag/{slug}/`,
  * and its query: `tribe-bar-date`, `eventDisplay`, `tribe-bar-search`, `tribe_eventcategory` (or
- * `vendor_events_cat`), `tag`, `tribe_venue`, `tribe_organizer`, `paged`), then `view_data` over the
- * query, then `view` over everything. Unknown views read as the list, unreadable dates as today.
+ * `vendor_events_cat`), `tag`, `tribe_venue`, `tribe_organizer`, `paged`, and the extended edition's
+ * location search: `tribe-bar-geoloc`, a place, with `tribe-bar-geoloc-lat`/`-lng` when its point is
+ * known), then `view_data` over the query, then `view` over everything. Unknown views read as the list,
+ * unreadable dates as today, an unreadable point as none.
  */
 import { DateTime } from 'luxon';
+import type { LatLng } from '#libs/calendar/geo';
 import { strtotime } from '#libs/calendar/strtotime';
 import { isRecord } from '#libs/rest/args';
 import type { Site } from '#libs/rest/site';
@@ -30,6 +33,9 @@ export interface ViewContext {
   /** Id or slug of a venue, and of an organizer, the view is limited to. */
   venue: string;
   organizer: string;
+  /** The place the events are searched near (the "Near" field), and its point when the request gave it. */
+  near: string;
+  nearPoint?: LatLng;
 }
 
 /** The filters of a view, in the order its address names them. */
@@ -52,6 +58,13 @@ function readDate(text: string, zone: string, now: Date): DateTime | null {
   }
   const dt = strtotime(text, { zone, now });
   return dt && dt.isValid ? dt.setZone(zone) : null;
+}
+
+/** A coordinate of the location search, or undefined when it is not a finite number within ±range. */
+function coordinate(text: string | undefined, range: number): number | undefined {
+  if (!text || !/^\s*-?\d{1,3}(\.\d{1,15})?\s*$/.test(text)) return undefined;
+  const v = Number(text);
+  return Math.abs(v) <= range ? v : undefined;
 }
 
 /** Reads the view context of a request; never fails (a bad part falls back to its default). */
@@ -126,6 +139,8 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
   const slugLike = (v: string | undefined) => (v ?? '').trim().slice(0, 200);
 
   const parsed = dateText ? readDate(dateText, zone, now) : null;
+  const lat = coordinate(query['tribe-bar-geoloc-lat'], 90);
+  const lng = coordinate(query['tribe-bar-geoloc-lng'], 180);
   const date = (parsed ?? DateTime.fromJSDate(now, { zone })).startOf('day');
   return {
     view: slug,
@@ -138,6 +153,8 @@ export function readViewContext(site: Site, now: Date, params: { u: unknown; vie
     tag: slugLike(tag),
     venue: slugLike(query.tribe_venue),
     organizer: slugLike(query.tribe_organizer),
+    near: slugLike(query['tribe-bar-geoloc']),
+    ...(lat !== undefined && lng !== undefined ? { nearPoint: { lat, lng } } : {}),
   };
 }
 
@@ -159,6 +176,11 @@ export function viewUrl(site: Site, ctx: ViewContext): string {
   if (ctx.category && ctx.tag) q.set('tag', ctx.tag);
   if (ctx.venue) q.set('tribe_venue', ctx.venue);
   if (ctx.organizer) q.set('tribe_organizer', ctx.organizer);
+  if (ctx.near) q.set('tribe-bar-geoloc', ctx.near);
+  if (ctx.nearPoint) {
+    q.set('tribe-bar-geoloc-lat', String(ctx.nearPoint.lat));
+    q.set('tribe-bar-geoloc-lng', String(ctx.nearPoint.lng));
+  }
   const qs = q.toString();
   return qs ? `${path}?${qs}` : path;
 }

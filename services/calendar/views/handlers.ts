@@ -12,7 +12,7 @@ import { viewNonces, viewNonceValid } from '../nonces';
 import { loadRelated } from '../related';
 import { readViewContext, viewUrl, type ViewContext } from './context';
 import { eventsBetween, listEvents, LIST_PER_PAGE } from './query';
-import { cardsOf } from './cards';
+import { cardsOf, withDistances } from './cards';
 import { byShownStart, renderDay, renderList } from './render';
 import { renderMonth } from './month';
 import type { ViewState } from './shell';
@@ -29,13 +29,16 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
     async handle(ctx) {
       const now = deps.now();
       const today = DateTime.fromJSDate(now, { zone: site.timezone });
-      const view = readViewContext(site, now, { u: ctx.input.u, view: ctx.input.view, view_data: ctx.input.view_data });
+      const read = readViewContext(site, now, { u: ctx.input.u, view: ctx.input.view, view_data: ctx.input.view_data });
+      // The free edition has no location search: a place or point in the address is not a filter.
+      const view: ViewContext = deps.geofenceKm ? read : { ...read, near: '', nearPoint: undefined };
       const state: ViewState = {
         ctx: view,
         url: viewUrl(site, view),
         prevUrl: '',
         nextUrl: '',
         nonces: viewNonces(nonces, ctx.user),
+        near: !!deps.geofenceKm,
         today: today.startOf('day'),
       };
       let html: string;
@@ -49,6 +52,7 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
         const docs = found.items;
         state.linked = found.linked;
         state.unknown = !!found.unknown;
+        state.placeUnknown = !!found.placeUnknown;
         state.prevUrl = urlOf(view, { date: first.minus({ months: 1 }), dateGiven: true });
         state.nextUrl = urlOf(view, { date: first.plus({ months: 1 }), dateGiven: true });
         const [from, to] = [gridStart.toFormat('yyyy-LL-dd'), gridEnd.minus({ days: 1 }).toFormat('yyyy-LL-dd')];
@@ -59,15 +63,17 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
         const docs = found.items;
         state.linked = found.linked;
         state.unknown = !!found.unknown;
+        state.placeUnknown = !!found.placeUnknown;
         state.prevUrl = urlOf(view, { date: view.date.minus({ days: 1 }), dateGiven: true });
         state.nextUrl = urlOf(view, { date: view.date.plus({ days: 1 }), dateGiven: true });
         const key = view.date.toFormat('yyyy-LL-dd');
         const cards = cardsOf(site, docs, await loadRelated(deps, docs), now, mode).filter((c) => c.days.includes(key));
         html = renderDay(site, state, byShownStart(cards));
       } else {
-        const { items, total, unknown: none, linked } = await listEvents(deps, view, today);
+        const { items, total, unknown: none, linked, nearest, placeUnknown } = await listEvents(deps, view, today);
         state.linked = linked;
         state.unknown = !!none;
+        state.placeUnknown = !!placeUnknown;
         const pages = totalPages(total, LIST_PER_PAGE);
         // Upcoming: previous leads back to past events, next to later pages. Past: previous is older, next newer.
         if (view.past) {
@@ -77,7 +83,8 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
           state.prevUrl = view.page > 1 ? urlOf(view, { page: view.page - 1 }) : urlOf(view, { past: true, page: 1 });
           state.nextUrl = view.page < pages ? urlOf(view, { page: view.page + 1 }) : '';
         }
-        html = renderList(site, state, cardsOf(site, items, await loadRelated(deps, items), now, mode));
+        const cards = withDistances(cardsOf(site, items, await loadRelated(deps, items), now, mode), nearest, deps.geoUnit?.() ?? 'miles');
+        html = renderList(site, state, cards);
       }
       // A category, tag, venue or organizer that does not exist: the view says so, answered as not found.
       return { ...(state.unknown ? { status: 404 } : {}), body: html, raw: { contentType: 'text/html; charset=UTF-8', text: html } };

@@ -172,6 +172,6 @@ export function renderMonth(site: Site, state: ViewState, cards: Card[], today: 
     `<caption class="tribe-common-a11y-visual-hide">Events in ${monthName}</caption>` +
     `<thead class="tribe-events-calendar-month__header"><tr class="tribe-events-calendar-month__header-row">${header}</tr></thead>` +
     `<tbody class="tribe-events-calendar-month__body">${weeks}</tbody></table>`;
-  const messages = cards.length ? '' : noEvents(state.ctx, `upcoming events this month`, state.unknown);
+  const messages = cards.length ? '' : noEvents(state, `upcoming events this month`);
   return container(site, state, monthName, monthName, MONTH_LABELS, messages + grid + nav('calendar-month', state, MONTH_LABELS), jsonLd(cards), cards.length);
 }

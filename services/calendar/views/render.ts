@@ -14,7 +14,8 @@ import { escapeHtml as esc } from '#libs/html/escape';
 
 function venueHtml(prefix: string, card: Card): string {
   if (!card.venue) return '';
-  return `<address class="${prefix}-venue tribe-common-b2"><span class="${prefix}-venue-title tribe-common-b2--bold">${card.venue.name}</span>${card.venue.address ? ` <span class="${prefix}-venue-address">${card.venue.address}</span>` : ''}</address>`;
+  const distance = card.distance ? ` <span class="${prefix}-distance tribe-common-b3">${esc(card.distance)} away</span>` : '';
+  return `<address class="${prefix}-venue tribe-common-b2"><span class="${prefix}-venue-title tribe-common-b2--bold">${card.venue.name}</span>${card.venue.address ? ` <span class="${prefix}-venue-address">${card.venue.address}</span>` : ''}${distance}</address>`;
 }
 
 const isoOf = (dt: DateTime, allDay: boolean) => (allDay ? dt.toFormat('yyyy-LL-dd') : (dt.toISO({ suppressMilliseconds: true, suppressSeconds: true }) ?? ''));
@@ -76,9 +77,7 @@ export function renderList(site: Site, state: ViewState, cards: Card[]): string 
       `<span class="tribe-events-calendar-list__event-date-tag-weekday">${day.setLocale('en-US').toFormat('ccc')}</span><span class="tribe-events-calendar-list__event-date-tag-daynum tribe-common-h5 tribe-common-h4--min-medium">${day.day}</span></time></div>` +
       `<div class="tribe-events-calendar-list__event-wrapper tribe-common-g-col">${dayCards.map((card) => eventArticle(prefix, card, card.schedule, 'h4')).join('')}</div></div>`;
   }
-  const list = cards.length
-    ? `<div class="tribe-events-calendar-list">${body}</div>`
-    : noEvents(state.ctx, state.ctx.past ? 'past events' : 'upcoming events', state.unknown);
+  const list = cards.length ? `<div class="tribe-events-calendar-list">${body}</div>` : noEvents(state, state.ctx.past ? 'past events' : 'upcoming events');
   const label = state.ctx.past ? 'Past Events' : 'Upcoming Events';
   return container(site, state, label, label, LIST_LABELS, list + nav('calendar-list', state, LIST_LABELS), jsonLd(cards), cards.length);
 }
@@ -89,7 +88,7 @@ export function renderDay(site: Site, state: ViewState, cards: Card[]): string {
   const longDate = state.ctx.date.setLocale('en-US').toFormat('LLLL d, yyyy');
   const body = cards.length
     ? `<div class="tribe-events-calendar-day">${cards.map((c) => eventArticle(prefix, c, c.allDay ? 'All day' : c.schedule, 'h3')).join('')}</div>`
-    : noEvents(state.ctx, `upcoming events on ${longDate}`, state.unknown);
+    : noEvents(state, `upcoming events on ${longDate}`);
   const current = key === state.today.toFormat('yyyy-LL-dd') ? ' aria-current="date"' : '';
   const weekday = state.ctx.date.setLocale('en-US').toFormat('cccc');
   return container(

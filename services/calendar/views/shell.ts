@@ -80,6 +80,10 @@ export interface ViewState {
   linked?: LinkedIds;
   /** A filter named something that does not exist. */
   unknown?: boolean;
+  /** The extended edition: the events bar has the "Near" field. */
+  near?: boolean;
+  /** The place searched near could not be located. */
+  placeUnknown?: boolean;
 }
 
 /**
@@ -153,7 +157,7 @@ export function container(site: Site, state: ViewState, title: string, plainTitl
     `<div class="tribe-common tribe-events tribe-events-view tribe-events-view--${ctx.view}${ctx.past ? ' tribe-events-view--past' : ''}" data-js="tribe-events-view" data-view-rest-url="${esc(viewData.rest_url)}" data-view-rest-method="POST" data-view-manage-url="1">` +
     `<script data-js="tribe-events-view-nonce-data" type="application/json">${scriptJson(state.nonces)}</script>` +
     `<script data-js="tribe-events-view-data" type="application/json">${scriptJson(viewData)}</script>` +
-    eventsBar(site, ctx) +
+    eventsBar(site, ctx, { near: !!state.near }) +
     topBar(site, state, title, labels) +
     searchSummary(ctx, count) +
     body +
@@ -171,12 +175,15 @@ export function nav(kind: string, state: ViewState, labels: Labels): string {
   return `<nav class="tribe-events-${kind}-nav tribe-events-c-nav" aria-label="${labels.prev} and ${labels.next.toLowerCase()}"><ul class="tribe-events-c-nav__list">${item('prev', state.prevUrl, labels.prev)}${item('next', state.nextUrl, labels.next)}</ul></nav>`;
 }
 
-export function noEvents(ctx: ViewContext, what: string, unknown = false): string {
+export function noEvents(state: ViewState, what: string): string {
+  const { ctx } = state;
   const searched = searchedFor(ctx);
-  const message = unknown
+  const message = state.unknown
     ? `Nothing was found for ${searched}: it does not exist.`
-    : searched
-      ? `There were no results found for ${searched}.`
-      : `There are no ${what}.`;
+    : state.placeUnknown
+      ? `The place <strong>${esc(ctx.near)}</strong> could not be found. Try a town or an address.`
+      : searched
+        ? `There were no results found for ${searched}.`
+        : `There are no ${what}.`;
   return `<div class="tribe-events-c-messages tribe-events-header__messages"><div class="tribe-events-c-messages__message tribe-events-c-messages__message--notice" role="status"><ul class="tribe-events-c-messages__message-list"><li class="tribe-events-c-messages__message-list-item">${message}</li></ul></div></div>`;
 }

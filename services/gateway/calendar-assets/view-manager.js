@@ -138,3 +138,48 @@
   var first = view();
   if (first) history.replaceState({ calendarUrl: readJson('[data-js="tribe-events-view-data"]').url || location.href }, '', location.href);
 })();
+
+/*
+ * The events bar's "Near" field (extended edition): "Use my location" asks the browser for its position
+ * and sends the form with that point; typing a place clears a point given before, so the place is
+ * searched instead. The button shows only where the browser can tell its position.
+ */
+(function () {
+  'use strict';
+
+  if (!navigator.geolocation) return;
+  document.documentElement.classList.add('tribe-events-has-geolocation');
+
+  function field(form, name) {
+    return form.querySelector('[data-js="tribe-events-geoloc' + name + '"]');
+  }
+
+  document.addEventListener('input', function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches('[data-js="tribe-events-geoloc"]') || !input.form) return;
+    field(input.form, '-lat').value = '';
+    field(input.form, '-lng').value = '';
+  });
+
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest ? event.target.closest('[data-js="tribe-events-geoloc-here"]') : null;
+    if (!button || !button.form) return;
+    var form = button.form;
+    button.disabled = true;
+    navigator.geolocation.getCurrentPosition(
+      function (position) {
+        button.disabled = false;
+        field(form, '').value = '';
+        field(form, '-lat').value = position.coords.latitude.toFixed(6);
+        field(form, '-lng').value = position.coords.longitude.toFixed(6);
+        if (form.requestSubmit) form.requestSubmit();
+        else form.submit();
+      },
+      function () {
+        button.disabled = false;
+        button.textContent = 'Location not available';
+      },
+      { timeout: 10000, maximumAge: 600000 },
+    );
+  });
+})();
