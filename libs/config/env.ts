@@ -261,11 +261,16 @@ export const ENV = {
   },
   GEOCODER_URL: {
     description:
-      'The geocoder\'s search URL: a Nominatim-compatible `/search` address (asked with format=jsonv2&limit=1&q=<address>), or for `google` another address of its Geocoding API (default https://maps.googleapis.com/maps/api/geocode/json). Requests pass the outbound guard (OUTBOUND_ALLOW_HOSTS for a private host).',
+      "The geocoder's search URL: a Nominatim-compatible `/search` address (asked with format=jsonv2&limit=1&q=<address>), or for `google` another address of its Geocoding API (default https://maps.googleapis.com/maps/api/geocode/json). Requests pass the outbound guard (OUTBOUND_ALLOW_HOSTS for a private host).",
     roles: ['all', 'calendar', 'worker'],
     parse: url,
   },
-  GEOCODER_API_KEY: { description: 'The Google Geocoding API key (GEOCODER_PROVIDER=google).', roles: ['all', 'calendar', 'worker'], parse: optional, secret: true },
+  GEOCODER_API_KEY: {
+    description: 'The Google Geocoding API key (GEOCODER_PROVIDER=google).',
+    roles: ['all', 'calendar', 'worker'],
+    parse: optional,
+    secret: true,
+  },
   GEOCODER_RATE_PER_SECOND: {
     description:
       "Geocoder requests per second at most, over every worker (BullMQ's limiter in Redis; the all-in-one process without Redis spaces them itself). Default 1, Nominatim's usage policy; a fraction such as 0.5 is one request every 2 s.",

@@ -20,7 +20,10 @@ export function venueAddress(meta: Record<string, unknown> | undefined): string 
     .filter(Boolean)
     .join(' ');
   // The reference removes `(...)` greedily; a lone parenthesis stays.
-  return joined.replace(/\(.*\)/g, '').replace(/\s+/g, ' ').trim();
+  return joined
+    .replace(/\(.*\)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** An address in the form two spellings of the same place share: Unicode-normalised, lower case, punctuation as spaces, spaces collapsed. */

@@ -48,7 +48,7 @@ export async function geocodeAllVenues(store: Store, queue: JobQueue, opts: Bulk
     p.remaining = await posts.count(lacking());
     opts.onProgress?.({ ...p });
   };
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await posts.find(lacking(after), { sort: [['id', 1]], limit: pageSize });
     for (const doc of page) if (await requestVenueGeocode(queue, doc, { jobId: `geocode-bulk-${runId}-${doc.id}` })) p.enqueued++;
     p.scanned += page.length;

@@ -53,7 +53,12 @@ export class GeocodeCache {
     await this.entries.deleteMany({ expires: { $lte: now } });
     const days = at ? GEOCODE_CACHE_DAYS : GEOCODE_MISS_DAYS;
     const id = geocodeCacheKey(this.provider, address);
-    const fields = { address: normaliseAddress(address), found: at !== null, ...(at ? { lat: at.lat, lng: at.lng } : {}), expires: new Date(now.getTime() + days * 86_400_000) };
+    const fields = {
+      address: normaliseAddress(address),
+      found: at !== null,
+      ...(at ? { lat: at.lat, lng: at.lng } : {}),
+      expires: new Date(now.getTime() + days * 86_400_000),
+    };
     const { matched } = await this.entries.updateOne({ id }, { $set: fields, ...(at ? {} : { $unset: { lat: true, lng: true } }) });
     if (matched) return;
     try {

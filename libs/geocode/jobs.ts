@@ -20,7 +20,14 @@ declare module '../queue/types' {
 
 export type GeocodeConfig = Pick<
   Config,
-  'EDITION' | 'GEOCODER_PROVIDER' | 'GEOCODER_URL' | 'GEOCODER_API_KEY' | 'GEOCODER_RATE_PER_SECOND' | 'GEOCODER_TIMEOUT_MS' | 'SITE_URL' | 'OUTBOUND_ALLOW_HOSTS'
+  | 'EDITION'
+  | 'GEOCODER_PROVIDER'
+  | 'GEOCODER_URL'
+  | 'GEOCODER_API_KEY'
+  | 'GEOCODER_RATE_PER_SECOND'
+  | 'GEOCODER_TIMEOUT_MS'
+  | 'SITE_URL'
+  | 'OUTBOUND_ALLOW_HOSTS'
 >;
 
 /** The provider when this process geocodes: the extended edition with one configured; else null. */

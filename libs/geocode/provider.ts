@@ -41,9 +41,7 @@ export class GeocoderBusyError extends Error {
 }
 
 /** The configured provider, or null when none is (GEOCODER_PROVIDER none): then nothing is geocoded. */
-export function geocoderFrom(
-  config: Pick<Config, 'GEOCODER_PROVIDER' | 'GEOCODER_URL' | 'GEOCODER_API_KEY' | 'SITE_URL'>,
-): GeocoderProvider | null {
+export function geocoderFrom(config: Pick<Config, 'GEOCODER_PROVIDER' | 'GEOCODER_URL' | 'GEOCODER_API_KEY' | 'SITE_URL'>): GeocoderProvider | null {
   const userAgent = `EventsCalendarContentService (${config.SITE_URL})`;
   if (config.GEOCODER_PROVIDER === 'nominatim' && config.GEOCODER_URL) return { kind: 'nominatim', url: config.GEOCODER_URL, userAgent };
   if (config.GEOCODER_PROVIDER === 'google' && config.GEOCODER_API_KEY) {

@@ -118,7 +118,9 @@ describe('geocoding venues on workers', () => {
 
 describe('the coordinates override', () => {
   it('giving both coordinates turns it on: the address is not geocoded; turning it off geocodes it', async () => {
-    const res = await app.admin('POST', VENUES, { body: { venue: 'Pinned', address: 'Pariser Platz', city: 'Berlin', zip: '10117', country: 'Germany', geo_lat: 1, geo_lng: 2 } });
+    const res = await app.admin('POST', VENUES, {
+      body: { venue: 'Pinned', address: 'Pariser Platz', city: 'Berlin', zip: '10117', country: 'Germany', geo_lat: 1, geo_lng: 2 },
+    });
     expect(res.body).toMatchObject({ geo_lat: 1, geo_lng: 2, overwrite_coords: true });
     await new Promise((r) => setTimeout(r, 300));
     expect((await stored(res.body.id)).meta).toMatchObject({ _VenueLat: '1', _VenueLng: '2', _VenueOverwriteCoords: true });
@@ -128,7 +130,9 @@ describe('the coordinates override', () => {
   });
 
   it('coordinates given with overwrite_coords=false are kept until the address is geocoded', async () => {
-    const res = await app.admin('POST', VENUES, { body: { venue: 'Unpinned', address: '1 Main St', city: 'Springfield', geo_lat: 5, geo_lng: 6, overwrite_coords: 'no' } });
+    const res = await app.admin('POST', VENUES, {
+      body: { venue: 'Unpinned', address: '1 Main St', city: 'Springfield', geo_lat: 5, geo_lng: 6, overwrite_coords: 'no' },
+    });
     expect(res.body).toMatchObject({ geo_lat: 5, geo_lng: 6, overwrite_coords: false });
     expect(await eventually(async () => (await stored(res.body.id)).venue_lat === 39.8)).toBe(true);
   });
