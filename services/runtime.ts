@@ -38,6 +38,7 @@ import { createGatewayApp } from './gateway/http';
 import { createServiceHost } from './host';
 import { createOembedService } from './oembed';
 import { oembedFetchHandler } from './oembed/fetch-job';
+import { geocodeJobHandlers, geocodeRates } from '#libs/geocode/jobs';
 
 export interface ServiceFactoryOptions {
   registry: RouteRegistry;
@@ -115,6 +116,7 @@ const JOB_FACTORIES: Array<(d: JobDeps) => JobHandlers> = [
   },
   ({ store, config }) => ({ 'oembed.fetch': oembedFetchHandler({ store, config }) }),
   ({ store, site, config }) => importJobHandlers({ store, site, config }),
+  ({ store, config }) => geocodeJobHandlers({ store, config }),
 ];
 
 /** Copies the handler of `name`, if any; the generic K keeps the name and its handler's type together. */
@@ -189,7 +191,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     closers.unshift(async () => settings.stop());
     // The inline queue reads `handlers` when a job runs, so services may hold the queue before it is filled.
     const handlers: JobHandlers = {};
-    const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
+    const queue: JobQueue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers, geocodeRates(config));
     const services = role === 'all' ? await buildServices(SERVICES, { registry, store, site, config, queue: () => queue, settings }) : {};
     const dispatchers: Partial<Record<ServiceName, Dispatch>> =
       role === 'all' ? Object.fromEntries(Object.entries(services).map(([k, app]) => [k, app!.dispatch])) : remoteServices(config);
@@ -207,6 +209,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
           queues,
           concurrency: config.WORKER_CONCURRENCY,
           handlers: handlersOf(queues, handlers),
+          rates: geocodeRates(config),
         });
         await worker.start();
         closers.unshift(() => worker.close(config.SHUTDOWN_TIMEOUT_MS));
@@ -250,6 +253,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
       queues,
       concurrency: config.WORKER_CONCURRENCY,
       handlers: handlersOf(queues, handlers),
+      rates: geocodeRates(config),
     });
     await worker.start();
     setQueueDepthSource(() => queue.depths());
@@ -279,7 +283,7 @@ export async function start(role: Role, config: Config): Promise<Running> {
     const openServiceQueue = (): JobQueue => {
       if (!queue) {
         const handlers: JobHandlers = {};
-        queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers);
+        queue = openQueue({ REDIS_URL: config.REDIS_URL, QUEUE_PREFIX: config.QUEUE_PREFIX }, handlers, geocodeRates(config));
         if (!config.REDIS_URL) jobHandlers({ rest: new RestServer(registry, site, remoteServices(config)), store, site, config, queue }, handlers);
       }
       return queue;

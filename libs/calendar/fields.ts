@@ -39,6 +39,12 @@ export interface LinkedField {
   readonly aliases?: readonly string[];
   /** A coordinate's bound: the value lies within ±range degrees. */
   readonly range?: number;
+  /** Written in the extended edition only (its write argument is published there only); the free one, as the free reference, ignores it. */
+  readonly edition?: 'extended';
+  /** Written by the service only (no write argument): shown once stored. */
+  readonly readOnly?: true;
+  /** A flag shown only once stored (without it, a flag never written reads as on). */
+  readonly optional?: true;
 }
 
 export type FieldTable = Readonly<Record<string, LinkedField>>;
@@ -81,10 +87,17 @@ export const VENUE_FIELDS = {
       search: true,
       aliases: ['stateProvince', 'state_province'],
     }),
-    geo_lat: field('coordinate', VENUE_META.lat, ['The venue latitude, from -90 to 90', 'The venue latitude'], null, { range: 90, aliases: ['latitude'] }),
+    // The extended edition's geolocation (the reference's Pro): the coordinates, the address they were geocoded from, and the override.
+    geo_address: field('text', VENUE_META.geoAddress, 'The address the venue coordinates were geocoded from', null, { edition: 'extended', readOnly: true }),
+    geo_lat: field('coordinate', VENUE_META.lat, ['The venue latitude, from -90 to 90', 'The venue latitude'], null, {
+      range: 90,
+      aliases: ['latitude'],
+      edition: 'extended',
+    }),
     geo_lng: field('coordinate', VENUE_META.lng, ['The venue longitude, from -180 to 180', 'The venue longitude'], null, {
       range: 180,
       aliases: ['longitude'],
+      edition: 'extended',
     }),
     show_map: field('flag', VENUE_META.showMap, ['Whether events linked to the venue should show a map or not', 'Whether a map is shown'], null),
     show_map_link: field(
@@ -92,6 +105,16 @@ export const VENUE_FIELDS = {
       VENUE_META.showMapLink,
       ['Whether events linked to the venue should show a map link or not', 'Whether a map link is shown'],
       null,
+    ),
+    overwrite_coords: field(
+      'flag',
+      VENUE_META.overwriteCoords,
+      [
+        'Whether the given latitude and longitude are used instead of geocoding the address (giving both coordinates sets it, unless it is given too)',
+        'Whether the coordinates were given rather than geocoded',
+      ],
+      null,
+      { edition: 'extended', optional: true, aliases: ['overwriteCoords', 'OverwriteCoords'] },
     ),
   },
   ecOrder: ['address', 'country', 'city', 'stateprovince', 'state', 'province', 'zip', 'phone', 'directions_link', 'website'],

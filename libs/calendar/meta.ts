@@ -58,6 +58,10 @@ export const VENUE_META = {
   stateprovince: '_VenueStateProvince',
   lat: '_VenueLat',
   lng: '_VenueLng',
+  /** The address the coordinates were geocoded from (the reference's Pro geolocation). */
+  geoAddress: '_VenueGeoAddress',
+  /** True: the coordinates were given by a writer and are not replaced by geocoding (the reference's "use latitude + longitude"). */
+  overwriteCoords: '_VenueOverwriteCoords',
   showMap: '_VenueShowMap',
   showMapLink: '_VenueShowMapLink',
 } as const;

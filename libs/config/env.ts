@@ -220,10 +220,10 @@ export const ENV = {
     parse: int(300, 1, 86400),
   },
   WORKER_QUEUES: {
-    description: 'Comma-separated queues a worker consumes (batch, oembed, import); default all.',
+    description: 'Comma-separated queues a worker consumes (batch, oembed, import, geocode); default all.',
     roles: ['worker', 'all'],
     parse: (raw: string | undefined) => {
-      const all = ['batch', 'oembed', 'import'];
+      const all = ['batch', 'oembed', 'import', 'geocode'];
       if (raw === undefined || raw.trim() === '') return all;
       const list = raw
         .split(',')
@@ -248,6 +248,41 @@ export const ENV = {
     roles: ['*'],
     parse: oneOf(['free', 'extended'] as const, 'free'),
   },
+  GEOCODER_PROVIDER: {
+    description:
+      'Extended edition: the geocoder that finds the coordinates of venue addresses on workers: `nominatim` (a Nominatim-compatible search URL, GEOCODER_URL), `google` (the Google Geocoding API, GEOCODER_API_KEY) or `none` (only coordinates given by writers are used). Default `nominatim` when GEOCODER_URL is set, else `none`.',
+    roles: ['all', 'calendar', 'worker'],
+    parse: (raw: string | undefined, env: NodeJS.ProcessEnv) => {
+      const provider = oneOf(['none', 'nominatim', 'google'] as const, optional(env.GEOCODER_URL) ? 'nominatim' : 'none')(raw);
+      if (provider === 'nominatim' && !optional(env.GEOCODER_URL)) throw new ConfigError('is nominatim, which needs GEOCODER_URL (its search URL)');
+      if (provider === 'google' && !optional(env.GEOCODER_API_KEY)) throw new ConfigError('is google, which needs GEOCODER_API_KEY');
+      return provider;
+    },
+  },
+  GEOCODER_URL: {
+    description:
+      "The geocoder's search URL: a Nominatim-compatible `/search` address (asked with format=jsonv2&limit=1&q=<address>), or for `google` another address of its Geocoding API (default https://maps.googleapis.com/maps/api/geocode/json). Requests pass the outbound guard (OUTBOUND_ALLOW_HOSTS for a private host).",
+    roles: ['all', 'calendar', 'worker'],
+    parse: url,
+  },
+  GEOCODER_API_KEY: {
+    description: 'The Google Geocoding API key (GEOCODER_PROVIDER=google).',
+    roles: ['all', 'calendar', 'worker'],
+    parse: optional,
+    secret: true,
+  },
+  GEOCODER_RATE_PER_SECOND: {
+    description:
+      "Geocoder requests per second at most, over every worker (BullMQ's limiter in Redis; the all-in-one process without Redis spaces them itself). Default 1, Nominatim's usage policy; a fraction such as 0.5 is one request every 2 s.",
+    roles: ['all', 'calendar', 'worker'],
+    parse: (raw: string | undefined) => {
+      if (raw === undefined || raw.trim() === '') return 1;
+      const n = /^\s*(\d+(\.\d+)?|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN;
+      if (!(n >= 0.01 && n <= 1000)) throw new ConfigError(`must be a number from 0.01 to 1000, got "${raw}"`);
+      return n;
+    },
+  },
+  GEOCODER_TIMEOUT_MS: { description: 'Deadline of one geocoder request.', roles: ['all', 'calendar', 'worker'], parse: int(10000, 1000, 120000) },
   LOG_LEVEL: { description: 'pino log level.', roles: ['*'], parse: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info') },
 } satisfies Record<string, VarSpec<unknown>>;
 

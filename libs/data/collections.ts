@@ -168,6 +168,13 @@ export const OEMBED_CACHE: CollectionSpec = {
   indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
 };
 
+/** Geocoder answers by normalised address (libs/geocode/cache.ts), kept for weeks. */
+export const GEOCODE_CACHE: CollectionSpec = {
+  name: 'geocode_cache',
+  fields: { id: 'text', expires: 'date' },
+  indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
+};
+
 /** Batches of `POST /batch/v1`: their run state and result, for a day when sent with an Idempotency-Key (libs/rest/batch-ledger.ts). */
 export const BATCHES: CollectionSpec = {
   name: 'batches',
@@ -175,4 +182,4 @@ export const BATCHES: CollectionSpec = {
   indexes: [{ keys: ['id'], unique: true }, { keys: ['expires'] }],
 };
 
-export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, CREDENTIALS, OPTIONS, OEMBED_CACHE, COMMENTS, BATCHES];
+export const COLLECTIONS: CollectionSpec[] = [POSTS, TERMS, USERS, CREDENTIALS, OPTIONS, OEMBED_CACHE, COMMENTS, BATCHES, GEOCODE_CACHE];

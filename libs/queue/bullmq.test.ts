@@ -199,15 +199,15 @@ describe('BullMQ queue and worker', () => {
     await queue.enqueue('batch.run', {});
     await queue.enqueue('batch.run', {});
     await queue.enqueue('oembed.fetch', {});
-    await expect(queue.depths()).resolves.toEqual({ batch: 2, oembed: 1, import: 0 });
+    await expect(queue.depths()).resolves.toEqual({ batch: 2, oembed: 1, import: 0, geocode: 0 });
     await expect(queue.ping()).resolves.toBeUndefined();
   });
 
   test('workers counts the workers connected to each queue', async () => {
     const { queue, worker } = open({ 'batch.run': async () => null });
-    await expect(queue.workers()).resolves.toEqual({ batch: 0, oembed: 0, import: 0 });
+    await expect(queue.workers()).resolves.toEqual({ batch: 0, oembed: 0, import: 0, geocode: 0 });
     await worker.start();
-    await expect(queue.workers()).resolves.toEqual({ batch: 1, oembed: 0, import: 0 });
+    await expect(queue.workers()).resolves.toEqual({ batch: 1, oembed: 0, import: 0, geocode: 0 });
   });
 
   test('close waits for the active job to finish and takes no new jobs', async () => {

@@ -20,6 +20,7 @@ import {
   isQueueName,
   isUnrecoverable,
   jobIdFor,
+  pauseOf,
   queueOf,
   reasonOf,
   zeroPerQueue,
@@ -38,6 +39,7 @@ import {
   type JobQueue,
   type JobWorker,
   type QueueName,
+  type QueueRate,
 } from './types';
 
 const log = logger.child({ component: 'queue' });
@@ -86,6 +88,8 @@ export interface BullWorkerOptions extends BullQueueOptions {
   /** Jobs run at once per consumed queue. */
   concurrency: number;
   handlers: JobHandlers;
+  /** Queues whose job starts are spaced over every worker (BullMQ's limiter, kept in Redis). */
+  rates?: Partial<Record<QueueName, QueueRate>>;
 }
 
 /** `p`, or QueueUnavailableError when Redis is down or `p` takes longer than PRODUCER_WAIT_MS. */
@@ -288,6 +292,14 @@ export function createBullWorker(opts: BullWorkerOptions): JobWorker {
       observeJob(name, 'completed', (performance.now() - started) / 1000);
       return result;
     } catch (err) {
+      const pause = pauseOf(err);
+      const worker = pause === null ? undefined : workers.find((w) => w.name === job.queueName);
+      if (pause !== null && worker) {
+        // The queue starts nothing for `pause` ms (in Redis, so on every worker); the job waits again without using an attempt.
+        observeJob(name, 'retry', (performance.now() - started) / 1000);
+        await worker.rateLimit(pause);
+        throw Worker.RateLimitError();
+      }
       const final = isUnrecoverable(err) || attempt >= (job.opts.attempts ?? 1);
       observeJob(name, final ? 'failed' : 'retry', (performance.now() - started) / 1000);
       // BullMQ records err.message as the failed reason; keep it meaningful for non-Error throws.
@@ -320,6 +332,7 @@ export function createBullWorker(opts: BullWorkerOptions): JobWorker {
           lockDuration: WORKER_LOCK_DURATION_MS,
           stalledInterval: WORKER_STALLED_INTERVAL_MS,
           maxStalledCount: WORKER_MAX_STALLED_COUNT,
+          ...(opts.rates?.[q] ? { limiter: { max: 1, duration: opts.rates[q].intervalMs } } : {}),
         });
         worker.on('error', (err) => log.warn({ err, queue: q }, 'worker error'));
         worker.on('failed', (job, err) =>

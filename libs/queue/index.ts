@@ -4,7 +4,7 @@
  */
 import { createBullQueue } from './bullmq';
 import { createInlineQueue } from './inline';
-import type { JobHandlers, JobQueue } from './types';
+import type { JobHandlers, JobQueue, QueueName, QueueRate } from './types';
 
 export * from './types';
 export { UnrecoverableError } from 'bullmq';
@@ -37,7 +37,11 @@ export {
  * run wherever a worker (`createBullWorker`) consumes them, possibly in this same process. Without
  * REDIS_URL the handlers run in-process.
  */
-export function openQueue(config: { REDIS_URL?: string; QUEUE_PREFIX: string }, handlers: JobHandlers): JobQueue {
+export function openQueue(
+  config: { REDIS_URL?: string; QUEUE_PREFIX: string },
+  handlers: JobHandlers,
+  rates?: Partial<Record<QueueName, QueueRate>>,
+): JobQueue {
   if (config.REDIS_URL) return createBullQueue({ redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX });
-  return createInlineQueue(handlers);
+  return createInlineQueue(handlers, { rates });
 }

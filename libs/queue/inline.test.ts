@@ -138,12 +138,12 @@ describe('inline queue', () => {
 
     await queue.enqueue('batch.run', {});
     await queue.enqueue('batch.run', {});
-    await expect(queue.depths()).resolves.toEqual({ batch: 2, oembed: 0, import: 0 });
+    await expect(queue.depths()).resolves.toEqual({ batch: 2, oembed: 0, import: 0, geocode: 0 });
     // Jobs run in this process: there are no workers to count.
     await expect(queue.workers()).resolves.toBeNull();
     release.open();
     await queue.close();
-    await expect(queue.depths()).resolves.toEqual({ batch: 0, oembed: 0, import: 0 });
+    await expect(queue.depths()).resolves.toEqual({ batch: 0, oembed: 0, import: 0, geocode: 0 });
     await expect(queue.ping()).rejects.toThrow('closed');
   });
 

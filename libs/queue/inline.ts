@@ -4,6 +4,8 @@
  * a string, `undefined` data as `{}`, an `undefined` result as `null`), each attempt gets a fresh copy
  * of the data, failed attempts are retried with exponential backoff, the job id is stable across
  * attempts, an `UnrecoverableError` is not retried, and a jobId already known runs nothing new.
+ * A queue with a rate starts its jobs spaced by it; a QueuePauseError holds the queue's starts for its
+ * time and runs the job again without using an attempt, as on BullMQ.
  * Jobs live in memory only: a restart loses those not yet finished.
  */
 import { observeJob } from '../observability/metrics';
@@ -16,6 +18,7 @@ import {
   isJobName,
   isUnrecoverable,
   jobIdFor,
+  pauseOf,
   queueOf,
   reasonOf,
   zeroPerQueue,
@@ -32,6 +35,7 @@ import {
   type JobResult,
   type JobQueue,
   type QueueName,
+  type QueueRate,
 } from './types';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; reason: string };
@@ -48,7 +52,7 @@ interface Entry {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createInlineQueue(handlers: JobHandlers): JobQueue {
+export function createInlineQueue(handlers: JobHandlers, opts: { rates?: Partial<Record<QueueName, QueueRate>> } = {}): JobQueue {
   const unknown = Object.keys(handlers).filter((name) => !isJobName(name));
   if (unknown.length) throw new Error(`inline queue: handler given for unknown job(s) ${unknown.join(', ')}`);
 
@@ -58,6 +62,23 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
   /** Schedules by key: this process is the only consumer, so a timer per schedule runs each period once. */
   const timers = new Map<string, NodeJS.Timeout>();
   let closed = false;
+  /** Per queue: when its next job may start (its rate), and until when it is paused (QueuePauseError). */
+  const nextStart = new Map<QueueName, number>();
+  const pausedUntil = new Map<QueueName, number>();
+
+  /** Waits for the queue's next start, when it has a rate or is paused, and takes it. */
+  async function startSlot(queue: QueueName): Promise<void> {
+    const rate = opts.rates?.[queue];
+    for (;;) {
+      const now = Date.now();
+      const at = Math.max(nextStart.get(queue) ?? 0, pausedUntil.get(queue) ?? 0);
+      if (at <= now) {
+        if (rate) nextStart.set(queue, now + rate.intervalMs);
+        return;
+      }
+      await sleep(at - now);
+    }
+  }
 
   /** Forgets finished jobs past the retention BullMQ applies (age and count), which ends their deduplication. */
   function prune(now: number): void {
@@ -84,6 +105,7 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
     // Start on a later turn, as a queue would: the caller's enqueue returns before the handler runs.
     await new Promise<void>((resolve) => setImmediate(resolve));
     for (let attempt = 1; ; attempt++) {
+      await startSlot(entry.queue);
       entry.state = 'active';
       const started = performance.now();
       try {
@@ -94,6 +116,14 @@ export function createInlineQueue(handlers: JobHandlers): JobQueue {
         entry.finishedAt = Date.now();
         return { ok: true, value };
       } catch (err) {
+        const pause = pauseOf(err);
+        if (pause !== null) {
+          observeJob(entry.name, 'retry', (performance.now() - started) / 1000);
+          pausedUntil.set(entry.queue, Math.max(pausedUntil.get(entry.queue) ?? 0, Date.now() + pause));
+          entry.state = 'waiting';
+          attempt--;
+          continue;
+        }
         const final = isUnrecoverable(err) || attempt >= attempts;
         observeJob(entry.name, final ? 'failed' : 'retry', (performance.now() - started) / 1000);
         if (final) {

@@ -41,7 +41,7 @@ export function isQueueName(name: string): name is QueueName {
 
 /** A count per queue, each 0 (a queue added to QUEUES must be added here). */
 export function zeroPerQueue(): Record<QueueName, number> {
-  return { batch: 0, oembed: 0, import: 0 };
+  return { batch: 0, oembed: 0, import: 0, geocode: 0 };
 }
 
 export function queueOf(name: JobName): QueueName {
@@ -94,6 +94,13 @@ export function checkHandlers(queues: readonly QueueName[], handlers: Partial<Re
 export function reasonOf(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** A QueuePauseError (by name, as a worker's jobs may come from another copy of the module): how long the queue waits. */
+export function pauseOf(err: unknown): number | null {
+  if (!(err instanceof Error) || err.name !== 'QueuePauseError') return null;
+  const ms = (err as { ms?: unknown }).ms;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : null;
 }
 
 /** BullMQ retries no more when a handler throws an error named UnrecoverableError; the inline executor agrees. */

@@ -6,7 +6,7 @@
  */
 import type { BatchJob, BatchResult } from '../rest/batch';
 
-export const QUEUES = ['batch', 'oembed', 'import'] as const;
+export const QUEUES = ['batch', 'oembed', 'import', 'geocode'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 export const JOBS = {
@@ -18,6 +18,8 @@ export const JOBS = {
   'import.batch': { queue: 'import' },
   /** Runs one import source: fetches its feed, parses it and stores its events. */
   'import.source': { queue: 'import' },
+  /** Geocodes one venue's address (extended edition, libs/geocode/jobs.ts). */
+  'geocode.venue': { queue: 'geocode' },
 } as const satisfies Record<string, { queue: QueueName }>;
 export type JobName = keyof typeof JOBS;
 
@@ -56,6 +58,14 @@ export type JobResult<K extends JobName> = K extends keyof JobPayloads ? JobPayl
 
 /** The handlers a worker or the inline queue is given, at most one per job name, each typed by its job's payloads. */
 export type JobHandlers = { [K in JobName]?: JobHandler<JobData<K>, JobResult<K>> };
+
+/**
+ * A queue's rate: at most one job started every `intervalMs`, over every consumer of the queue (BullMQ's
+ * worker limiter, kept in Redis; the inline executor spaces the starts itself).
+ */
+export interface QueueRate {
+  intervalMs: number;
+}
 
 export interface EnqueueOptions {
   /** A caller-chosen job id; enqueuing the same id twice runs the job once. */
@@ -130,5 +140,18 @@ export class JobFailedError extends Error {
     this.jobId = jobId;
     this.jobName = jobName;
     this.failedReason = failedReason;
+  }
+}
+
+/**
+ * Thrown by a handler whose resource asks it to wait (an HTTP 429 with Retry-After): the job's queue
+ * starts no job for `ms`, over every consumer, and this job runs again after it without using an attempt.
+ */
+export class QueuePauseError extends Error {
+  readonly ms: number;
+  constructor(ms: number, reason: string) {
+    super(`${reason}; the queue waits ${ms} ms`);
+    this.name = 'QueuePauseError';
+    this.ms = ms;
   }
 }

@@ -6,6 +6,7 @@ import type { CommentsRepository } from '#libs/comments/repository';
 import type { MediaLibrary } from '#libs/media/library';
 import type { FetchPolicy } from '#libs/net/outbound';
 import type { PostsRepository } from '#libs/posts/repository';
+import type { PostDoc } from '#libs/posts/types';
 import type { RouteRegistry } from '#libs/rest/registry';
 import type { Site } from '#libs/rest/site';
 import type { Store } from '#libs/store/types';
@@ -53,4 +54,9 @@ export interface CalendarDeps {
   placeToPoint?: (place: string) => Promise<LatLng | null>;
   /** Which edition runs (config EDITION): venue coordinates are written in the extended one only. */
   edition: Edition;
+  /**
+   * Told of every venue once it is stored (the extended edition with a geocoder configured): asks the
+   * workers to geocode it when its address needs it. Never throws and never waits for the queue.
+   */
+  venueWritten?: (venue: PostDoc) => void;
 }

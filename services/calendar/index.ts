@@ -27,6 +27,8 @@ import { CalendarCache } from './read-cache';
 import { VENUE } from './venues/kind';
 import { bindViews } from './views/handlers';
 import { systemNow } from '#libs/dates/post-dates';
+import { venueWrittenHook } from '#libs/geocode/jobs';
+import type { JobQueue } from '#libs/queue/types';
 import { DEFAULT_GEOFENCE, DEFAULT_GEO_UNIT, geofenceKm } from '#libs/calendar/geo';
 
 export async function createCalendarService(opts: {
@@ -35,6 +37,8 @@ export async function createCalendarService(opts: {
   site: Site;
   config: Config;
   settings?: SiteSettings;
+  /** The process's producer queue (venues are geocoded on workers in the extended edition). */
+  queue?: () => JobQueue;
 }): Promise<ServiceApp> {
   const store = opts.store;
   const deps: CalendarDeps = {
@@ -49,6 +53,7 @@ export async function createCalendarService(opts: {
     nonces: await Nonces.open(opts.store, opts.config.SERVICE_SECRET),
     now: systemNow,
     edition: opts.config.EDITION,
+    venueWritten: venueWrittenHook(opts.config, opts.queue),
     ...(opts.settings ? { postsPerPage: () => opts.settings!.get<number>('posts_per_page') } : {}),
     ...(opts.config.EDITION === 'extended'
       ? {

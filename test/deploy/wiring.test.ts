@@ -30,7 +30,7 @@ type Setting =
   { path: string; value: unknown; expect?: string } | { derived: 'service-url' } | { perWorkerGroup: (group: string) => { value: unknown; expect: string } };
 
 // A queue layout that still consumes every queue: the batch group also takes oembed.
-const WORKER_QUEUES: Record<string, string[]> = { batch: ['batch', 'oembed'], import: ['import'], oembed: ['oembed'] };
+const WORKER_QUEUES: Record<string, string[]> = { batch: ['batch', 'oembed'], import: ['import', 'geocode'], oembed: ['oembed'] };
 
 /** One entry per variable in ENV, so that the compiler refuses a variable the chart cannot set. */
 const SETTINGS: Record<EnvName, Setting> = {
@@ -68,6 +68,11 @@ const SETTINGS: Record<EnvName, Setting> = {
   WORKER_CONCURRENCY: {
     perWorkerGroup: (g) => ({ value: 10 + Object.keys(WORKER_QUEUES).indexOf(g), expect: String(10 + Object.keys(WORKER_QUEUES).indexOf(g)) }),
   },
+  GEOCODER_PROVIDER: { path: 'config.geocoderProvider', value: 'nominatim' },
+  GEOCODER_URL: { path: 'config.geocoderUrl', value: 'https://geocoder.example.org/search' },
+  GEOCODER_API_KEY: { path: 'geocoderApiKey', value: 'wiring-geocoder-key' },
+  GEOCODER_RATE_PER_SECOND: { path: 'config.geocoderRatePerSecond', value: 2.5 },
+  GEOCODER_TIMEOUT_MS: { path: 'config.geocoderTimeoutMs', value: 4321 },
   BATCH_TIMEOUT_MS: { path: 'config.batchTimeoutMs', value: 45000 },
   SHUTDOWN_TIMEOUT_MS: { path: 'config.shutdownTimeoutMs', value: 20000 },
   LOG_LEVEL: { path: 'config.logLevel', value: 'debug' },

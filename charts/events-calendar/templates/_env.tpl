@@ -36,6 +36,11 @@ TRUST_PROXY_HOPS: {roles: [gateway], source: config}
 HEADERS_TIMEOUT_MS: {roles: ["*"], source: config}
 MAX_CONNECTIONS_PER_ADDRESS: {roles: [gateway], source: config}
 OUTBOUND_ALLOW_HOSTS: {roles: [oembed, worker, content, calendar], source: config}
+GEOCODER_PROVIDER: {roles: [calendar, worker], source: config}
+GEOCODER_URL: {roles: [calendar, worker], source: config}
+GEOCODER_API_KEY: {roles: [calendar, worker], source: secret, optional: true}
+GEOCODER_RATE_PER_SECOND: {roles: [calendar, worker], source: config}
+GEOCODER_TIMEOUT_MS: {roles: [calendar, worker], source: config}
 WORKER_QUEUES: {roles: [worker], source: worker}
 WORKER_CONCURRENCY: {roles: [worker], source: worker}
 BATCH_TIMEOUT_MS: {roles: [gateway], source: config}

@@ -45,7 +45,7 @@
 {{- $consumed = concat $consumed $w.queues }}
 {{- end }}
 {{- end }}
-{{- range $queue := list "batch" "oembed" "import" }}
+{{- range $queue := list "batch" "oembed" "import" "geocode" }}
 {{- if not (has $queue $consumed) }}
 {{- fail (printf "workers: no enabled worker group consumes the %q queue; its jobs would never run (add it to a group's queues)" $queue) }}
 {{- end }}

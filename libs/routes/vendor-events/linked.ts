@@ -33,6 +33,8 @@ export const booleanLike = (v: unknown): boolean => v === true || v === 1 || (ty
 
 const flag = (description: string) =>
   ({ description, ...NULL_DEFAULT, validate: (v) => (isBooleanLike(v) ? true : INVALID), sanitize: booleanLike }) satisfies ArgDecl;
+/** A flag of the extended edition (published and read there only). */
+const extendedFlag = (description: string) => ({ ...flag(description), edition: 'extended' }) satisfies ArgDecl;
 const text = (description: string) => ({ description, type: 'string', ...NULL_DEFAULT }) satisfies ArgDecl;
 /** A latitude or longitude: a number or numeric string within ±range (kept as its text; `''` removes it). */
 const coordinate = (name: string, description: string, range: number) =>
@@ -47,8 +49,8 @@ const coordinate = (name: string, description: string, range: number) =>
 
 /** The write arguments of a kind's fields (libs/calendar/fields.ts), typed by each field's type. */
 type FieldArgs<T extends FieldTable> = {
-  [K in keyof T]: T[K]['type'] extends 'flag'
-    ? ReturnType<typeof flag>
+  [K in keyof T as T[K] extends { readOnly: true } ? never : K]: T[K]['type'] extends 'flag'
+    ? ReturnType<typeof flag> | ReturnType<typeof extendedFlag>
     : T[K]['type'] extends 'coordinate'
       ? ReturnType<typeof coordinate>
       : ReturnType<typeof text>;
@@ -57,13 +59,15 @@ type FieldArgs<T extends FieldTable> = {
 /**
  * A kind's fields as write arguments, in the reference's order: the flags, then the text fields, then
  * the addresses (URL, e-mail), each checked for its form, then the coordinates; an empty string removes a field.
+ * Fields the service writes itself (`readOnly`) are no argument; the extended edition's are published there only.
  */
 function fieldArgs<T extends FieldTable>(table: LinkedFields<T>): FieldArgs<T> {
   const rank = (type: string) => (type === 'flag' ? 0 : type === 'text' ? 1 : type === 'coordinate' ? 3 : 2);
   const args: Record<string, ArgDecl> = {};
   for (const [name, field] of fieldEntries(table).sort(([, a], [, b]) => rank(a.type) - rank(b.type))) {
     const description = field.v1.arg;
-    if (field.type === 'flag') args[name] = flag(description);
+    if (field.readOnly) continue;
+    if (field.type === 'flag') args[name] = field.edition ? extendedFlag(description) : flag(description);
     else if (field.type === 'text') args[name] = text(description);
     else if (field.type === 'coordinate') args[name] = coordinate(name, description, field.range ?? 0);
     else args[name] = { ...text(description), validate: field.type === 'url' ? urlOrEmpty : emailOrEmpty };

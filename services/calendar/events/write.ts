@@ -175,10 +175,16 @@ export async function checkEventWrite(deps: CalendarDeps, write: EventWrite): Pr
   return plan;
 }
 
-async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, entries: LinkedEntry[]): Promise<number[]> {
+async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, entries: LinkedEntry[], created: PostDoc[] = []): Promise<number[]> {
   const ids: number[] = [];
   for (const e of entries) {
-    const id = 'id' in e ? e.id : (await createLinked(deps, user, kind, e.input, e.image)).doc.id;
+    let id: number;
+    if ('id' in e) id = e.id;
+    else {
+      const made = await createLinked(deps, user, kind, e.input, e.image);
+      if (!made.existing) created.push(made.doc);
+      id = made.doc.id;
+    }
     if (!ids.includes(id)) ids.push(id);
   }
   return ids;
@@ -307,15 +313,19 @@ async function keepImages(deps: CalendarDeps, user: Caller, plan: EventPlan): Pr
  */
 export async function saveEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
   const kept = await keepImages(deps, write.user, plan);
-  return deps.store.unit(() => storeEvent(deps, write, kept, current));
+  const venues: PostDoc[] = [];
+  const doc = await deps.store.unit(() => storeEvent(deps, write, kept, current, venues));
+  // Once stored: the inline venues it created are geocoded on workers (extended edition).
+  for (const venue of venues) deps.venueWritten?.(venue);
+  return doc;
 }
 
-async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
+async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null, created: PostDoc[]): Promise<PostDoc> {
   const now = deps.now();
   const { user, input } = write;
   const zone = zoneFor(deps, input, current);
   const times = timesFor(deps, write, current, zone, now);
-  const venues = plan.venues ? await linkedIds(deps, user, VENUE, plan.venues) : undefined;
+  const venues = plan.venues ? await linkedIds(deps, user, VENUE, plan.venues, created) : undefined;
   const organizers = plan.organizers ? await linkedIds(deps, user, ORGANIZER, plan.organizers) : undefined;
   const tax: Record<string, number[]> = { [CATEGORY_TAXONOMY]: [], [TAG_TAXONOMY]: [], ...(current?.tax ?? {}) };
   if (plan.categories) tax[CATEGORY_TAXONOMY] = await termIds(deps, CATEGORY_TAXONOMY, plan.categories);

@@ -99,9 +99,13 @@ export function presentLinked(kind: LinkedKindDef, doc: PostDoc, site: Site, rel
   // Copied rather than deleted from, so the record keeps a fast shape for serialising.
   const out: Record<string, unknown> = {};
   for (const k in fields) if (!isEmpty(fields[k])) out[k] = fields[k];
-  // Flags are never left out: one never written reads as on.
   const m = doc.meta ?? {};
-  for (const [name, field] of fieldEntries(kind.fields)) if (field.type === 'flag') out[name] = field.meta in m ? truthyMeta(m[field.meta]) : true;
+  for (const [name, field] of fieldEntries(kind.fields)) {
+    if (field.type !== 'flag') continue;
+    // Flags are never left out: one never written reads as on (the extended edition's override is shown once stored).
+    if (field.meta in m) out[name] = truthyMeta(m[field.meta]);
+    else if (!field.optional) out[name] = true;
+  }
   const gid = globalId(site, doc.id);
   out.global_id = gid;
   out.global_id_lineage = [gid];

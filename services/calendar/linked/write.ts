@@ -15,7 +15,7 @@ import { mysqlLocal } from '#libs/dates/format';
 import type { ArgDecl } from '#libs/rest/registry';
 import { organizerWriteArgs, venueWriteArgs } from '#libs/routes/vendor-events/linked';
 import { ownEntry, validateArg } from '#libs/rest/validate';
-import { TAG_TAXONOMY } from '#libs/calendar/meta';
+import { TAG_TAXONOMY, VENUE_META, truthyMeta, venueCoordinates } from '#libs/calendar/meta';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID } from '../errors';
@@ -144,9 +144,9 @@ function metaChanges(deps: CalendarDeps, kind: LinkedKindDef, input: LinkedInput
   const changes: Record<string, unknown> = {};
   for (const [name, field] of fieldEntries(kind.fields)) {
     const v = input.fields[name];
-    if (v === undefined) continue;
-    // Coordinates are written in the extended edition only (the free one, as the free reference, reads none).
-    if (field.type === 'coordinate' && deps.edition !== 'extended') continue;
+    if (v === undefined || field.readOnly) continue;
+    // The geolocation fields are written in the extended edition only (the free one, as the free reference, reads none).
+    if (field.edition && deps.edition !== 'extended') continue;
     if (field.type === 'flag') {
       changes[field.meta] = v === true;
       continue;
@@ -162,6 +162,23 @@ function metaChanges(deps: CalendarDeps, kind: LinkedKindDef, input: LinkedInput
   }
   return changes;
 }
+const given = (v: unknown) => v !== undefined && v !== '';
+
+/**
+ * The "use these coordinates" override of a venue's meta after a write (extended edition), as the
+ * reference's Pro geolocation keeps `_VenueOverwriteCoords`: on when the writer says so, or gives both
+ * coordinates without saying (as its CSV importer does); otherwise as it was. It holds only while the
+ * venue has coordinates; off, the address is geocoded again.
+ */
+export function settleOverride(deps: CalendarDeps, kind: LinkedKindDef, input: LinkedInput, meta: Record<string, unknown>): void {
+  if (kind.key !== 'venue' || deps.edition !== 'extended') return;
+  const flag = input.fields.overwrite_coords;
+  const gaveBoth = given(input.fields.geo_lat) && given(input.fields.geo_lng);
+  const on = (typeof flag === 'boolean' ? flag : gaveBoth || truthyMeta(meta[VENUE_META.overwriteCoords])) && venueCoordinates(meta) !== null;
+  if (on) meta[VENUE_META.overwriteCoords] = true;
+  else if (VENUE_META.overwriteCoords in meta || flag !== undefined) meta[VENUE_META.overwriteCoords] = false;
+}
+
 /** A record's meta under the kind's field names (what an input would give to produce it). */
 export function metaAsFields(kind: LinkedKindDef, doc: PostDoc): Record<string, unknown> {
   return Object.fromEntries(fieldEntries(kind.fields).map(([name, field]) => [name, doc.meta?.[field.meta]]));
@@ -207,6 +224,7 @@ export async function createLinked(
   const dateGmt = postDate(deps, input, now);
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(metaChanges(deps, kind, input, filter))) if (v !== undefined) meta[k] = v;
+  settleOverride(deps, kind, input, meta);
   const after: PostDoc = newCalendarRecord(deps.site, now, {
     id: 0,
     type: kind.type,
@@ -255,6 +273,7 @@ export async function updateLinked(
     if (v === undefined) delete meta[k];
     else meta[k] = v;
   }
+  settleOverride(deps, kind, input, meta);
   changes.meta = meta;
   if (image) changes.featured_media = await storeImage(deps, user, image, current.id);
   const slug = input.slug !== undefined ? sanitizeTitle(input.slug) : undefined;
@@ -280,7 +299,7 @@ export async function saveLinked(
   const dup = current || opts.dedupe === false ? null : await duplicateOf(deps, user, kind, input);
   if (dup) return { doc: dup, existing: true };
   const kept = image && (await keepImage(deps, user, image));
-  return deps.store.unit(async () => {
+  const saved = await deps.store.unit(async () => {
     const doc = current
       ? await updateLinked(deps, user, kind, current, input, kept)
       : (await createLinked(deps, user, kind, input, kept, { dedupe: false })).doc;
@@ -288,4 +307,7 @@ export async function saveLinked(
     await deps.terms.countWrite(current, doc);
     return { doc, existing: false };
   });
+  // Once stored, a venue whose address needs it is geocoded on workers (extended edition).
+  if (kind.key === 'venue') deps.venueWritten?.(saved.doc);
+  return saved;
 }

@@ -1,0 +1,64 @@
+/**
+ * The geocoding jobs' wiring: the `geocode.venue` handler for workers and the inline queue, the rate of
+ * the `geocode` queue (GEOCODER_RATE_PER_SECOND: BullMQ's limiter over every worker, or the inline
+ * queue's own spacing), and the calendar's hook that asks for a venue's job once it is stored.
+ */
+import type { Config } from '../config/env';
+import { logger } from '../observability/logger';
+import type { PostDoc } from '../posts/types';
+import { UnrecoverableError } from 'bullmq';
+import type { JobHandler, JobQueue, QueueName, QueueRate } from '../queue/types';
+import type { Store } from '../store/types';
+import { geocoderFrom, geocoderPolicy } from './provider';
+import { geocodeVenue, readVenueJob, requestVenueGeocode, type VenueGeocodeJob, type VenueGeocodeResult } from './venues';
+
+declare module '../queue/types' {
+  interface JobPayloads {
+    'geocode.venue': { data: VenueGeocodeJob; result: VenueGeocodeResult };
+  }
+}
+
+export type GeocodeConfig = Pick<
+  Config,
+  | 'EDITION'
+  | 'GEOCODER_PROVIDER'
+  | 'GEOCODER_URL'
+  | 'GEOCODER_API_KEY'
+  | 'GEOCODER_RATE_PER_SECOND'
+  | 'GEOCODER_TIMEOUT_MS'
+  | 'SITE_URL'
+  | 'OUTBOUND_ALLOW_HOSTS'
+>;
+
+/** The provider when this process geocodes: the extended edition with one configured; else null. */
+export function activeGeocoder(config: GeocodeConfig) {
+  return config.EDITION === 'extended' ? geocoderFrom(config) : null;
+}
+
+/** The rate of the `geocode` queue: one job start every 1/GEOCODER_RATE_PER_SECOND seconds. */
+export function geocodeRates(config: Pick<Config, 'GEOCODER_RATE_PER_SECOND'>): Partial<Record<QueueName, QueueRate>> {
+  return { geocode: { intervalMs: Math.ceil(1000 / config.GEOCODER_RATE_PER_SECOND) } };
+}
+
+export function geocodeJobHandlers(o: { store: Store; config: GeocodeConfig }): { 'geocode.venue': JobHandler<unknown, VenueGeocodeResult> } {
+  const deps = { store: o.store, provider: activeGeocoder(o.config), policy: geocoderPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.GEOCODER_TIMEOUT_MS) };
+  return {
+    'geocode.venue': async (data) => {
+      const job = readVenueJob(data);
+      if (!job) throw new UnrecoverableError('geocode.venue: malformed job data');
+      return geocodeVenue(deps, job);
+    },
+  };
+}
+
+/** The calendar's `venueWritten` hook: present when this process geocodes, else undefined (nothing is asked). */
+export function venueWrittenHook(config: GeocodeConfig, queue: (() => JobQueue) | undefined): ((venue: PostDoc) => void) | undefined {
+  if (!queue || !activeGeocoder(config)) return undefined;
+  return (venue) => {
+    try {
+      void requestVenueGeocode(queue(), venue);
+    } catch (err) {
+      logger.warn({ err, venue: venue.id }, 'the venue could not be queued for geocoding');
+    }
+  };
+}
