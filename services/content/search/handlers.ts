@@ -53,7 +53,7 @@ function chosen(requested: readonly string[], available: string[]): string[] {
 export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteRegistry): void {
   const { site } = deps;
   // Self links point at item routes this build answers (the terms routes may live in another release).
-  const answers = (path: string) => (registry ? registry.match(path)?.route.namespace === 'cms/v2' : true);
+  const answers = (path: string, user: Caller) => (registry ? registry.match(path, user)?.route.namespace === 'cms/v2' : true);
 
   async function searchPosts(ctx: HandlerContext<SearchInput>, page: number, perPage: number): Promise<Found> {
     const p = ctx.input;
@@ -99,7 +99,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       const t = postTypeObject(d.type)!;
       const links: Record<string, unknown> = {};
       const self = `/${t.restNamespace}/${t.restBase}/${d.id}`;
-      if (answers(self)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
+      if (answers(self, ctx.user)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
       links.about = [{ href: restUrl(site, `/cms/v2/types/${d.type}`) }];
       links.collection = [{ href: restUrl(site, BASE) }];
       return {
@@ -147,7 +147,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       const tax = taxonomyObject(term.taxonomy)!;
       const links: Record<string, unknown> = {};
       const self = `/${tax.restNamespace}/${tax.restBase}/${term.id}`;
-      if (answers(self)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
+      if (answers(self, ctx.user)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
       links.about = [{ href: restUrl(site, `/cms/v2/taxonomies/${term.taxonomy}`) }];
       links.collection = [{ href: restUrl(site, BASE) }];
       // The reference's term handler reports the taxonomy as the type.
