@@ -2,6 +2,7 @@
  * What the post handlers need at start: the default category (created when missing, as a fresh
  * reference install has "Uncategorized") and which optional link targets this build serves.
  */
+import { TAXONOMIES } from '#libs/posts/registered';
 import type { RouteRegistry } from '#libs/rest/registry';
 import { DuplicateKeyError } from '#libs/store/types';
 import type { TermsRepository } from '#libs/terms/repository';
@@ -32,8 +33,7 @@ export function linkTargets(registry: RouteRegistry): LinkTargets {
     types: has('/cms/v2/types/post'),
     comments: has('/cms/v2/comments'),
     media: has('/cms/v2/media'),
-    categories: has('/cms/v2/categories'),
-    tags: has('/cms/v2/tags'),
+    taxonomies: new Set(TAXONOMIES.filter((t) => t.showInRest && has(`/cms/v2/${t.restBase}`)).map((t) => t.name)),
   };
 }
 

@@ -5,6 +5,7 @@
  * a guest's search never matches a password-protected record. Terms come from the terms collection.
  */
 import type { Caller } from '#libs/auth/user';
+import { Args } from '#libs/rest/args';
 import { loadAncestors, permalinkOf } from '#libs/posts/permalink';
 import { postTypeObject, taxonomyObject } from '#libs/posts/registered';
 import { renderTitle } from '#libs/posts/render';
@@ -72,7 +73,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       order: 'desc',
       context: 'view',
     };
-    const plans = await Promise.all(types.map((type) => planList(args, { kind: type, hierarchical: false }, user, deps.terms, site.timezone)));
+    const plans = await Promise.all(types.map((type) => planList(args, { kind: type, hierarchical: false }, user, deps.terms, site.timezone, new Args(args))));
     const or: Filter[] = plans.map((pl) => pl.filter);
     // Each plan carries the guest search's privacy condition (libs/posts/search, through planList).
     const filter: Filter = or.length === 1 ? or[0] : { $or: or };
