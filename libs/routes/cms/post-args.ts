@@ -103,9 +103,6 @@ function kindOf(name: PostKind): KindInfo {
 
 export const KINDS: Record<PostKind, KindInfo> = { post: kindOf('post'), page: kindOf('page'), [EVENT_TYPE]: kindOf(EVENT_TYPE) };
 
-/** Whether a kind supports a feature (post_type_supports). */
-export const supports = (k: Pick<KindInfo, 'supports'>, feature: string): boolean => k.supports.includes(feature);
-
 const dateArg = (description: string) => ({ description, type: ['string', 'null'], format: 'date-time' }) satisfies ArgDecl;
 const textObject = (description: string) =>
   ({

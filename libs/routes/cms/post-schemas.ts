@@ -5,7 +5,7 @@
 import { metaSchema } from '../../posts/meta';
 import { restUrl, type Site } from '../../rest/site';
 import { objectSchema, type ObjectSchema } from '../common';
-import { POST_FORMATS, WRITE_STATUSES, supports, type KindInfo } from './post-args';
+import { POST_FORMATS, WRITE_STATUSES, type KindInfo } from './post-args';
 
 const NS = 'cms/v2';
 
@@ -89,7 +89,8 @@ export function itemSchema(k: KindInfo): ObjectSchema {
   props.comment_status = { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'], context: ['view', 'edit'] };
   props.ping_status = { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'], context: ['view', 'edit'] };
   if (k.hierarchical) props.menu_order = { description: 'The order of the post in relation to other posts.', type: 'integer', context: ['view', 'edit'] };
-  if (supports(k, 'post-formats')) props.format = { description: 'The format for the post.', type: 'string', enum: POST_FORMATS, context: ['view', 'edit'] };
+  if (k.supports.includes('post-formats'))
+    props.format = { description: 'The format for the post.', type: 'string', enum: POST_FORMATS, context: ['view', 'edit'] };
   props.meta = metaSchema();
   if (k.sticky) props.sticky = { description: 'Whether or not the post should be treated as sticky.', type: 'boolean', context: ['view', 'edit'] };
   props.template = { description: 'The theme file to use to display the post.', type: 'string', context: ['view', 'edit'] };

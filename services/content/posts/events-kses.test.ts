@@ -31,17 +31,22 @@ afterAll(async () => {
   await store.close();
 });
 
-const request = (user: AuthUser, input: WriteParams) => ({ input, args: new Args(input), has: (k: string) => k in input, user });
+const request = (user: AuthUser, input: WriteParams & Readonly<Record<string, unknown>>) => ({
+  input,
+  args: new Args(input),
+  has: (k: string) => k in input,
+  user,
+});
 
 it('filters the title, content, excerpt and meta of a writer without unfiltered_html, and keeps them for one with it', async () => {
   const admin = makeAuthUser({ id: 1, login: 'admin', roles: ['administrator'] });
   const restricted: AuthUser = { ...admin, caps: admin.caps.filter((c) => c !== 'unfiltered_html') };
-  const input: WriteParams = {
+  const input = {
     title: 'Gig <script>alert(1)</script>',
     content: '<p onclick="x()">Body</p><script>alert(2)</script>',
     excerpt: '<iframe src="http://evil.test"></iframe>Short',
     meta: { _EventCostDescription: '<script>alert(3)</script>Free' },
-  };
+  } satisfies WriteParams;
   const kind = KINDS.vendor_events;
   const filtered = await buildCreate(deps, kind, request(restricted, input), await prepare(deps, kind, request(restricted, input), null), 10);
   expect(filtered.type).toBe('vendor_events');

@@ -124,7 +124,13 @@ describe('records', () => {
   });
 
   it('reads an event created through vendor/events/v1 with its meta and terms', async () => {
-    const ev = await tecEvent({ title: 'Calendar made', start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 12:00:00', timezone: 'UTC', categories: 'Fairs' });
+    const ev = await tecEvent({
+      title: 'Calendar made',
+      start_date: '2031-05-01 10:00:00',
+      end_date: '2031-05-01 12:00:00',
+      timezone: 'UTC',
+      categories: 'Fairs',
+    });
     const res = await app.admin('GET', `${BASE}/${ev.id}?context=edit`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -138,7 +144,9 @@ describe('records', () => {
 
   it('keeps the calendar answer right after event meta is written through cms/v2', async () => {
     const ev = await tecEvent({ title: 'Moved', start_date: '2031-06-01 10:00:00', end_date: '2031-06-01 11:00:00', timezone: 'Europe/Paris' });
-    const res = await app.admin('POST', `${BASE}/${ev.id}`, { body: { meta: { _EventStartDate: '2031-07-02 09:00:00', _EventEndDate: '2031-07-02 17:30:00' } } });
+    const res = await app.admin('POST', `${BASE}/${ev.id}`, {
+      body: { meta: { _EventStartDate: '2031-07-02 09:00:00', _EventEndDate: '2031-07-02 17:30:00' } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ _EventStartDateUTC: '2031-07-02 07:00:00', _EventEndDateUTC: '2031-07-02 15:30:00' });
     const tec = (await app.admin('GET', `/vendor/events/v1/events/${ev.id}`)).body;
@@ -154,7 +162,14 @@ describe('records', () => {
   });
 
   it('keeps an event made through cms/v2 with dates in the calendar', async () => {
-    const created = await post({ title: 'Made in cms', status: 'publish', meta: { _EventStartDate: '2031-09-09 18:00:00', _EventEndDate: '2031-09-09 20:00:00', _EventTimezone: 'UTC' } }, BASE);
+    const created = await post(
+      {
+        title: 'Made in cms',
+        status: 'publish',
+        meta: { _EventStartDate: '2031-09-09 18:00:00', _EventEndDate: '2031-09-09 20:00:00', _EventTimezone: 'UTC' },
+      },
+      BASE,
+    );
     const tec = await app.admin('GET', `/vendor/events/v1/events/${created.id}`);
     expect([tec.status, tec.body.start_date, tec.body.utc_end_date]).toEqual([200, '2031-09-09 18:00:00', '2031-09-09 20:00:00']);
   });

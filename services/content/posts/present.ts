@@ -16,7 +16,7 @@ import type { Method } from '#libs/rest/registry';
 import { restUrl, type Site } from '#libs/rest/site';
 import { CATEGORY_TAXONOMY, EVENT_TYPE } from '#libs/calendar/meta';
 import { canTaxonomy } from '#libs/posts/registered';
-import { supports, type KindInfo } from '#libs/routes/cms/post-args';
+import type { KindInfo } from '#libs/routes/cms/post-args';
 import { inNameOrder } from '#libs/terms/order';
 import { canDeletePost, canEditPost, canReadPost, typeCan } from './access';
 
@@ -82,7 +82,7 @@ const TERM_CLASS: Record<string, string> = { category: 'category', post_tag: 'ta
 
 function classList(post: PostDoc, input: PresentInput, protectedHidden: boolean): string[] {
   const out = [`post-${post.id}`, post.type, `type-${post.type}`, `status-${post.status}`];
-  if (supports(input.kind, 'post-formats')) out.push(`format-${post.format || 'standard'}`);
+  if (input.kind.supports.includes('post-formats')) out.push(`format-${post.format || 'standard'}`);
   if (post.password) out.push(protectedHidden ? 'post-password-required' : 'post-password-protected');
   if (post.featured_media && !protectedHidden) out.push('has-post-thumbnail');
   out.push('hentry');
@@ -120,7 +120,7 @@ function links(post: PostDoc, input: PresentInput): Record<string, unknown> {
     if (typeCan(user, kind.kind, 'publish')) actions.push('publish');
     if (can(user, 'unfiltered_html')) actions.push('unfiltered-html');
     if (kind.sticky && typeCan(user, kind.kind, 'edit_others') && typeCan(user, kind.kind, 'publish')) actions.push('sticky');
-    if (supports(kind, 'author') && typeCan(user, kind.kind, 'edit_others')) actions.push('assign-author');
+    if (kind.supports.includes('author') && typeCan(user, kind.kind, 'edit_others')) actions.push('assign-author');
     // Each taxonomy's terms are created with edit_terms (hierarchical) or assign_terms, and assigned with assign_terms.
     for (const t of kind.taxonomies) {
       if (canTaxonomy(user, t.createCap)) actions.push(`create-${t.base}`);
@@ -176,7 +176,7 @@ export function presentPost(post: PostDoc, input: PresentInput, withLinks = true
     out.ping_status = post.ping_status;
     if (kind.sticky) out.sticky = !!post.sticky;
     out.template = post.template ?? '';
-    if (supports(kind, 'post-formats')) out.format = post.format || 'standard';
+    if (kind.supports.includes('post-formats')) out.format = post.format || 'standard';
     out.meta = readMeta(post.meta);
     for (const t of kind.taxonomies) out[t.base] = inNameOrder(post.tax?.[t.name] ?? [], (id) => input.terms.get(id)?.name);
     out.class_list = classList(post, input, hidden);

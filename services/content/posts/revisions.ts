@@ -4,7 +4,7 @@
  * apart by their slug (`<id>-autosave-v1`), one per user and post. The parent keeps the number of its
  * revisions and the newest one, for its `version-history` links.
  */
-import { can, type Caller } from '#libs/auth/user';
+import type { Caller } from '#libs/auth/user';
 import { writtenMeta } from '#libs/calendar/meta';
 import { textFilterFor } from '#libs/posts/save-filter';
 import { mysqlLocal } from '#libs/dates/format';

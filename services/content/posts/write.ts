@@ -4,7 +4,7 @@
  * their reset, unique slugs, authors, passwords and sticky, parents, terms, meta. Every check runs before
  * anything is written, and the record is written in one step.
  */
-import { can, type Caller } from '#libs/auth/user';
+import type { Caller } from '#libs/auth/user';
 import { writtenMeta } from '#libs/calendar/meta';
 import { mysqlLocal } from '#libs/dates/format';
 import { fromLocal, now, parseDateInput, type PostDate } from '#libs/dates/post-dates';
@@ -15,13 +15,15 @@ import type { PostDoc } from '#libs/posts/types';
 import { Args, isRecord } from '#libs/rest/args';
 import { ParamError, RestError, authStatus, invalidParams } from '#libs/rest/errors';
 import type { Site } from '#libs/rest/site';
-import { supports, type KindInfo } from '#libs/routes/cms/post-args';
-import { canTaxonomy } from '#libs/posts/registered';
+import type { KindInfo } from '#libs/routes/cms/post-args';
 import type { TermsRepository } from '#libs/terms/repository';
 import type { UsersRepository } from '#libs/auth/users';
 import { FLOATING_STATUSES, typeCan } from './access';
 import { guidFor } from '#libs/posts/record';
 import { ownKeys } from '../own-keys';
+import { requestedTerms } from './write-terms';
+
+export { canAssignTerms } from './write-terms';
 
 export interface WriteDeps {
   site: Site;
@@ -201,52 +203,13 @@ export function checkTemplate(t: unknown, existing: PostDoc | null): void {
   throw invalidParams([['template', new ParamError('rest_invalid_param', 'template is not one of .')]]);
 }
 
-/** Term ids of the request that exist in the taxonomy (unknown ones are dropped, as the reference does). */
-async function existingTerms(deps: WriteDeps, taxonomy: string, ids: number[]): Promise<number[]> {
-  if (!ids.length) return [];
-  const found = new Set((await deps.terms.find({ id: { $in: ids }, taxonomy }, { fields: ['id'] })).map((t) => t.id));
-  return [...new Set(ids)].filter((id) => found.has(id));
-}
-
-/**
- * assign_term: any given term that exists must be assignable (the taxonomy's assign_terms: edit_posts for
- * categories and tags). A permission check, so it also decides Allow for the route's other endpoints with
- * this request's arguments (a list's `categories` may be an object): the untyped parameters are read as
- * lists of integers.
- */
-export async function canAssignTerms(
-  deps: WriteDeps,
-  kind: KindInfo,
-  req: { readonly params: Record<string, unknown>; readonly user: Caller },
-): Promise<boolean> {
-  for (const tax of kind.taxonomies) {
-    const ids = new Args(req.params).ints(tax.base);
-    if (!ids.length) continue;
-    if ((await existingTerms(deps, tax.name, ids)).length && !canTaxonomy(req.user, tax.assignCap)) return false;
-  }
-  return true;
-}
-
-/**
- * The terms of each taxonomy of the kind a write sets: those of the request that exist (`undefined` for a
- * taxonomy the request does not name).
- */
-async function requestedTerms(deps: WriteDeps, kind: KindInfo, req: Request): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
-  for (const tax of kind.taxonomies) {
-    if (req.args.raw[tax.base] == null) continue;
-    out.set(tax.name, await existingTerms(deps, tax.name, req.args.ints(tax.base)));
-  }
-  return out;
-}
-
 /**
  * get_default_comment_status: pages are closed; a type supporting comments (trackbacks, for pings) takes
  * the site's default; any other type is closed.
  */
 function defaultStatus(deps: WriteDeps, kind: KindInfo, which: 'comment_status' | 'ping_status'): 'open' | 'closed' {
   if (kind.kind === 'page') return 'closed';
-  if (!supports(kind, which === 'comment_status' ? 'comments' : 'trackbacks')) return 'closed';
+  if (!kind.supports.includes(which === 'comment_status' ? 'comments' : 'trackbacks')) return 'closed';
   return deps.defaultDiscussion?.()[which] ?? 'open';
 }
 
@@ -260,7 +223,7 @@ async function featuredMedia(deps: WriteDeps, value: number | null | undefined, 
 
 /** wp_insert_post's empty check, for a type supporting a title, an editor and an excerpt. */
 function isEmptyContent(kind: KindInfo, doc: Pick<PostDoc, 'title' | 'content' | 'excerpt'>): boolean {
-  return ['title', 'editor', 'excerpt'].every((f) => supports(kind, f)) && !doc.title && !doc.content && !doc.excerpt;
+  return ['title', 'editor', 'excerpt'].every((f) => kind.supports.includes(f)) && !doc.title && !doc.content && !doc.excerpt;
 }
 
 const emptyContent = () => new RestError('empty_content', 'Content, title, and excerpt are empty.', 400);
@@ -313,7 +276,7 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
   const requested = await requestedTerms(deps, kind, req);
   // A post without categories is in the default one (wp_insert_post).
   for (const t of kind.taxonomies) tax[t.name] = requested.get(t.name) ?? (t.name === 'category' ? [deps.defaultCategory()] : []);
-  const format = supports(kind, 'post-formats') && p.format != null && p.format !== 'standard' ? p.format : '';
+  const format = kind.supports.includes('post-formats') && p.format != null && p.format !== 'standard' ? p.format : '';
   return {
     id,
     type: kind.kind,
@@ -393,7 +356,7 @@ export async function buildUpdate(
   }
   after.slug = await finalSlug(deps, kind, wanted, after.status, after.title, old.id, after.parent, old.slug);
   if (p.template != null) after.template = p.template;
-  if (supports(kind, 'post-formats') && p.format) after.format = p.format === 'standard' ? '' : p.format;
+  if (kind.supports.includes('post-formats') && p.format) after.format = p.format === 'standard' ? '' : p.format;
   if (kind.sticky && p.sticky != null) after.sticky = p.sticky;
   if (kind.taxonomies.length) after.tax = { ...(old.tax ?? {}), ...Object.fromEntries(await requestedTerms(deps, kind, req)) };
   after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);
