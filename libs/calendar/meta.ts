@@ -304,10 +304,12 @@ export function writtenMeta(
   current: Pick<PostDoc, 'meta'> | null,
   changes: Record<string, unknown>,
   fallbackZone: string,
+  /** The record's type: an event's index fields always follow its meta, whatever keys the write touches. */
+  type?: string,
 ): Pick<PostDoc, 'meta'> & Partial<EventIndex> & Partial<VenueIndex> {
   const normalised: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(changes)) normalised[k] = v === null ? undefined : v;
-  if (Object.keys(normalised).some(isEventKey)) return eventMetaChanges(current, normalised, fallbackZone);
+  if (type === EVENT_TYPE || Object.keys(normalised).some(isEventKey)) return eventMetaChanges(current, normalised, fallbackZone);
   const meta: Record<string, unknown> = { ...(current?.meta ?? {}) };
   for (const [k, v] of Object.entries(normalised)) {
     if (v === undefined) delete meta[k];

@@ -119,7 +119,8 @@ export const POST_TYPES: PostTypeObject[] = [
     showInRest: managers,
     restBase: EVENT_TYPE,
     capType: ['vendor_event', 'vendor_events'],
-    supports: ['title', 'editor', 'excerpt', 'author', 'thumbnail', 'custom-fields', 'comments', 'revisions'],
+    // The calendar's supports; 'editor' brings 'autosave' (WP_Post_Type::add_supports).
+    supports: ['title', 'editor', 'excerpt', 'author', 'thumbnail', 'custom-fields', 'comments', 'revisions', 'autosave'],
     icon: 'dashicons-calendar',
   }),
   linkedType(VENUE_TYPE, 'Venues', 'Venue', 'vendor_venue'),

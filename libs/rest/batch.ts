@@ -82,7 +82,7 @@ export async function runBatch(server: RestServer, job: BatchJob, keyBase: strin
       failures.push(errorItem(new RestError('parse_path_failed', 'Could not parse the path.', 400)));
       continue;
     }
-    const match = server.registry.match(normalisePath(parsed.path));
+    const match = server.registry.match(normalisePath(parsed.path), job.user);
     const endpoint = match && endpointFor(match.route, method);
     if (!match || !endpoint) {
       failures.push(errorItem(new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404)));

@@ -3,6 +3,7 @@
  * reference system's shape. Argument declarations are published with the reference's allowed keywords
  * only; the serialised index is built once per context and reused.
  */
+import type { Caller } from '../auth/user';
 import { PLAIN_CONSTRAINTS, type ArgDecl, type CompiledRoute, type RouteRegistry } from './registry';
 import { gmtOffset, restUrl, type Site } from './site';
 
@@ -54,17 +55,18 @@ export function routeData(route: CompiledRoute, site: Site, context: string): Re
   return data;
 }
 
-export function routesOf(registry: RouteRegistry, site: Site, context: string, namespace?: string): Record<string, unknown> {
+/** The routes the index lists for a caller: those not hidden that exist for it (RouteDecl.shownTo). */
+export function routesOf(registry: RouteRegistry, site: Site, context: string, user: Caller, namespace?: string): Record<string, unknown> {
   const routes: Record<string, unknown> = {};
   for (const route of registry.all()) {
-    if (route.hidden) continue;
+    if (route.hidden || !registry.shows(route, user)) continue;
     if (namespace !== undefined && route.namespace !== namespace) continue;
     routes[route.pattern] = routeData(route, site, context);
   }
   return routes;
 }
 
-export function siteIndex(registry: RouteRegistry, site: Site, context: string): Record<string, unknown> {
+export function siteIndex(registry: RouteRegistry, site: Site, context: string, user: Caller): Record<string, unknown> {
   return {
     name: site.name,
     description: site.description,
@@ -77,7 +79,7 @@ export function siteIndex(registry: RouteRegistry, site: Site, context: string):
     show_on_front: site.showOnFront ?? 'posts',
     namespaces: [...registry.namespaces()],
     authentication: { 'application-passwords': { endpoints: { authorization: site.authorizeUrl } } },
-    routes: routesOf(registry, site, context),
+    routes: routesOf(registry, site, context, user),
     site_logo: 0,
     site_icon: 0,
     site_icon_url: '',
@@ -85,10 +87,10 @@ export function siteIndex(registry: RouteRegistry, site: Site, context: string):
   };
 }
 
-export function namespaceIndex(registry: RouteRegistry, site: Site, namespace: string, context: string): Record<string, unknown> {
+export function namespaceIndex(registry: RouteRegistry, site: Site, namespace: string, context: string, user: Caller): Record<string, unknown> {
   return {
     namespace,
-    routes: routesOf(registry, site, context, namespace),
+    routes: routesOf(registry, site, context, user, namespace),
     _links: { up: [{ href: site.restRoot }] },
   };
 }

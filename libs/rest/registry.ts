@@ -4,6 +4,7 @@
  * validators, the site index, OPTIONS answers and the OpenAPI documents from it; services bind their
  * handlers to its endpoint ids.
  */
+import type { Caller } from '../auth/user';
 import type { ServiceName } from '../config/env';
 import type { ParamError } from './errors';
 import type { Site } from './site';
@@ -115,6 +116,12 @@ export interface RouteDecl {
   schemaLinks?: (site: Site) => Array<Record<string, unknown>>;
   /** Hide from the index (the route still answers). */
   hidden?: boolean;
+  /**
+   * Who the route exists for (the reference registers a post type's routes only for callers its
+   * `show_in_rest` holds for): for anyone else it is not matched (404 `rest_no_route`) and not listed
+   * in the indexes. Absent: everyone.
+   */
+  shownTo?: (user: Caller) => boolean;
 }
 
 export interface CompiledRoute extends RouteDecl {
@@ -228,11 +235,28 @@ export class RouteRegistry {
     return [...this.byEndpoint.values()].filter((e) => e.endpoint.service === service).map((e) => e.endpoint);
   }
 
+  /** Whether a route exists for this caller (RouteDecl.shownTo). */
+  shows(route: RouteDecl, user: Caller): boolean {
+    return !route.shownTo || route.shownTo(user);
+  }
+
   /**
-   * Finds the route for a path as the reference server does: only routes of namespaces that prefix the
-   * path are tried (all routes when none does), each regex must match the whole path.
+   * Which of the routes with an audience a caller has, as a key: callers with the same key see the same
+   * index (the gateway keeps one serialised index per key).
    */
-  match(path: string): { route: CompiledRoute; params: Record<string, string> } | null {
+  audienceKey(user: Caller): string {
+    let key = '';
+    for (const r of this.routes) if (r.shownTo) key += r.shownTo(user) ? '1' : '0';
+    return key;
+  }
+
+  /**
+   * Finds the route for a path as the reference server does, among the routes that exist for the caller
+   * (RouteDecl.shownTo): only routes of namespaces that prefix the path are tried (all routes when none
+   * does), each regex must match the whole path. `'anyone'` matches a route whoever it is shown to (what
+   * the build has: a metrics label, a link target checked again per caller with `shows`).
+   */
+  match(path: string, user: Caller | 'anyone'): { route: CompiledRoute; params: Record<string, string> } | null {
     const prefixing: string[] = [];
     for (const ns of this.routesOf.keys()) {
       if (path.startsWith(ns, 1) && path.charCodeAt(0) === 47 && (path.length === ns.length + 1 || path.charCodeAt(ns.length + 1) === 47)) prefixing.push(ns);
@@ -246,6 +270,7 @@ export class RouteRegistry {
           ? (this.routesOf.get(prefixing[0]) ?? [])
           : this.routes.filter((r) => prefixing.includes(r.namespace));
     for (const route of pool) {
+      if (user !== 'anyone' && !this.shows(route, user)) continue;
       const m = route.regex.exec(path);
       if (!m) continue;
       const params: Record<string, string> = {};

@@ -133,8 +133,8 @@ describe('RouteRegistry', () => {
     const r = new RouteRegistry();
     r.add({ namespace: 'a/v1', pattern: '/a/v1/x/(?P<id>[\\d]+)', endpoints: [{ id: 'x', service: 'content', methods: ['GET'], args: {} }] });
     r.add({ namespace: 'b/v1', pattern: '/b/v1/(?P<any>.+)', endpoints: [{ id: 'y', service: 'content', methods: ['GET'], args: {} }] });
-    expect(r.match('/a/v1/x/12')).toMatchObject({ params: { id: '12' } });
-    expect(r.match('/a/v1/x/abc')).toBeNull();
+    expect(r.match('/a/v1/x/12', null)).toMatchObject({ params: { id: '12' } });
+    expect(r.match('/a/v1/x/abc', null)).toBeNull();
   });
 
   it('tries the routes of every namespace that prefixes the path, in the order they were added, and all routes when none does', () => {
@@ -143,18 +143,18 @@ describe('RouteRegistry', () => {
     outer.add({ namespace: 'n', pattern: '/n/(?P<rest>.+)', endpoints: ep('outer') });
     outer.add({ namespace: 'n/v2', pattern: '/n/v2/thing', endpoints: ep('inner') });
     outer.add({ namespace: 'd', pattern: '/(?P<slug>[a-z]+)', endpoints: ep('anywhere') });
-    expect(outer.match('/n/v2/thing')?.route.pattern).toBe('/n/(?P<rest>.+)');
-    expect(outer.match('/n/v2')?.route.pattern).toBe('/n/(?P<rest>.+)');
-    expect(outer.match('/n')?.route.pattern).toBe('/n');
+    expect(outer.match('/n/v2/thing', null)?.route.pattern).toBe('/n/(?P<rest>.+)');
+    expect(outer.match('/n/v2', null)?.route.pattern).toBe('/n/(?P<rest>.+)');
+    expect(outer.match('/n', null)?.route.pattern).toBe('/n');
     // No namespace prefixes these paths ("n" is not a prefix of "/nx"): every route is tried.
-    expect(outer.match('/nx')).toMatchObject({ route: { pattern: '/(?P<slug>[a-z]+)' }, params: { slug: 'nx' } });
-    expect(outer.match('/zzz/1')).toBeNull();
+    expect(outer.match('/nx', null)).toMatchObject({ route: { pattern: '/(?P<slug>[a-z]+)' }, params: { slug: 'nx' } });
+    expect(outer.match('/zzz/1', null)).toBeNull();
 
     const inner = new RouteRegistry();
     inner.add({ namespace: 'n/v2', pattern: '/n/v2/thing', endpoints: ep('inner') });
     inner.add({ namespace: 'n', pattern: '/n/(?P<rest>.+)', endpoints: ep('outer') });
-    expect(inner.match('/n/v2/thing')?.route.pattern).toBe('/n/v2/thing');
-    expect(inner.match('/n/v2/other')).toMatchObject({ params: { rest: 'v2/other' } });
+    expect(inner.match('/n/v2/thing', null)?.route.pattern).toBe('/n/v2/thing');
+    expect(inner.match('/n/v2/other', null)).toMatchObject({ params: { rest: 'v2/other' } });
   });
 
   it('a service must bind every endpoint it owns', () => {

@@ -118,9 +118,9 @@ export class RestServer {
     return this;
   }
 
-  /** The pattern of the route a path (relative to the REST root) matches, whatever the method. */
+  /** The pattern of the route a path (relative to the REST root) matches, whatever the method and caller (a label, read before authentication). */
   routeOf(path: string): string | undefined {
-    return this.registry.match(normalisePath(path))?.route.pattern;
+    return this.registry.match(normalisePath(path), 'anyone')?.route.pattern;
   }
 
   /** The whole pipeline, including the global parameters; what an HTTP request gets. */
@@ -144,7 +144,7 @@ export class RestServer {
   /** Route, validate and run one request (no global parameters); used directly by batch and _embed. */
   async dispatch(input: RestInput & { requestId: string }): Promise<RestOutput> {
     const path = normalisePath(input.path);
-    const match = this.registry.match(path);
+    const match = this.registry.match(path, input.user);
     if (input.method === 'OPTIONS') return this.options(match, input);
     if (!match) return fail(errors.noRoute());
     const { route } = match;
@@ -334,7 +334,7 @@ export class RestServer {
     const path = '/' + href.slice(this.site.restRoot.length).split('?')[0];
     const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
     if (query.context === undefined) query.context = 'embed';
-    const match = this.registry.match(normalisePath(path));
+    const match = this.registry.match(normalisePath(path), input.user);
     const ep = match && endpointFor(match.route, 'GET');
     if (ep?.args.per_page?.maximum !== undefined && query.per_page === undefined) query.per_page = ep.args.per_page.maximum;
     const out = await this.dispatch({ method: 'GET', path, query, bodyType: 'none', headers: {}, user: input.user, requestId: input.requestId });

@@ -11,7 +11,7 @@ import { registerSiteHealthRoutes } from './cms-site-health';
 import { registerOnboardingRoutes, registerViewsRoutes } from './calendar-views';
 import { registerCommentRoutes } from './cms/comments';
 import { registerMediaRoutes } from './cms/media';
-import { registerPostRoutes } from './cms/posts';
+import { registerEventTypeRoutes, registerPostRoutes } from './cms/posts';
 import { registerTermRoutes } from './cms/terms';
 import { registerUserRoutes } from './cms/users';
 import { registerDiscoveryRoutes } from './cms/discovery';
@@ -44,10 +44,13 @@ const NAMESPACE_ROUTES: Record<string, Array<(r: RouteRegistry) => void>> = {
   'vendor/views/v2': [registerViewsRoutes],
   'ec/v2/onboarding': [registerOnboardingRoutes],
   'ec/v1': [registerEcRoutes],
-  // cms/v2 in the reference's registration order: post types' routes (posts, pages, media), types, statuses, taxonomies, terms of each taxonomy, users, comments, search, settings.
+  // cms/v2 in the reference's registration order: post types' routes (posts, pages, media, then the calendar's
+  // events, shown to managers in both editions as the free calendar registers them), types, statuses,
+  // taxonomies, terms of each taxonomy, users, comments, search, settings.
   'cms/v2': [
     registerPostRoutes,
     registerMediaRoutes,
+    registerEventTypeRoutes,
     registerDiscoveryRoutes,
     registerTermRoutes,
     registerUserRoutes,

@@ -14,17 +14,17 @@ export function registerBuiltins(server: RestServer, queue: JobQueue, batchTimeo
   registerAbilities(server);
 
   // The index's `context` is declared without a type (as in the reference): it arrives as sent.
-  server.builtin(SITE_INDEX_ENDPOINT, async ({ params }) => ({
+  server.builtin(SITE_INDEX_ENDPOINT, async ({ params, input }) => ({
     status: 200,
     headers: {},
-    body: siteIndex(server.registry, server.site, String(params.context ?? 'view')),
+    body: siteIndex(server.registry, server.site, String(params.context ?? 'view'), input.user),
   }));
 
   // Each namespace's index endpoint is declared by the registry itself (RouteRegistry.namespace), one per namespace.
-  server.namespaceIndex(async ({ params, route }) => ({
+  server.namespaceIndex(async ({ params, route, input }) => ({
     status: 200,
     headers: {},
-    body: namespaceIndex(server.registry, server.site, route.namespace, String(params.context ?? 'view')),
+    body: namespaceIndex(server.registry, server.site, route.namespace, String(params.context ?? 'view'), input.user),
   }));
 
   server.builtin(BATCH_ENDPOINT, async ({ params, input }) => {

@@ -72,7 +72,7 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   app.use(jsonpCallback(site));
   app.use(requestBody(site, opts.maxBodyBytes));
   app.use(authenticate(site, opts.auth));
-  app.use(siteIndex(site));
+  app.use(siteIndex(site, rest.registry));
   app.use(parseRequestBody());
   app.use(dispatchRest(rest, site));
 

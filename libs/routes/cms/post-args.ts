@@ -1,15 +1,19 @@
 /**
- * The argument declarations of cms/v2 posts and pages, shared by both types (and by media's list): the
- * statuses, formats and orderings they take, the two kinds and what a page has that a post has not
- * (parent, menu_order) and the reverse (format, sticky, categories, tags), the write arguments and the
- * collection parameters.
+ * The argument declarations of cms/v2 posts, pages and the calendar's events, shared by the types (and
+ * by media's list): the statuses, formats and orderings they take, the kinds as the post type registry
+ * describes them (libs/posts/registered.ts: hierarchy, supports, taxonomies, who the type is shown to)
+ * and what a page has that a post has not (parent, menu_order) and the reverse (format, sticky, terms),
+ * the write arguments and the collection parameters.
  */
+import type { Caller } from '../../auth/user';
+import { CATEGORY_TAXONOMY, EVENT_TYPE } from '../../calendar/meta';
 import { metaArg } from '../../posts/meta';
+import { postTypeObject, taxonomiesOf } from '../../posts/registered';
 import { sanitizeTitle } from '../../posts/slug';
 import type { ArgDecl, ArgSchema } from '../../rest/registry';
 import { collectionParams, idListArg, offsetArg, orderArg } from '../common';
 
-export type PostKind = 'post' | 'page';
+export type PostKind = 'post' | 'page' | typeof EVENT_TYPE;
 
 export const POST_FORMATS = ['standard', 'aside', 'chat', 'gallery', 'link', 'image', 'quote', 'status', 'video', 'audio'] as const;
 
@@ -48,17 +52,56 @@ export const ALL_STATUSES = [
 export const POST_ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'] as const;
 export const REVISION_ORDERBY = ['date', 'id', 'include', 'relevance', 'slug', 'include_slugs', 'title'] as const;
 
-export interface KindInfo {
-  kind: PostKind;
-  /** REST base: `posts` or `pages`. */
+/** A taxonomy of a kind shown in REST: its term list argument and record property are named by its rest base. */
+export interface KindTaxonomy {
+  name: string;
   base: string;
   hierarchical: boolean;
+  /** The capability assigning its terms takes (register_taxonomy's assign_terms; core's are mapped by canTaxonomy). */
+  assignCap: string;
+  /** The capability creating its terms takes: edit_terms for a hierarchical taxonomy, assign_terms otherwise (the posts controller's create action). */
+  createCap: string;
 }
 
-export const KINDS: Record<PostKind, KindInfo> = {
-  post: { kind: 'post', base: 'posts', hierarchical: false },
-  page: { kind: 'page', base: 'pages', hierarchical: true },
-};
+export interface KindInfo {
+  kind: PostKind;
+  /** REST base: `posts`, `pages`, `vendor_events`. */
+  base: string;
+  hierarchical: boolean;
+  /** The features the type supports (post_type_supports). */
+  supports: readonly string[];
+  /** The taxonomies shown in REST that the type carries, in registration order. */
+  taxonomies: KindTaxonomy[];
+  /** Sticky is a feature of core posts alone. */
+  sticky: boolean;
+  /** Who the type's routes exist for (its show_in_rest). */
+  shownTo: (user: Caller) => boolean;
+}
+
+/** A kind as the post type registry declares its type. */
+function kindOf(name: PostKind): KindInfo {
+  const t = postTypeObject(name);
+  if (!t) throw new Error(`post type ${name} is not registered`);
+  return {
+    kind: name,
+    base: t.restBase,
+    hierarchical: t.hierarchical,
+    supports: t.supports,
+    taxonomies: taxonomiesOf(name)
+      .filter((x) => x.showInRest)
+      .map((x) => ({
+        name: x.name,
+        base: x.restBase,
+        hierarchical: x.hierarchical,
+        assignCap: x.caps.assign_terms,
+        createCap: x.hierarchical ? x.caps.edit_terms : x.caps.assign_terms,
+      })),
+    sticky: name === 'post',
+    shownTo: t.showInRest,
+  };
+}
+
+export const KINDS: Record<PostKind, KindInfo> = { post: kindOf('post'), page: kindOf('page'), [EVENT_TYPE]: kindOf(EVENT_TYPE) };
 
 const dateArg = (description: string) => ({ description, type: ['string', 'null'], format: 'date-time' }) satisfies ArgDecl;
 const textObject = (description: string) =>
@@ -108,6 +151,18 @@ export function postWriteArgs() {
     template: templateArg(),
     categories: termIdsArg('category'),
     tags: termIdsArg('post_tag'),
+  } satisfies Record<string, ArgDecl>;
+}
+
+/** The calendar's events (the type supports neither formats nor sticky; its terms are tags and event categories). */
+export function eventWriteArgs() {
+  return {
+    ...writeHead(),
+    ...writeBody(),
+    meta: metaArg(),
+    template: templateArg(),
+    tags: termIdsArg('post_tag'),
+    [CATEGORY_TAXONOMY]: termIdsArg(CATEGORY_TAXONOMY),
   } satisfies Record<string, ArgDecl>;
 }
 
@@ -206,6 +261,24 @@ export function postCollectionArgs() {
       uniqueItems: true,
       items: { enum: POST_FORMATS, type: 'string' },
     },
+  } satisfies Record<string, ArgDecl>;
+}
+
+const CATEGORY_EXCLUDE = `${CATEGORY_TAXONOMY}_exclude` as const;
+
+export function eventCollectionArgs() {
+  return {
+    ...listHead(),
+    search_semantics: searchSemanticsArg(),
+    offset: offsetArg(),
+    order: orderArg('desc'),
+    orderby: orderbyArg(POST_ORDERBY),
+    ...listTail(),
+    tax_relation: { description: 'Limit result set based on relationship between multiple taxonomies.', type: 'string', enum: ['AND', 'OR'] as const },
+    tags: termLimitArg('tags', false, false),
+    tags_exclude: termLimitArg('tags', true, false),
+    [CATEGORY_TAXONOMY]: termLimitArg(CATEGORY_TAXONOMY, false, true),
+    [CATEGORY_EXCLUDE]: termLimitArg(CATEGORY_TAXONOMY, true, true),
   } satisfies Record<string, ArgDecl>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The record schemas of cms/v2 posts and pages (OPTIONS and context=help), of their revisions and
+ * The record schemas of cms/v2 posts, pages and events (OPTIONS and context=help), of their revisions and
  * autosaves, and the posts controller's schema links.
  */
 import { metaSchema } from '../../posts/meta';
@@ -89,19 +89,14 @@ export function itemSchema(k: KindInfo): ObjectSchema {
   props.comment_status = { description: 'Whether or not comments are open on the post.', type: 'string', enum: ['open', 'closed'], context: ['view', 'edit'] };
   props.ping_status = { description: 'Whether or not the post can be pinged.', type: 'string', enum: ['open', 'closed'], context: ['view', 'edit'] };
   if (k.hierarchical) props.menu_order = { description: 'The order of the post in relation to other posts.', type: 'integer', context: ['view', 'edit'] };
-  if (!k.hierarchical) props.format = { description: 'The format for the post.', type: 'string', enum: POST_FORMATS, context: ['view', 'edit'] };
+  if (k.supports.includes('post-formats'))
+    props.format = { description: 'The format for the post.', type: 'string', enum: POST_FORMATS, context: ['view', 'edit'] };
   props.meta = metaSchema();
-  if (!k.hierarchical) props.sticky = { description: 'Whether or not the post should be treated as sticky.', type: 'boolean', context: ['view', 'edit'] };
+  if (k.sticky) props.sticky = { description: 'Whether or not the post should be treated as sticky.', type: 'boolean', context: ['view', 'edit'] };
   props.template = { description: 'The theme file to use to display the post.', type: 'string', context: ['view', 'edit'] };
-  if (!k.hierarchical) {
-    props.categories = {
-      description: 'The terms assigned to the post in the category taxonomy.',
-      type: 'array',
-      items: { type: 'integer' },
-      context: ['view', 'edit'],
-    };
-    props.tags = {
-      description: 'The terms assigned to the post in the post_tag taxonomy.',
+  for (const tax of k.taxonomies) {
+    props[tax.base] = {
+      description: `The terms assigned to the post in the ${tax.name} taxonomy.`,
       type: 'array',
       items: { type: 'integer' },
       context: ['view', 'edit'],
@@ -136,15 +131,9 @@ export function postSchemaLinks(k: KindInfo, site: Site): Array<Record<string, u
     actionLink('publish', 'The current user can publish this post.', href, { status: { type: 'string', enum: ['publish', 'future'] } }),
     actionLink('unfiltered-html', 'The current user can post unfiltered HTML markup and JavaScript.', href, { content: { raw: { type: 'string' } } }),
   ];
-  if (k.kind === 'post') links.push(actionLink('sticky', 'The current user can sticky this post.', href, { sticky: { type: 'boolean' } }));
+  if (k.sticky) links.push(actionLink('sticky', 'The current user can sticky this post.', href, { sticky: { type: 'boolean' } }));
   links.push(actionLink('assign-author', 'The current user can change the author on this post.', href, { author: { type: 'integer' } }));
-  const taxonomies: Array<[name: string, base: string]> = k.hierarchical
-    ? []
-    : [
-        ['category', 'categories'],
-        ['post_tag', 'tags'],
-      ];
-  for (const [name, base] of taxonomies) {
+  for (const { name, base } of k.taxonomies) {
     const terms = { [base]: { type: 'array', items: { type: 'integer' } } };
     links.push(actionLink(`assign-${base}`, `The current user can assign terms in the ${name} taxonomy.`, href, terms));
     links.push(actionLink(`create-${base}`, `The current user can create terms in the ${name} taxonomy.`, href, terms));

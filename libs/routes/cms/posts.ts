@@ -1,13 +1,26 @@
 /**
- * cms/v2 posts and pages with their revisions and autosaves (reference: the posts, revisions and
- * autosaves controllers). Both types share one declaration, parameterised by what a page has that a
- * post has not (parent, menu_order) and the reverse (format, sticky, categories, tags): the arguments
- * are declared in post-args.ts, the record schemas in post-schemas.ts, the route table here.
+ * cms/v2 posts, pages and the calendar's events with their revisions and autosaves (reference: the
+ * posts, revisions and autosaves controllers, registered for each post type shown in REST). The types
+ * share one declaration, parameterised by the kind (post-args.ts: hierarchy, supports, taxonomies); the
+ * arguments are declared in post-args.ts, the record schemas in post-schemas.ts, the route table here.
+ * A type shown in REST to some callers only (the events: managers) has its routes for them alone.
  */
 import { endpoint, type ArgMap } from '../../rest/params';
-import { type ArgDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
+import { type ArgDecl, type RouteDecl, type RouteRegistry, DELETABLE, EDITABLE } from '../../rest/registry';
 import { contextArg, idListArg, offsetArg, orderArg, pageArg, perPageArg, searchArg } from '../common';
-import { KINDS, REVISION_ORDERBY, pageCollectionArgs, pageWriteArgs, postCollectionArgs, postWriteArgs, type KindInfo, type PostKind } from './post-args';
+import { EVENT_TYPE } from '../../calendar/meta';
+import {
+  KINDS,
+  REVISION_ORDERBY,
+  eventCollectionArgs,
+  eventWriteArgs,
+  pageCollectionArgs,
+  pageWriteArgs,
+  postCollectionArgs,
+  postWriteArgs,
+  type KindInfo,
+  type PostKind,
+} from './post-args';
 import { itemSchema, postSchemaLinks, revisionSchema } from './post-schemas';
 
 const NS = 'cms/v2';
@@ -21,7 +34,7 @@ const revisionIdArg = () => ({ description: 'Unique identifier for the revision.
  * autosaves. The write arguments are built anew for each endpoint that takes them, as the routes always had.
  */
 function kindEndpoints<L extends ArgMap, W extends ArgMap>(kind: PostKind, list: () => L, write: () => W) {
-  const id = kind === 'post' ? 'cms.posts' : 'cms.pages';
+  const id = kind === 'post' ? 'cms.posts' : kind === 'page' ? 'cms.pages' : `cms.${kind}`;
   return {
     list: endpoint({ id: `${id}.list`, service: 'content', methods: ['GET'], args: list(), allowBatch: true }),
     create: endpoint({ id: `${id}.create`, service: 'content', methods: ['POST'], args: write(), allowBatch: true }),
@@ -112,35 +125,34 @@ function kindEndpoints<L extends ArgMap, W extends ArgMap>(kind: PostKind, list:
   };
 }
 
-/** The endpoints of posts and pages, by type: the content service binds one handler set to both. */
+/** The endpoints of posts, pages and events, by type: the content service binds one handler set to all of them. */
 export const POST_ENDPOINTS = {
   post: kindEndpoints('post', postCollectionArgs, postWriteArgs),
   page: kindEndpoints('page', pageCollectionArgs, pageWriteArgs),
+  [EVENT_TYPE]: kindEndpoints(EVENT_TYPE, eventCollectionArgs, eventWriteArgs),
 };
 
-/** Registers the routes of one type, in the reference's order. */
+/** Registers the routes of one type, in the reference's order, for the callers the type is shown to. */
 function registerKind(registry: RouteRegistry, k: KindInfo): void {
   const base = `/${NS}/${k.base}`;
   const eps = POST_ENDPOINTS[k.kind];
   const schema = () => itemSchema(k);
   const schemaLinks = (site: Parameters<typeof postSchemaLinks>[1]) => postSchemaLinks(k, site);
-  registry.add({ namespace: NS, pattern: base, schema, schemaLinks, endpoints: [eps.list, eps.create] });
-  registry.add({ namespace: NS, pattern: `${base}/(?P<id>[\\d]+)`, schema, schemaLinks, endpoints: [eps.get, eps.update, eps.delete] });
-  registry.add({ namespace: NS, pattern: `${base}/(?P<parent>[\\d]+)/revisions`, schema: () => revisionSchema(k, false), endpoints: [eps.revisions.list] });
-  registry.add({
-    namespace: NS,
+  const add = (route: Omit<RouteDecl, 'namespace' | 'shownTo'>) => registry.add({ namespace: NS, ...route, shownTo: k.shownTo });
+  add({ pattern: base, schema, schemaLinks, endpoints: [eps.list, eps.create] });
+  add({ pattern: `${base}/(?P<id>[\\d]+)`, schema, schemaLinks, endpoints: [eps.get, eps.update, eps.delete] });
+  add({ pattern: `${base}/(?P<parent>[\\d]+)/revisions`, schema: () => revisionSchema(k, false), endpoints: [eps.revisions.list] });
+  add({
     pattern: `${base}/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)`,
     schema: () => revisionSchema(k, false),
     endpoints: [eps.revisions.get, eps.revisions.delete],
   });
-  registry.add({
-    namespace: NS,
+  add({
     pattern: `${base}/(?P<id>[\\d]+)/autosaves`,
     schema: () => revisionSchema(k, true),
     endpoints: [eps.autosaves.list, eps.autosaves.create],
   });
-  registry.add({
-    namespace: NS,
+  add({
     pattern: `${base}/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)`,
     schema: () => revisionSchema(k, true),
     endpoints: [eps.autosaves.get],
@@ -150,4 +162,9 @@ function registerKind(registry: RouteRegistry, k: KindInfo): void {
 export function registerPostRoutes(registry: RouteRegistry): void {
   registerKind(registry, KINDS.post);
   registerKind(registry, KINDS.page);
+}
+
+/** The routes of the calendar's events, registered after core's types (as the plugin's type is). */
+export function registerEventTypeRoutes(registry: RouteRegistry): void {
+  registerKind(registry, KINDS[EVENT_TYPE]);
 }

@@ -3,13 +3,13 @@
  * dependencies, the checks both make of a request, and loading a comment with its post and everything
  * presenting comments needs.
  */
-import { can } from '#libs/auth/user';
+import { can, type Caller } from '#libs/auth/user';
 import type { UsersRepository } from '#libs/auth/users';
 import type { PageParents } from '#libs/posts/permalink';
 import type { PostsRepository } from '#libs/posts/repository';
 import type { PostDoc } from '#libs/posts/types';
 import { RestError } from '#libs/rest/errors';
-import type { RouteRegistry } from '#libs/rest/registry';
+import type { CompiledRoute, RouteRegistry } from '#libs/rest/registry';
 import type { HandlerContext } from '#libs/rest/service';
 import type { Site } from '#libs/rest/site';
 import type { PostAccess } from './access';
@@ -45,16 +45,16 @@ export const filled = (v: unknown) => v !== undefined && v !== null && v !== '' 
  * the reads and the writes share its cache of post routes.
  */
 export function commentLoader(deps: CommentsDeps) {
-  const routes = new Map<string, string | null>();
-  /** The item route of a post's type in this build (rest_get_route_for_post). */
-  const postRoute = (post: PostDoc): string | null => {
+  const routes = new Map<string, { base: string; route: CompiledRoute } | null>();
+  /** The item route of a post's type in this build, if it exists for the caller (rest_get_route_for_post). */
+  const postRoute = (post: PostDoc, user: Caller): string | null => {
     if (!routes.has(post.type)) {
       const base = POST_BASES[post.type] ?? post.type;
-      const match = deps.registry.match(`/cms/v2/${base}/1`);
-      routes.set(post.type, match && match.route.namespace === 'cms/v2' ? base : null);
+      const match = deps.registry.match(`/cms/v2/${base}/1`, 'anyone');
+      routes.set(post.type, match && match.route.namespace === 'cms/v2' ? { base, route: match.route } : null);
     }
-    const base = routes.get(post.type);
-    return base ? `/cms/v2/${base}/${post.id}` : null;
+    const found = routes.get(post.type);
+    return found && deps.registry.shows(found.route, user) ? `/cms/v2/${found.base}/${post.id}` : null;
   };
 
   async function postsById(ids: number[]): Promise<Map<number, PostDoc>> {

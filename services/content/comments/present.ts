@@ -30,7 +30,7 @@ export interface CommentPresentInput {
   /** User id → e-mail address, for the avatars of registered commenters. */
   emails: Map<number, string>;
   /** The REST route of a post, or null when its type has none in this build. */
-  postRoute: (post: PostDoc) => string | null;
+  postRoute: (post: PostDoc, user: Caller) => string | null;
 }
 
 /** comment_approved as the API names it. */
@@ -96,7 +96,7 @@ function links(comment: CommentDoc, input: CommentPresentInput): Record<string, 
   };
   if (comment.author) out.author = [{ embeddable: true, href: restUrl(site, `/cms/v2/users/${comment.author}`) }];
   const post = comment.post ? input.posts.get(comment.post) : undefined;
-  const route = post ? input.postRoute(post) : null;
+  const route = post ? input.postRoute(post, input.user) : null;
   if (post && route) out.up = [{ embeddable: true, post_type: post.type, href: restUrl(site, route) }];
   if (comment.parent) out['in-reply-to'] = [{ embeddable: true, href: restUrl(site, `/cms/v2/comments/${comment.parent}`) }];
   if (input.withChildren.has(comment.id)) {

@@ -242,7 +242,7 @@ export function bindMedia(app: ServiceApp, deps: MediaDeps): void {
       const p = ctx.input;
       checkListOrder(p);
       const statuses = [...new Set(ctx.input.status)];
-      const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, statusClause(statuses, ctx));
+      const plan = await planList(p, KIND, ctx.user, deps.terms, deps.site.timezone, ctx.args, statusClause(statuses, ctx));
       const mime = mimeClause(ctx.input.media_type ?? [], ctx.input.mime_type ?? []);
       const filter: Filter = mime ? { $and: [plan.filter, mime] } : plan.filter;
       const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.posts.count(f), filter);

@@ -1,13 +1,18 @@
 /**
- * Who may read, edit and delete a post or page (the reference's map_meta_cap for read_post, edit_post
+ * Who may read, edit and delete a post, page or event (the reference's map_meta_cap for read_post, edit_post
  * and delete_post), and which statuses a list may ask for.
  */
 import { can, canDeleteRecord, canEditRecord, type Caller } from '#libs/auth/user';
-import type { CapabilityType } from '#libs/auth/roles';
+import { CAPABILITY_TYPES, type CapabilityType } from '#libs/auth/roles';
+import { postTypeObject } from '#libs/posts/registered';
 import type { PostDoc } from '#libs/posts/types';
 import type { PostKind } from '#libs/routes/cms/post-args';
 
-export const capType = (kind: PostKind | string): CapabilityType => (kind === 'page' ? 'page' : 'post');
+/** The capability type a post type registers (`post` for pages' `page`, events' `vendor_event`...); `post` for any other record. */
+export const capType = (type: PostKind | string): CapabilityType => {
+  const one = postTypeObject(type)?.capType[0];
+  return CAPABILITY_TYPES.find((c) => c === one) ?? 'post';
+};
 
 /** Statuses with public visibility (anyone reads records in them). */
 export const PUBLIC_STATUSES = new Set(['publish']);

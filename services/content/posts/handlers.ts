@@ -1,5 +1,5 @@
 /**
- * cms/v2 posts and pages: list, create, get, update, delete (reference: the posts controller), with
+ * cms/v2 posts, pages and events: list, create, get, update, delete (reference: the posts controller), with
  * their revisions and autosaves bound beside them. Batch sub-requests carry an idempotency key: a
  * create stores it on the record, an update or a trash records it on the record in the same write,
  * and a permanent delete records its answer first, so a retried batch finds what was already done.
@@ -88,8 +88,8 @@ function postPresenter(
 /** Term slugs, ancestors and generated slugs for a page of records, in a few queries for all of them. */
 async function presentInput(ctx: HandlerContext, deps: PostsDeps, kind: KindInfo, docs: PostDoc[], context: Context): Promise<PresentInput> {
   const input: PresentInput = { site: deps.site, kind, context, user: ctx.user, links: deps.links, terms: new Map(), parents: new Map() };
-  if (!kind.hierarchical && context !== 'embed') {
-    const ids = [...new Set(docs.flatMap((d) => [...(d.tax?.category ?? []), ...(d.tax?.post_tag ?? [])]))];
+  if (kind.taxonomies.length && context !== 'embed') {
+    const ids = [...new Set(docs.flatMap((d) => kind.taxonomies.flatMap((t) => d.tax?.[t.name] ?? [])))];
     if (ids.length) for (const t of (await deps.terms.byIds(ids)).values()) input.terms.set(t.id, { slug: t.slug, taxonomy: t.taxonomy, name: t.name });
   }
   if (kind.hierarchical) await loadAncestors(deps.posts, docs, input.parents);
@@ -146,7 +146,7 @@ function withKey(post: PostDoc, key: string | undefined): Partial<PostDoc> {
 }
 
 export function bindPosts(app: ServiceApp, deps: PostsDeps): void {
-  for (const kind of [KINDS.post, KINDS.page]) {
+  for (const kind of Object.values(KINDS)) {
     bindKind(app, deps, kind);
     bindRevisions(app, deps, kind);
   }
@@ -176,7 +176,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
     // A post's own list arguments (terms, sticky, format) are there too, though the family's type leaves them out.
     const p = ctx.input;
     checkListOrder(p);
-    const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone);
+    const plan = await planList(p, kind, ctx.user, deps.terms, deps.site.timezone, ctx.args);
     const { items, total, page, perPage } = await pageOfPlan(deps.posts, p, plan, (f) => deps.cache.counts.count(deps.posts, f), undefined, deps.cache.pages);
     const context = contextOf(ctx.input.context);
     const body = await ctx.present(items, postPresenter(ctx, deps, kind, context));
@@ -229,7 +229,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       }
       if (!can(ctx.user, `edit_${t}s`))
         return new RestError('rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.', authStatus(ctx.user));
-      if (!(await canAssignTerms(deps, ctx)))
+      if (!(await canAssignTerms(deps, kind, ctx)))
         return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
       return true;
     },
@@ -271,7 +271,7 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${t}s`) && !can(ctx.user, `publish_${t}s`)) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
-      if (!(await canAssignTerms(deps, ctx)))
+      if (!(await canAssignTerms(deps, kind, ctx)))
         return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
       return true;
     },

@@ -1,5 +1,5 @@
 /**
- * Posts, pages, revisions and autosaves in `view`, `embed` and `edit` context, with their `_links`
+ * Posts, pages, events, revisions and autosaves in `view`, `embed` and `edit` context, with their `_links`
  * (reference: prepare_item_for_response and prepare_links of the posts and revisions controllers).
  * Everything a page of records needs beyond the records themselves (term slugs, parent slugs, generated
  * slugs) is loaded once by the caller and handed in, so presenting never queries.
@@ -14,6 +14,8 @@ import { blockVersion, renderContent, renderExcerpt, renderStoredExcerpt, render
 import type { PostDoc } from '#libs/posts/types';
 import type { Method } from '#libs/rest/registry';
 import { restUrl, type Site } from '#libs/rest/site';
+import { CATEGORY_TAXONOMY, EVENT_TYPE } from '#libs/calendar/meta';
+import { canTaxonomy } from '#libs/posts/registered';
 import type { KindInfo } from '#libs/routes/cms/post-args';
 import { inNameOrder } from '#libs/terms/order';
 import { canDeletePost, canEditPost, canReadPost, typeCan } from './access';
@@ -25,8 +27,8 @@ export interface LinkTargets {
   types: boolean;
   comments: boolean;
   media: boolean;
-  categories: boolean;
-  tags: boolean;
+  /** The taxonomies whose cms/v2 terms routes exist. */
+  taxonomies: ReadonlySet<string>;
 }
 
 /** What presenting a page of records needs besides the records. */
@@ -75,18 +77,18 @@ export function canSeeProtected(post: PostDoc, input: Pick<PresentInput, 'contex
   return input.password !== undefined && input.password !== '' && input.password === post.password;
 }
 
+/** Term classes: `category-`, `tag-`, or the taxonomy's name (get_post_class), then the calendar's `cat_` ones (its post_class filter). */
+const TERM_CLASS: Record<string, string> = { category: 'category', post_tag: 'tag' };
+
 function classList(post: PostDoc, input: PresentInput, protectedHidden: boolean): string[] {
   const out = [`post-${post.id}`, post.type, `type-${post.type}`, `status-${post.status}`];
-  if (!input.kind.hierarchical) out.push(`format-${post.format || 'standard'}`);
+  if (input.kind.supports.includes('post-formats')) out.push(`format-${post.format || 'standard'}`);
   if (post.password) out.push(protectedHidden ? 'post-password-required' : 'post-password-protected');
   if (post.featured_media && !protectedHidden) out.push('has-post-thumbnail');
   out.push('hentry');
-  for (const tax of ['category', 'post_tag']) {
-    for (const id of post.tax?.[tax] ?? []) {
-      const t = input.terms.get(id);
-      if (t) out.push(`${tax === 'category' ? 'category' : 'tag'}-${t.slug}`);
-    }
-  }
+  const slugs = (tax: string) => (post.tax?.[tax] ?? []).flatMap((id) => input.terms.get(id)?.slug ?? []);
+  for (const tax of input.kind.taxonomies) for (const slug of slugs(tax.name)) out.push(`${TERM_CLASS[tax.name] ?? tax.name}-${slug}`);
+  if (post.type === EVENT_TYPE) for (const slug of slugs(CATEGORY_TAXONOMY)) out.push(`cat_${slug}`);
   return out;
 }
 
@@ -108,23 +110,21 @@ function links(post: PostDoc, input: PresentInput): Record<string, unknown> {
   if (kind.hierarchical && post.parent) out.up = [{ embeddable: true, href: restUrl(site, `/cms/v2/${kind.base}/${post.parent}`) }];
   if (input.links.media && post.featured_media) out['wp:featuredmedia'] = [{ embeddable: true, href: restUrl(site, `/cms/v2/media/${post.featured_media}`) }];
   if (input.links.media) out['wp:attachment'] = [{ href: restUrl(site, '/cms/v2/media', { parent: post.id }) }];
-  if (!kind.hierarchical && (input.links.categories || input.links.tags)) {
-    const terms: unknown[] = [];
-    if (input.links.categories) terms.push({ taxonomy: 'category', embeddable: true, href: restUrl(site, '/cms/v2/categories', { post: post.id }) });
-    if (input.links.tags) terms.push({ taxonomy: 'post_tag', embeddable: true, href: restUrl(site, '/cms/v2/tags', { post: post.id }) });
-    out['wp:term'] = terms;
-  }
+  const terms = kind.taxonomies
+    .filter((t) => input.links.taxonomies.has(t.name))
+    .map((t) => ({ taxonomy: t.name, embeddable: true, href: restUrl(site, `/cms/v2/${t.base}`, { post: post.id }) }));
+  if (terms.length) out['wp:term'] = terms;
   if (input.context === 'edit') {
     const user = input.user;
     const actions: string[] = [];
     if (typeCan(user, kind.kind, 'publish')) actions.push('publish');
     if (can(user, 'unfiltered_html')) actions.push('unfiltered-html');
-    if (!kind.hierarchical && typeCan(user, kind.kind, 'edit_others') && typeCan(user, kind.kind, 'publish')) actions.push('sticky');
-    if (typeCan(user, kind.kind, 'edit_others')) actions.push('assign-author');
-    if (!kind.hierarchical) {
-      // Categories are created with manage_categories; tags and assignment need edit_posts.
-      if (can(user, 'manage_categories')) actions.push('create-categories');
-      if (can(user, 'edit_posts')) actions.push('assign-categories', 'create-tags', 'assign-tags');
+    if (kind.sticky && typeCan(user, kind.kind, 'edit_others') && typeCan(user, kind.kind, 'publish')) actions.push('sticky');
+    if (kind.supports.includes('author') && typeCan(user, kind.kind, 'edit_others')) actions.push('assign-author');
+    // Each taxonomy's terms are created with edit_terms (hierarchical) or assign_terms, and assigned with assign_terms.
+    for (const t of kind.taxonomies) {
+      if (canTaxonomy(user, t.createCap)) actions.push(`create-${t.base}`);
+      if (canTaxonomy(user, t.assignCap)) actions.push(`assign-${t.base}`);
     }
     for (const a of actions) out[`wp:action-${a}`] = [{ href: self }];
   }
@@ -174,14 +174,11 @@ export function presentPost(post: PostDoc, input: PresentInput, withLinks = true
     }
     out.comment_status = post.comment_status;
     out.ping_status = post.ping_status;
-    if (!kind.hierarchical) out.sticky = !!post.sticky;
+    if (kind.sticky) out.sticky = !!post.sticky;
     out.template = post.template ?? '';
-    if (!kind.hierarchical) out.format = post.format || 'standard';
+    if (kind.supports.includes('post-formats')) out.format = post.format || 'standard';
     out.meta = readMeta(post.meta);
-    if (!kind.hierarchical) {
-      out.categories = inNameOrder(post.tax?.category ?? [], (id) => input.terms.get(id)?.name);
-      out.tags = inNameOrder(post.tax?.post_tag ?? [], (id) => input.terms.get(id)?.name);
-    }
+    for (const t of kind.taxonomies) out[t.base] = inNameOrder(post.tax?.[t.name] ?? [], (id) => input.terms.get(id)?.name);
     out.class_list = classList(post, input, hidden);
   }
   if (edit) {

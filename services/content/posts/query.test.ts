@@ -1,5 +1,6 @@
 import { makeAuthUser } from '#libs/auth/user';
 import { COLLECTIONS } from '#libs/data/collections';
+import { Args } from '#libs/rest/args';
 import { KINDS } from '#libs/routes/cms/post-args';
 import { SqliteStore } from '#libs/store/sqlite';
 import { TermsRepository } from '#libs/terms/repository';
@@ -53,11 +54,11 @@ describe('list plans', () => {
       ['orderby title', { orderby: 'title', order: 'asc' }, null],
     ];
     for (const [name, params, user] of cases) {
-      const plan = await planList({ ...DEFAULTS, ...params }, KINDS.post, user, terms, 'UTC');
+      const plan = await planList({ ...DEFAULTS, ...params }, KINDS.post, user, terms, 'UTC', new Args({ ...DEFAULTS, ...params }));
       const lines = store.explain('posts', plan.filter, { sort: plan.sort, limit: 10 });
       expect([name, lines.filter((l) => /^SCAN t\b/.test(l))]).toEqual([name, []]);
     }
-    const pages = await planList({ ...DEFAULTS, parent: [4], menu_order: 2 }, KINDS.page, null, terms, 'UTC');
+    const pages = await planList({ ...DEFAULTS, parent: [4], menu_order: 2 }, KINDS.page, null, terms, 'UTC', new Args({}));
     expect(store.explain('posts', pages.filter, { sort: pages.sort }).some((l) => /^SCAN t\b/.test(l))).toBe(false);
   });
 

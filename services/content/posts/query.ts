@@ -8,7 +8,8 @@ import { can, type Caller } from '#libs/auth/user';
 import { filterDate } from '#libs/dates/post-dates';
 import { searchPrivacy } from '#libs/posts/search';
 import type { PostDoc } from '#libs/posts/types';
-import { isRecord } from '#libs/rest/args';
+import { isRecord, type Args } from '#libs/rest/args';
+import type { KindTaxonomy } from '#libs/routes/cms/post-args';
 import { RestError } from '#libs/rest/errors';
 import { totalPages } from '#libs/rest/paging';
 import type { Filter, ReadableCollection, SortSpec } from '#libs/store/types';
@@ -85,11 +86,17 @@ export function relevanceRank(post: Pick<PostDoc, 'title' | 'excerpt' | 'content
   return words.length && title.includes(words[0]) ? 0 : 1;
 }
 
-/** The record type a list is planned for: posts and pages (a KindInfo), attachments, or a searched type. */
+/** The record type a list is planned for: posts, pages and events (a KindInfo), attachments, or a searched type. */
 export interface ListKind {
   /** The stored `type`. */
   kind: string;
   hierarchical: boolean;
+  /** The taxonomies whose term filters the list takes (`<base>`, `<base>_exclude`): none when absent. */
+  taxonomies?: ReadonlyArray<Pick<KindTaxonomy, 'name' | 'base'>>;
+  /** The list takes `sticky` and `ignore_sticky` (core posts). */
+  sticky?: boolean;
+  /** The list takes `format` (the type supports post formats). */
+  supports?: readonly string[];
 }
 
 /**
@@ -160,13 +167,13 @@ function termLimit(v: unknown): TermLimit {
   };
 }
 
-async function descendants(terms: TermsRepository, ids: number[]): Promise<Map<number, number[]>> {
-  // One query per level of the category tree, for all requested terms at once.
+async function descendants(terms: TermsRepository, taxonomy: string, ids: number[]): Promise<Map<number, number[]>> {
+  // One query per level of the taxonomy's tree, for all requested terms at once.
   const children = new Map<number, number[]>();
   let frontier = [...new Set(ids)];
   const seen = new Set(frontier);
   while (frontier.length) {
-    const rows = await terms.find({ taxonomy: 'category', parent: { $in: frontier } }, { fields: ['parent'] });
+    const rows = await terms.find({ taxonomy, parent: { $in: frontier } }, { fields: ['parent'] });
     frontier = [];
     for (const r of rows) {
       if (seen.has(r.id)) continue;
@@ -181,12 +188,12 @@ async function descendants(terms: TermsRepository, ids: number[]): Promise<Map<n
   return new Map(ids.map((id) => [id, expand(id)]));
 }
 
-async function taxClause(terms: TermsRepository, limit: TermLimit, exclude: boolean): Promise<Filter | null> {
+async function taxClause(terms: TermsRepository, taxonomy: string, limit: TermLimit, exclude: boolean): Promise<Filter | null> {
   if (limit === undefined) return null;
   const spec = Array.isArray(limit) ? { terms: limit } : limit;
   const ids = spec.terms ?? [];
   if (!ids.length) return null;
-  const tree = spec.include_children ? await descendants(terms, ids) : new Map(ids.map((id) => [id, [id]]));
+  const tree = spec.include_children ? await descendants(terms, taxonomy, ids) : new Map(ids.map((id) => [id, [id]]));
   const all = [...new Set([...tree.values()].flat())];
   if (exclude) return { terms: { $nin: all } };
   if (spec.operator === 'AND') return { $and: ids.map((id) => ({ terms: { $in: tree.get(id)! } })) };
@@ -238,9 +245,18 @@ const SORT_FIELD: Record<string, string> = {
 
 /**
  * `statusClause`, when given, replaces the posts' and pages' status rule (attachments have their own:
- * `inherit` is public); it must name the type itself.
+ * `inherit` is public); it must name the type itself. `args` reads the term filters of the kind's
+ * taxonomies, named by their rest bases (`categories`, `tags`, `vendor_events_cat`...).
  */
-export async function planList(p: ListParams, kind: ListKind, user: Caller, terms: TermsRepository, zone: string, statusClause?: Filter): Promise<ListPlan> {
+export async function planList(
+  p: ListParams,
+  kind: ListKind,
+  user: Caller,
+  terms: TermsRepository,
+  zone: string,
+  args: Args,
+  statusClause?: Filter,
+): Promise<ListPlan> {
   let statuses = [...new Set(p.status ?? [])];
   if (statuses.includes('any')) statuses = [...new Set([...ANY_STATUSES, ...statuses.filter((s) => s !== 'any')])];
   // The type is part of the status condition (each of its branches), which keeps it index-served.
@@ -285,29 +301,29 @@ export async function planList(p: ListParams, kind: ListKind, user: Caller, term
     if (privacy) and.push(privacy);
   }
 
-  if (!kind.hierarchical) {
-    const clauses: Filter[] = [];
+  const clauses: Filter[] = [];
+  for (const tax of kind.taxonomies ?? []) {
     for (const [arg, ex] of [
-      ['categories', false],
-      ['categories_exclude', true],
-      ['tags', false],
-      ['tags_exclude', true],
+      [tax.base, false],
+      [`${tax.base}_exclude`, true],
     ] as const) {
-      const c = await taxClause(terms, termLimit(p[arg]), ex);
+      const c = await taxClause(terms, tax.name, termLimit(args.raw[arg]), ex);
       if (c) clauses.push(c);
     }
-    if (clauses.length === 1) and.push(clauses[0]);
-    else if (clauses.length > 1) and.push(p.tax_relation === 'OR' ? { $or: clauses } : { $and: clauses });
+  }
+  if (clauses.length === 1) and.push(clauses[0]);
+  else if (clauses.length > 1) and.push(p.tax_relation === 'OR' ? { $or: clauses } : { $and: clauses });
+  if (kind.sticky) {
     if (p.sticky === true) and.push({ sticky: true });
     else if (p.sticky === false) and.push({ sticky: { $ne: true } });
-    const formats = p.format ?? [];
-    if (formats.length) and.push({ format: { $in: formats.map((f) => (f === 'standard' ? '' : f)) } });
   }
+  const formats = kind.supports?.includes('post-formats') ? (p.format ?? []) : [];
+  if (formats.length) and.push({ format: { $in: formats.map((f) => (f === 'standard' ? '' : f)) } });
 
   const dir = p.order === 'asc' ? 1 : -1;
   const orderby = String(p.orderby ?? 'date');
   const sort: SortSpec = [[SORT_FIELD[orderby] ?? 'date', dir]];
-  if (!kind.hierarchical && p.ignore_sticky === false) sort.unshift(['sticky', -1]);
+  if (kind.sticky && p.ignore_sticky === false) sort.unshift(['sticky', -1]);
   const plan: ListPlan = { filter: and.length === 1 ? and[0] : { $and: and }, sort, search };
   if (orderby === 'include' || orderby === 'include_slugs' || orderby === 'relevance') plan.memorySort = orderby;
   if (hasExclusions(search)) plan.memoryFilter = true;

@@ -4,7 +4,7 @@
  * apart by their slug (`<id>-autosave-v1`), one per user and post. The parent keeps the number of its
  * revisions and the newest one, for its `version-history` links.
  */
-import { can, type Caller } from '#libs/auth/user';
+import type { Caller } from '#libs/auth/user';
 import { writtenMeta } from '#libs/calendar/meta';
 import { textFilterFor } from '#libs/posts/save-filter';
 import { mysqlLocal } from '#libs/dates/format';
@@ -17,7 +17,7 @@ import type { KindInfo } from '#libs/routes/cms/post-args';
 import { POST_ENDPOINTS } from '#libs/routes/cms/posts';
 import { shared } from '#libs/rest/params';
 import type { Filter, SortSpec } from '#libs/store/types';
-import { canDeletePost, canEditPost } from './access';
+import { canDeletePost, canEditPost, typeCan } from './access';
 import type { PostsDeps } from './handlers';
 import { contextOf } from '../context';
 import { permalink, presentRevision } from './present';
@@ -273,13 +273,13 @@ export function bindRevisions(app: ServiceApp, deps: PostsDeps, kind: KindInfo):
       // Permission checks also decide Allow for the route's other endpoints (ServiceApp.allowedMethods), with
       // this request's arguments: the list's query may carry any `author`, so the type is tested.
       const author = ctx.input.author;
-      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !can(ctx.user, `edit_others_${kind.kind}s`)) {
+      if (typeof author === 'number' && author !== 0 && author !== ctx.user?.id && !typeCan(ctx.user, kind.kind, 'edit_others')) {
         return new RestError('rest_cannot_edit_others', 'Sorry, you are not allowed to update posts as this user.', authStatus(ctx.user));
       }
-      if (stickyRequested(ctx) && !can(ctx.user, `edit_others_${kind.kind}s`) && !can(ctx.user, `publish_${kind.kind}s`)) {
+      if (stickyRequested(ctx) && !typeCan(ctx.user, kind.kind, 'edit_others') && !typeCan(ctx.user, kind.kind, 'publish')) {
         return new RestError('rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.', authStatus(ctx.user));
       }
-      if (!(await canAssignTerms(deps, ctx)))
+      if (!(await canAssignTerms(deps, kind, ctx)))
         return new RestError('rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.', authStatus(ctx.user));
       return true;
     },

@@ -2,6 +2,7 @@
  * What the post handlers need at start: the default category (created when missing, as a fresh
  * reference install has "Uncategorized") and which optional link targets this build serves.
  */
+import { TAXONOMIES } from '#libs/posts/registered';
 import type { RouteRegistry } from '#libs/rest/registry';
 import { DuplicateKeyError } from '#libs/store/types';
 import type { TermsRepository } from '#libs/terms/repository';
@@ -26,13 +27,13 @@ export async function ensureDefaultCategory(terms: TermsRepository): Promise<num
 }
 
 export function linkTargets(registry: RouteRegistry): LinkTargets {
-  const has = (path: string) => registry.match(path) !== null && registry.match(path)!.route.namespace === 'cms/v2';
+  // Routes every caller has: a guest's match tells.
+  const has = (path: string) => registry.match(path, null)?.route.namespace === 'cms/v2';
   return {
     types: has('/cms/v2/types/post'),
     comments: has('/cms/v2/comments'),
     media: has('/cms/v2/media'),
-    categories: has('/cms/v2/categories'),
-    tags: has('/cms/v2/tags'),
+    taxonomies: new Set(TAXONOMIES.filter((t) => t.showInRest && has(`/cms/v2/${t.restBase}`)).map((t) => t.name)),
   };
 }
 

@@ -4,7 +4,7 @@
  * their reset, unique slugs, authors, passwords and sticky, parents, terms, meta. Every check runs before
  * anything is written, and the record is written in one step.
  */
-import { can, type Caller } from '#libs/auth/user';
+import type { Caller } from '#libs/auth/user';
 import { writtenMeta } from '#libs/calendar/meta';
 import { mysqlLocal } from '#libs/dates/format';
 import { fromLocal, now, parseDateInput, type PostDate } from '#libs/dates/post-dates';
@@ -21,6 +21,9 @@ import type { UsersRepository } from '#libs/auth/users';
 import { FLOATING_STATUSES, typeCan } from './access';
 import { guidFor } from '#libs/posts/record';
 import { ownKeys } from '../own-keys';
+import { requestedTerms } from './write-terms';
+
+export { canAssignTerms } from './write-terms';
 
 export interface WriteDeps {
   site: Site;
@@ -80,14 +83,18 @@ export interface WriteParams {
   readonly meta?: unknown;
 }
 
-/** A write request: its typed arguments, whether it carried one, and the caller (a HandlerContext is one). */
+/**
+ * A write request: its typed arguments, its arguments read by a name known at run time (a taxonomy's
+ * terms, named by its rest base), whether it carried one, and the caller (a HandlerContext is one).
+ */
 export interface Request {
   readonly input: WriteParams;
+  readonly args: Args;
   has(name: string): boolean;
   readonly user: Caller;
 }
 
-/** Whether a write asks to make the record sticky (only posts declare `sticky`; a page's request has none). */
+/** Whether a write asks to make the record sticky (only posts declare `sticky`; other types' requests have none). */
 export const stickyRequested = (req: Pick<Request, 'input'>): boolean => req.input.sticky === true;
 
 function textOf(v: unknown, requireNonEmptyRaw: boolean): string | undefined {
@@ -154,11 +161,11 @@ export async function prepare(deps: WriteDeps, kind: KindInfo, req: Request, exi
   if (p.password != null) {
     out.password = p.password;
     if (p.password !== '') {
-      if (!kind.hierarchical && p.sticky === true) throw invalidField('A post can not be sticky and have a password.');
+      if (kind.sticky && p.sticky === true) throw invalidField('A post can not be sticky and have a password.');
       if (existing?.sticky) throw invalidField('A sticky post can not be password protected.');
     }
   }
-  if (!kind.hierarchical && p.sticky === true && existing?.password) throw invalidField('A password protected post can not be set to sticky.');
+  if (kind.sticky && p.sticky === true && existing?.password) throw invalidField('A password protected post can not be set to sticky.');
 
   if (kind.hierarchical && p.parent != null) {
     if (p.parent === 0) out.parent = 0;
@@ -196,28 +203,14 @@ export function checkTemplate(t: unknown, existing: PostDoc | null): void {
   throw invalidParams([['template', new ParamError('rest_invalid_param', 'template is not one of .')]]);
 }
 
-/** Term ids of the request that exist in the taxonomy (unknown ones are dropped, as the reference does). */
-async function existingTerms(deps: WriteDeps, taxonomy: string, ids: number[]): Promise<number[]> {
-  if (!ids.length) return [];
-  const found = new Set((await deps.terms.find({ id: { $in: ids }, taxonomy }, { fields: ['id'] })).map((t) => t.id));
-  return [...new Set(ids)].filter((id) => found.has(id));
-}
-
 /**
- * assign_term: any given term that exists must be assignable (edit_posts for categories and tags). A
- * permission check, so it also decides Allow for the route's other endpoints with this request's arguments
- * (a list's `categories` may be an object): the untyped parameters are read as lists of integers.
+ * get_default_comment_status: pages are closed; a type supporting comments (trackbacks, for pings) takes
+ * the site's default; any other type is closed.
  */
-export async function canAssignTerms(deps: WriteDeps, req: { readonly params: Record<string, unknown>; readonly user: Caller }): Promise<boolean> {
-  for (const [arg, tax] of [
-    ['categories', 'category'],
-    ['tags', 'post_tag'],
-  ] as const) {
-    const ids = new Args(req.params).ints(arg);
-    if (!ids.length) continue;
-    if ((await existingTerms(deps, tax, ids)).length && !can(req.user, 'edit_posts')) return false;
-  }
-  return true;
+function defaultStatus(deps: WriteDeps, kind: KindInfo, which: 'comment_status' | 'ping_status'): 'open' | 'closed' {
+  if (kind.kind === 'page') return 'closed';
+  if (!kind.supports.includes(which === 'comment_status' ? 'comments' : 'trackbacks')) return 'closed';
+  return deps.defaultDiscussion?.()[which] ?? 'open';
 }
 
 async function featuredMedia(deps: WriteDeps, value: number | null | undefined, current: number): Promise<number> {
@@ -228,8 +221,9 @@ async function featuredMedia(deps: WriteDeps, value: number | null | undefined, 
   return media && media.type === 'attachment' ? media.id : current;
 }
 
+/** wp_insert_post's empty check, for a type supporting a title, an editor and an excerpt. */
 function isEmptyContent(kind: KindInfo, doc: Pick<PostDoc, 'title' | 'content' | 'excerpt'>): boolean {
-  return !kind.hierarchical && !doc.title && !doc.content && !doc.excerpt;
+  return ['title', 'editor', 'excerpt'].every((f) => kind.supports.includes(f)) && !doc.title && !doc.content && !doc.excerpt;
 }
 
 const emptyContent = () => new RestError('empty_content', 'Content, title, and excerpt are empty.', 400);
@@ -279,11 +273,10 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
   const parent = prep.parent ?? 0;
   const slug = await finalSlug(deps, kind, prep.slug, dates.status, title, id, parent);
   const tax: Record<string, number[]> = {};
-  if (!kind.hierarchical) {
-    tax.category = p.categories ? await existingTerms(deps, 'category', p.categories) : [deps.defaultCategory()];
-    tax.post_tag = p.tags ? await existingTerms(deps, 'post_tag', p.tags) : [];
-  }
-  const format = !kind.hierarchical && p.format != null && p.format !== 'standard' ? p.format : '';
+  const requested = await requestedTerms(deps, kind, req);
+  // A post without categories is in the default one (wp_insert_post).
+  for (const t of kind.taxonomies) tax[t.name] = requested.get(t.name) ?? (t.name === 'category' ? [deps.defaultCategory()] : []);
+  const format = kind.supports.includes('post-formats') && p.format != null && p.format !== 'standard' ? p.format : '';
   return {
     id,
     type: kind.kind,
@@ -301,17 +294,17 @@ export async function buildCreate(deps: WriteDeps, kind: KindInfo, req: Request,
     // A new record was last modified when it was dated.
     modified: dates.date,
     modified_gmt: dates.date_gmt ?? fromLocal(dates.date, zone),
-    comment_status: prep.comment_status ?? (kind.hierarchical ? 'closed' : (deps.defaultDiscussion?.().comment_status ?? 'open')),
-    ping_status: prep.ping_status ?? (kind.hierarchical ? 'closed' : (deps.defaultDiscussion?.().ping_status ?? 'open')),
+    comment_status: prep.comment_status ?? defaultStatus(deps, kind, 'comment_status'),
+    ping_status: prep.ping_status ?? defaultStatus(deps, kind, 'ping_status'),
     template: p.template ?? '',
     format,
-    sticky: !kind.hierarchical && p.sticky === true,
+    sticky: kind.sticky && p.sticky === true,
     featured_media: await featuredMedia(deps, p.featured_media, 0),
     guid: guidFor(deps.site.home, kind.kind, id),
     tax,
     terms: [],
-    // Calendar meta is derived as every calendar writer derives it (UTC strings, index fields).
-    ...(isRecord(p.meta) ? writtenMeta(null, textFilterFor(req.user).meta(p.meta), zone) : { meta: {} }),
+    // Calendar meta is derived as every calendar writer derives it (UTC strings, index fields); an event always has its index fields.
+    ...writtenMeta(null, isRecord(p.meta) ? textFilterFor(req.user).meta(p.meta) : {}, zone, kind.kind),
     revision_count: 0,
   };
 }
@@ -363,16 +356,11 @@ export async function buildUpdate(
   }
   after.slug = await finalSlug(deps, kind, wanted, after.status, after.title, old.id, after.parent, old.slug);
   if (p.template != null) after.template = p.template;
-  if (!kind.hierarchical) {
-    if (p.format) after.format = p.format === 'standard' ? '' : p.format;
-    if (p.sticky != null) after.sticky = p.sticky;
-    const tax = { ...(old.tax ?? {}) };
-    if (p.categories) tax.category = await existingTerms(deps, 'category', p.categories);
-    if (p.tags) tax.post_tag = await existingTerms(deps, 'post_tag', p.tags);
-    after.tax = tax;
-  }
+  if (kind.supports.includes('post-formats') && p.format) after.format = p.format === 'standard' ? '' : p.format;
+  if (kind.sticky && p.sticky != null) after.sticky = p.sticky;
+  if (kind.taxonomies.length) after.tax = { ...(old.tax ?? {}), ...Object.fromEntries(await requestedTerms(deps, kind, req)) };
   after.featured_media = await featuredMedia(deps, p.featured_media, old.featured_media ?? 0);
-  if (isRecord(p.meta)) Object.assign(after, writtenMeta(old, textFilterFor(req.user).meta(p.meta), zone));
+  if (isRecord(p.meta)) Object.assign(after, writtenMeta(old, textFilterFor(req.user).meta(p.meta), zone, kind.kind));
   const t = now();
   after.modified = mysqlLocal(t, zone);
   after.modified_gmt = t;

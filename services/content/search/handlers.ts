@@ -5,6 +5,7 @@
  * a guest's search never matches a password-protected record. Terms come from the terms collection.
  */
 import type { Caller } from '#libs/auth/user';
+import { Args } from '#libs/rest/args';
 import { loadAncestors, permalinkOf } from '#libs/posts/permalink';
 import { postTypeObject, taxonomyObject } from '#libs/posts/registered';
 import { renderTitle } from '#libs/posts/render';
@@ -53,7 +54,7 @@ function chosen(requested: readonly string[], available: string[]): string[] {
 export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteRegistry): void {
   const { site } = deps;
   // Self links point at item routes this build answers (the terms routes may live in another release).
-  const answers = (path: string) => (registry ? registry.match(path)?.route.namespace === 'cms/v2' : true);
+  const answers = (path: string, user: Caller) => (registry ? registry.match(path, user)?.route.namespace === 'cms/v2' : true);
 
   async function searchPosts(ctx: HandlerContext<SearchInput>, page: number, perPage: number): Promise<Found> {
     const p = ctx.input;
@@ -72,7 +73,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       order: 'desc',
       context: 'view',
     };
-    const plans = await Promise.all(types.map((type) => planList(args, { kind: type, hierarchical: false }, user, deps.terms, site.timezone)));
+    const plans = await Promise.all(types.map((type) => planList(args, { kind: type, hierarchical: false }, user, deps.terms, site.timezone, new Args(args))));
     const or: Filter[] = plans.map((pl) => pl.filter);
     // Each plan carries the guest search's privacy condition (libs/posts/search, through planList).
     const filter: Filter = or.length === 1 ? or[0] : { $or: or };
@@ -99,7 +100,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       const t = postTypeObject(d.type)!;
       const links: Record<string, unknown> = {};
       const self = `/${t.restNamespace}/${t.restBase}/${d.id}`;
-      if (answers(self)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
+      if (answers(self, ctx.user)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
       links.about = [{ href: restUrl(site, `/cms/v2/types/${d.type}`) }];
       links.collection = [{ href: restUrl(site, BASE) }];
       return {
@@ -147,7 +148,7 @@ export function bindSearch(app: ServiceApp, deps: ContentDeps, registry?: RouteR
       const tax = taxonomyObject(term.taxonomy)!;
       const links: Record<string, unknown> = {};
       const self = `/${tax.restNamespace}/${tax.restBase}/${term.id}`;
-      if (answers(self)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
+      if (answers(self, ctx.user)) links.self = [{ embeddable: true, href: restUrl(site, self) }];
       links.about = [{ href: restUrl(site, `/cms/v2/taxonomies/${term.taxonomy}`) }];
       links.collection = [{ href: restUrl(site, BASE) }];
       // The reference's term handler reports the taxonomy as the type.

@@ -78,9 +78,9 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       return t;
     });
 
-  const present = async (docs: TermDoc[], context: Context) => {
+  const present = async (ctx: HandlerContext, docs: TermDoc[], context: Context) => {
     const ancestors = tax.hierarchical ? await terms.ancestors(docs) : new Map<number, { slug: string; parent: number }>();
-    return { site, tax, context, ancestors, targets };
+    return { site, tax, context, ancestors, targets, user: ctx.user };
   };
 
   /**
@@ -131,7 +131,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
         offset,
         limit: perPage,
       });
-      const input = await present(items, contextOf(ctx.input.context));
+      const input = await present(ctx, items, contextOf(ctx.input.context));
       const page = Math.ceil(offset / perPage + 1);
       return { body: items.map((t) => presentTerm(t, input)), headers: pagingHeaders(site, base, ctx.req.query, page, perPage, total) };
     },
@@ -147,7 +147,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     },
     async handle(ctx) {
       const t = await loadTerm(ctx);
-      return { body: presentTerm(t, await present([t], contextOf(ctx.input.context))) };
+      return { body: presentTerm(t, await present(ctx, [t], contextOf(ctx.input.context))) };
     },
   });
 
@@ -162,7 +162,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
     async handle(ctx) {
       const reply = async (created: TermDoc) => ({
         status: 201,
-        body: presentTerm(created, await present([created], 'edit')),
+        body: presentTerm(created, await present(ctx, [created], 'edit')),
         headers: { Location: restUrl(site, `${base}/${created.id}`) },
       });
       // A retried batch sub-request answers with the term its first run made.
@@ -194,7 +194,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       await checkParent(ctx);
       const input = termInput(ctx, tax);
       const saved = Object.keys(input).length ? await terms.updateTerm(tax, t, input) : t;
-      return { body: presentTerm(saved, await present([saved], 'edit')) };
+      return { body: presentTerm(saved, await present(ctx, [saved], 'edit')) };
     },
   });
 
@@ -221,7 +221,7 @@ function bindTaxonomy(app: ServiceApp, deps: TermsDeps, tax: TaxonomyInfo, targe
       }
       const t = await loadTerm(ctx);
       if (!ctx.input.force) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
-      const previous = presentTerm(t, await present([t], 'view'), false);
+      const previous = presentTerm(t, await present(ctx, [t], 'view'), false);
       const body = { deleted: true, previous };
       // Recorded before the delete: a retry after a crash in between finishes it and answers the same.
       if (key) {

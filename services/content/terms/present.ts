@@ -3,7 +3,8 @@
  * prepare_item_for_response and prepare_links). Ancestors for archive links and `up` are loaded once
  * for a whole page by the caller, so presenting never queries.
  */
-import type { RouteRegistry } from '#libs/rest/registry';
+import type { Caller } from '#libs/auth/user';
+import type { CompiledRoute, RouteRegistry } from '#libs/rest/registry';
 import { restUrl, type Site } from '#libs/rest/site';
 import { termLink } from '#libs/terms/link';
 import type { TermDoc } from '#libs/terms/repository';
@@ -15,8 +16,10 @@ export type Context = 'view' | 'embed' | 'edit';
 export interface TermLinkTargets {
   /** cms/v2/taxonomies/<taxonomy> answers. */
   about: boolean;
-  /** Post type → its cms/v2 collection path, for the types whose collection route exists. */
-  collections: Map<string, string>;
+  /** Post type → its cms/v2 collection path and route, for the types whose collection route exists (for some callers at least). */
+  collections: Map<string, { path: string; route: CompiledRoute }>;
+  /** Whether a route exists for the caller (RouteRegistry.shows). */
+  shows: (route: CompiledRoute, user: Caller) => boolean;
 }
 
 const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
@@ -25,13 +28,17 @@ const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }
 const TYPE_BASES: Record<string, string> = { post: 'posts', page: 'pages', vendor_events: 'vendor_events' };
 
 export function termLinkTargets(registry: RouteRegistry, tax: TaxonomyInfo): TermLinkTargets {
-  const has = (path: string) => registry.match(path)?.route.namespace === 'cms/v2';
-  const collections = new Map<string, string>();
+  const find = (path: string) => {
+    const m = registry.match(path, 'anyone');
+    return m?.route.namespace === 'cms/v2' ? m.route : undefined;
+  };
+  const collections = new Map<string, { path: string; route: CompiledRoute }>();
   for (const type of tax.objectTypes) {
     const base = TYPE_BASES[type];
-    if (base && has(`/cms/v2/${base}`)) collections.set(type, `/cms/v2/${base}`);
+    const route = base ? find(`/cms/v2/${base}`) : undefined;
+    if (base && route) collections.set(type, { path: `/cms/v2/${base}`, route });
   }
-  return { about: has(`/cms/v2/taxonomies/${tax.name}`), collections };
+  return { about: find(`/cms/v2/taxonomies/${tax.name}`) !== undefined, collections, shows: (route, user) => registry.shows(route, user) };
 }
 
 export interface TermPresentInput {
@@ -41,6 +48,8 @@ export interface TermPresentInput {
   /** Term id → slug and parent for the terms and all their ancestors. */
   ancestors: Map<number, { slug: string; parent: number }>;
   targets: TermLinkTargets;
+  /** The caller: a collection of a post type shown to some callers only is linked for them alone. */
+  user: Caller;
 }
 
 function links(term: TermDoc, input: TermPresentInput): Record<string, unknown> {
@@ -52,7 +61,9 @@ function links(term: TermDoc, input: TermPresentInput): Record<string, unknown> 
   };
   if (input.targets.about) out.about = [{ href: restUrl(site, `/cms/v2/taxonomies/${tax.name}`) }];
   if (term.parent && input.ancestors.has(term.parent)) out.up = [{ href: restUrl(site, `${base}/${term.parent}`), embeddable: true }];
-  const postTypes = [...input.targets.collections.values()].map((path) => ({ href: restUrl(site, path, { [tax.base]: term.id }) }));
+  const postTypes = [...input.targets.collections.values()]
+    .filter(({ route }) => input.targets.shows(route, input.user))
+    .map(({ path }) => ({ href: restUrl(site, path, { [tax.base]: term.id }) }));
   if (postTypes.length) {
     out['wp:post_type'] = postTypes;
     out.curies = CURIES;

@@ -1,10 +1,13 @@
 /**
- * The site index (`GET /`) kept as JSON text. It is built from the route table, not from the caller
- * (as the reference's get_index): serialised once per context (with its headers) for guests and
- * signed-in callers alike, and built again when the site revision moves (a settings change: name,
- * time zone, ...). It differs only for context=help (each route's schema); any other context is view's.
+ * The site index (`GET /`) kept as JSON text. It is built from the route table (as the reference's
+ * get_index), which differs between callers only by the routes that exist for some callers alone
+ * (RouteDecl.shownTo: a post type shown in REST to managers): serialised once per context and audience
+ * (RouteRegistry.audienceKey, with its headers), and built again when the site revision moves (a
+ * settings change: name, time zone, ...). It differs by context only for context=help (each route's
+ * schema); any other context is view's.
  */
 import type Koa from 'koa';
+import type { RouteRegistry } from '#libs/rest/registry';
 import type { Site } from '#libs/rest/site';
 import { forRest, type RestCall } from './route';
 import { writeRest } from './write-rest';
@@ -23,12 +26,13 @@ function indexContext(ctx: Koa.Context, call: RestCall): 'help' | 'view' | undef
   return query.context === 'help' ? 'help' : 'view';
 }
 
-export function siteIndex(site: Site): Koa.Middleware {
-  const kept = new Map<'help' | 'view', KeptIndex>();
+export function siteIndex(site: Site, registry: RouteRegistry): Koa.Middleware {
+  const kept = new Map<string, KeptIndex>();
   return forRest(async (ctx, call, next) => {
     const context = indexContext(ctx, call);
     if (context === undefined) return next();
-    const hit = kept.get(context);
+    const key = `${context}:${registry.audienceKey(call.input.user)}`;
+    const hit = kept.get(key);
     if (hit && hit.revision === site.revision) {
       ctx.state.route = '/';
       writeRest(ctx, site, { status: 200, headers: hit.headers, body: null }, { loggedIn: !!call.input.user, pretty: call.pretty, cached: hit.body });
@@ -37,6 +41,6 @@ export function siteIndex(site: Site): Koa.Middleware {
     const revision = site.revision;
     await next();
     const out = call.out;
-    if (out?.status === 200) kept.set(context, { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers, revision });
+    if (out?.status === 200) kept.set(key, { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers, revision });
   });
 }
