@@ -10,11 +10,14 @@ import { UnrecoverableError } from 'bullmq';
 import type { JobHandler, JobQueue, QueueName, QueueRate } from '../queue/types';
 import type { Store } from '../store/types';
 import { geocoderFrom, geocoderPolicy } from './provider';
+import { geocodePlace, placeLookup, readPlaceJob, type PlaceJob, type PlacePoint } from './place';
+import type { LatLng } from '../calendar/geo';
 import { geocodeVenue, readVenueJob, requestVenueGeocode, type VenueGeocodeJob, type VenueGeocodeResult } from './venues';
 
 declare module '../queue/types' {
   interface JobPayloads {
     'geocode.venue': { data: VenueGeocodeJob; result: VenueGeocodeResult };
+    'geocode.place': { data: PlaceJob; result: LatLng | null };
   }
 }
 
@@ -40,7 +43,10 @@ export function geocodeRates(config: Pick<Config, 'GEOCODER_RATE_PER_SECOND'>): 
   return { geocode: { intervalMs: Math.ceil(1000 / config.GEOCODER_RATE_PER_SECOND) } };
 }
 
-export function geocodeJobHandlers(o: { store: Store; config: GeocodeConfig }): { 'geocode.venue': JobHandler<unknown, VenueGeocodeResult> } {
+export function geocodeJobHandlers(o: { store: Store; config: GeocodeConfig }): {
+  'geocode.venue': JobHandler<unknown, VenueGeocodeResult>;
+  'geocode.place': JobHandler<unknown, LatLng | null>;
+} {
   const deps = { store: o.store, provider: activeGeocoder(o.config), policy: geocoderPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.GEOCODER_TIMEOUT_MS) };
   return {
     'geocode.venue': async (data) => {
@@ -48,7 +54,18 @@ export function geocodeJobHandlers(o: { store: Store; config: GeocodeConfig }): 
       if (!job) throw new UnrecoverableError('geocode.venue: malformed job data');
       return geocodeVenue(deps, job);
     },
+    'geocode.place': async (data) => {
+      const job = readPlaceJob(data);
+      if (!job) throw new UnrecoverableError('geocode.place: malformed job data');
+      return geocodePlace(deps, job);
+    },
   };
+}
+
+/** The calendar's place lookup of the "Near" field: present when this process geocodes, else undefined (a place alone finds nothing). */
+export function placeLookupOf(config: GeocodeConfig, store: Store, queue: (() => JobQueue) | undefined): ((place: string) => Promise<PlacePoint>) | undefined {
+  const provider = activeGeocoder(config);
+  return provider && queue ? placeLookup(store, provider, queue) : undefined;
 }
 
 /** The calendar's `venueWritten` hook: present when this process geocodes, else undefined (nothing is asked). */

@@ -110,6 +110,30 @@ export interface VenueGeocodeDeps {
   policy: FetchPolicy;
 }
 
+/**
+ * An address's coordinates from the cache, else from the provider (a miss is kept too, so it is not
+ * asked again until the entry expires). A provider asking to wait pauses the job's queue.
+ */
+export async function cachedGeocode(
+  store: Store,
+  provider: GeocoderProvider,
+  address: string,
+  policy: FetchPolicy,
+): Promise<{ at: LatLng | null; cached: boolean }> {
+  const cache = new GeocodeCache(store, provider.kind);
+  const kept = await cache.get(address);
+  if (kept !== undefined) return { at: kept, cached: true };
+  let at: LatLng | null;
+  try {
+    at = await geocodeAddress(provider, address, policy);
+  } catch (err) {
+    if (err instanceof GeocoderBusyError) throw new QueuePauseError(err.retryAfterMs, 'the geocoder asks to wait');
+    throw err;
+  }
+  await cache.put(address, at);
+  return { at, cached: false };
+}
+
 /** The `geocode.venue` job. */
 export async function geocodeVenue(deps: VenueGeocodeDeps, job: VenueGeocodeJob): Promise<VenueGeocodeResult> {
   if (!deps.provider) return { outcome: 'no-provider' };
@@ -119,23 +143,17 @@ export async function geocodeVenue(deps: VenueGeocodeDeps, job: VenueGeocodeJob)
   if (wanted === null) return { outcome: 'not-needed' };
   // The address changed again while the job waited: the write that changed it asked for its own job.
   if (wanted !== job.address) return { outcome: 'stale' };
-  const cache = new GeocodeCache(deps.store, deps.provider.kind);
-  let at = await cache.get(wanted);
-  const cached = at !== undefined;
-  if (at === undefined) {
-    try {
-      at = await geocodeAddress(deps.provider, wanted, deps.policy);
-    } catch (err) {
-      if (err instanceof GeocoderBusyError) throw new QueuePauseError(err.retryAfterMs, 'the geocoder asks to wait');
-      if (err instanceof RefusedError) {
-        log.warn({ venue: doc.id, reason: err.message }, 'the geocoder request was refused');
-        return { outcome: 'refused' };
-      }
-      throw err;
+  let found: Awaited<ReturnType<typeof cachedGeocode>>;
+  try {
+    found = await cachedGeocode(deps.store, deps.provider, wanted, deps.policy);
+  } catch (err) {
+    if (err instanceof RefusedError) {
+      log.warn({ venue: doc.id, reason: err.message }, 'the geocoder request was refused');
+      return { outcome: 'refused' };
     }
-    // A miss is kept too: the address is not asked again (until the entry expires).
-    await cache.put(wanted, at);
+    throw err;
   }
+  const { at, cached } = found;
   if (at === null) return { outcome: 'no-result' };
   if (!(await storeVenueCoordinates(deps.store, doc, wanted, at))) return { outcome: 'stale' };
   return { outcome: cached ? 'cached' : 'geocoded', lat: at.lat, lng: at.lng };

@@ -20,6 +20,8 @@ export const JOBS = {
   'import.source': { queue: 'import' },
   /** Geocodes one venue's address (extended edition, libs/geocode/jobs.ts). */
   'geocode.venue': { queue: 'geocode' },
+  /** Geocodes a place typed into the calendar's "Near" field (extended edition, libs/geocode/place.ts). */
+  'geocode.place': { queue: 'geocode' },
 } as const satisfies Record<string, { queue: QueueName }>;
 export type JobName = keyof typeof JOBS;
 

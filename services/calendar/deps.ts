@@ -49,9 +49,10 @@ export interface CalendarDeps {
   geoUnit?: () => GeoUnit;
   /**
    * The extended edition with a geocoder configured: the point of a place typed in the calendar's "Near"
-   * field (null when the geocoder finds none). Without it, only a point the browser gave is searched near.
+   * field: null when the geocoder finds none, `busy` when it cannot answer now. Without it, only a point
+   * the browser gave is searched near.
    */
-  placeToPoint?: (place: string) => Promise<LatLng | null>;
+  placeToPoint?: (place: string) => Promise<LatLng | null | 'busy'>;
   /** Which edition runs (config EDITION): venue coordinates are written in the extended one only. */
   edition: Edition;
   /**

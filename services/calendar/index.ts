@@ -27,7 +27,7 @@ import { CalendarCache } from './read-cache';
 import { VENUE } from './venues/kind';
 import { bindViews } from './views/handlers';
 import { systemNow } from '#libs/dates/post-dates';
-import { venueWrittenHook } from '#libs/geocode/jobs';
+import { placeLookupOf, venueWrittenHook } from '#libs/geocode/jobs';
 import type { JobQueue } from '#libs/queue/types';
 import { DEFAULT_GEOFENCE, DEFAULT_GEO_UNIT, geofenceKm } from '#libs/calendar/geo';
 
@@ -60,6 +60,7 @@ export async function createCalendarService(opts: {
           geofenceKm: () =>
             geofenceKm(opts.settings?.get('geoloc_default_geofence') ?? DEFAULT_GEOFENCE, opts.settings?.get('geoloc_default_unit') ?? DEFAULT_GEO_UNIT),
           geoUnit: () => (opts.settings?.get('geoloc_default_unit') === 'kilometers' ? 'kilometers' : 'miles'),
+          placeToPoint: placeLookupOf(opts.config, store, opts.queue),
         }
       : {}),
     media: new MediaLibrary(opts.site, new PostsRepository(store), storageFor(opts.store, opts.config.DATA_DIR), opts.config.MAX_BODY_BYTES),

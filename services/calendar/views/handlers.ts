@@ -52,7 +52,7 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
         const docs = found.items;
         state.linked = found.linked;
         state.unknown = !!found.unknown;
-        state.placeUnknown = !!found.placeUnknown;
+        state.placeUnknown = found.placeUnknown ?? false;
         state.prevUrl = urlOf(view, { date: first.minus({ months: 1 }), dateGiven: true });
         state.nextUrl = urlOf(view, { date: first.plus({ months: 1 }), dateGiven: true });
         const [from, to] = [gridStart.toFormat('yyyy-LL-dd'), gridEnd.minus({ days: 1 }).toFormat('yyyy-LL-dd')];
@@ -63,7 +63,7 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
         const docs = found.items;
         state.linked = found.linked;
         state.unknown = !!found.unknown;
-        state.placeUnknown = !!found.placeUnknown;
+        state.placeUnknown = found.placeUnknown ?? false;
         state.prevUrl = urlOf(view, { date: view.date.minus({ days: 1 }), dateGiven: true });
         state.nextUrl = urlOf(view, { date: view.date.plus({ days: 1 }), dateGiven: true });
         const key = view.date.toFormat('yyyy-LL-dd');
@@ -73,7 +73,7 @@ export function bindViews(app: ServiceApp, deps: CalendarDeps): void {
         const { items, total, unknown: none, linked, nearest, placeUnknown } = await listEvents(deps, view, today);
         state.linked = linked;
         state.unknown = !!none;
-        state.placeUnknown = !!placeUnknown;
+        state.placeUnknown = placeUnknown ?? false;
         const pages = totalPages(total, LIST_PER_PAGE);
         // Upcoming: previous leads back to past events, next to later pages. Past: previous is older, next newer.
         if (view.past) {

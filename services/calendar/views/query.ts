@@ -32,12 +32,12 @@ export interface EventPage {
   linked?: LinkedIds;
   /** Searched near a place: each kept venue's distance from its point, in kilometres. */
   nearest?: Map<number, number>;
-  /** The place searched near could not be located: no events are shown. */
-  placeUnknown?: boolean;
+  /** The place searched near could not be located (or not now: `busy`): no events are shown. */
+  placeUnknown?: boolean | 'busy';
 }
 
-/** The point a view is searched near: the one the request gave, else the geocoded place; null when it has a place but no point. */
-async function nearPoint(deps: CalendarDeps, ctx: ViewContext): Promise<LatLng | null | undefined> {
+/** The point a view is searched near: the one the request gave, else the geocoded place; null or `busy` when it has a place but no point. */
+async function nearPoint(deps: CalendarDeps, ctx: ViewContext): Promise<LatLng | null | 'busy' | undefined> {
   if (!deps.geofenceKm || (!ctx.near && !ctx.nearPoint)) return undefined;
   if (ctx.nearPoint) return ctx.nearPoint;
   return (await deps.placeToPoint?.(ctx.near)) ?? null;
@@ -60,7 +60,7 @@ async function query(deps: CalendarDeps, ctx: ViewContext, window: ViewWindow, p
   const organizer = ctx.organizer ? await linkedId(deps, ORGANIZER_TYPE, ctx.organizer) : undefined;
   if (venue === null || organizer === null) return { items: [], total: 0, unknown: true };
   const point = await nearPoint(deps, ctx);
-  if (point === null) return { items: [], total: 0, placeUnknown: true };
+  if (point === null || point === 'busy') return { items: [], total: 0, placeUnknown: point ?? true };
   const params: ArchiveParams = {
     page,
     per_page: perPage,

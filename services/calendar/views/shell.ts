@@ -82,8 +82,8 @@ export interface ViewState {
   unknown?: boolean;
   /** The extended edition: the events bar has the "Near" field. */
   near?: boolean;
-  /** The place searched near could not be located. */
-  placeUnknown?: boolean;
+  /** The place searched near could not be located (`busy`: not now). */
+  placeUnknown?: boolean | 'busy';
 }
 
 /**
@@ -180,10 +180,12 @@ export function noEvents(state: ViewState, what: string): string {
   const searched = searchedFor(ctx);
   const message = state.unknown
     ? `Nothing was found for ${searched}: it does not exist.`
-    : state.placeUnknown
-      ? `The place <strong>${esc(ctx.near)}</strong> could not be found. Try a town or an address.`
-      : searched
-        ? `There were no results found for ${searched}.`
-        : `There are no ${what}.`;
+    : state.placeUnknown === 'busy'
+      ? `The place <strong>${esc(ctx.near)}</strong> cannot be looked up right now. Try again in a moment, or use your location.`
+      : state.placeUnknown
+        ? `The place <strong>${esc(ctx.near)}</strong> could not be found. Try a town or an address.`
+        : searched
+          ? `There were no results found for ${searched}.`
+          : `There are no ${what}.`;
   return `<div class="tribe-events-c-messages tribe-events-header__messages"><div class="tribe-events-c-messages__message tribe-events-c-messages__message--notice" role="status"><ul class="tribe-events-c-messages__message-list"><li class="tribe-events-c-messages__message-list-item">${message}</li></ul></div></div>`;
 }
