@@ -115,7 +115,7 @@ const JOB_FACTORIES: Array<(d: JobDeps) => JobHandlers> = [
     return { 'batch.run': (data, job) => runLedgeredBatch(rest, ledger, data, job.id) };
   },
   ({ store, config }) => ({ 'oembed.fetch': oembedFetchHandler({ store, config }) }),
-  ({ store, site, config }) => importJobHandlers({ store, site, config }),
+  ({ store, site, config, queue }) => importJobHandlers({ store, site, config, queue: () => queue }),
   ({ store, config }) => geocodeJobHandlers({ store, config }),
 ];
 

@@ -5,7 +5,8 @@ import { imageFetchPolicy } from '#libs/media/sideload';
 import { storageFor } from '#libs/media/storage';
 import type { FetchPolicy } from '#libs/net/outbound';
 import { PostsRepository } from '#libs/posts/repository';
-import type { JobHandler } from '#libs/queue/types';
+import type { JobHandler, JobQueue } from '#libs/queue/types';
+import { venueWrittenHook, type GeocodeConfig } from '#libs/geocode/jobs';
 import type { Site } from '#libs/rest/site';
 import type { Store } from '#libs/store/types';
 import { TermsRepository } from '#libs/terms/repository';
@@ -35,7 +36,9 @@ export function feedFetchPolicy(allowHosts: readonly string[], maxBytes: number)
 export function importJobHandlers(o: {
   store: Store;
   site: Site;
-  config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OUTBOUND_ALLOW_HOSTS' | 'IMPORT_FEED_MAX_BYTES'>;
+  config?: Pick<Config, 'DATA_DIR' | 'MAX_BODY_BYTES' | 'OUTBOUND_ALLOW_HOSTS' | 'IMPORT_FEED_MAX_BYTES'> & GeocodeConfig;
+  /** The producer queue: venues the import stores are geocoded on workers (extended edition with a geocoder). */
+  queue?: () => JobQueue;
 }): {
   'import.batch': JobHandler<ImportJob, LinkedResult | EventsResult>;
   'import.source': JobHandler<{ source?: unknown }, SourceRunResult>;
@@ -47,7 +50,8 @@ export function importJobHandlers(o: {
         policy: imageFetchPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.MAX_BODY_BYTES),
       }
     : undefined;
-  const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: systemNow, images };
+  const venueWritten = o.config ? venueWrittenHook(o.config, o.queue) : undefined;
+  const deps = { store: o.store, posts, terms: new TermsRepository(o.store), site: o.site, now: systemNow, images, ...(venueWritten ? { venueWritten } : {}) };
   const feeds = {
     ...deps,
     comments: new CommentsRepository(o.store),

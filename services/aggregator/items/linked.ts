@@ -45,6 +45,8 @@ function venueMeta(v: EaVenue): Record<string, unknown> {
   if (typeof lat === 'number' && typeof lng === 'number') {
     m[VENUE_META.lat] = String(lat);
     m[VENUE_META.lng] = String(lng);
+    // Given coordinates are used as given (the reference's CSV importer sets the override with them): not geocoded over.
+    m[VENUE_META.overwriteCoords] = true;
   }
   return m;
 }

@@ -23,6 +23,8 @@ export interface InsertDeps {
   now: () => Date;
   /** Where events' image URLs are copied to, and the outbound policy of those fetches. */
   images?: { library: MediaLibrary; policy: FetchPolicy };
+  /** Told of every venue the step stored (created or changed): asks for its geocoding (extended edition). */
+  venueWritten?: (venue: PostDoc) => void;
 }
 
 /** What both steps know about the batch. */

@@ -116,6 +116,11 @@ export async function storeLinked(deps: InsertDeps, job: LinkedStep): Promise<Li
     ids[type][s.ref] = id;
     addActivity(activity, type, created ? 'created' : 'updated', id);
   }
+  // Once stored: a venue whose address is new or changed is geocoded on workers (never waited for).
+  writes.forEach((w, i) => {
+    const venue = records[i];
+    if (venue && venue.type === VENUE_TYPE && w.before !== w.after) deps.venueWritten?.(venue);
+  });
 
   const categories = await storeTerms(deps, CATEGORY_TAXONOMY, job.categories, job.batchRef, activity);
   const tags = await storeTerms(deps, TAG_TAXONOMY, job.tags, job.batchRef, activity);

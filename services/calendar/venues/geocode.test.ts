@@ -11,6 +11,7 @@ import type { Store } from '#libs/store/types';
 import type { PostDoc } from '#libs/posts/types';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { eventually, startFakeGeocoder, type FakeGeocoder } from '../../../test/support/fake-geocoder';
+import { AppStore, batchBody, eaEvent } from '../../../test/support/imports';
 
 const VENUES = '/vendor/events/v1/venues';
 let geo: FakeGeocoder;
@@ -140,6 +141,29 @@ describe('the coordinates override', () => {
   it('holds only with coordinates', async () => {
     const res = await app.admin('POST', VENUES, { body: { venue: 'Flag only', overwrite_coords: true } });
     expect(res.body.overwrite_coords).toBe(false);
+  });
+});
+
+describe('imports', () => {
+  it('geocodes the venues an import stores, and keeps the coordinates a feed gives', async () => {
+    const db = await AppStore.open(app);
+    try {
+      await db.record('geoimport1', '2389');
+      const venue = (uid: string, extra: Record<string, unknown>) => ({ uid, venue: uid, global_id: `ea.example.com?type=venue&id=${uid}`, ...extra });
+      const events = [
+        eaEvent(undefined, { venue: venue('imported-hall', { address: '9 New Rd', city: 'Ogdenville' }) }),
+        eaEvent(undefined, { venue: venue('located-hall', { address: '7 Given Way', city: 'Capital City', geo_lat: 10.5, geo_lng: 20.25 }) }),
+      ];
+      const res = await app.request('POST', '/vendor/event-aggregator/v1/import/geoimport1/batch', { body: batchBody(events) });
+      expect(res.status).toBe(200);
+      const byTitle = async (title: string) => (await store.collection<PostDoc>('posts').findOne({ type: 'vendor_venue', title }))!;
+      expect(await eventually(async () => (await byTitle('imported-hall')).venue_lat === 41)).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await byTitle('located-hall')).toMatchObject({ venue_lat: 10.5, venue_lng: 20.25, meta: { _VenueOverwriteCoords: true } });
+      expect(geo.asked('7 Given Way Capital City')).toBe(0);
+    } finally {
+      await db.close();
+    }
   });
 });
 
