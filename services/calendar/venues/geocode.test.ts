@@ -167,6 +167,39 @@ describe('imports', () => {
   });
 });
 
+describe('on MongoDB', () => {
+  it('a venue is geocoded, and coordinates are stored only while the venue is as the job read it', async () => {
+    const db = `geocode_${process.pid}_${Date.now()}`;
+    const mongo = await startTestApp({
+      EDITION: 'extended',
+      GEOCODER_URL: geo.searchUrl,
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+      GEOCODER_RATE_PER_SECOND: '20',
+      MONGO_URL: process.env.TEST_MONGO_URL!,
+      MONGO_DB: db,
+    });
+    const mstore = await openStore({ mongoUrl: process.env.TEST_MONGO_URL!, mongoDb: db });
+    try {
+      const doc = async (id: number) => (await mstore.collection<PostDoc>('posts').findOne({ id }))!;
+      const res = await mongo.admin('POST', VENUES, { body: { venue: 'Mongo Gate', address: 'Pariser Platz', city: 'Berlin', zip: '10117', country: 'Germany' } });
+      expect(await eventually(async () => (await doc(res.body.id)).venue_lat === 52.516275)).toBe(true);
+      expect((await doc(res.body.id)).meta).toMatchObject({ _VenueGeoAddress: 'Pariser Platz Berlin 10117 Germany' });
+      const before = await doc(res.body.id);
+      await mongo.admin('POST', `${VENUES}/${res.body.id}`, { body: { address: '9 New Rd', city: 'Ogdenville', zip: '', country: '' } });
+      expect(await storeVenueCoordinates(mstore, before, 'Pariser Platz Berlin 10117 Germany', { lat: 1, lng: 2 })).toBe(false);
+      expect(await eventually(async () => (await doc(res.body.id)).venue_lat === 41)).toBe(true);
+      // With the override on, nothing is stored over the given coordinates.
+      const given = await mongo.admin('POST', VENUES, { body: { venue: 'Given', address: '1 Main St', city: 'Springfield', geo_lat: 5, geo_lng: 6 } });
+      const read = await doc(given.body.id);
+      expect(await storeVenueCoordinates(mstore, read, '1 Main St Springfield', { lat: 39.8, lng: -89.65 })).toBe(false);
+      expect(await doc(given.body.id)).toMatchObject({ venue_lat: 5, venue_lng: 6 });
+    } finally {
+      await mstore.close();
+      await mongo.close();
+    }
+  });
+});
+
 describe('the free edition', () => {
   it('asks the provider nothing and publishes neither argument', async () => {
     const free = await startTestApp({ GEOCODER_URL: geo.searchUrl, OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
