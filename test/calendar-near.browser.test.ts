@@ -82,7 +82,7 @@ it('searches near a typed place in place, with each event’s distance', async (
   await page.waitForURL(/tribe-bar-geoloc=Brandenburg/);
   await page.waitForSelector('.tribe-events-calendar-list__event-distance');
   expect(await titles(page)).toEqual(['Mitte Concert', 'Potsdam Lecture']);
-  expect(await page.locator('.tribe-events-calendar-list__event-distance').allInnerTexts()).toEqual(['1.2 mi away', '16 mi away']);
+  expect(await page.locator('.tribe-events-calendar-list__event-distance').allInnerTexts()).toEqual(['· 1.2 mi away', '· 16 mi away']);
   expect(await page.locator('.tribe-events-c-search-summary').innerText()).toContain('the area of Brandenburg Gate, Berlin');
   await shot(page, 'near-place-desktop');
   await context.close();

@@ -90,10 +90,11 @@ function nearField(ctx: ViewContext): string {
   const point = ctx.nearPoint;
   return (
     `<div class="tribe-events-c-events-bar__field tribe-events-c-events-bar__field--location"><label class="tribe-events-c-events-bar__label" for="tribe-events-events-bar-location">Near</label>` +
+    `<div class="tribe-events-c-events-bar__location-row">` +
     `<input class="tribe-events-c-events-bar__input" type="search" id="tribe-events-events-bar-location" name="tribe-bar-geoloc" value="${esc(ctx.near)}" placeholder="In a location" maxlength="200" autocomplete="off" data-js="tribe-events-geoloc">` +
     `<input type="hidden" name="tribe-bar-geoloc-lat" value="${point ? point.lat : ''}" data-js="tribe-events-geoloc-lat">` +
     `<input type="hidden" name="tribe-bar-geoloc-lng" value="${point ? point.lng : ''}" data-js="tribe-events-geoloc-lng">` +
-    `<button type="button" class="tribe-events-c-events-bar__location-button tribe-common-c-btn-border-small" data-js="tribe-events-geoloc-here" hidden>Use my location</button></div>`
+    `<button type="button" class="tribe-events-c-events-bar__location-button tribe-common-c-btn-border-small" data-js="tribe-events-geoloc-here" hidden>Use my location</button></div></div>`
   );
 }
 

@@ -56,8 +56,8 @@ it('keeps the events inside the geofence of a given point, in date order, each w
   const res = await app.request('GET', `${app.url}/events/list/?tribe-bar-date=2031-05-01&${near(BERLIN)}`);
   expect(res.status).toBe(200);
   expect(titles(res.text)).toEqual(['North Concert', 'Centre Talk']);
-  expect(res.text).toContain('<span class="tribe-events-calendar-list__event-distance tribe-common-b3">5.5 mi away</span>');
-  expect(res.text).toContain('<span class="tribe-events-calendar-list__event-distance tribe-common-b3">0.0 mi away</span>');
+  expect(res.text).toContain('<span class="tribe-events-calendar-list__event-distance tribe-common-b3">· 5.5 mi away</span>');
+  expect(res.text).toContain('<span class="tribe-events-calendar-list__event-distance tribe-common-b3">· 0.0 mi away</span>');
   expect(res.text).toContain('Showing results for events in the area of your location.');
   // The field, the point kept in the form, the feed with the point.
   expect(res.text).toContain('name="tribe-bar-geoloc" value=""');

@@ -14,7 +14,7 @@ import { escapeHtml as esc } from '#libs/html/escape';
 
 function venueHtml(prefix: string, card: Card): string {
   if (!card.venue) return '';
-  const distance = card.distance ? ` <span class="${prefix}-distance tribe-common-b3">${esc(card.distance)} away</span>` : '';
+  const distance = card.distance ? ` <span class="${prefix}-distance tribe-common-b3">· ${esc(card.distance)} away</span>` : '';
   return `<address class="${prefix}-venue tribe-common-b2"><span class="${prefix}-venue-title tribe-common-b2--bold">${card.venue.name}</span>${card.venue.address ? ` <span class="${prefix}-venue-address">${card.venue.address}</span>` : ''}${distance}</address>`;
 }
 
