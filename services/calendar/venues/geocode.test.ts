@@ -178,7 +178,7 @@ describe('on MongoDB', () => {
       MONGO_URL: process.env.TEST_MONGO_URL!,
       MONGO_DB: db,
     });
-    const mstore = await openStore({ mongoUrl: process.env.TEST_MONGO_URL!, mongoDb: db });
+    const mstore = await openStore({ dataDir: mongo.config.DATA_DIR, mongoUrl: process.env.TEST_MONGO_URL!, mongoDb: db });
     try {
       const doc = async (id: number) => (await mstore.collection<PostDoc>('posts').findOne({ id }))!;
       const res = await mongo.admin('POST', VENUES, { body: { venue: 'Mongo Gate', address: 'Pariser Platz', city: 'Berlin', zip: '10117', country: 'Germany' } });
