@@ -52,7 +52,10 @@ it('answers 503 with Retry-After while the store is down and recovers when it is
   if (answers.some(({ res }) => res.status !== 503)) {
     // What the processes logged, so that an answer other than 503 can be traced to the error behind it.
     for (const p of cluster.procs.values()) {
-      const lines = p.output.join('').split('\n').filter((l) => /"level":(50|60)|request failed|handler failed/.test(l));
+      const lines = p.output
+        .join('')
+        .split('\n')
+        .filter((l) => /"level":(50|60)|request failed|handler failed/.test(l));
       if (lines.length) process.stderr.write(`${p.name}:\n${lines.slice(-10).join('\n')}\n`);
     }
   }

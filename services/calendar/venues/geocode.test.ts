@@ -181,7 +181,9 @@ describe('on MongoDB', () => {
     const mstore = await openStore({ dataDir: mongo.config.DATA_DIR, mongoUrl: process.env.TEST_MONGO_URL!, mongoDb: db });
     try {
       const doc = async (id: number) => (await mstore.collection<PostDoc>('posts').findOne({ id }))!;
-      const res = await mongo.admin('POST', VENUES, { body: { venue: 'Mongo Gate', address: 'Pariser Platz', city: 'Berlin', zip: '10117', country: 'Germany' } });
+      const res = await mongo.admin('POST', VENUES, {
+        body: { venue: 'Mongo Gate', address: 'Pariser Platz', city: 'Berlin', zip: '10117', country: 'Germany' },
+      });
       expect(await eventually(async () => (await doc(res.body.id)).venue_lat === 52.516275)).toBe(true);
       expect((await doc(res.body.id)).meta).toMatchObject({ _VenueGeoAddress: 'Pariser Platz Berlin 10117 Germany' });
       const before = await doc(res.body.id);
