@@ -5,7 +5,7 @@
  * throttled per client address and per (address, login), never per login alone.
  */
 import type { Kept } from '../store/kept';
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { RestError, errors } from '../rest/errors';
 import { makeAuthUser, type AuthUser } from './user';
 import { normaliseAppPassword } from './passwords';
@@ -84,7 +84,7 @@ const VERIFIED_MAX = 2000;
  * credentials as the reference reads them: the login and the application password without its
  * separators, so every spelling of one credential (spaces or none in the password, the header's own
  * spacing and base64 padding) is one entry. The MAC is a SHA-256 digest of a random key of this process
- * followed by `login:password` (a login holds no colon, so the input names one credential): one hash
+ * (hex) followed by `login:password` (a login holds no colon, so the input names one credential): one hash
  * per request, no HMAC object. Neither the header nor the password is ever a key, and a lookup's
  * timing tells nothing of the password; only a full verification (the constant-time hash comparison)
  * makes an entry. The entry keeps the caller as authenticated (AuthUser, with its capability set), so
@@ -94,7 +94,7 @@ const VERIFIED_MAX = 2000;
  * which bounds how late a write by another process is seen.
  */
 class VerifiedCredentials {
-  private readonly key = randomBytes(32);
+  private readonly key = randomBytes(32).toString('hex');
   readonly kept: Kept<{ cred: CredentialDoc; ap: AppPasswordDoc; user: AuthUser }>;
 
   constructor(users: UsersRepository) {
@@ -102,10 +102,8 @@ class VerifiedCredentials {
   }
 
   keyOf(creds: { login: string; password: string }): string {
-    return createHash('sha256')
-      .update(this.key)
-      .update(`${creds.login}:${normaliseAppPassword(creds.password)}`)
-      .digest('base64');
+    // crypto.hash: one call, no Hash object (most of the cost of a digest this short).
+    return hash('sha256', `${this.key}${creds.login}:${normaliseAppPassword(creds.password)}`, 'base64');
   }
 }
 

@@ -156,6 +156,13 @@ export class RouteRegistry {
   private readonly namespaceList: string[] = [];
   /** Each namespace's routes in the order they were added, so a request tries only those of its namespace. */
   private readonly routesOf = new Map<string, CompiledRoute[]>();
+  /**
+   * The routes whose regex may match a path that no namespace prefixes, even ignoring case: those of no
+   * namespace, of a namespace with a regex metacharacter (`oembed/1.0`), or whose pattern does not begin
+   * with `/<namespace>` then `/` or its end. Any other route's regex (case-insensitive, anchored) needs
+   * its namespace at the start of the path, so a path no namespace prefixes (a 404) tries only these.
+   */
+  private readonly unprefixed: CompiledRoute[] = [];
 
   /** Declares namespaces the index lists even when they have no routes of their own yet. */
   namespace(ns: string): this {
@@ -198,6 +205,7 @@ export class RouteRegistry {
     const served = route.endpoints.map((ep) => this.offered(ep));
     const compiled: CompiledRoute = { ...route, endpoints: served, regex, groups, hasParams: groups.length > 0 };
     this.routes.push(compiled);
+    if (!prefixedByNamespace(route)) this.unprefixed.push(compiled);
     if (route.namespace) {
       const own = this.routesOf.get(route.namespace) ?? [];
       own.push(compiled);
@@ -265,7 +273,9 @@ export class RouteRegistry {
     // prefix), their routes are tried in the order they were added, as when all are scanned.
     const pool =
       prefixing.length === 0
-        ? this.routes
+        ? this.prefixedIgnoringCase(path)
+          ? this.routes
+          : this.unprefixed
         : prefixing.length === 1
           ? (this.routesOf.get(prefixing[0]) ?? [])
           : this.routes.filter((r) => prefixing.includes(r.namespace));
@@ -279,6 +289,29 @@ export class RouteRegistry {
     }
     return null;
   }
+
+  /**
+   * Whether some namespace prefixes the path ignoring case (the routes' regexes ignore it). ASCII
+   * namespaces: a path character matches one of theirs only if it is ASCII too, and ASCII letters
+   * match ignoring case exactly when their lower cases are equal; a false "yes" only means a full scan.
+   */
+  private prefixedIgnoringCase(path: string): boolean {
+    const lower = path.toLowerCase();
+    for (const ns of this.routesOf.keys()) {
+      const n = ns.toLowerCase();
+      if (lower.startsWith(n, 1) && (lower.length === n.length + 1 || lower.charCodeAt(n.length + 1) === 47)) return true;
+    }
+    return false;
+  }
+}
+
+const REGEX_META = /[.*+?^${}()|[\]\\]/;
+
+/** Whether a route's regex can only match paths that begin with `/<its namespace>` followed by `/` or the end. */
+function prefixedByNamespace(route: RouteDecl): boolean {
+  const ns = route.namespace;
+  if (!ns || REGEX_META.test(ns)) return false;
+  return route.pattern === `/${ns}` || route.pattern.startsWith(`/${ns}/`);
 }
 
 /** The method an endpoint is looked up by (HEAD is served as GET), or undefined for a method no endpoint serves. */

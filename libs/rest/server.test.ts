@@ -157,6 +157,20 @@ describe('RouteRegistry', () => {
     expect(inner.match('/n/v2/other', null)).toMatchObject({ params: { rest: 'v2/other' } });
   });
 
+  it('finds, for a path no namespace prefixes, what a scan of every route finds: case aside, and a namespace with a regex metacharacter', () => {
+    const ep = (id: string) => [{ id, service: 'content' as const, methods: ['GET' as const], args: {} }];
+    const r = new RouteRegistry();
+    r.add({ namespace: '', pattern: '/', endpoints: ep('root') });
+    r.add({ namespace: 'a/v1', pattern: '/a/v1/x/(?P<id>[\\d]+)', endpoints: ep('x') });
+    r.add({ namespace: 'o/1.0', pattern: '/o/1.0/embed', endpoints: ep('embed') });
+    r.add({ namespace: 'loose', pattern: '/elsewhere/(?P<slug>[a-z]+)', endpoints: ep('loose') });
+    const scan = (path: string) => r.all().find((route) => route.regex.test(path))?.pattern ?? null;
+    for (const path of ['/', '/A/V1/X/7', '/a/v1/x/7', '/o/1x0/embed', '/O/1.0/EMBED', '/elsewhere/abc', '/no/such/route', '/a/v1x', '/a']) {
+      expect(r.match(path, 'anyone')?.route.pattern ?? null).toBe(scan(path));
+    }
+    expect(r.match('/A/V1/X/7', 'anyone')).toMatchObject({ params: { id: '7' } });
+  });
+
   it('a service must bind every endpoint it owns', () => {
     const r = new RouteRegistry();
     const x = endpoint({ id: 'x', service: 'content', methods: ['GET'], args: {} });

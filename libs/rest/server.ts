@@ -46,6 +46,14 @@ export interface RestInput {
   ip?: string;
   /** Multipart files or a raw body, handed only to endpoints that take uploads. */
   upload?: UploadPayload;
+  /** The route already found for `path` (RestServer.matchPath), so that the pipeline does not look again. */
+  matched?: PathMatch;
+}
+
+/** A route path (normalised) and the route it matches, or null. */
+export interface PathMatch {
+  path: string;
+  match: ReturnType<RouteRegistry['match']>;
 }
 
 export interface RestOutput {
@@ -120,7 +128,17 @@ export class RestServer {
 
   /** The pattern of the route a path (relative to the REST root) matches, whatever the method and caller (a label, read before authentication). */
   routeOf(path: string): string | undefined {
-    return this.registry.match(normalisePath(path), 'anyone')?.route.pattern;
+    return this.matchPath(path).match?.route.pattern;
+  }
+
+  /**
+   * The route a path (relative to the REST root) matches, whatever the method and caller; a RestInput may
+   * carry it as `matched`. It is the caller's too unless it is shown to some callers only (then dispatch
+   * matches again for the caller: a route before it may be hidden from them).
+   */
+  matchPath(path: string): PathMatch {
+    const normal = normalisePath(path);
+    return { path: normal, match: this.registry.match(normal, 'anyone') };
   }
 
   /** The whole pipeline, including the global parameters; what an HTTP request gets. */
@@ -144,13 +162,14 @@ export class RestServer {
   /** Route, validate and run one request (no global parameters); used directly by batch and _embed. */
   async dispatch(input: RestInput & { requestId: string }): Promise<RestOutput> {
     const path = normalisePath(input.path);
-    const match = this.registry.match(path, input.user);
+    const carried = input.matched?.path === path ? input.matched.match : undefined;
+    const match = carried !== undefined && !carried?.route.shownTo ? carried : this.registry.match(path, input.user);
     if (input.method === 'OPTIONS') return this.options(match, input);
-    if (!match) return fail(errors.noRoute());
+    if (!match) return noRoute();
     const { route } = match;
     const method = routeMethod(input.method);
     const endpoint = endpointFor(route, input.method);
-    if (!method || !endpoint) return fail(errors.noRoute(), route.pattern);
+    if (!method || !endpoint) return noRoute(route.pattern);
     // Errors found before the handler still carry the route's Allow, as the reference computes it for
     // every matched route.
     if (input.jsonError !== undefined) return this.failOnRoute(errors.invalidJson(input.jsonError), route, input, match.params);
@@ -160,7 +179,7 @@ export class RestServer {
 
     const builtin = this.builtins.get(endpoint.id) ?? this.builtins.get(endpoint.id.split(':')[0]);
     if (endpoint.service === 'gateway') {
-      if (!builtin) return fail(errors.noRoute(), route.pattern);
+      if (!builtin) return noRoute(route.pattern);
       const out = await builtin({ input, params: checked.params, server: this, route });
       return { ...out, headers: { Allow: gatewayAllow(route).join(', '), ...out.headers }, route: route.pattern };
     }
@@ -349,6 +368,13 @@ function gatewayAllow(route: RouteDecl): Method[] {
 
 function fail(err: RestError, route?: string): RestOutput {
   return { status: err.status, headers: {}, body: err.toJSON(), route };
+}
+
+/** The one `rest_no_route` error; each answer gets its own copy of its body (toJSON), without building an error per request. */
+const NO_ROUTE = errors.noRoute();
+
+function noRoute(route?: string): RestOutput {
+  return fail(NO_ROUTE, route);
 }
 
 export function effectiveMethod(input: Pick<RestInput, 'method' | 'query' | 'headers'>): string {

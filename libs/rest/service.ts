@@ -191,6 +191,14 @@ export interface Handler<P extends AnyParams = AnyParams, C extends PropertyKey 
    * that request's arguments: so it sees its own arguments only as possibly absent (`Probed`).
    */
   permission?(ctx: HandlerContext<Probed<P, C>>): Promise<true | false | RestError>;
+  /**
+   * For `Allow` only: everything the permission check's answer depends on besides the caller's
+   * capabilities, as a key (the target record's status, whether the caller wrote it, whether an
+   * `author` argument names someone else...). Where declared, `Allow` looks the answer up in a table
+   * of this endpoint, filled once per capability set and key, instead of running the check (and
+   * building its "no"); undefined runs the check. The request's own check always runs.
+   */
+  allowState?(ctx: HandlerContext<Probed<P, C>>): Promise<string | undefined>;
   handle(ctx: HandlerContext<P>): Promise<Reply>;
   /**
    * What of this endpoint's answers the service keeps (libs/rest/read-cache.ts): `guests` names the
@@ -201,8 +209,22 @@ export interface Handler<P extends AnyParams = AnyParams, C extends PropertyKey 
   keep?: { guests(ctx: HandlerContext<P>): string | undefined | Promise<string | undefined> };
 }
 
+/** Entries of a service's Allow table at most; when full it starts again (endpoints × capability sets × states stay few). */
+const ALLOW_TABLE_MAX = 10_000;
+
+/** A capability set as a key: the same for every caller with the same capabilities, made once per set. */
+const capsKeys = new WeakMap<readonly string[], string>();
+function capsKey(user: AuthUser | null): string {
+  if (!user) return '';
+  let key = capsKeys.get(user.caps);
+  if (key === undefined) capsKeys.set(user.caps, (key = `caps:${user.caps.join('\u0001')}`));
+  return key;
+}
+
 export class ServiceApp {
   private readonly handlers = new Map<string, Handler>();
+  /** Allow's table: a permission check's answer by endpoint, capability set and the state its handler declares (Handler.allowState). */
+  private readonly allowTable = new Map<string, boolean>();
 
   /**
    * @param cache what the service keeps between requests; the handlers' `keep` declarations and
@@ -249,7 +271,16 @@ export class ServiceApp {
     if (!h) return false;
     if (!h.permission) return true;
     try {
-      return (await h.permission(ctx)) === true;
+      const state = h.allowState ? await h.allowState(ctx) : undefined;
+      if (state === undefined) return (await h.permission(ctx)) === true;
+      const key = `${ep.id}\u0000${capsKey(ctx.user)}\u0000${state}`;
+      let ok = this.allowTable.get(key);
+      if (ok === undefined) {
+        ok = (await h.permission(ctx)) === true;
+        if (this.allowTable.size >= ALLOW_TABLE_MAX) this.allowTable.clear();
+        this.allowTable.set(key, ok);
+      }
+      return ok;
     } catch {
       return false;
     }

@@ -77,3 +77,14 @@ export function mayWriteAs(user: Caller, type: CapabilityType, author: unknown):
   if (typeof author !== 'number' || author === 0 || author === user?.id) return true;
   return can(user, `edit_others_${plural(type)}`);
 }
+
+/**
+ * What the record checks of a write read besides the caller's capabilities (canEditRecord,
+ * canDeleteRecord, mayWriteAs): the target's status and whether the caller wrote it (`none` without a
+ * target), and whether an `author` argument names someone else. A key of ServiceApp's Allow table
+ * (Handler.allowState) for checks made of those alone.
+ */
+export function writeState(user: Caller, doc: { status: string; author: number } | null, author: unknown): string {
+  const target = doc ? `${doc.status}:${doc.author === user?.id ? 'own' : 'other'}` : 'none';
+  return `${target}:${typeof author !== 'number' || author === 0 || author === user?.id ? 'self' : 'other'}`;
+}

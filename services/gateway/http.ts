@@ -21,7 +21,7 @@ import { jsonpCallback } from './middleware/jsonp';
 import { parseRequestBody } from './middleware/parse-body';
 import { requestBody } from './middleware/request-body';
 import { requestLog } from './middleware/request-log';
-import { answering, findRestRoute, forSite } from './middleware/route';
+import { answering, findRestRoute, siteOrRest } from './middleware/route';
 import { homePage, labelSitePath, unanswered } from './middleware/site-pages';
 import { siteIndex } from './middleware/site-index';
 
@@ -56,25 +56,24 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
   app.use(requestLog());
   app.use(opsEndpoints(opts.ready));
   app.use(findRestRoute(rest));
-
-  // The site's own pages. The iCalendar feed of the event list (/events/?ical=1) comes before any page under /events/.
-  app.use(forSite(icalFeed(rest, site)));
-  app.use(forSite(labelSitePath));
-  if (files) app.use(forSite(answering((ctx) => serveUpload(ctx, files))));
-  if (calendar) app.use(forSite(answering(calendar)));
-  // Before the home page: `/?post_type=vendor_events&p=ID` is an event's address.
-  if (calendarSingles) app.use(forSite(answering(calendarSingles)));
-  if (pages) app.use(forSite(answering((ctx) => pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))));
-  app.use(forSite(answering(homePage(site))));
-  app.use(forSite(unanswered));
-
-  // A REST request.
-  app.use(jsonpCallback(site));
-  app.use(requestBody(site, opts.maxBodyBytes));
-  app.use(authenticate(site, opts.auth));
-  app.use(siteIndex(site, rest.registry));
-  app.use(parseRequestBody());
-  app.use(dispatchRest(rest, site));
+  app.use(
+    siteOrRest(
+      // The site's own pages. The iCalendar feed of the event list (/events/?ical=1) comes before any page under /events/.
+      [
+        icalFeed(rest, site),
+        labelSitePath,
+        ...(files ? [answering((ctx) => serveUpload(ctx, files))] : []),
+        ...(calendar ? [answering(calendar)] : []),
+        // Before the home page: `/?post_type=vendor_events&p=ID` is an event's address.
+        ...(calendarSingles ? [answering(calendarSingles)] : []),
+        ...(pages ? [answering((ctx) => pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))] : []),
+        answering(homePage(site)),
+        unanswered,
+      ],
+      // A REST request.
+      [jsonpCallback(site), requestBody(site, opts.maxBodyBytes), authenticate(site, opts.auth), siteIndex(site, rest.registry), parseRequestBody(), dispatchRest(rest, site)],
+    ),
+  );
 
   return app;
 }

@@ -1,7 +1,7 @@
 /** vendor/events/v1 events: archive, create, and get/update/delete by id and by slug (reference: Archive_Event, Single_Event, Single_Event_Slug). */
 import { can, canDeleteRecord, canEditRecord, canReadRecord, type Caller } from '#libs/auth/user';
 import { versionOf, viewerKey } from '#libs/rest/presented';
-import { mayWriteAs } from '../access';
+import { mayWriteAs, writeState } from '../access';
 import { EVENT_TYPE } from '#libs/calendar/meta';
 import type { PostDoc } from '#libs/posts/types';
 import { invalidParams } from '#libs/rest/errors';
@@ -40,6 +40,12 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
     const id = namedId(ctx);
     return slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
   });
+}
+
+/** What the update and delete checks read besides the caller's capabilities (Handler.allowState): the target event's state and the `author` argument's. */
+async function eventState(ctx: HandlerContext, deps: CalendarDeps): Promise<string> {
+  const doc = await target(ctx, deps);
+  return writeState(ctx.user, doc?.type === EVENT_TYPE ? doc : null, ctx.params.author);
 }
 
 /**
@@ -159,6 +165,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
       return true;
     },
     permission: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.input.author),
+    allowState: async (ctx) => writeState(ctx.user, null, ctx.input.author),
     async handle(ctx) {
       const doc = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), null);
       return single(ctx, deps, doc, 201);
@@ -191,6 +198,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         if (!mayWriteAs(ctx.user, 'vendor_event', ctx.input.author)) return false;
         return doc?.type === EVENT_TYPE ? canEditRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'edit_vendor_events');
       },
+      allowState: async (ctx) => eventState(ctx, deps),
       async handle(ctx) {
         const doc = await existingEvent(ctx, deps);
         const saved = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), doc);
@@ -207,6 +215,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
         const doc = await target(ctx, deps);
         return doc?.type === EVENT_TYPE ? canDeleteRecord(ctx.user, 'vendor_event', doc) : can(ctx.user, 'delete_vendor_events');
       },
+      allowState: async (ctx) => eventState(ctx, deps),
       async handle(ctx) {
         const doc = await existingEvent(ctx, deps);
         if (doc.status === 'trash') throw calendarErrors.inTrash('event');

@@ -14,7 +14,7 @@ import { shared } from '#libs/rest/params';
 import type { HandlerContext, ServiceApp } from '#libs/rest/service';
 import { VENDOR_LINKED_ENDPOINTS } from '#libs/routes/vendor-events/index';
 import type { Filter } from '#libs/store/types';
-import { listStatuses, mayWriteAs, readableFilter } from '../access';
+import { listStatuses, mayWriteAs, readableFilter, writeState } from '../access';
 import type { CalendarDeps } from '../deps';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { archiveEnvelope, archiveHeaders, pathSlug, through } from '../http';
@@ -160,6 +160,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
       return true;
     },
     permission: async (ctx) => can(ctx.user, editCap) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
+    allowState: async (ctx) => writeState(ctx.user, null, ctx.input.author),
     async handle(ctx) {
       const { image } = await checked(ctx, deps, kind);
       const { doc, existing } = await saveLinked(deps, ctx.user, kind, inputOf(ctx, kind), image, null);
@@ -191,6 +192,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         if (!mayWriteAs(ctx.user, kind.cap, ctx.input.author)) return false;
         return doc ? canEditRecord(ctx.user, kind.cap, doc) : can(ctx.user, editCap);
       },
+      allowState: async (ctx) => writeState(ctx.user, await target(ctx, deps, kind), ctx.input.author),
       async handle(ctx) {
         const doc = await mustExist(ctx, deps, kind);
         const { image } = await checked(ctx, deps, kind);
@@ -208,6 +210,7 @@ export function bindLinked(app: ServiceApp, deps: CalendarDeps, kind: LinkedKind
         const doc = await target(ctx, deps, kind);
         return doc ? canDeleteRecord(ctx.user, kind.cap, doc) : can(ctx.user, `delete_${kind.cap}s`);
       },
+      allowState: async (ctx) => writeState(ctx.user, await target(ctx, deps, kind), undefined),
       async handle(ctx) {
         const doc = await mustExist(ctx, deps, kind);
         if (doc.status === 'trash') throw calendarErrors.inTrash(kind.key);

@@ -66,7 +66,8 @@ export function findRestRoute(rest: RestServer): Koa.Middleware {
       return next();
     }
     delete query.rest_route;
-    ctx.state.route = rest.routeOf(path);
+    const matched = rest.matchPath(path);
+    ctx.state.route = matched.match?.route.pattern;
     const input: RestInput = {
       method: ctx.method,
       path,
@@ -76,6 +77,7 @@ export function findRestRoute(rest: RestServer): Koa.Middleware {
       user: null,
       requestId: stateString(ctx, 'requestId') ?? '',
       ip: clientIp(ctx),
+      matched,
     };
     found.set(ctx, { query, rest: { input, pretty: query._pretty !== undefined, raw: Buffer.alloc(0) } });
     return next();
@@ -90,9 +92,23 @@ export function forRest(mw: (ctx: Koa.Context, call: RestCall, next: Koa.Next) =
   };
 }
 
-/** A middleware of the site's own pages; REST requests pass by. */
-export function forSite(mw: Koa.Middleware): Koa.Middleware {
-  return (ctx, next) => (foundOf(ctx).rest ? next() : mw(ctx, next));
+/** Runs middleware in order as one: each one's `next` is the following one, the last one's the outer `next`. */
+function chain(mws: Koa.Middleware[]): Koa.Middleware {
+  return (ctx, next) => {
+    const at = (i: number): Promise<void> => (i === mws.length ? next() : Promise.resolve(mws[i](ctx, () => at(i + 1))));
+    return at(0);
+  };
+}
+
+/**
+ * The two ways on from findRestRoute: a REST request runs only the REST middleware, any other request
+ * only the site's pages, so neither passes through the other's (as it would, each asking and passing
+ * by, if all were in one line).
+ */
+export function siteOrRest(site: Koa.Middleware[], restMw: Koa.Middleware[]): Koa.Middleware {
+  const sitePages = chain(site);
+  const restPipeline = chain(restMw);
+  return (ctx, next) => (foundOf(ctx).rest ? restPipeline(ctx, next) : sitePages(ctx, next));
 }
 
 /** A page that answers some requests (true) and leaves the rest to the next middleware. */

@@ -8,12 +8,12 @@ import type { RestOutput } from '#libs/rest/server';
 import type { Site } from '#libs/rest/site';
 import type { RestCall } from './route';
 
-const BASE_HEADERS: Record<string, string> = {
+const BASE_HEADERS = Object.entries({
   'X-Robots-Tag': 'noindex',
   'X-Content-Type-Options': 'nosniff',
   'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, X-View-Nonce, X-TEC-Wizard-Nonce, Link, Idempotent-Replayed',
   'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Idempotency-Key',
-};
+});
 
 export interface WriteOptions {
   loggedIn: boolean;
@@ -24,13 +24,14 @@ export interface WriteOptions {
 
 export function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: WriteOptions): void {
   ctx.status = out.status;
-  const discovery = `<${site.restRoot}>; rel="https://api.w.org/"`;
-  for (const [k, v] of Object.entries(BASE_HEADERS)) ctx.set(k, v);
-  for (const [k, v] of Object.entries(out.headers)) ctx.set(k, v);
-  for (const [k, v] of Object.entries(retryAfterHeader(out.status, out.body))) if (!out.headers[k]) ctx.set(k, v);
+  // Every value here is a string and nothing is sent yet: straight to Node's response, as ctx.set would.
+  const res = ctx.res;
+  for (const [k, v] of BASE_HEADERS) res.setHeader(k, v);
+  for (const k in out.headers) res.setHeader(k, out.headers[k]);
+  for (const [k, v] of Object.entries(retryAfterHeader(out.status, out.body))) if (!out.headers[k]) res.setHeader(k, v);
   // The reference sends the discovery link first and a response's own Link header (paging, an item's
   // alternate page) replaces it, as PHP's header() does: one or the other, never both.
-  ctx.set('Link', out.headers.Link ?? discovery);
+  res.setHeader('Link', out.headers.Link ?? `<${site.restRoot}>; rel="https://api.w.org/"`);
   const origin = ctx.get('Origin');
   if (origin) {
     ctx.set('Access-Control-Allow-Origin', origin);
@@ -41,8 +42,8 @@ export function writeRest(ctx: Koa.Context, site: Site, out: RestOutput, opts: W
   // No-cache for a signed-in caller, and for a 4xx of a method overridden by X-HTTP-Method-Override (not `_method`).
   const overridden = !!ctx.get('X-HTTP-Method-Override') && !/(^|&)_method=/i.test(ctx.querystring);
   if (opts.loggedIn || (overridden && out.status >= 400 && out.status < 500)) {
-    ctx.set('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT');
-    ctx.set('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+    res.setHeader('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT');
+    res.setHeader('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
   }
   // A non-JSON answer with validators (an iCalendar export) answers a matching conditional GET with 304.
   if (out.raw && out.status === 200 && out.headers.ETag && ctx.fresh) {
