@@ -17,12 +17,16 @@
  * (BENCH_ONLY filters them too) measured on each size in turn; then one table of requests/s, p99 and
  * user-mode CPU time per request per row and size, with each row's spread over the sizes, and each
  * service's peak RSS.
+ *
+ * BENCH_ONLY=geoloc runs only the extended edition's geofence list at 1,000 and 100,000 venues
+ * (bench/geoloc.ts; BENCH_GEO_VENUES changes the sizes); the full run ends with it.
  */
 import { ENDPOINTS } from './endpoints';
 import { runImportBench } from './import';
 import { runKsesBench } from './kses';
 import { runLimit } from './limit';
 import { runFeedImportBench } from './import-feed';
+import { runGeolocBench } from './geoloc';
 import { CONNECTIONS, DURATION, ONLY, QUICK, randomPort, REPEAT, SCALE, SCALES, selected, SERVICE_LOG_LEVEL, WARMUP, writeResults } from './options';
 import { allInOneEnv } from './processes';
 import { runRows, type RowResult } from './rows';
@@ -91,16 +95,19 @@ async function main(): Promise<void> {
 
 (SCALES
   ? scaling(SCALES)
-  : QUICK
-    ? main()
-    : main()
-        // The HTML filter's cost per call (bench/kses.ts), then the import figures (events per second per
-        // worker process, peak memory) after the endpoints; bench/import.ts.
-        .then(async () => {
-          if (!ONLY || ONLY.has('kses')) runKsesBench();
-          if (!ONLY || ONLY.has('import')) await runImportBench();
-          if (!ONLY || ONLY.has('import') || ONLY.has('feed')) await runFeedImportBench();
-        })
+  : ONLY?.size === 1 && ONLY.has('geoloc')
+    ? runGeolocBench()
+    : QUICK
+      ? main()
+      : main()
+          // The HTML filter's cost per call (bench/kses.ts), then the import figures (events per second per
+          // worker process, peak memory) after the endpoints; bench/import.ts.
+          .then(async () => {
+            if (!ONLY || ONLY.has('kses')) runKsesBench();
+            if (!ONLY || ONLY.has('import')) await runImportBench();
+            if (!ONLY || ONLY.has('import') || ONLY.has('feed')) await runFeedImportBench();
+            if (!ONLY || ONLY.has('geoloc')) await runGeolocBench();
+          })
 ).catch((e) => {
   console.error(e);
   process.exit(1);

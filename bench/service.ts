@@ -10,6 +10,8 @@ import { allInOneEnv, peakRssMiB, stopAll, waitReady } from './processes';
 import { AUTHOR_APP_PASSWORD, AUTHOR_LOGIN, seed, type Seeded } from './seed';
 
 export const ADMIN_APP_PASSWORD = 'benchBENCHbench1234ABCDE';
+
+const isCustom = (s: number | SeedSizes | CustomData): s is CustomData => typeof s === 'object' && 'seed' in s;
 const env = process.env;
 
 /** A service a benchmark started on a fresh, seeded store. */
@@ -27,11 +29,18 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** Another data set than PERFORMANCE.md's (bench/geoloc.ts): its seeder, its label, and the service's extra environment. */
+export interface CustomData {
+  label: string;
+  seed(dataDir: string): Promise<Seeded>;
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
  * Seeds a fresh store in a temporary folder and starts the all-in-one service on it, on `port`; with
  * `copy`, the seeded store is first copied to a folder of its own (`copyDir`), for the minimal app.
  */
-export async function startService(sizes: number | SeedSizes, port: number, copy = false): Promise<Service> {
+export async function startService(sizes: number | SeedSizes | CustomData, port: number, copy = false): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecs-bench-'));
   const copyDir = copy ? mkdtempSync(join(tmpdir(), 'ecs-bench-minimal-')) : '';
   const baselineDir = copy && env.BENCH_BASELINE ? mkdtempSync(join(tmpdir(), 'ecs-bench-baseline-')) : '';
@@ -45,11 +54,13 @@ export async function startService(sizes: number | SeedSizes, port: number, copy
       ...allInOneEnv({ port, dataDir, adminPassword: 'bench-admin-password', appPassword: ADMIN_APP_PASSWORD, redisUrl: env.BENCH_REDIS_URL }),
       BENCH_COUNT_SQL: '1',
       LOG_LEVEL: SERVICE_LOG_LEVEL,
+      ...(isCustom(sizes) ? sizes.env : {}),
     };
 
-    console.log(`seeding the data set (${typeof sizes === 'number' ? `scale ${sizes}` : `${sizes.events} events, ${sizes.posts} posts`}) into ${dataDir} ...`);
+    const what = typeof sizes === 'number' ? `scale ${sizes}` : isCustom(sizes) ? sizes.label : `${sizes.events} events, ${sizes.posts} posts`;
+    console.log(`seeding the data set (${what}) into ${dataDir} ...`);
     const t0 = Date.now();
-    const seeded = await seed(dataDir, sizes);
+    const seeded = isCustom(sizes) ? await sizes.seed(dataDir) : await seed(dataDir, sizes);
     const seedSeconds = Number(((Date.now() - t0) / 1000).toFixed(1));
     console.log(
       `seeded in ${seedSeconds} s: ${Object.entries(seeded.counts)
