@@ -71,7 +71,14 @@ export function createGatewayApp(opts: GatewayOptions): Koa {
         unanswered,
       ],
       // A REST request.
-      [jsonpCallback(site), requestBody(site, opts.maxBodyBytes), authenticate(site, opts.auth), siteIndex(site, rest.registry), parseRequestBody(), dispatchRest(rest, site)],
+      [
+        jsonpCallback(site),
+        requestBody(site, opts.maxBodyBytes),
+        authenticate(site, opts.auth),
+        siteIndex(site, rest.registry),
+        parseRequestBody(),
+        dispatchRest(rest, site),
+      ],
     ),
   );
 
