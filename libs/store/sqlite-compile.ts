@@ -107,7 +107,6 @@ export interface TableInfo {
   fields: Map<string, FieldType>;
   arrays: Map<string, ArrayField>;
   insertSql: string;
-  updateSql: string;
   columns: Array<[path: string, type: FieldType]>;
 }
 
@@ -122,6 +121,11 @@ export function companionValues(info: TableInfo, arr: ArrayField, values: unknow
   return (arr.companions ?? []).map((c) => values[1 + info.columns.findIndex(([p]) => p === c)]);
 }
 
+/** The UPDATE of a row's JSON and of these columns only (the indexes on other columns are left as they are). */
+export function updateSql(info: TableInfo, columns: string[]): string {
+  return `UPDATE ${info.table} SET doc = ?${columns.map((c) => `, ${q(c)} = ?`).join('')} WHERE rid = ?`;
+}
+
 export function buildTableInfo(name: string, fields: Map<string, FieldType>, arrays: Map<string, ArrayField>): TableInfo {
   const columns = [...fields.entries()];
   const cols = columns.map(([p]) => q(p));
@@ -132,7 +136,6 @@ export function buildTableInfo(name: string, fields: Map<string, FieldType>, arr
     arrays,
     columns,
     insertSql: `INSERT INTO ${q(name)} (doc${cols.map((c) => `, ${c}`).join('')}) VALUES (?${cols.map(() => ', ?').join('')})`,
-    updateSql: `UPDATE ${q(name)} SET doc = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE rid = ?`,
   };
 }
 
