@@ -14,6 +14,7 @@
 import type { ArgDecl } from '../rest/registry';
 import type { ValueOf } from '../rest/params';
 import type { CollectionSpec, Filter } from '../store/types';
+import { EVENT_TYPE } from './meta';
 
 type Index = NonNullable<CollectionSpec['indexes']>[number];
 
@@ -44,7 +45,7 @@ export const EVENT_FILTERS = {
     ec: { description: 'Limit result set to featured events only.', type: 'boolean' },
     where: (featured) => ({ featured }),
     echo: (featured) => (featured ? 1 : 0),
-    index: { keys: ['type', 'featured', 'status', 'event_start'] },
+    index: { keys: ['type', 'featured', 'status', 'event_start'], partial: { type: EVENT_TYPE } },
   }),
 };
 

@@ -3,7 +3,10 @@
  * list filter of the API is served by one of these indexes.
  */
 import { eventFilterIndexes } from '../calendar/event-filters';
+import { EVENT_TYPE, VENUE_TYPE } from '../calendar/meta';
 import type { CollectionSpec } from '../store/types';
+
+const EVENTS_ONLY = { type: EVENT_TYPE };
 
 /** Every post-like record: posts, pages, revisions, autosaves, events, venues, organizers, imports. */
 export const POSTS: CollectionSpec = {
@@ -62,12 +65,14 @@ export const POSTS: CollectionSpec = {
     { keys: ['type', 'author'] },
     { keys: ['type', 'parent', 'menu_order'] },
     { keys: ['type', 'modified_gmt'] },
-    { keys: ['type', 'event_start', 'event_end'] },
-    { keys: ['type', 'status', 'event_start'] },
+    // Indexes only one type's lists use are partial: the records of other types are not written into
+    // them (a post, venue or attachment skips the event indexes, an event the venue and media ones).
+    { keys: ['type', 'event_start', 'event_end'], partial: EVENTS_ONLY },
+    { keys: ['type', 'status', 'event_start'], partial: EVENTS_ONLY },
     // The event archive: status, listing visibility and the date window in one index (counts read only the index).
-    { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] },
+    { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'], partial: EVENTS_ONLY },
     // Venues by position: the bounding box of a geofence (libs/calendar/geo.ts).
-    { keys: ['type', 'venue_lat', 'venue_lng'] },
+    { keys: ['type', 'venue_lat', 'venue_lng'], partial: { type: VENUE_TYPE } },
     // The category and tag archives: a term, then the date window, without reading the whole term
     // (MongoDB: a multikey compound index; SQLite: the terms side table copies the dates, sqlite-companions.ts).
     { keys: ['terms', 'event_start', 'event_end'] },
@@ -79,7 +84,7 @@ export const POSTS: CollectionSpec = {
     { keys: ['ea_key'], unique: true, sparse: true },
     { keys: ['ea_record'], sparse: true },
     // The media list: status, then the MIME types of media_type/mime_type, in date order.
-    { keys: ['type', 'status', 'mime_type', 'date'] },
+    { keys: ['type', 'status', 'mime_type', 'date'], partial: { type: 'attachment' } },
     { keys: ['source_url'], sparse: true },
     { keys: ['featured_media'] },
   ],

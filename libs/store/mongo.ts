@@ -156,7 +156,11 @@ export class MongoStore implements Store {
         for (const k of ix.keys) keys[assertPath(k)] = 1;
         leading.add(ix.keys[0]);
         // Options only when set, so re-running ensure() matches the existing index exactly.
-        await createOrReplaceIndex(c, spec.name, keys, { ...(ix.unique ? { unique: true } : {}), ...(ix.sparse ? { sparse: true } : {}) });
+        await createOrReplaceIndex(c, spec.name, keys, {
+          ...(ix.unique ? { unique: true } : {}),
+          ...(ix.sparse ? { sparse: true } : {}),
+          ...(ix.partial ? { partialFilterExpression: { ...ix.partial } } : {}),
+        });
       }
       // Array fields get an ordinary (multikey) index unless a declared index already starts with them.
       for (const f of Object.keys(spec.arrays ?? {})) {

@@ -19,6 +19,7 @@ import {
   sqlRow,
   sqlText,
   toColumn,
+  updateSql,
 } from './sqlite-compile';
 import type { ColValue, TableInfo } from './sqlite-compile';
 import { applyUpdate } from './sqlite-update';
@@ -229,6 +230,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
         // so applying the update does not change them).
         const oldLists = arrays.map(([p, arr]) => arrayValues(arr.type, getPath(after, p)));
         const oldCompanions = arrays.map(([, arr]) => (arr.companions ?? []).map((c) => toColumn(info.fields.get(c)!, getPath(after, c)) ?? null));
+        const oldColumns = info.columns.map(([p, type]) => toColumn(type, getPath(after, p)) ?? null);
         applyUpdate(after, update);
         const text = encodeDoc(after);
         last = after;
@@ -237,7 +239,17 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
         modified++;
         const values: unknown[] = [text];
         for (const [p, type] of info.columns) values.push(toColumn(type, getPath(after, p)) ?? null);
-        this.store.stmt(info.updateSql).run(...values, row.rid);
+        // Only the columns whose value moved are set, so SQLite rewrites only the indexes on them (a term
+        // count's $inc touches the count index, not every index of the row).
+        const changed = info.columns.flatMap((_, i) => (values[1 + i] === oldColumns[i] ? [] : [i]));
+        this.store
+          .stmt(
+            updateSql(
+              info,
+              changed.map((i) => info.columns[i][0]),
+            ),
+          )
+          .run(text, ...changed.map((i) => values[1 + i]), row.rid);
         for (const [i, [p, arr]] of arrays.entries()) {
           const oldList = oldLists[i];
           const newList = arrayValues(arr.type, getPath(after, p));

@@ -31,7 +31,8 @@ export function createCompanionIndex(db: Database.Database, info: TableInfo, ix:
   const [first, ...rest] = ix.keys;
   const arr = info.arrays.get(first);
   if (!arr || rest.length === 0) return null;
-  if (ix.unique || ix.sparse) throw new Error(`${info.name}: an index on array field ${first} with other keys can be neither unique nor sparse`);
+  if (ix.unique || ix.sparse || ix.partial)
+    throw new Error(`${info.name}: an index on array field ${first} with other keys can be neither unique, sparse nor partial`);
   for (const k of rest) {
     assertPath(k);
     if (!info.fields.has(k)) throw new Error(`${info.name}: index key ${k} after array field ${first} must be declared in fields`);

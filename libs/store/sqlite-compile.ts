@@ -107,8 +107,14 @@ export interface TableInfo {
   fields: Map<string, FieldType>;
   arrays: Map<string, ArrayField>;
   insertSql: string;
-  updateSql: string;
   columns: Array<[path: string, type: FieldType]>;
+  /**
+   * Per text field, the values its partial indexes are conditioned on (`type` -> vendor_events, ...).
+   * An equality on the field is written with the value as a literal when it is one of them, so SQLite
+   * sees it implies the index's condition, and as `+?` otherwise: a plain `?` compared with a partial
+   * index's value would make SQLite prepare the statement again at every run.
+   */
+  partial: Map<string, Set<string>>;
 }
 
 /** An INSERT of `count` (doc, value, companions...) rows into a side table; existing pairs are left as they are. */
@@ -122,7 +128,17 @@ export function companionValues(info: TableInfo, arr: ArrayField, values: unknow
   return (arr.companions ?? []).map((c) => values[1 + info.columns.findIndex(([p]) => p === c)]);
 }
 
-export function buildTableInfo(name: string, fields: Map<string, FieldType>, arrays: Map<string, ArrayField>): TableInfo {
+/** The UPDATE of a row's JSON and of these columns only (the indexes on other columns are left as they are). */
+export function updateSql(info: TableInfo, columns: string[]): string {
+  return `UPDATE ${info.table} SET doc = ?${columns.map((c) => `, ${q(c)} = ?`).join('')} WHERE rid = ?`;
+}
+
+export function buildTableInfo(
+  name: string,
+  fields: Map<string, FieldType>,
+  arrays: Map<string, ArrayField>,
+  partial: Map<string, Set<string>> = new Map(),
+): TableInfo {
   const columns = [...fields.entries()];
   const cols = columns.map(([p]) => q(p));
   return {
@@ -131,8 +147,8 @@ export function buildTableInfo(name: string, fields: Map<string, FieldType>, arr
     fields,
     arrays,
     columns,
+    partial,
     insertSql: `INSERT INTO ${q(name)} (doc${cols.map((c) => `, ${c}`).join('')}) VALUES (?${cols.map(() => ', ?').join('')})`,
-    updateSql: `UPDATE ${q(name)} SET doc = ?${cols.map((c) => `, ${c} = ?`).join('')} WHERE rid = ?`,
   };
 }
 
@@ -291,7 +307,7 @@ export class Compiler {
     const colType = this.info.fields.get(p);
     if (colType) {
       const c = toColumn(colType, v);
-      if (c !== undefined) return `t.${q(p)} ${sqlOp} ${this.b.bind(c)}`;
+      if (c !== undefined) return `t.${q(p)} ${sqlOp} ${op === 'eq' ? this.equal(p, c) : this.b.bind(c)}`;
     }
     const arr = this.info.arrays.get(p);
     if (arr) {
@@ -300,6 +316,15 @@ export class Compiler {
       if (c !== undefined) return `t.rid IN (SELECT s.doc FROM ${q(arr.table)} AS s WHERE s.value ${sqlOp} ${this.b.bind(c)})`;
     }
     return jsonAny(p, jsonTest(this.b, sqlOp, v));
+  }
+
+  /** The right side of an equality on a declared column (TableInfo.partial: a partial index's value as a literal; `+?` for other values of its field). */
+  private equal(p: string, c: ColValue): string {
+    const values = this.info.partial.get(p);
+    if (!values) return this.b.bind(c);
+    // The value is one the code declared (PARTIAL_VALUE: a plain word), never the caller's text.
+    if (typeof c === 'string' && values.has(c)) return `'${c}'`;
+    return `+${this.b.bind(c)}`;
   }
 
   private in(p: string, values: Scalar[]): string {
@@ -321,7 +346,7 @@ export class Compiler {
     // One typed value is an equality: the planner can then use it as an index prefix (a status IN (...)
     // before a date range stops SQLite from walking the date index in order, and it sorts instead).
     if (typed.length === 1) {
-      parts.push(colType ? `t.${q(p)} = ${this.b.bind(typed[0])}` : this.member(arr!, typed[0]));
+      parts.push(colType ? `t.${q(p)} = ${this.equal(p, typed[0])}` : this.member(arr!, typed[0]));
     } else if (typed.length > 0) {
       // The list travels as one JSON parameter, so every longer list shares one prepared statement.
       const list = `(SELECT value FROM json_each(${this.b.bind(JSON.stringify(typed))}))`;

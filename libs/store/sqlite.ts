@@ -25,7 +25,7 @@ import { SqliteCollection } from './sqlite-collection';
 import { arrayValues, buildTableInfo, Compiler, docRow, getPath, q, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
 import type { ArrayField, TableInfo } from './sqlite-compile';
 import { duplicateKey, isUniqueViolation } from './sqlite-errors';
-import { FIELD_TYPES, RESERVED_COLUMNS, SQL_TYPE, fieldRow, indexName, isFieldType } from './sqlite-schema';
+import { FIELD_TYPES, PARTIAL_VALUE, RESERVED_COLUMNS, SQL_TYPE, fieldRow, indexName, isFieldType, partialValues } from './sqlite-schema';
 import { SqliteUnits } from './sqlite-unit';
 import { PopularValues } from './sqlite-popular';
 import { createCompanionIndex, sideCompanions } from './sqlite-companions';
@@ -130,7 +130,7 @@ export class SqliteStore implements Store {
       else t.arrays.set(r.path, { type: r.type, table: `${r.collection}:${r.path}` });
     }
     for (const t of byName.values()) for (const arr of t.arrays.values()) arr.companions = sideCompanions(this.db, arr.table);
-    for (const [name, t] of byName) this.tables.set(name, buildTableInfo(name, t.fields, t.arrays));
+    for (const [name, t] of byName) this.tables.set(name, buildTableInfo(name, t.fields, t.arrays, partialValues(this.db, name)));
   }
 
   /** Table metadata; a collection used before ensure() gets a bare table (JSON only), as MongoDB would. */
@@ -249,6 +249,7 @@ export class SqliteStore implements Store {
       if (fresh.length > 0) this.backfill(next, fresh);
       const made = new Set((spec.indexes ?? []).map((ix) => this.createIndex(next, ix)));
       this.dropReplacedIndexes(next, spec, made);
+      next.partial = partialValues(this.db, name);
       return next;
     })();
     // Published only after the commit, so a failed ensure() leaves the in-memory layout as it was.
@@ -284,14 +285,14 @@ export class SqliteStore implements Store {
    * unique replaces the plain one), so a changed declaration takes effect on an existing store.
    */
   private dropReplacedIndexes(info: TableInfo, spec: CollectionSpec, made: Set<string | null>): void {
+    const existing = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).pluck().all(info.name).map(sqlText);
     for (const ix of spec.indexes ?? []) {
       const keys = this.indexKeys(info, ix);
       if (keys.length === 0) continue;
-      for (const unique of [false, true]) {
-        for (const sparse of [false, true]) {
-          const variant = indexName(info.name, keys, unique, sparse);
-          if (!made.has(variant)) this.db.exec(`DROP INDEX IF EXISTS ${q(variant)}`);
-        }
+      // The same keys under other options (unique, sparse, a partial condition: `:...` after the keys).
+      const base = indexName(info.name, keys, false, false);
+      for (const variant of existing) {
+        if ((variant === base || variant.startsWith(`${base}:`)) && !made.has(variant)) this.db.exec(`DROP INDEX IF EXISTS ${q(variant)}`);
       }
     }
   }
@@ -299,6 +300,10 @@ export class SqliteStore implements Store {
   /** The keys of a declared index that get a column index (array fields are served by their side table). */
   private indexKeys(info: TableInfo, ix: NonNullable<CollectionSpec['indexes']>[number]): string[] {
     if (!Array.isArray(ix.keys) || ix.keys.length === 0) throw new Error(`${info.name}: an index needs keys`);
+    for (const [f, v] of Object.entries(ix.partial ?? {})) {
+      if (info.fields.get(assertPath(f)) !== 'text') throw new Error(`${info.name}: a partial index's field ${f} must be a declared text field`);
+      if (typeof v !== 'string' || !PARTIAL_VALUE.test(v)) throw new Error(`${info.name}: a partial index's value must be a plain word, not ${String(v)}`);
+    }
     const keys: string[] = [];
     for (const k of ix.keys) {
       assertPath(k);
@@ -319,9 +324,13 @@ export class SqliteStore implements Store {
     if (companion) return companion;
     const keys = this.indexKeys(info, ix);
     if (keys.length === 0) return null;
-    const name = indexName(info.name, keys, ix.unique === true, ix.sparse === true);
-    // MongoDB's sparse index leaves out documents that have none of the keys.
-    const where = ix.sparse ? ` WHERE ${keys.map((k) => `${q(k)} IS NOT NULL`).join(' OR ')}` : '';
+    const name = indexName(info.name, keys, ix.unique === true, ix.sparse === true, ix.partial);
+    // MongoDB's sparse index leaves out documents that have none of the keys; a partial one those without its values.
+    const conditions = [
+      ...(ix.sparse ? [`(${keys.map((k) => `${q(k)} IS NOT NULL`).join(' OR ')})`] : []),
+      ...Object.entries(ix.partial ?? {}).map(([f, v]) => `${q(f)} = '${v}'`),
+    ];
+    const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
     try {
       this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${q(name)} ON ${info.table} (${keys.map(q).join(', ')})${where}`);
     } catch (e) {

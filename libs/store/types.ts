@@ -96,7 +96,17 @@ export interface CollectionSpec {
   /** Fields holding arrays of scalars that filters look into (term ids, linked venue ids). */
   arrays?: Record<string, FieldType>;
   /** Compound indexes, in MongoDB key order. */
-  indexes?: Array<{ keys: string[]; unique?: boolean; sparse?: boolean }>;
+  indexes?: Array<{
+    keys: string[];
+    unique?: boolean;
+    sparse?: boolean;
+    /**
+     * Only the records whose text field holds this value are indexed (MongoDB: partialFilterExpression;
+     * SQLite: a partial index), so other records' writes skip it: `{ type: 'vendor_events' }` for the
+     * event-only indexes. A query uses it when it asks for that value by equality.
+     */
+    partial?: Record<string, string>;
+  }>;
 }
 
 export interface Store {
