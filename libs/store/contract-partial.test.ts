@@ -78,15 +78,16 @@ describe.each(STORE_KINDS)('partial indexes on %s', (_name, open) => {
   });
 
   it('the embedded store serves the value from the index, which holds only its records', async () => {
-    if (!(store instanceof SqliteStore)) return;
-    const plan = (f: Filter) => store.explain('typed', f, { sort: [['start', 1]] }).join('\n');
+    const sqlite = store;
+    if (!(sqlite instanceof SqliteStore)) return;
+    const plan = (f: Filter) => sqlite.explain('typed', f, { sort: [['start', 1]] }).join('\n');
     expect(plan({ type: 'event', start: { $gte: day(20) } })).toMatch(/USING (COVERING )?INDEX ix:typed:type\+start:where:type=event \(type=\? AND start>\?\)/);
     expect(plan({ type: { $in: ['event'] } })).toMatch(/ix:typed:type\+start:where:type=event/);
     expect(plan({ type: 'post' })).not.toMatch(/ix:typed:type\+start/);
-    const entries = store.db.prepare(`SELECT COUNT(*) FROM typed INDEXED BY "ix:typed:type+start:where:type=event" WHERE type = 'event'`).pluck().get();
+    const entries = sqlite.db.prepare(`SELECT COUNT(*) FROM typed INDEXED BY "ix:typed:type+start:where:type=event" WHERE type = 'event'`).pluck().get();
     expect(entries).toBe(20);
     // Reopened without ensure(), the store still knows the index's value.
-    const reopened = new SqliteStore({ dataDir: store.db.name.replace(/\/store\.sqlite$/, '') });
+    const reopened = new SqliteStore({ dataDir: sqlite.db.name.replace(/\/store\.sqlite$/, '') });
     try {
       expect(reopened.explain('typed', { type: 'event' }).join('\n')).toMatch(/ix:typed:type\+start:where:type=event/);
     } finally {
