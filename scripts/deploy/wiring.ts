@@ -92,7 +92,9 @@ export function resolveEnv(objects: K8sObject[], env: IEnvVar): { value?: string
     const data = secret.data?.[sk.key];
     if (data !== undefined) return { value: Buffer.from(data, 'base64').toString('utf8'), source: 'secret' };
     const plain = secret.stringData?.[sk.key];
-    return plain === undefined ? { problem: `Secret ${sk.name} has no key ${sk.key}`, source: 'secret' } : { value: plain, source: 'secret' };
+    if (plain !== undefined) return { value: plain, source: 'secret' };
+    // An optional key the Secret does not hold leaves the variable unset (GEOCODER_API_KEY without Google).
+    return sk.optional ? { source: 'secret' } : { problem: `Secret ${sk.name} has no key ${sk.key}`, source: 'secret' };
   }
   return { problem: 'no value, configMapKeyRef or secretKeyRef', source: 'none' };
 }
