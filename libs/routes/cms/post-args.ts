@@ -240,7 +240,8 @@ const listTail = () =>
     },
   }) satisfies Record<string, ArgDecl>;
 
-export function postCollectionArgs() {
+/** The list arguments every non-hierarchical post type's collection starts with, in the reference's order (up to `tax_relation`). */
+function flatCollectionHead() {
   return {
     ...listHead(),
     search_semantics: searchSemanticsArg(),
@@ -249,6 +250,12 @@ export function postCollectionArgs() {
     orderby: orderbyArg(POST_ORDERBY),
     ...listTail(),
     tax_relation: { description: 'Limit result set based on relationship between multiple taxonomies.', type: 'string', enum: ['AND', 'OR'] as const },
+  } satisfies Record<string, ArgDecl>;
+}
+
+export function postCollectionArgs() {
+  return {
+    ...flatCollectionHead(),
     categories: termLimitArg('categories', false, true),
     categories_exclude: termLimitArg('categories', true, true),
     tags: termLimitArg('tags', false, false),
@@ -268,13 +275,7 @@ const CATEGORY_EXCLUDE = `${CATEGORY_TAXONOMY}_exclude` as const;
 
 export function eventCollectionArgs() {
   return {
-    ...listHead(),
-    search_semantics: searchSemanticsArg(),
-    offset: offsetArg(),
-    order: orderArg('desc'),
-    orderby: orderbyArg(POST_ORDERBY),
-    ...listTail(),
-    tax_relation: { description: 'Limit result set based on relationship between multiple taxonomies.', type: 'string', enum: ['AND', 'OR'] as const },
+    ...flatCollectionHead(),
     tags: termLimitArg('tags', false, false),
     tags_exclude: termLimitArg('tags', true, false),
     [CATEGORY_TAXONOMY]: termLimitArg(CATEGORY_TAXONOMY, false, true),
