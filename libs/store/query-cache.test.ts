@@ -95,7 +95,15 @@ describe('QueryCache', () => {
     const values: unknown[] = [
       { type: 'event', status: { $in: ['publish', 'private'] }, event_start: { $gte: at, $lte: new Date(NaN) }, tag: at.toISOString() },
       { $or: [{ a: 1 }, { b: null }, { c: undefined }], d: [1, undefined, () => 1, 'x"y'], e: { f: { g: -0, h: NaN, i: Infinity } } },
-      { sort: [['event_start', 1], ['id', -1]], skip: 20, limit: 10, fields: ['id'] },
+      {
+        sort: [
+          ['event_start', 1],
+          ['id', -1],
+        ],
+        skip: 20,
+        limit: 10,
+        fields: ['id'],
+      },
       { nested: { toJSON: () => ({ at }) }, re: /x/, empty: {}, list: [] },
       [at, 'a\u2028b', true, null],
       'text',
