@@ -19,7 +19,12 @@ export const VIEW_NONCE_ACTION = '_view_rest';
 const NONCE_LENGTH = 16;
 const NONCE_SHAPE = new RegExp(`^[0-9a-f]{${NONCE_LENGTH}}$`);
 
+/** Nonces remembered at most (see Nonces.hash). */
+const MEMO_MAX = 10_000;
+
 export class Nonces {
+  private readonly memo = new Map<string, string>();
+
   constructor(
     private readonly key: Buffer,
     private readonly now: () => number = Date.now,
@@ -56,7 +61,16 @@ export class Nonces {
   private hash(tick: number, action: string, userId: number, session: string): string {
     // A nonce bound to no session hashes as it always did.
     const text = session ? `${tick}|${action}|${userId}|${session}` : `${tick}|${action}|${userId}`;
-    return createHmac('sha256', this.key).update(text).digest('hex').slice(0, NONCE_LENGTH);
+    // A nonce is the same for its whole tick: made once per tick, action, user and session, not per request
+    // (the calendar's archive answers carry two). The text holds the tick, so an old tick's entry is never
+    // asked for again; the memo is emptied when it grows past MEMO_MAX.
+    let nonce = this.memo.get(text);
+    if (nonce === undefined) {
+      nonce = createHmac('sha256', this.key).update(text).digest('hex').slice(0, NONCE_LENGTH);
+      if (this.memo.size >= MEMO_MAX) this.memo.clear();
+      this.memo.set(text, nonce);
+    }
+    return nonce;
   }
 
   /** A nonce for the action and user, bound to a session when its token is given (wp_get_session_token). */

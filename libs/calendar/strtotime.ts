@@ -301,7 +301,8 @@ const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function read(input: unknown, opts: ParseOptions): DateTime | null {
   const zone = zoneOf(opts.zone ?? 'UTC') ?? 'UTC';
-  const now = opts.now ? DateTime.fromJSDate(opts.now) : DateTime.now();
+  // Made only where a relative text needs it (a DateTime costs more than a remembered absolute date).
+  const nowOf = () => (opts.now ? DateTime.fromJSDate(opts.now) : DateTime.now());
   if (typeof input === 'number') return Number.isFinite(input) ? DateTime.fromSeconds(Math.trunc(input), { zone }) : null;
   if (typeof input !== 'string') return null;
   const text = input.trim();
@@ -318,7 +319,7 @@ function read(input: unknown, opts: ParseOptions): DateTime | null {
   const st = tokenize(text);
   if (st === 'invalid') return null;
   if (st !== 'unknown') {
-    const dt = build(st, zone, now);
+    const dt = build(st, zone, nowOf());
     // A full date with nothing relative means the same moment whenever it is read.
     if (st.date && !Number.isNaN(st.date.y) && !st.midnight && !st.weekday && !st.dayOf && Object.keys(st.rel).length === 0) {
       if (absolute.size >= ABSOLUTE_CACHE_SIZE) absolute.delete(absolute.keys().next().value!);
@@ -327,7 +328,7 @@ function read(input: unknown, opts: ParseOptions): DateTime | null {
     return dt;
   }
   // Only words (month names, phrases) are worth a second reader; digits alone were already judged.
-  return /[a-z]/i.test(text) ? viaChrono(text, zone, now) : null;
+  return /[a-z]/i.test(text) ? viaChrono(text, zone, nowOf()) : null;
 }
 
 /** Whether the reference would accept the text as a date (checked without a zone: any zone reads the same texts). */

@@ -15,6 +15,11 @@ export interface MergeInput {
   bodyType: 'json' | 'form' | 'none';
 }
 
+/** A default as a fresh value: an array or object is copied (a handler may change its own), a string or number is itself (structuredClone of a scalar costs a serialisation per argument per request). */
+export function defaultOf<T>(value: T): T {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
 export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -46,7 +51,7 @@ export function mergeParams(endpoint: EndpointDecl, input: MergeInput, urlParams
   for (const [name, decl] of Object.entries(endpoint.args)) {
     // A JSON null reads as "not set", so the default applies to it too.
     if ((merged[name] === undefined || merged[name] === null) && decl.default !== undefined) {
-      merged[name] = structuredClone(decl.default);
+      merged[name] = defaultOf(decl.default);
       if (!order.includes(name)) order.push(name);
     }
   }

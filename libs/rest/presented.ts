@@ -42,25 +42,51 @@ function holdsKept(value: unknown, depth: number): boolean {
   return children.some((v) => holdsKept(v, depth - 1));
 }
 
-function compose(value: unknown, depth: number): string | undefined {
-  if (!isObject(value) || !holdsKept(value, depth)) return JSON.stringify(value);
-  if (texts.has(value)) return textOf(value);
-  if (Array.isArray(value)) return `[${value.map((v) => compose(v, depth - 1) ?? 'null').join(',')}]`;
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(value)) {
-    const text = compose(v, depth - 1);
-    if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+/**
+ * Writes a value's JSON text into `out`, piece by piece, and tells whether it wrote any (JSON leaves out
+ * undefined, functions and symbols). A part holding no kept record is written by JSON.stringify whole.
+ */
+function compose(value: unknown, depth: number, out: string[]): boolean {
+  if (!isObject(value) || !holdsKept(value, depth)) {
+    const text = JSON.stringify(value);
+    if (text === undefined) return false;
+    out.push(text);
+    return true;
   }
-  return `{${parts.join(',')}}`;
+  if (texts.has(value)) {
+    out.push(textOf(value));
+    return true;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i) out.push(',');
+      if (!compose(value[i], depth - 1, out)) out.push('null');
+    }
+    out.push(']');
+    return true;
+  }
+  out.push('{');
+  let first = true;
+  for (const [k, v] of Object.entries(value)) {
+    const mark = out.length;
+    out.push(first ? '' : ',', JSON.stringify(k), ':');
+    if (compose(v, depth - 1, out)) first = false;
+    else out.length = mark;
+  }
+  out.push('}');
+  return true;
 }
 
 /**
  * The JSON text of an answer body, exactly as JSON.stringify writes it: kept records (the body itself,
  * the items of a list, or a list inside an envelope such as an archive's `events`) are written from
- * the text they were given the first time.
+ * the text they were given the first time, and the pieces joined once (an archive page's text is not
+ * copied again for each level it is nested in).
  */
 export function toJson(body: unknown): string {
-  return compose(body, 2) ?? 'null';
+  const out: string[] = [];
+  return compose(body, 2, out) ? out.join('') : 'null';
 }
 
 /** The part of a key that names a record's version: its modification time. */

@@ -25,7 +25,7 @@ import {
 import type { ArgMap, Endpoint, ParamsOf } from './params';
 import type { AnyParams, Dispatch, RawBody, ServiceRequest, ServiceResponse, UploadPayload } from './service';
 import type { Site } from './site';
-import { isObj, mergeParams } from './merge-params';
+import { defaultOf, isObj, mergeParams } from './merge-params';
 import { precompile, validateArg } from './validate';
 
 export interface RestInput {
@@ -91,6 +91,19 @@ function clientOf(input: RestInput): Pick<ServiceRequest, 'client'> {
   if (input.ip) client.ip = input.ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
   if (typeof ua === 'string' && ua) client.userAgent = ua;
   return Object.keys(client).length ? { client } : {};
+}
+
+/** The names of an endpoint's required arguments, found once per endpoint. */
+const required = new WeakMap<EndpointDecl, string[]>();
+function requiredArgs(endpoint: EndpointDecl): string[] {
+  let names = required.get(endpoint);
+  if (!names) {
+    names = Object.entries(endpoint.args)
+      .filter(([, decl]) => decl.required === true)
+      .map(([name]) => name);
+    required.set(endpoint, names);
+  }
+  return names;
 }
 
 export class RestServer {
@@ -177,8 +190,8 @@ export class RestServer {
     const checked = this.validate(endpoint, input, match.params);
     if (checked instanceof RestError) return this.failOnRoute(checked, route, input, match.params);
 
-    const builtin = this.builtins.get(endpoint.id) ?? this.builtins.get(endpoint.id.split(':')[0]);
     if (endpoint.service === 'gateway') {
+      const builtin = this.builtins.get(endpoint.id) ?? this.builtins.get(endpoint.id.split(':')[0]);
       if (!builtin) return noRoute(route.pattern);
       const out = await builtin({ input, params: checked.params, server: this, route });
       return { ...out, headers: { Allow: gatewayAllow(route).join(', '), ...out.headers }, route: route.pattern };
@@ -222,9 +235,7 @@ export class RestServer {
     urlParams: Record<string, string>,
   ): { params: Record<string, unknown>; queryKeys: string[]; bodyKeys: string[] } | RestError {
     const { merged, order, query, body } = mergeParams(endpoint, input, urlParams);
-    const missing = Object.entries(endpoint.args)
-      .filter(([name, decl]) => decl.required === true && (merged[name] === undefined || merged[name] === null))
-      .map(([name]) => name);
+    const missing = requiredArgs(endpoint).filter((name) => merged[name] === undefined || merged[name] === null);
     if (missing.length) return errors.missingParams(missing);
 
     const failures: Array<[string, ParamError | string]> = [];
@@ -281,7 +292,7 @@ export class RestServer {
       const r = validateArg(name, value, decl, merged);
       if (!('error' in r)) params[name] = r.value;
       else if (decl.default !== undefined) {
-        const d = validateArg(name, structuredClone(decl.default), decl, merged);
+        const d = validateArg(name, defaultOf(decl.default), decl, merged);
         if (!('error' in d)) params[name] = d.value;
       }
     }

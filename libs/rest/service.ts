@@ -212,12 +212,22 @@ export interface Handler<P extends AnyParams = AnyParams, C extends PropertyKey 
 /** Entries of a service's Allow table at most; when full it starts again (endpoints × capability sets × states stay few). */
 const ALLOW_TABLE_MAX = 10_000;
 
-/** A capability set as a key: the same for every caller with the same capabilities, made once per set. */
+/**
+ * A capability set as a key: a short number, the same for every caller with the same capabilities, found
+ * once per set. (The set itself as text, an administrator's 1,400 characters, made every Allow lookup
+ * hash that much text again.)
+ */
 const capsKeys = new WeakMap<readonly string[], string>();
+const capsNumbers = new Map<string, string>();
 function capsKey(user: AuthUser | null): string {
   if (!user) return '';
   let key = capsKeys.get(user.caps);
-  if (key === undefined) capsKeys.set(user.caps, (key = `caps:${user.caps.join('\u0001')}`));
+  if (key === undefined) {
+    const text = user.caps.join('\u0001');
+    key = capsNumbers.get(text);
+    if (key === undefined) capsNumbers.set(text, (key = `caps${capsNumbers.size}`));
+    capsKeys.set(user.caps, key);
+  }
   return key;
 }
 

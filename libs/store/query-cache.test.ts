@@ -1,4 +1,4 @@
-import { QueryCache } from './query-cache';
+import { keyOf, QueryCache } from './query-cache';
 import { SqliteStore } from './sqlite';
 
 describe('QueryCache', () => {
@@ -84,5 +84,33 @@ describe('QueryCache', () => {
     expect(await blind.find(items, {})).not.toBe(kept);
     expect(find).toHaveBeenCalledTimes(4);
     now.mockRestore();
+  });
+
+  it('keys a query as JSON.stringify writes it, with Dates as {"$date": ms}', () => {
+    const replaced = (v: unknown) =>
+      JSON.stringify(v, function (this: Record<string, unknown>, k: string, x: unknown) {
+        return this[k] instanceof Date ? { $date: (this[k] as Date).getTime() } : x;
+      });
+    const at = new Date(Date.UTC(2030, 0, 1));
+    const values: unknown[] = [
+      { type: 'event', status: { $in: ['publish', 'private'] }, event_start: { $gte: at, $lte: new Date(NaN) }, tag: at.toISOString() },
+      { $or: [{ a: 1 }, { b: null }, { c: undefined }], d: [1, undefined, () => 1, 'x"y'], e: { f: { g: -0, h: NaN, i: Infinity } } },
+      {
+        sort: [
+          ['event_start', 1],
+          ['id', -1],
+        ],
+        skip: 20,
+        limit: 10,
+        fields: ['id'],
+      },
+      { nested: { toJSON: () => ({ at }) }, re: /x/, empty: {}, list: [] },
+      [at, 'a\u2028b', true, null],
+      'text',
+      3,
+      null,
+    ];
+    for (const v of values) expect(keyOf(v)).toBe(replaced(v));
+    expect(keyOf({ at })).not.toBe(keyOf({ at: at.toISOString() }));
   });
 });

@@ -66,6 +66,22 @@ async function termFilter(deps: CalendarDeps, taxonomy: string, values: unknown[
 
 const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
 
+/**
+ * The window bounds made from a date, by side and strictness. strtotime hands out the same DateTime for
+ * the same absolute date text (it remembers those), and a DateTime never changes, so its bounds are
+ * worked out once (luxon's day rounding and formatting cost a large part of a category window's
+ * request); a relative date is a new DateTime each time and simply is not found again. Bounds are
+ * shared, as defaultWindow's are: nobody may change one.
+ */
+const bounds = new WeakMap<DateTime, Map<string, Bound>>();
+function windowBound(dt: DateTime, key: string, make: () => Bound): Bound {
+  let byKey = bounds.get(dt);
+  if (!byKey) bounds.set(dt, (byKey = new Map()));
+  let b = byKey.get(key);
+  if (!b) byKey.set(key, (b = make()));
+  return b;
+}
+
 /** Builds the archive query, or the rest_invalid_param error of the arguments that need stored data. */
 export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Promise<ArchiveQuery | RestError> {
   const p = req.params;
@@ -122,13 +138,14 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
     // Non-strict dates widen to whole days: the start to 00:00:00, every other bound to 23:59:59.
     const dayStart = (dt: DateTime) => (strict ? dt : dt.startOf('day'));
     const dayEnd = (dt: DateTime) => (strict ? dt : dt.set({ hour: 23, minute: 59, second: 59, millisecond: 0 }));
+    const boundAt = (dt: DateTime, side: 'start' | 'end') => windowBound(dt, `${side}:${strict}`, () => bound(side === 'start' ? dayStart(dt) : dayEnd(dt)));
     const read = (name: 'start_date' | 'end_date' | (typeof RELATIVE)[number]) => strtotime(p[name], { zone, now })!;
     let start: Bound | null = null;
     let end: Bound | null = null;
     const defaults = relative ? null : defaultWindow(zone, now, strict);
-    if (req.given('start_date')) start = bound(dayStart(read('start_date')));
+    if (req.given('start_date')) start = boundAt(read('start_date'), 'start');
     else if (!relative) start = defaults!.start;
-    if (req.given('end_date')) end = bound(dayEnd(read('end_date')));
+    if (req.given('end_date')) end = boundAt(read('end_date'), 'end');
     else if (!relative) end = defaults!.end;
     if (start) {
       criteria.startsFrom = start.at;

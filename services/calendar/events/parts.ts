@@ -40,21 +40,25 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
   const missingPosts = new Set<number>();
   const missingTerms = new Set<number>();
 
+  // What the kept parts are valid for, read once for the whole page (nothing is written in between)
+  // rather than at each of its peeks.
+  const now = Date.now();
+  const at = { linked: cache.linked.stamp(), images: cache.images.stamp(), terms: cache.terms.stamp() };
   for (const e of events) {
     for (const id of [...(e.venues ?? []), ...(e.organizers ?? [])]) {
       if (linked.has(id)) continue;
-      const hit = cache.linked.peek(linkedKey(id));
+      const hit = cache.linked.peek(linkedKey(id), at.linked, now);
       if (hit !== undefined) linked.set(id, hit);
       else missingPosts.add(id);
     }
     if (e.featured_media && !images.has(e.featured_media)) {
-      const hit = cache.images.peek(`image:${e.featured_media}`);
+      const hit = cache.images.peek(`image:${e.featured_media}`, at.images, now);
       if (hit !== undefined) images.set(e.featured_media, hit);
       else missingPosts.add(e.featured_media);
     }
     for (const id of e.terms ?? []) {
       if (terms.has(id)) continue;
-      const hit = cache.terms.peek(`term:${id}`);
+      const hit = cache.terms.peek(`term:${id}`, at.terms, now);
       if (hit !== undefined) terms.set(id, hit);
       else missingTerms.add(id);
     }
