@@ -21,6 +21,8 @@
  * BENCH_ONLY=geoloc runs only the extended edition's geofence list at 1,000 and 100,000 venues
  * (bench/geoloc.ts; BENCH_GEO_VENUES changes the sizes); the full run ends with it.
  */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ENDPOINTS } from './endpoints';
 import { runImportBench } from './import';
 import { runKsesBench } from './kses';
@@ -40,7 +42,26 @@ const env = process.env;
  * on the service, the minimal app and the bare server, interleaved), then every selected endpoint row
  * against PERFORMANCE.md's targets (not in the quick mode).
  */
+/**
+ * BENCH_BASELINE names the `dist` folder of a built checkout: the baseline service resolves `#libs`
+ * through the checkout's package.json and serves its calendar assets from beside `dist`, so a `dist`
+ * copied on its own cannot start; say so before seeding anything.
+ */
+function checkBaseline(dist: string | undefined): void {
+  if (!dist) return;
+  const root = resolve(dist, '..');
+  const missing = ['services/main.js']
+    .map((f) => join(resolve(dist), f))
+    .concat(['package.json', 'node_modules'].map((f) => join(root, f)))
+    .filter((f) => !existsSync(f));
+  if (missing.length)
+    throw new Error(
+      `BENCH_BASELINE must be the dist folder of a built checkout (with its package.json and node_modules beside it); missing: ${missing.join(', ')}`,
+    );
+}
+
 async function main(): Promise<void> {
+  checkBaseline(env.BENCH_BASELINE);
   const eps = QUICK ? [] : selected(ENDPOINTS);
   const limit = !ONLY || ONLY.has('limit') || [...ONLY].some((n) => n.startsWith('limit:'));
   if (!eps.length && !limit) return;
