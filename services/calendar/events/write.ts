@@ -100,16 +100,20 @@ export interface EventPlan {
   tags?: TermEntry[];
 }
 
+/** The ids a list of linked entries names (numbers and `{id}` records). */
+const namedLinked = (entries: unknown[] | undefined): number[] =>
+  (entries ?? []).map((e) => (typeof e === 'number' ? e : isRecord(e) && 'id' in e ? Number(e.id) : 0)).filter((n) => n > 0);
+
+/** Checks the venues or organizers of a write; `found` holds the records their ids name (read once for both kinds). */
 async function checkLinked(
   deps: CalendarDeps,
   write: EventWrite,
   kind: LinkedKindDef,
   entries: unknown[],
+  found: Map<number, PostDoc>,
   failures: Array<[string, string]>,
 ): Promise<LinkedEntry[]> {
   const out: LinkedEntry[] = [];
-  const ids = entries.map((e) => (typeof e === 'number' ? e : isRecord(e) && 'id' in e ? Number(e.id) : 0)).filter((n) => n > 0);
-  const found = await deps.posts.byIds(ids);
   for (const entry of entries) {
     if (typeof entry === 'number' || (isRecord(entry) && 'id' in entry)) {
       const id = typeof entry === 'number' ? entry : Number(entry.id);
@@ -167,8 +171,11 @@ export async function checkEventWrite(deps: CalendarDeps, write: EventWrite): Pr
     if ('invalid' in ref) failures.push([nameOf(write, 'image'), ref.invalid]);
     else plan.image = ref;
   }
-  if (input.venues) plan.venues = await checkLinked(deps, write, VENUE, input.venues, failures);
-  if (input.organizers) plan.organizers = await checkLinked(deps, write, ORGANIZER, input.organizers, failures);
+  // The venues and organizers named by id, in one query.
+  const found =
+    input.venues || input.organizers ? await deps.posts.byIds([...namedLinked(input.venues), ...namedLinked(input.organizers)]) : new Map<number, PostDoc>();
+  if (input.venues) plan.venues = await checkLinked(deps, write, VENUE, input.venues, found, failures);
+  if (input.organizers) plan.organizers = await checkLinked(deps, write, ORGANIZER, input.organizers, found, failures);
   if (input.categories) plan.categories = await checkTerms(deps, input.categories, nameOf(write, 'categories'), CATEGORY_TAXONOMY, failures);
   if (input.tags) plan.tags = await checkTerms(deps, input.tags, nameOf(write, 'tags'), TAG_TAXONOMY, failures);
   const failure = paramFailure(failures);
