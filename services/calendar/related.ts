@@ -14,7 +14,7 @@ export interface Related {
 
 export const EMPTY_RELATED: Related = { posts: new Map(), terms: new Map() };
 
-export function loadRelated(deps: Pick<CalendarDeps, 'posts' | 'terms'>, records: PostDoc[]): Promise<Related> {
+export function loadRelated(deps: Pick<CalendarDeps, 'posts' | 'terms'>, records: PostDoc[], known?: Related): Promise<Related> {
   const postIds = new Set<number>();
   const termIds = new Set<number>();
   for (const r of records) {
@@ -23,12 +23,24 @@ export function loadRelated(deps: Pick<CalendarDeps, 'posts' | 'terms'>, records
     if (r.featured_media) postIds.add(r.featured_media);
     for (const id of r.terms ?? []) termIds.add(id);
   }
-  return loadRelatedIds(deps, postIds, termIds);
+  return loadRelatedIds(deps, postIds, termIds, known);
 }
 
-/** The posts (with the images they show) and terms of the given ids: what a page embeds that is not kept already. */
-export async function loadRelatedIds(deps: Pick<CalendarDeps, 'posts' | 'terms'>, postIds: Set<number>, termIds: Set<number>): Promise<Related> {
-  const [posts, terms] = await Promise.all([deps.posts.byIds(postIds), deps.terms.byIds(termIds)]);
+/**
+ * The posts (with the images they show) and terms of the given ids: what a page embeds that is not kept
+ * already. Those in `known` (what a write read or wrote inside its unit of work, so as current as a read
+ * now) are taken from it instead of being read again.
+ */
+export async function loadRelatedIds(
+  deps: Pick<CalendarDeps, 'posts' | 'terms'>,
+  postIds: Set<number>,
+  termIds: Set<number>,
+  known: Related = EMPTY_RELATED,
+): Promise<Related> {
+  const unknown = <T>(ids: Set<number>, have: Map<number, T>) => (have.size ? [...ids].filter((id) => !have.has(id)) : ids);
+  const [posts, terms] = await Promise.all([deps.posts.byIds(unknown(postIds, known.posts)), deps.terms.byIds(unknown(termIds, known.terms))]);
+  if (known.posts.size) for (const id of postIds) if (known.posts.has(id)) posts.set(id, known.posts.get(id)!);
+  if (known.terms.size) for (const id of termIds) if (known.terms.has(id)) terms.set(id, known.terms.get(id)!);
   const images = new Set<number>();
   for (const p of posts.values()) if (p.featured_media && !posts.has(p.featured_media)) images.add(p.featured_media);
   if (images.size) for (const [id, doc] of await deps.posts.byIds(images)) posts.set(id, doc);

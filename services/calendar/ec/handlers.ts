@@ -12,6 +12,7 @@ import type { PostDoc } from '#libs/posts/types';
 import { pagingHeaders } from '#libs/rest/paging';
 import type { HandlerContext, Reply, ServiceApp } from '#libs/rest/service';
 import type { CalendarDeps } from '../deps';
+import type { Related } from '../related';
 import { bindOpenApi } from '../doc/handlers';
 import { EC_DOCS_ENDPOINT, EC_ENDPOINTS } from '#libs/routes/ec/index';
 import { shared, type InputOf, type Shared } from '#libs/rest/params';
@@ -38,9 +39,9 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
 }
 
 /** The entity a single route answers with, given the request's password. */
-async function present(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc, status = 200): Promise<Reply> {
+async function present(deps: CalendarDeps, ctx: HandlerContext, kind: EcKind, doc: PostDoc, status = 200, known?: Related): Promise<Reply> {
   const password = typeof ctx.params.password === 'string' ? ctx.params.password : undefined;
-  const [body] = await ctx.present([doc], entityPresenter(deps, kind, ctx.user, password));
+  const [body] = await ctx.present([doc], entityPresenter(deps, kind, ctx.user, password, known));
   return { status, body };
 }
 
@@ -76,8 +77,8 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   app.bind(shared(eps.create), {
     permission: async (ctx) => can(ctx.user, `edit_${kind.cap}s`) && mayWriteAs(ctx.user, kind.cap, ctx.input.author),
     async handle(ctx) {
-      const doc = kind === EC_EVENT ? await writeEvent(deps, ctx, null) : await writeLinked(deps, ctx, kind, null);
-      return present(deps, ctx, kind, doc, 201);
+      const saved = kind === EC_EVENT ? await writeEvent(deps, ctx, null) : { doc: await writeLinked(deps, ctx, kind, null) };
+      return present(deps, ctx, kind, saved.doc, 201, 'related' in saved ? saved.related : undefined);
     },
   });
 
@@ -106,8 +107,8 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
     async handle(ctx) {
       const doc = (await target(ctx, deps))!;
       if (doc.type !== kind.type) return entityError(404, 'The entity could not be updated.');
-      const saved = kind === EC_EVENT ? await writeEvent(deps, ctx, doc) : await writeLinked(deps, ctx, kind, doc);
-      return present(deps, ctx, kind, saved);
+      const saved = kind === EC_EVENT ? await writeEvent(deps, ctx, doc) : { doc: await writeLinked(deps, ctx, kind, doc) };
+      return present(deps, ctx, kind, saved.doc, 200, 'related' in saved ? saved.related : undefined);
     },
   });
 

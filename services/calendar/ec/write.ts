@@ -16,7 +16,7 @@ import type { HandlerContext } from '#libs/rest/service';
 import { EC_ENDPOINTS } from '#libs/routes/ec/index';
 import type { CalendarDeps } from '../deps';
 import { paramFailure } from '../errors';
-import { checkEventWrite, checkTerms, saveEvent, type EventWrite } from '../events/write';
+import { checkEventWrite, checkTerms, saveEvent, type EventWrite, type SavedEvent } from '../events/write';
 import { through } from '../http';
 import { checkLinkedInput, saveLinked, type LinkedInput } from '../linked/write';
 import type { PostFieldsInput } from '../post-fields';
@@ -87,7 +87,7 @@ export function ecEventWrite(ctx: HandlerContext, deps: CalendarDeps, create: bo
 }
 
 /** Creates or updates an event; every check runs before anything is written. */
-export async function writeEvent(deps: CalendarDeps, ctx: HandlerContext, current: PostDoc | null): Promise<PostDoc> {
+export async function writeEvent(deps: CalendarDeps, ctx: HandlerContext, current: PostDoc | null): Promise<SavedEvent> {
   const write = ecEventWrite(ctx, deps, current === null);
   const plan = await checkEventWrite(deps, write);
   return saveEvent(deps, write, plan, current);

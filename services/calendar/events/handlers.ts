@@ -22,6 +22,7 @@ import { pageWithTotal } from '../list-page';
 import { archiveQuery } from './archive';
 import { nearestPage } from './geoloc';
 import { loadEventParts } from './parts';
+import type { Related } from '../related';
 import { presentEvent } from './present';
 import { checkEventWrite, saveEvent, type EventInput, type EventPlan, type EventWrite } from './write';
 
@@ -51,12 +52,17 @@ async function eventState(ctx: HandlerContext, deps: CalendarDeps): Promise<stri
 /**
  * Events as vendor/events/v1 presents them (a single read, a write's answer, archive items), kept under
  * the event at its version, how it is shown and what the caller may see of its venues and organizers
- * (ctx.present).
+ * (ctx.present). A write's answer is presented from what the write read and wrote (`known`).
  */
-const eventPresenter = (deps: CalendarDeps, how: 'single' | 'written' | 'archive', user: Caller): KeptPresenter<PostDoc, Record<string, unknown>> => ({
+const eventPresenter = (
+  deps: CalendarDeps,
+  how: 'single' | 'written' | 'archive',
+  user: Caller,
+  known?: Related,
+): KeptPresenter<PostDoc, Record<string, unknown>> => ({
   key: (doc) => `v1.event:${doc.id}:${versionOf(doc)}:${how}:${viewerKey(user)}`,
   async present(docs) {
-    const parts = await loadEventParts(deps, docs, how === 'single', user);
+    const parts = await loadEventParts(deps, docs, how === 'single', user, known);
     return docs.map((e) => presentEvent(e, deps.site, parts, how === 'archive' ? { blank: !!e.password } : { single: how === 'single' }));
   },
 });
@@ -126,8 +132,8 @@ function eventWrite(ctx: HandlerContext<V1WriteInput>): EventWrite {
 
 const plan = (ctx: HandlerContext<V1WriteInput>, deps: CalendarDeps): Promise<EventPlan> => ctx.once('plan', () => checkEventWrite(deps, eventWrite(ctx)));
 
-async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200) {
-  const [body] = await ctx.present([doc], eventPresenter(deps, ctx.req.method === 'GET' ? 'single' : 'written', ctx.user));
+async function single(ctx: HandlerContext, deps: CalendarDeps, doc: PostDoc, status = 200, known?: Related) {
+  const [body] = await ctx.present([doc], eventPresenter(deps, ctx.req.method === 'GET' ? 'single' : 'written', ctx.user, known));
   return { status, body };
 }
 
@@ -167,8 +173,8 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
     permission: async (ctx) => can(ctx.user, 'edit_vendor_events') && mayWriteAs(ctx.user, 'vendor_event', ctx.input.author),
     allowState: async (ctx) => writeState(ctx.user, null, ctx.input.author),
     async handle(ctx) {
-      const doc = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), null);
-      return single(ctx, deps, doc, 201);
+      const saved = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), null);
+      return single(ctx, deps, saved.doc, 201, saved.related);
     },
   });
 
@@ -202,7 +208,7 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
       async handle(ctx) {
         const doc = await existingEvent(ctx, deps);
         const saved = await saveEvent(deps, eventWrite(ctx), await plan(ctx, deps), doc);
-        return single(ctx, deps, saved);
+        return single(ctx, deps, saved.doc, 200, saved.related);
       },
     });
 

@@ -10,7 +10,7 @@ import { ORGANIZER_TYPE, VENUE_TYPE } from '#libs/calendar/meta';
 import type { PostDoc } from '#libs/posts/types';
 import type { CalendarDeps } from '../deps';
 import type { KeptLinked, Presented } from '../read-cache';
-import { loadRelatedIds } from '../related';
+import { EMPTY_RELATED, loadRelatedIds, type Related } from '../related';
 import { presentImage } from '../images';
 import type { LinkedKindDef } from '../linked/kind';
 import { presentLinked } from '../linked/present';
@@ -29,9 +29,17 @@ const KINDS: Record<string, LinkedKindDef> = { [VENUE_TYPE]: VENUE, [ORGANIZER_T
 
 /**
  * A venue or organizer the caller may not read (a draft, pending or private one of someone else, as a
- * single read of it would refuse) is left out as if the event had none.
+ * single read of it would refuse) is left out as if the event had none. What `known` holds (what a
+ * write read or wrote inside its unit of work: the answer to it needs no second read) is presented from
+ * it and not kept, since it was read before the stamps the kept parts would get.
  */
-export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], single: boolean, user: Caller): Promise<EventParts> {
+export async function loadEventParts(
+  deps: CalendarDeps,
+  events: PostDoc[],
+  single: boolean,
+  user: Caller,
+  known: Related = EMPTY_RELATED,
+): Promise<EventParts> {
   const { cache, site } = deps;
   const linkedKey = (id: number) => `linked:${single ? 1 : 0}:${id}`;
   const linked = new Map<number, KeptLinked | null>();
@@ -39,6 +47,8 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
   const images = new Map<number, Presented | false>();
   const missingPosts = new Set<number>();
   const missingTerms = new Set<number>();
+  const knownPosts = new Set<number>();
+  const knownTerms = new Set<number>();
 
   // What the kept parts are valid for, read once for the whole page (nothing is written in between)
   // rather than at each of its peeks.
@@ -46,7 +56,11 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
   const at = { linked: cache.linked.stamp(), images: cache.images.stamp(), terms: cache.terms.stamp() };
   for (const e of events) {
     for (const id of [...(e.venues ?? []), ...(e.organizers ?? [])]) {
-      if (linked.has(id)) continue;
+      if (linked.has(id) || knownPosts.has(id)) continue;
+      if (known.posts.has(id)) {
+        knownPosts.add(id);
+        continue;
+      }
       const hit = cache.linked.peek(linkedKey(id), at.linked, now);
       if (hit !== undefined) linked.set(id, hit);
       else missingPosts.add(id);
@@ -57,7 +71,11 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
       else missingPosts.add(e.featured_media);
     }
     for (const id of e.terms ?? []) {
-      if (terms.has(id)) continue;
+      if (terms.has(id) || knownTerms.has(id)) continue;
+      if (known.terms.has(id)) {
+        knownTerms.add(id);
+        continue;
+      }
       const hit = cache.terms.peek(`term:${id}`, at.terms, now);
       if (hit !== undefined) terms.set(id, hit);
       else missingTerms.add(id);
@@ -65,16 +83,28 @@ export async function loadEventParts(deps: CalendarDeps, events: PostDoc[], sing
   }
 
   const mark = cache.linked.stamp();
-  const loaded = await loadRelatedIds(deps, missingPosts, missingTerms);
+  const loaded = await loadRelatedIds(
+    deps,
+    knownPosts.size ? new Set([...missingPosts, ...knownPosts]) : missingPosts,
+    knownTerms.size ? new Set([...missingTerms, ...knownTerms]) : missingTerms,
+    known,
+  );
   const posts = loaded.posts;
   // Linked records are embedded without their own terms.
   const related = { posts, terms: new Map() };
+  const present = (doc: PostDoc, kind: LinkedKindDef): KeptLinked | null =>
+    doc.status === 'trash' ? null : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
+  for (const id of knownPosts) {
+    const doc = posts.get(id)!;
+    const kind = KINDS[doc.type];
+    linked.set(id, kind ? present(doc, kind) : null);
+  }
+  for (const id of knownTerms) terms.set(id, embeddedTerm(site, loaded.terms.get(id)!));
   for (const id of missingPosts) {
     const doc = posts.get(id);
     const kind = doc ? KINDS[doc.type] : undefined;
     if (doc && kind) {
-      const kept =
-        doc.status === 'trash' ? null : { type: doc.type, author: doc.author, status: doc.status, record: presentLinked(kind, doc, site, related, { single }) };
+      const kept = present(doc, kind);
       linked.set(id, kept);
       cache.linked.keep(linkedKey(id), kept, mark);
     } else if (events.some((e) => e.featured_media === id)) {

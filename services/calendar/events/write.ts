@@ -22,6 +22,7 @@ import { mysqlLocal } from '#libs/dates/format';
 import { sanitizeTermName, type TermDoc } from '#libs/terms/repository';
 import { scaleStatus, statusForDate } from '../access';
 import type { CalendarDeps } from '../deps';
+import type { Related } from '../related';
 import { INVALID, calendarErrors, paramFailure } from '../errors';
 import { checkImage, keepImage, storeImage, type ImageRef } from '../images';
 import { postFieldChanges, type PostFieldsInput } from '../post-fields';
@@ -99,16 +100,20 @@ export interface EventPlan {
   tags?: TermEntry[];
 }
 
+/** The ids a list of linked entries names (numbers and `{id}` records). */
+const namedLinked = (entries: unknown[] | undefined): number[] =>
+  (entries ?? []).map((e) => (typeof e === 'number' ? e : isRecord(e) && 'id' in e ? Number(e.id) : 0)).filter((n) => n > 0);
+
+/** Checks the venues or organizers of a write; `found` holds the records their ids name (read once for both kinds). */
 async function checkLinked(
   deps: CalendarDeps,
   write: EventWrite,
   kind: LinkedKindDef,
   entries: unknown[],
+  found: Map<number, PostDoc>,
   failures: Array<[string, string]>,
 ): Promise<LinkedEntry[]> {
   const out: LinkedEntry[] = [];
-  const ids = entries.map((e) => (typeof e === 'number' ? e : isRecord(e) && 'id' in e ? Number(e.id) : 0)).filter((n) => n > 0);
-  const found = await deps.posts.byIds(ids);
   for (const entry of entries) {
     if (typeof entry === 'number' || (isRecord(entry) && 'id' in entry)) {
       const id = typeof entry === 'number' ? entry : Number(entry.id);
@@ -166,8 +171,11 @@ export async function checkEventWrite(deps: CalendarDeps, write: EventWrite): Pr
     if ('invalid' in ref) failures.push([nameOf(write, 'image'), ref.invalid]);
     else plan.image = ref;
   }
-  if (input.venues) plan.venues = await checkLinked(deps, write, VENUE, input.venues, failures);
-  if (input.organizers) plan.organizers = await checkLinked(deps, write, ORGANIZER, input.organizers, failures);
+  // The venues and organizers named by id, in one query.
+  const found =
+    input.venues || input.organizers ? await deps.posts.byIds([...namedLinked(input.venues), ...namedLinked(input.organizers)]) : new Map<number, PostDoc>();
+  if (input.venues) plan.venues = await checkLinked(deps, write, VENUE, input.venues, found, failures);
+  if (input.organizers) plan.organizers = await checkLinked(deps, write, ORGANIZER, input.organizers, found, failures);
   if (input.categories) plan.categories = await checkTerms(deps, input.categories, nameOf(write, 'categories'), CATEGORY_TAXONOMY, failures);
   if (input.tags) plan.tags = await checkTerms(deps, input.tags, nameOf(write, 'tags'), TAG_TAXONOMY, failures);
   const failure = paramFailure(failures);
@@ -175,7 +183,15 @@ export async function checkEventWrite(deps: CalendarDeps, write: EventWrite): Pr
   return plan;
 }
 
-async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, entries: LinkedEntry[], created: PostDoc[] = []): Promise<number[]> {
+/** The ids of the linked records, the inline ones found or created (and noted in `read`, and in `created` when new). */
+async function linkedIds(
+  deps: CalendarDeps,
+  user: Caller,
+  kind: LinkedKindDef,
+  entries: LinkedEntry[],
+  read: Map<number, PostDoc>,
+  created: PostDoc[] = [],
+): Promise<number[]> {
   const ids: number[] = [];
   for (const e of entries) {
     let id: number;
@@ -183,6 +199,7 @@ async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, 
     else {
       const made = await createLinked(deps, user, kind, e.input, e.image);
       if (!made.existing) created.push(made.doc);
+      read.set(made.doc.id, made.doc);
       id = made.doc.id;
     }
     if (!ids.includes(id)) ids.push(id);
@@ -190,8 +207,8 @@ async function linkedIds(deps: CalendarDeps, user: Caller, kind: LinkedKindDef, 
   return ids;
 }
 
-/** Term ids in the requested order: ids as given, names found by slug or name (case-insensitive), else created. */
-export async function termIds(deps: CalendarDeps, taxonomy: string, entries: TermEntry[]): Promise<number[]> {
+/** Term ids in the requested order: ids as given, names found by slug or name (case-insensitive), else created; each term as read or created is noted in `read`. */
+export async function termIds(deps: CalendarDeps, taxonomy: string, entries: TermEntry[], read = new Map<number, TermDoc>()): Promise<number[]> {
   const ids: number[] = [];
   // The terms named by id, read again inside the unit (a term deleted since the checks is left out), in one query.
   const byId = await deps.terms.byIds(entries.flatMap((e) => ('id' in e ? [e.id] : [])));
@@ -210,7 +227,10 @@ export async function termIds(deps: CalendarDeps, taxonomy: string, entries: Ter
       }
       term ??= await deps.terms.create({ taxonomy, name });
     }
-    if (term && !ids.includes(term.id)) ids.push(term.id);
+    if (term && !ids.includes(term.id)) {
+      ids.push(term.id);
+      read.set(term.id, term);
+    }
   }
   return ids;
 }
@@ -306,30 +326,44 @@ async function keepImages(deps: CalendarDeps, user: Caller, plan: EventPlan): Pr
 }
 
 /**
+ * A stored event and what its unit of work read or wrote of what the event embeds: the venues and
+ * organizers it links (read inside the unit, or created by it) and its terms with their counts after the
+ * write. All of it is as current as a read right after the write, so its answer is presented from it.
+ */
+export interface SavedEvent {
+  doc: PostDoc;
+  related: Related;
+}
+
+/**
  * Writes a new event (current null) or an update of one; returns the stored record. The inline venues,
  * organizers and terms it creates, the event and the term counts it moves are one unit of work
  * (Store.unit): after a failure or a crash at any moment, no venue or organizer stays without its event.
  * Fetched images are kept before the unit, which only touches the store, and attached inside it.
  */
-export async function saveEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null): Promise<PostDoc> {
+export async function saveEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null): Promise<SavedEvent> {
   const kept = await keepImages(deps, write.user, plan);
   const venues: PostDoc[] = [];
-  const doc = await deps.store.unit(() => storeEvent(deps, write, kept, current, venues));
+  const saved = await deps.store.unit(() => storeEvent(deps, write, kept, current, venues));
   // Once stored: the inline venues it created are geocoded on workers (extended edition).
   for (const venue of venues) deps.venueWritten?.(venue);
-  return doc;
+  return saved;
 }
 
-async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null, created: PostDoc[]): Promise<PostDoc> {
+async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan, current: PostDoc | null, created: PostDoc[]): Promise<SavedEvent> {
   const now = deps.now();
   const { user, input } = write;
   const zone = zoneFor(deps, input, current);
   const times = timesFor(deps, write, current, zone, now);
-  const venues = plan.venues ? await linkedIds(deps, user, VENUE, plan.venues, created) : undefined;
-  const organizers = plan.organizers ? await linkedIds(deps, user, ORGANIZER, plan.organizers) : undefined;
+  const related: Related = { posts: new Map(), terms: new Map() };
+  // The linked records named by id, read again inside the unit (in one query), for the answer only.
+  const named = [...(plan.venues ?? []), ...(plan.organizers ?? [])].flatMap((e) => ('id' in e ? [e.id] : []));
+  if (named.length) for (const [id, doc] of await deps.posts.byIds(named)) related.posts.set(id, doc);
+  const venues = plan.venues ? await linkedIds(deps, user, VENUE, plan.venues, related.posts, created) : undefined;
+  const organizers = plan.organizers ? await linkedIds(deps, user, ORGANIZER, plan.organizers, related.posts) : undefined;
   const tax: Record<string, number[]> = { [CATEGORY_TAXONOMY]: [], [TAG_TAXONOMY]: [], ...(current?.tax ?? {}) };
-  if (plan.categories) tax[CATEGORY_TAXONOMY] = await termIds(deps, CATEGORY_TAXONOMY, plan.categories);
-  if (plan.tags) tax[TAG_TAXONOMY] = await termIds(deps, TAG_TAXONOMY, plan.tags);
+  if (plan.categories) tax[CATEGORY_TAXONOMY] = await termIds(deps, CATEGORY_TAXONOMY, plan.categories, related.terms);
+  if (plan.tags) tax[TAG_TAXONOMY] = await termIds(deps, TAG_TAXONOMY, plan.tags, related.terms);
 
   const pubDate = publicationDate(input, zone, now) ?? current?.date_gmt ?? now;
   const status = statusForDate(scaleStatus(user, 'vendor_event', input.status, current?.status), pubDate, now);
@@ -349,10 +383,15 @@ async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan
   const after = nextEventRecord(deps, now, current, { meta: metaChanges(write, times, !current, venues, organizers), fields });
   const slug = input.slug !== undefined || !current ? sanitizeTitle(input.slug ?? fields.title ?? '') : undefined;
   const image = !current && plan.image ? plan.image : undefined;
-  const { records } = await storeRecords(deps, [{ before: current, after, slug }], {
+  const { records, counts } = await storeRecords(deps, [{ before: current, after, slug }], {
     terms: deps.terms,
     prepare: image ? async (doc) => void (doc.featured_media = await storeImage(deps, user, image, doc.id)) : undefined,
   });
   if (!records[0]) throw calendarErrors.eventNotFound(current!.id);
-  return records[0];
+  // The terms as the write left them: their counts moved by what storeRecords moved them by ($inc).
+  for (const [id, term] of related.terms) {
+    const by = counts.get(id);
+    if (by) related.terms.set(id, { ...term, count: term.count + by });
+  }
+  return { doc: records[0], related };
 }
