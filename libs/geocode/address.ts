@@ -9,14 +9,17 @@ import { VENUE_META } from '../calendar/meta';
 const PARTS = [VENUE_META.address, VENUE_META.province, VENUE_META.city, VENUE_META.state, VENUE_META.zip, VENUE_META.country] as const;
 
 /** The meta keys the address is made of (a change to one of them may need a new geocoding). */
-export const ADDRESS_META: readonly string[] = PARTS;
+export const ADDRESS_META: readonly string[] = [...PARTS, VENUE_META.stateprovince];
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
 
 /** The address of a venue's meta; '' when it has none. */
 export function venueAddress(meta: Record<string, unknown> | undefined): string {
   const m = meta ?? {};
-  const joined = PARTS.map((k) => text(m[k]))
+  // vendor/events/v1 writes the region as one `stateprovince` (`_VenueStateProvince`): it stands in the
+  // state's place when the venue has neither a state nor a province of its own.
+  const region = !text(m[VENUE_META.state]) && !text(m[VENUE_META.province]) ? text(m[VENUE_META.stateprovince]) : '';
+  const joined = PARTS.map((k) => (k === VENUE_META.state && region ? region : text(m[k])))
     .filter(Boolean)
     .join(' ');
   // The reference removes `(...)` greedily; a lone parenthesis stays.
