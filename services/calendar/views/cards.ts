@@ -22,6 +22,7 @@ import { renderTitle, stripAllTags, trimWords } from '#libs/posts/render';
 import type { PostDoc } from '#libs/posts/types';
 import type { Site } from '#libs/rest/site';
 import { scheduleAt } from '../ec/schedule';
+import { eventDistance } from '../events/geoloc';
 import type { Related } from '../related';
 import { escapeHtml as esc } from '#libs/html/escape';
 
@@ -186,7 +187,7 @@ export function cardsOf(site: Site, docs: PostDoc[], related: Related, now: Date
 export function withDistances(cards: Card[], nearest: Map<number, number> | undefined, unit: GeoUnit): Card[] {
   if (!nearest) return cards;
   return cards.map((card) => {
-    const km = Math.min(...(card.doc.venues ?? []).map((id) => nearest.get(Number(id)) ?? Infinity));
+    const km = eventDistance(card.doc.venues, nearest);
     if (!Number.isFinite(km)) return card;
     const value = unit === 'kilometers' ? km : km / KM_PER_MILE;
     return { ...card, distance: `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit === 'kilometers' ? 'km' : 'mi'}` };
