@@ -1,5 +1,5 @@
 /**
- * Units of work of the embedded store (Store.unit): one SQLite transaction on the store's connection,
+ * Units of work of the embedded store (Store.unit): SQLite transactions on the store's connection,
  * open across the unit's awaits. better-sqlite3 is synchronous and the store has one connection, so
  * while a unit is open the connection is the unit's alone: every other operation of the store, read or
  * write, from any other request, waits until the unit has committed or rolled back. No other request's
@@ -7,6 +7,17 @@
  * committed. Units run one at a time, in the order they asked. The unit's own operations are told apart
  * by an AsyncLocalStorage scope; the others wait on a promise, in the event loop, never in SQLite's busy
  * handler, which would block the very thread the unit needs to finish.
+ *
+ * Group commit: a commit costs two file writes per page the transaction dirtied (the WAL frame's header
+ * and the page), and consecutive creates dirty the same pages (the rightmost leaves of the id and date
+ * indexes). So a unit that ends does not commit at once: the commit is put off to the end of the event
+ * loop's current phase (setImmediate), and the units that ask meanwhile run inside the same SQLite
+ * transaction, each in a savepoint of its own, so that one that fails takes back only its own writes.
+ * Then one COMMIT writes the pages of all of them. No unit's caller goes on before that commit: each
+ * `run` settles only once the group's commit is done (or rejects with the commit's error, when it fails
+ * and nothing of the group was kept). Readers outside the group wait for the commit as they wait for a
+ * unit, so nobody sees a write that is not committed. A group is closed by its first scheduled commit,
+ * so it holds at most the units that asked within one turn of the event loop.
  *
  * A unit holds the store for as long as it runs: its work should only touch the store (fetches, file
  * writes and image processing belong before it), and must not wait for another request's operation,
@@ -18,15 +29,34 @@ import type Database from 'better-sqlite3';
 import type { WriteGenerations } from './generations';
 
 interface OpenUnit {
-  /** Collections the unit wrote: their generations move once more when it ends (a rollback takes back what readers inside it saw). */
+  /** Collections the unit wrote: their generations move once more when its group ends (a rollback takes back what readers inside it saw). */
   touched: Set<string>;
-  /** Settles when the unit has committed or rolled back. */
+  /** Settles when the unit has released its savepoint or rolled back. */
   ended: Promise<void>;
 }
+
+/** Units sharing one SQLite transaction, committed together. */
+interface Group {
+  touched: Set<string>;
+  /** Units that ran in it. */
+  units: number;
+  /** Whether its commit is scheduled. */
+  scheduled: boolean;
+  /** Whether its commit came due while a unit of it was running: that unit commits it as it ends. */
+  due: boolean;
+  /** Settles when the group has committed or rolled back; never rejects. */
+  ended: Promise<void>;
+  /** The commit's error, once it failed. */
+  error?: unknown;
+  end: () => void;
+}
+
+const SAVEPOINT = 'SAVEPOINT unit';
 
 export class SqliteUnits {
   private readonly scope = new AsyncLocalStorage<OpenUnit>();
   private current: OpenUnit | null = null;
+  private group: Group | null = null;
 
   constructor(
     private readonly db: Database.Database,
@@ -40,13 +70,15 @@ export class SqliteUnits {
 
   /** What an operation must wait for before it runs now, or null when it may run at once. */
   private turn(): Promise<void> | null {
-    return this.current && !this.inside() ? this.current.ended : null;
+    if (this.inside()) return null;
+    return this.current?.ended ?? this.group?.ended ?? null;
   }
 
   /**
    * Runs a synchronous operation of the store: at once when no unit is open or the caller is inside it,
-   * else once the open unit has ended. The check is made again after each wait, and the operation runs
-   * in the same turn as the check that let it through, so no unit can have begun in between.
+   * else once the open unit (and the group it belongs to) has ended. The check is made again after each
+   * wait, and the operation runs in the same turn as the check that let it through, so no unit can have
+   * begun in between.
    */
   async when<R>(op: () => R): Promise<R> {
     for (let wait = this.turn(); wait; wait = this.turn()) await wait;
@@ -62,25 +94,88 @@ export class SqliteUnits {
     // A unit inside a unit is part of it.
     if (this.inside()) return work();
     while (this.current) await this.current.ended;
+    const group = this.group ?? this.open();
+    // The group's first unit is the transaction itself; the others each take a savepoint in it.
+    const first = group.units === 0;
+    group.units++;
     let end!: () => void;
-    const unit: OpenUnit = { touched: new Set(), ended: new Promise((resolve) => (end = resolve)) };
+    const unit: OpenUnit = { touched: group.touched, ended: new Promise((resolve) => (end = resolve)) };
     this.current = unit;
+    let result: R;
     try {
-      // IMMEDIATE takes the write lock now, so another process's write cannot make the commit fail later.
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await this.scope.run(unit, work);
-        this.db.exec('COMMIT');
-        if (sqlCount.on) sqlCount.commits++;
-        return result;
-      } catch (e) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw e;
-      }
-    } finally {
+      if (!first) this.db.exec(SAVEPOINT);
+      result = await this.scope.run(unit, work);
+      if (!first) this.db.exec('RELEASE unit');
+    } catch (e) {
       this.current = null;
-      for (const c of unit.touched) this.generations.bump(c);
+      this.undo(group, first, e);
       end();
+      throw e;
     }
+    this.current = null;
+    end();
+    if (group.due) this.commit(group);
+    else if (!group.scheduled) this.schedule(group);
+    await group.ended;
+    if (group.error !== undefined) throw group.error;
+    return result;
+  }
+
+  /** A new group: its transaction begins now. */
+  private open(): Group {
+    // IMMEDIATE takes the write lock now, so another process's write cannot make the commit fail later.
+    this.db.exec('BEGIN IMMEDIATE');
+    let end!: () => void;
+    const group: Group = { touched: new Set(), units: 0, scheduled: false, due: false, ended: new Promise((resolve) => (end = resolve)), end };
+    this.group = group;
+    return group;
+  }
+
+  /** Takes back a failed unit's writes: its savepoint, or the whole transaction for the group's first unit. */
+  private undo(group: Group, first: boolean, cause: unknown): void {
+    if (!first && this.db.inTransaction) {
+      this.db.exec('ROLLBACK TO unit');
+      this.db.exec('RELEASE unit');
+      return;
+    }
+    // The first unit's failure, or an error after which SQLite rolled the whole transaction back itself
+    // (a full disk, an I/O error): nothing of the group is kept, and the units before this one learn so.
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    if (!first) group.error = cause;
+    this.close(group);
+  }
+
+  /** Commits the group once the current turn of the event loop is over, when its last unit has ended. */
+  private schedule(group: Group): void {
+    group.scheduled = true;
+    setImmediate(() => {
+      if (this.group !== group) return;
+      // A unit of the group still running commits the group as it ends.
+      if (this.current) group.due = true;
+      else this.commit(group);
+    });
+  }
+
+  private commit(group: Group): void {
+    if (this.group !== group) return;
+    try {
+      this.db.exec('COMMIT');
+      if (sqlCount.on) sqlCount.commits++;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      group.error = e;
+    }
+    this.close(group);
+  }
+
+  private close(group: Group): void {
+    if (this.group === group) this.group = null;
+    for (const c of group.touched) this.generations.bump(c);
+    group.end();
+  }
+
+  /** Commits a group whose commit is still to come (the store is closing). */
+  flush(): void {
+    if (this.group && !this.current) this.commit(this.group);
   }
 }

@@ -388,6 +388,8 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A group of units whose commit is still to come commits now (sqlite-unit.ts).
+    this.units.flush();
     this.statements.clear();
     await this.checkpointer?.close();
     // SQLite's advice: refresh planner statistics where they went stale, right before closing.

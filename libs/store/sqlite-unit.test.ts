@@ -1,0 +1,148 @@
+/**
+ * Group commit of the embedded store's units of work (sqlite-unit.ts): units that ask within one turn
+ * of the event loop share one SQLite transaction and one COMMIT, each in a savepoint of its own.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteStore } from './sqlite';
+import type { CollectionSpec } from './types';
+
+const SPEC: CollectionSpec = { name: 'items', fields: { id: 'int' }, indexes: [{ keys: ['id'], unique: true }] };
+
+let dir: string;
+let store: SqliteStore;
+let commits: number;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-units-'));
+  store = new SqliteStore({ dataDir: dir });
+  await store.ensure([SPEC]);
+  commits = 0;
+  const exec = store.db.exec.bind(store.db);
+  jest.spyOn(store.db, 'exec').mockImplementation((sql: string) => {
+    if (sql === 'COMMIT') commits++;
+    return exec(sql);
+  });
+});
+
+afterEach(async () => {
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const items = () => store.collection('items');
+const ids = async () => (await items().find({}, { sort: [['id', 1]] })).map((d) => d.id);
+const insertIn = (id: number) => store.unit(async () => void (await items().insertOne({ id })));
+
+describe('group commit', () => {
+  it('commits units asked in the same turn once, and keeps every one of them', async () => {
+    await Promise.all([1, 2, 3, 4, 5].map(insertIn));
+    expect(commits).toBe(1);
+    expect(await ids()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('commits units asked in different turns apart', async () => {
+    await insertIn(1);
+    await insertIn(2);
+    expect(commits).toBe(2);
+    expect(await ids()).toEqual([1, 2]);
+  });
+
+  it('takes back only the failing unit’s writes, and tells only that unit', async () => {
+    const results = await Promise.allSettled([
+      insertIn(1),
+      store.unit(async () => {
+        await items().insertOne({ id: 2 });
+        throw new Error('boom');
+      }),
+      insertIn(3),
+      // A duplicate id: the store's own error, after the unit's first insert went in.
+      store.unit(async () => {
+        await items().insertOne({ id: 4 });
+        await items().insertOne({ id: 1 });
+      }),
+      insertIn(5),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(commits).toBe(1);
+    expect(await ids()).toEqual([1, 3, 5]);
+  });
+
+  it('starts over when the group’s first unit fails, without losing the units after it', async () => {
+    const results = await Promise.allSettled([
+      store.unit(async () => {
+        await items().insertOne({ id: 1 });
+        throw new Error('boom');
+      }),
+      insertIn(2),
+      insertIn(3),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(await ids()).toEqual([2, 3]);
+  });
+
+  it('shows a unit’s writes to nobody outside it before the group has committed', async () => {
+    const outside = new Database(path.join(dir, 'store.sqlite'), { readonly: true });
+    const count = () => Number(outside.prepare('SELECT COUNT(*) FROM items').pluck().get());
+    try {
+      let seenInside = -1;
+      let readerSawCommits = -1;
+      let reader: Promise<unknown> | undefined;
+      const unit = store.unit(async () => {
+        await items().insertOne({ id: 1 });
+        // Once the unit's work is over, and before its commit (scheduled after this): a reader of the store,
+        // and another connection.
+        setImmediate(() => {
+          seenInside = count();
+          reader = items()
+            .findOne({ id: 1 })
+            .then((doc) => {
+              readerSawCommits = commits;
+              return doc;
+            });
+        });
+      });
+      await unit;
+      expect(seenInside).toBe(0);
+      expect(count()).toBe(1);
+      expect(await reader).toMatchObject({ id: 1 });
+      expect(readerSawCommits).toBe(1);
+    } finally {
+      outside.close();
+    }
+  });
+
+  it('fails every unit of the group when the commit fails, and keeps none of their writes', async () => {
+    store.db.exec(`CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`);
+    store.db.pragma('foreign_keys = ON');
+    const results = await Promise.allSettled([
+      insertIn(1),
+      // Checked only at COMMIT: a child whose parent does not exist.
+      store.unit(async () => {
+        await items().insertOne({ id: 2 });
+        store.db.prepare('INSERT INTO child (p) VALUES (99)').run();
+      }),
+      insertIn(3),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(store.db.inTransaction).toBe(false);
+    expect(await ids()).toEqual([]);
+    // The store goes on: the next unit commits.
+    await insertIn(4);
+    expect(await ids()).toEqual([4]);
+  });
+
+  it('commits a group whose unit waited past the scheduled commit as that unit ends', async () => {
+    const slow = store.unit(async () => {
+      await items().insertOne({ id: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await items().insertOne({ id: 3 });
+    });
+    await Promise.all([insertIn(1), slow]);
+    expect(commits).toBe(1);
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+});
