@@ -6,7 +6,7 @@
  * meta goes through `eventMetaChanges` so the index never drifts from the data.
  */
 import { DateTime } from 'luxon';
-import { MYSQL_FORMAT } from '../dates/format';
+import { mysqlOf } from '../dates/format';
 import type { PostDoc } from '../posts/types';
 import type { Filter, Update } from '../store/types';
 import type { CostMeta } from './cost';
@@ -143,19 +143,12 @@ export function normaliseTimes(t: EventTimes): EventTimes {
   return { start, end, timezone: t.timezone, allDay: t.allDay };
 }
 
-/** The date meta of an event's times (local and UTC strings, zone, abbreviation, all-day flag, duration). */
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** `Y-m-d H:i:s` of a DateTime's wall time (libs/dates MYSQL_FORMAT, without luxon's format parser). */
-export function mysqlOf(dt: DateTime): string {
-  return `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
-}
-
 /** `Y-m-d H:i:s` of an instant in UTC. */
 function mysqlUtcOf(dt: DateTime): string {
   return new Date(dt.toMillis()).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** The date meta of an event's times (local and UTC strings, zone, abbreviation, all-day flag, duration). */
 export function timesToMeta(times: EventTimes): Record<string, unknown> {
   const t = normaliseTimes(times);
   return {
@@ -275,7 +268,7 @@ export function eventMetaChanges(
   ] as const) {
     if (!(utc in changes) || local in changes) continue;
     const at = mysqlIn(changes[utc], 'UTC');
-    if (at) meta[local] = at.setZone(stored ?? zoneOf(fallbackZone) ?? 'UTC').toFormat(MYSQL_FORMAT);
+    if (at) meta[local] = mysqlOf(at.setZone(stored ?? zoneOf(fallbackZone) ?? 'UTC'));
   }
   const touchesTimes = [EVENT_META.start, EVENT_META.end, EVENT_META.startUtc, EVENT_META.endUtc, EVENT_META.timezone, EVENT_META.allDay].some(
     (k) => k in changes,

@@ -19,7 +19,7 @@
  * With either option, an event whose meta yields no start has no times (`null`).
  */
 import type { DateTime } from 'luxon';
-import { MYSQL_FORMAT } from '../dates/format';
+import { mysqlOf } from '../dates/format';
 import { storedWall, type StoredWall } from '../dates/wall';
 import { EVENT_META, timesFromMeta, truthyMeta, type EventTimes } from './meta';
 import { zoneOf } from './timezone';
@@ -66,7 +66,7 @@ export function storedTimezone(meta: Record<string, unknown>): string {
 }
 
 /** The four `Y-m-d H:i:s` strings of derived times. */
-const derivedTexts = (t: EventTimes): string[] => [t.start, t.end, t.start.toUTC(), t.end.toUTC()].map((dt: DateTime) => dt.toFormat(MYSQL_FORMAT));
+const derivedTexts = (t: EventTimes): string[] => [t.start, t.end, t.start.toUTC(), t.end.toUTC()].map((dt: DateTime) => mysqlOf(dt));
 
 /**
  * An event's times from its meta; `siteZone` is the site's time zone (the zone of an event whose own

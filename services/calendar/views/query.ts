@@ -8,7 +8,7 @@
  * the page says how far each one is.
  */
 import type { DateTime } from 'luxon';
-import { MYSQL_FORMAT } from '#libs/dates/format';
+import { mysqlOf } from '#libs/dates/format';
 import type { PostDoc } from '#libs/posts/types';
 import type { SortSpec } from '#libs/store/types';
 import type { LatLng } from '#libs/calendar/geo';
@@ -50,7 +50,7 @@ async function linkedId(deps: CalendarDeps, type: string, value: string): Promis
   return doc ? doc.id : null;
 }
 
-const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
+const fmt = (dt: DateTime) => mysqlOf(dt);
 
 /** A view's window: relative bounds of the archive. */
 type ViewWindow = Pick<ArchiveParams, 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after'>;
