@@ -48,6 +48,12 @@ it('gives every operation of a unit the unit’s transaction, and none to nextId
   const reads = watch('findOne');
   const counters = watch('findOneAndUpdate');
   const counts = watch('countDocuments');
+  // The session ends, and endSession takes its time to return (a loaded machine): the work left running starts meanwhile.
+  const endSession = ClientSession.prototype.endSession;
+  jest.spyOn(ClientSession.prototype, 'endSession').mockImplementation(async function (this: ClientSession, ...args) {
+    await Reflect.apply(endSession, this, args);
+    await new Promise((r) => setTimeout(r, 150));
+  });
   let leftRunning: Promise<unknown> = Promise.resolve();
   await store.unit(async () => {
     await items.insertOne({ id: 1 });

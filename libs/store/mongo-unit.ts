@@ -146,6 +146,9 @@ export class MongoUnits {
     try {
       return await session.withTransaction(() => this.scope.run(unit, work));
     } finally {
+      // Closed before its session ends: work the unit left running must not take up the ended session
+      // while endSession is still on its way (it answered MongoExpiredSessionError on a loaded machine).
+      unit.open = false;
       await session.endSession();
     }
   }
