@@ -283,6 +283,28 @@ describeStores(() => {
       });
     });
 
+    it('projects declared fields whatever the documents hold in them: their type, another, null or nothing', async () => {
+      await items.insertMany([
+        { id: 20, slug: 'twenty', rank: 3, score: 2.5, title: 'T' },
+        // A number in a text field, text in an int field, an array and an object in a number field.
+        { id: 21, slug: 21, rank: '3', score: [1, 2], title: { a: 1 } },
+        { id: 22, slug: null, rank: null, score: 0.1 + 0.2 },
+        { id: 23 },
+        { id: 24, slug: '', rank: 0, score: -7, title: 'ünï \u2028 "quoted"' },
+      ]);
+      const rows = await items.find({ id: { $gte: 20 } }, { fields: ['slug', 'rank', 'score', 'title'], sort: [['id', 1]] });
+      expect(rows).toEqual([
+        { id: 20, slug: 'twenty', rank: 3, score: 2.5, title: 'T' },
+        { id: 21, slug: 21, rank: '3', score: [1, 2], title: { a: 1 } },
+        { id: 22, slug: null, rank: null, score: 0.1 + 0.2 },
+        { id: 23 },
+        { id: 24, slug: '', rank: 0, score: -7, title: 'ünï \u2028 "quoted"' },
+      ]);
+      // Equal also to the whole documents' fields.
+      const whole = await items.find({ id: { $gte: 20 } }, { sort: [['id', 1]] });
+      for (const [i, doc] of whole.entries()) for (const f of ['slug', 'rank', 'score', 'title']) expect(rows[i][f]).toEqual(doc[f]);
+    });
+
     it('findOne honours sort and skip, and returns null for no match', async () => {
       expect((await items.findOne({ status: 'publish' }, { sort: [['rank', -1]] }))!.id).toBe(5);
       expect((await items.findOne({ status: 'publish' }, { sort: [['rank', -1]], skip: 1 }))!.id).toBe(1);

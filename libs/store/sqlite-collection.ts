@@ -23,7 +23,7 @@ import {
 } from './sqlite-compile';
 import type { ColValue, TableInfo } from './sqlite-compile';
 import { applyUpdate } from './sqlite-update';
-import type { Collection, Doc, Filter, FindOptions, Scalar, Update, UpdateResult } from './types';
+import type { Collection, Doc, FieldType, Filter, FindOptions, Scalar, Update, UpdateResult } from './types';
 
 /** The most side-table values one INSERT statement carries (two parameters each); a power of two. */
 const SIDE_CHUNK = 256;
@@ -63,9 +63,33 @@ function projectedColumns(fields: string[] | undefined): string[] | null {
   return all;
 }
 
+/** Declared column types whose value is the document's own, unchanged, wherever the column is not NULL. */
+const SAME_AS_JSON = new Set<FieldType>(['text', 'int', 'number']);
+
+/**
+ * What a projection selects, two expressions per field: the field's typed column where it holds the
+ * document's value as it is (text and numbers), and the field's JSON only where that column is NULL (the
+ * field missing, null, or of another type than declared). A list of ids or slugs is then read from the
+ * columns, without the rows' documents (their overflow pages) or a JSON parse per value.
+ */
+function projectionSql(info: TableInfo, columns: string[]): string {
+  return columns
+    .map((f) => {
+      const type = info.fields.get(f);
+      if (!type || !SAME_AS_JSON.has(type)) return `NULL, t.doc -> ${jsonPath(f)}`;
+      return `t.${q(f)}, CASE WHEN t.${q(f)} IS NULL THEN t.doc -> ${jsonPath(f)} END`;
+    })
+    .join(', ');
+}
+
 function projectedDoc<T extends Doc>(columns: string[], row: unknown[]): T {
   const out: Doc = {};
-  for (let i = 0; i < columns.length; i++) if (row[i] !== null) out[columns[i]] = decodeDoc(sqlText(row[i]));
+  for (let i = 0; i < columns.length; i++) {
+    const column = row[2 * i];
+    const json = row[2 * i + 1];
+    if (column !== null) out[columns[i]] = column;
+    else if (json !== null) out[columns[i]] = decodeDoc(sqlText(json));
+  }
   // A boundary, as `project`: the caller asked for these fields.
   return out as T;
 }
@@ -98,7 +122,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     return this.store.when(() => {
       const columns = projectedColumns(options.fields);
       if (columns) {
-        const { sql, params } = this.select(filter, options, columns.map((f) => `t.doc -> ${jsonPath(f)}`).join(', '));
+        const { sql, params } = this.select(filter, options, projectionSql(this.info, columns));
         return (
           this.store
             .stmt(sql)
