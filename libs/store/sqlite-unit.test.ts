@@ -135,13 +135,27 @@ describe('group commit', () => {
     expect(await ids()).toEqual([4]);
   });
 
+  it('commits the group when a unit that waited past the scheduled commit fails, and keeps the units before it', async () => {
+    const first = insertIn(1);
+    const late = store.unit(async () => {
+      await items().insertOne({ id: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error('late');
+    });
+    // No unit after it, whose end would commit the group instead.
+    const results = await Promise.allSettled([first, late]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect(await ids()).toEqual([1]);
+  });
+
   it('commits a group whose unit waited past the scheduled commit as that unit ends', async () => {
+    const first = insertIn(1);
     const slow = store.unit(async () => {
       await items().insertOne({ id: 2 });
       await new Promise((resolve) => setTimeout(resolve, 20));
       await items().insertOne({ id: 3 });
     });
-    await Promise.all([insertIn(1), slow]);
+    await Promise.all([first, slow]);
     expect(commits).toBe(1);
     expect(await ids()).toEqual([1, 2, 3]);
   });

@@ -110,12 +110,13 @@ export class SqliteUnits {
       this.current = null;
       this.undo(group, first, e);
       end();
+      // The units before this one still wait for the group's commit, which may have come due meanwhile.
+      this.settle(group);
       throw e;
     }
     this.current = null;
     end();
-    if (group.due) this.commit(group);
-    else if (!group.scheduled) this.schedule(group);
+    this.settle(group);
     await group.ended;
     if (group.error !== undefined) throw group.error;
     return result;
@@ -134,15 +135,35 @@ export class SqliteUnits {
   /** Takes back a failed unit's writes: its savepoint, or the whole transaction for the group's first unit. */
   private undo(group: Group, first: boolean, cause: unknown): void {
     if (!first && this.db.inTransaction) {
-      this.db.exec('ROLLBACK TO unit');
-      this.db.exec('RELEASE unit');
-      return;
+      try {
+        this.db.exec('ROLLBACK TO unit');
+        this.db.exec('RELEASE unit');
+        return;
+      } catch {
+        // The savepoint cannot be gone back to: the whole group is taken back below.
+      }
     }
     // The first unit's failure, or an error after which SQLite rolled the whole transaction back itself
     // (a full disk, an I/O error): nothing of the group is kept, and the units before this one learn so.
-    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.rollback();
     if (!first) group.error = cause;
     this.close(group);
+  }
+
+  /** After a unit of the group has ended: the group commits now if its commit came due meanwhile, else at the end of this turn. */
+  private settle(group: Group): void {
+    if (this.group !== group) return;
+    if (group.due) this.commit(group);
+    else if (!group.scheduled) this.schedule(group);
+  }
+
+  /** Rolls the open transaction back; never throws (there is nothing to take back once the connection has lost it). */
+  private rollback(): void {
+    try {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    } catch {
+      // The transaction is gone already.
+    }
   }
 
   /** Commits the group once the current turn of the event loop is over, when its last unit has ended. */
@@ -162,7 +183,7 @@ export class SqliteUnits {
       this.db.exec('COMMIT');
       if (sqlCount.on) sqlCount.commits++;
     } catch (e) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.rollback();
       group.error = e;
     }
     this.close(group);
