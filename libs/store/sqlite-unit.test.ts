@@ -36,6 +36,19 @@ const items = () => store.collection('items');
 const ids = async () => (await items().find({}, { sort: [['id', 1]] })).map((d) => d.id);
 const insertIn = (id: number) => store.unit(async () => void (await items().insertOne({ id })));
 
+/**
+ * A group whose commit comes due while its second unit runs: a unit that inserts id 1, then one that
+ * inserts id 2, waits past the end of the turn (when the group's commit is scheduled) and then does `rest`.
+ */
+const afterWaiting = (rest: () => Promise<void>): [Promise<void>, Promise<void>] => [
+  insertIn(1),
+  store.unit(async () => {
+    await items().insertOne({ id: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await rest();
+  }),
+];
+
 describe('group commit', () => {
   it('commits units asked in the same turn once, and keeps every one of them', async () => {
     await Promise.all([1, 2, 3, 4, 5].map(insertIn));
@@ -136,10 +149,7 @@ describe('group commit', () => {
   });
 
   it('commits the group when a unit that waited past the scheduled commit fails, and keeps the units before it', async () => {
-    const first = insertIn(1);
-    const late = store.unit(async () => {
-      await items().insertOne({ id: 2 });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const [first, late] = afterWaiting(async () => {
       throw new Error('late');
     });
     // No unit after it, whose end would commit the group instead.
@@ -149,13 +159,7 @@ describe('group commit', () => {
   });
 
   it('commits a group whose unit waited past the scheduled commit as that unit ends', async () => {
-    const first = insertIn(1);
-    const slow = store.unit(async () => {
-      await items().insertOne({ id: 2 });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await items().insertOne({ id: 3 });
-    });
-    await Promise.all([first, slow]);
+    await Promise.all(afterWaiting(async () => void (await items().insertOne({ id: 3 }))));
     expect(commits).toBe(1);
     expect(await ids()).toEqual([1, 2, 3]);
   });
