@@ -12,7 +12,7 @@
 import { DateTime, Info, type Zone } from 'luxon';
 import { EVENT_META } from '#libs/calendar/meta';
 import { eventTimes, storedTimezone, type DatedTimes } from '#libs/calendar/times';
-import { MYSQL_FORMAT } from '#libs/dates/format';
+import { mysqlOf } from '#libs/dates/format';
 import { zoneOf } from '#libs/calendar/timezone';
 import { storedWall as wall, storedWallAt as wallAt, type StoredWall as Wall } from '#libs/dates/wall';
 
@@ -52,10 +52,7 @@ function zoneName(zone: string, offsetMinutes: number): Pick<PhpDate, 'timezone_
 const php = (w: Wall, name: Pick<PhpDate, 'timezone_type' | 'timezone'>): PhpDate => ({ date: `${w.text}.000000`, ...name });
 
 export function phpDate(dt: DateTime): PhpDate {
-  return php(
-    wall(dt.toFormat(MYSQL_FORMAT))!,
-    dt.zone.type === 'iana' ? { timezone_type: 3, timezone: dt.zoneName ?? 'UTC' } : zoneName(dt.zoneName ?? 'UTC', dt.offset),
-  );
+  return php(wall(mysqlOf(dt))!, dt.zone.type === 'iana' ? { timezone_type: 3, timezone: dt.zoneName ?? 'UTC' } : zoneName(dt.zoneName ?? 'UTC', dt.offset));
 }
 
 const dayNumber = (w: Wall) => Math.floor(w.ms / DAY_MS);

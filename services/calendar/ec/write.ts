@@ -6,10 +6,9 @@
  * dates as one UTC date, and their errors name the ec/v1 arguments. Declared defaults (status `publish`,
  * open comments and pings, standard format) apply on create only.
  */
-import { DateTime } from 'luxon';
 import { EVENT_FIELDS as F, ecName, fieldEntries } from '#libs/calendar/fields';
 import { TAG_TAXONOMY } from '#libs/calendar/meta';
-import { MYSQL_FORMAT } from '#libs/dates/format';
+import { mysqlLocal } from '#libs/dates/format';
 import { parseDateInput } from '#libs/dates/post-dates';
 import type { PostDoc } from '#libs/posts/types';
 import type { HandlerContext } from '#libs/rest/service';
@@ -31,7 +30,7 @@ function postDateUtc(ctx: HandlerContext, zone: string): string | undefined {
   const dateGmt = given('date_gmt');
   const date = given('date');
   const parsed = dateGmt !== undefined ? parseDateInput(dateGmt, zone, true) : date !== undefined ? parseDateInput(date, zone) : null;
-  return parsed ? DateTime.fromJSDate(parsed.gmt, { zone: 'UTC' }).toFormat(MYSQL_FORMAT) : undefined;
+  return parsed ? mysqlLocal(parsed.gmt, 'UTC') : undefined;
 }
 
 /** Whether the request gives an ec/v1 argument a value (or, on create, its declared default does). */

@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import type { Caller } from '#libs/auth/user';
 import { eventFilterEcho, eventFilterValues } from '#libs/calendar/event-filters';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '#libs/calendar/meta';
-import { MYSQL_FORMAT } from '#libs/dates/format';
+import { mysqlOf } from '#libs/dates/format';
 import { strtotime } from '#libs/calendar/strtotime';
 import { invalidParams, ParamError, type RestError } from '#libs/rest/errors';
 import type { Filter, SortSpec } from '#libs/store/types';
@@ -63,8 +63,6 @@ async function termFilter(deps: CalendarDeps, taxonomy: string, values: unknown[
     return [...new Set([...ids, ...bySlug.map((t) => t.id)])];
   });
 }
-
-const fmt = (dt: DateTime) => dt.toFormat(MYSQL_FORMAT);
 
 /**
  * The window bounds made from a date, by side and strictness. strtotime hands out the same DateTime for
@@ -160,7 +158,7 @@ export async function archiveQuery(deps: CalendarDeps, req: ArchiveRequest): Pro
       if (!req.given(k)) continue;
       const dt = dayEnd(read(k));
       criteria[fields[k]] = dt.toJSDate();
-      echo[k] = fmt(dt);
+      echo[k] = mysqlOf(dt);
     }
   }
 

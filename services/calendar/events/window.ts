@@ -4,7 +4,7 @@
  */
 import { DateTime, Info } from 'luxon';
 import { memo } from '#libs/data/memo';
-import { MYSQL_FORMAT } from '#libs/dates/format';
+import { mysqlOf } from '#libs/dates/format';
 import { zoneFor, zoneOf } from '#libs/calendar/timezone';
 
 /** A window bound: the instant to compare with and its site-local text to echo. */
@@ -13,7 +13,7 @@ export interface Bound {
   text: string;
 }
 
-export const bound = (dt: DateTime): Bound => ({ at: dt.toJSDate(), text: dt.toFormat(MYSQL_FORMAT) });
+export const bound = (dt: DateTime): Bound => ({ at: dt.toJSDate(), text: mysqlOf(dt) });
 
 const DAY_MS = 86_400_000;
 

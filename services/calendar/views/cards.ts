@@ -15,7 +15,7 @@ import { costDetails, formatCost } from '#libs/calendar/cost';
 import { EVENT_META, ORGANIZER_META, VENUE_META, eventCostMeta } from '#libs/calendar/meta';
 import { eventTimes } from '#libs/calendar/times';
 import { zoneAbbr, zoneOf } from '#libs/calendar/timezone';
-import { MYSQL_FORMAT } from '#libs/dates/format';
+import { mysqlOf } from '#libs/dates/format';
 import { storedWall } from '#libs/dates/wall';
 import { permalinkOf } from '#libs/posts/permalink';
 import { renderTitle, stripAllTags, trimWords } from '#libs/posts/render';
@@ -133,7 +133,7 @@ function shownZone(site: Site, eventZone: string, mode: TimezoneMode, start: Dat
   return { zone, label: { name: zone, abbr: zoneAbbr(zone, at) || at.toFormat('ZZ') } };
 }
 
-const wallOf = (dt: DateTime) => storedWall(dt.toFormat(MYSQL_FORMAT));
+const wallOf = (dt: DateTime) => storedWall(mysqlOf(dt));
 
 /** The zone label printed after a time: the abbreviation, with the zone's name as its title. */
 export function zoneLabel(card: Pick<Card, 'zone'>): string {

@@ -50,8 +50,6 @@ async function linkedId(deps: CalendarDeps, type: string, value: string): Promis
   return doc ? doc.id : null;
 }
 
-const fmt = (dt: DateTime) => mysqlOf(dt);
-
 /** A view's window: relative bounds of the archive. */
 type ViewWindow = Pick<ArchiveParams, 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after'>;
 
@@ -88,11 +86,11 @@ async function query(deps: CalendarDeps, ctx: ViewContext, window: ViewWindow, p
 /** The list view: events not over yet (or, for past events, over already), counted from now or the date asked for. */
 export function listEvents(deps: CalendarDeps, ctx: ViewContext, now: DateTime): Promise<EventPage> {
   const from = ctx.dateGiven ? ctx.date : now;
-  if (ctx.past) return query(deps, ctx, { ends_before: fmt(from) }, ctx.page, LIST_PER_PAGE, [['event_start', -1]]);
-  return query(deps, ctx, { ends_after: fmt(from) }, ctx.page, LIST_PER_PAGE);
+  if (ctx.past) return query(deps, ctx, { ends_before: mysqlOf(from) }, ctx.page, LIST_PER_PAGE, [['event_start', -1]]);
+  return query(deps, ctx, { ends_after: mysqlOf(from) }, ctx.page, LIST_PER_PAGE);
 }
 
 /** Every event that overlaps [from, to): it starts before `to` and ends after `from`. */
 export function eventsBetween(deps: CalendarDeps, ctx: ViewContext, from: DateTime, to: DateTime): Promise<EventPage> {
-  return query(deps, ctx, { starts_before: fmt(to), ends_after: fmt(from) }, 1, MAX_EVENTS_PER_VIEW);
+  return query(deps, ctx, { starts_before: mysqlOf(to), ends_after: mysqlOf(from) }, 1, MAX_EVENTS_PER_VIEW);
 }
