@@ -33,14 +33,18 @@ export function indexName(collection: string, keys: string[], unique: boolean, s
 /** A partial index's value: declared by the code, written into SQL as a literal, so only a plain word is accepted. */
 export const PARTIAL_VALUE = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/** The names of a table's indexes. */
+export function indexNames(db: Database.Database, table: string): string[] {
+  return db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).pluck().all(table).map(sqlText);
+}
+
 /**
  * The values partial indexes of a table are conditioned on, per field, read from the indexes' names
  * (`:where:field=value`): what the filter compiler writes as literals (sqlite-compile.ts).
  */
 export function partialValues(db: Database.Database, table: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).pluck().all(table).map(sqlText);
-  for (const name of names) {
+  for (const name of indexNames(db, table)) {
     for (const m of name.matchAll(/:where:([^=:]+)=([^:]+)/g)) {
       if (!PARTIAL_VALUE.test(m[2])) continue;
       const set = out.get(m[1]) ?? new Set<string>();

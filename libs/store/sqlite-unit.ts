@@ -29,14 +29,13 @@ import type Database from 'better-sqlite3';
 import type { WriteGenerations } from './generations';
 
 interface OpenUnit {
-  /** Collections the unit wrote: their generations move once more when its group ends (a rollback takes back what readers inside it saw). */
-  touched: Set<string>;
   /** Settles when the unit has released its savepoint or rolled back. */
   ended: Promise<void>;
 }
 
 /** Units sharing one SQLite transaction, committed together. */
 interface Group {
+  /** Collections its units wrote: their generations move once more when it ends (a rollback takes back what readers inside it saw). */
   touched: Set<string>;
   /** Units that ran in it. */
   units: number;
@@ -87,7 +86,7 @@ export class SqliteUnits {
 
   /** Notes a write of the caller's unit to a collection (nothing outside a unit). */
   touch(collection: string): void {
-    if (this.inside()) this.current!.touched.add(collection);
+    if (this.inside()) this.group!.touched.add(collection);
   }
 
   async run<R>(work: () => Promise<R>): Promise<R> {
@@ -99,7 +98,7 @@ export class SqliteUnits {
     const first = group.units === 0;
     group.units++;
     let end!: () => void;
-    const unit: OpenUnit = { touched: group.touched, ended: new Promise((resolve) => (end = resolve)) };
+    const unit: OpenUnit = { ended: new Promise((resolve) => (end = resolve)) };
     this.current = unit;
     let result: R;
     try {

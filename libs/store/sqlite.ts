@@ -25,7 +25,7 @@ import { SqliteCollection } from './sqlite-collection';
 import { arrayValues, buildTableInfo, Compiler, docRow, getPath, q, Sql, sqlNumber, sqlRow, sqlText, toColumn } from './sqlite-compile';
 import type { ArrayField, TableInfo } from './sqlite-compile';
 import { duplicateKey, isUniqueViolation } from './sqlite-errors';
-import { FIELD_TYPES, PARTIAL_VALUE, RESERVED_COLUMNS, SQL_TYPE, fieldRow, indexName, isFieldType, partialValues } from './sqlite-schema';
+import { FIELD_TYPES, PARTIAL_VALUE, RESERVED_COLUMNS, SQL_TYPE, fieldRow, indexName, indexNames, isFieldType, partialValues } from './sqlite-schema';
 import { SqliteUnits } from './sqlite-unit';
 import { PopularValues } from './sqlite-popular';
 import { createCompanionIndex, sideCompanions } from './sqlite-companions';
@@ -285,7 +285,7 @@ export class SqliteStore implements Store {
    * unique replaces the plain one), so a changed declaration takes effect on an existing store.
    */
   private dropReplacedIndexes(info: TableInfo, spec: CollectionSpec, made: Set<string | null>): void {
-    const existing = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).pluck().all(info.name).map(sqlText);
+    const existing = indexNames(this.db, info.name);
     for (const ix of spec.indexes ?? []) {
       const keys = this.indexKeys(info, ix);
       if (keys.length === 0) continue;
