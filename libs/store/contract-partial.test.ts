@@ -5,9 +5,9 @@
  * value written as a literal, other values as `+?`, so no statement is prepared again at each run) and
  * writes no entry of another record into it.
  */
-import { STORE_KINDS, type OpenedStore } from '../../test/support/stores';
+import { describeEachStore } from '../../test/support/stores';
 import { SqliteStore } from './sqlite';
-import type { Collection, CollectionSpec, Filter, Store } from './types';
+import type { CollectionSpec, Filter, Store } from './types';
 
 const FULL: CollectionSpec = {
   name: 'typed',
@@ -25,60 +25,51 @@ const PARTIAL: CollectionSpec = {
 const day = (n: number) => new Date(Date.UTC(2030, 0, 1 + n));
 const docs = () => Array.from({ length: 30 }, (_, i) => ({ id: i + 1, type: i % 3 ? 'event' : 'post', start: day(i) }));
 
-describe.each(STORE_KINDS)('partial indexes on %s', (_name, open) => {
-  let opened: OpenedStore;
-  let store: Store;
-  let c: Collection;
-  const ids = async (f: Filter) => (await c.find(f, { sort: [['start', 1]] })).map((d) => d.id);
+const setUp = async (store: Store) => {
+  await store.ensure([FULL]);
+  await store.collection('typed').insertMany(docs());
+  // The declaration changes on an existing store: the full index gives way to the partial one.
+  await store.ensure([PARTIAL]);
+  await store.ensure([PARTIAL]);
+};
 
-  beforeEach(async () => {
-    opened = await open();
-    store = opened.store;
-    await store.ensure([FULL]);
-    c = store.collection('typed');
-    await c.insertMany(docs());
-    // The declaration changes on an existing store: the full index gives way to the partial one.
-    await store.ensure([PARTIAL]);
-    await store.ensure([PARTIAL]);
-  });
-  afterEach(async () => opened.close());
-
+describeEachStore('partial indexes', 'typed', setUp, (t) => {
   it('answers every filter on the field as the records say', async () => {
     const later = { start: { $gte: day(20) } };
-    expect(await ids({ type: 'event', ...later })).toEqual([21, 23, 24, 26, 27, 29, 30]);
-    expect(await ids({ type: 'post', ...later })).toEqual([22, 25, 28]);
-    expect(await ids({ type: { $in: ['event'] }, ...later })).toEqual([21, 23, 24, 26, 27, 29, 30]);
-    expect(await ids({ type: { $in: ['event', 'post'] }, ...later })).toHaveLength(10);
-    expect(await ids({ type: { $ne: 'event' }, ...later })).toEqual([22, 25, 28]);
-    expect(await ids({ type: { $nin: ['post'] }, ...later })).toEqual([21, 23, 24, 26, 27, 29, 30]);
-    expect(await c.count({ type: "event' OR 1=1 --" })).toBe(0);
+    expect(await t.ids({ type: 'event', ...later })).toEqual([21, 23, 24, 26, 27, 29, 30]);
+    expect(await t.ids({ type: 'post', ...later })).toEqual([22, 25, 28]);
+    expect(await t.ids({ type: { $in: ['event'] }, ...later })).toEqual([21, 23, 24, 26, 27, 29, 30]);
+    expect(await t.ids({ type: { $in: ['event', 'post'] }, ...later })).toHaveLength(10);
+    expect(await t.ids({ type: { $ne: 'event' }, ...later })).toEqual([22, 25, 28]);
+    expect(await t.ids({ type: { $nin: ['post'] }, ...later })).toEqual([21, 23, 24, 26, 27, 29, 30]);
+    expect(await t.c.count({ type: "event' OR 1=1 --" })).toBe(0);
     // A record that changes type moves into or out of the index.
-    await c.updateOne({ id: 22 }, { $set: { type: 'event' } });
-    await c.updateOne({ id: 21 }, { $set: { type: 'post' } });
-    expect(await ids({ type: 'event', ...later })).toEqual([22, 23, 24, 26, 27, 29, 30]);
+    await t.c.updateOne({ id: 22 }, { $set: { type: 'event' } });
+    await t.c.updateOne({ id: 21 }, { $set: { type: 'post' } });
+    expect(await t.ids({ type: 'event', ...later })).toEqual([22, 23, 24, 26, 27, 29, 30]);
   });
 
   it('keeps the partial index, and only it, on the keys', async () => {
-    if (store instanceof SqliteStore) {
-      const names = store.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'typed'`).pluck().all();
+    if (t.store instanceof SqliteStore) {
+      const names = t.store.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'typed'`).pluck().all();
       expect(names).toContain('ix:typed:type+start:where:type=event');
       expect(names).not.toContain('ix:typed:type+start');
       return;
     }
     const { MongoStore } = await import('./mongo');
-    if (!(store instanceof MongoStore)) return;
-    const indexes = await store.db.collection('typed').listIndexes().toArray();
+    if (!(t.store instanceof MongoStore)) return;
+    const indexes = await t.store.db.collection('typed').listIndexes().toArray();
     const onKeys = indexes.filter((ix) => JSON.stringify(ix.key) === JSON.stringify({ type: 1, start: 1 }));
     expect(onKeys).toHaveLength(1);
     // MongoDB reports the filter; the wire-compatible test server keeps none (a probe tells which runs).
-    const probe = store.db.collection('partial_probe');
+    const probe = t.store.db.collection('partial_probe');
     await probe.createIndex({ type: 1 }, { partialFilterExpression: { type: 'event' } });
     const keeps = (await probe.listIndexes().toArray()).some((ix) => ix.partialFilterExpression);
     if (keeps) expect(onKeys[0].partialFilterExpression).toEqual({ type: 'event' });
   });
 
   it('the embedded store serves the value from the index, which holds only its records', async () => {
-    const sqlite = store;
+    const sqlite = t.store;
     if (!(sqlite instanceof SqliteStore)) return;
     const plan = (f: Filter) => sqlite.explain('typed', f, { sort: [['start', 1]] }).join('\n');
     expect(plan({ type: 'event', start: { $gte: day(20) } })).toMatch(/USING (COVERING )?INDEX ix:typed:type\+start:where:type=event \(type=\? AND start>\?\)/);
@@ -96,8 +87,8 @@ describe.each(STORE_KINDS)('partial indexes on %s', (_name, open) => {
   });
 
   it('refuses a partial value that is not a plain word, or a field that is not declared text', async () => {
-    if (!(store instanceof SqliteStore)) return;
-    const bad = (partial: Record<string, string>) => store.ensure([{ ...FULL, name: 'bad', indexes: [{ keys: ['type'], partial }] }]);
+    if (!(t.store instanceof SqliteStore)) return;
+    const bad = (partial: Record<string, string>) => t.store.ensure([{ ...FULL, name: 'bad', indexes: [{ keys: ['type'], partial }] }]);
     await expect(bad({ type: "x' OR '1" })).rejects.toThrow(/plain word/);
     await expect(bad({ id: '1' })).rejects.toThrow(/declared text field/);
   });

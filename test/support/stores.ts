@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoStore } from '#libs/store/mongo';
 import { SqliteStore } from '#libs/store/sqlite';
-import { DuplicateKeyError, type Store } from '#libs/store/types';
+import { DuplicateKeyError, type Collection, type Filter, type Store } from '#libs/store/types';
 
 export interface OpenedStore {
   store: Store;
@@ -46,6 +46,34 @@ export const STORE_KINDS = [
   ['SQLite', openSqlite],
   ['MongoDB', openMongo],
 ] as const;
+
+/** What the tests of describeEachStore see: the store, its collection, and the ids of a filter's matches in `start` order. */
+export interface OneCollection {
+  store: Store;
+  c: Collection;
+  ids(filter: Filter): Promise<unknown[]>;
+}
+
+/**
+ * A suite run on both store kinds over one collection: before each test a fresh store, on which `setUp`
+ * lays the collection out and fills it; closed after each.
+ */
+export function describeEachStore(title: string, collection: string, setUp: (store: Store) => Promise<void>, body: (t: OneCollection) => void): void {
+  describe.each(STORE_KINDS)(`${title} on %s`, (_kind, open) => {
+    let opened: OpenedStore;
+    const t = {
+      ids: async (f: Filter) => (await t.c.find(f, { sort: [['start', 1]] })).map((d) => d.id),
+    } as OneCollection;
+    beforeEach(async () => {
+      opened = await open();
+      t.store = opened.store;
+      await setUp(t.store);
+      t.c = t.store.collection(collection);
+    });
+    afterEach(async () => opened.close());
+    body(t);
+  });
+}
 
 /** Whether the server refuses duplicates of a unique index (the wire-compatible MongoDB test server keeps them unenforced). */
 export async function enforcesUnique(store: Store): Promise<boolean> {
