@@ -13,11 +13,9 @@ import { adminRows } from './support/authz-rows-admin';
 import { calendarRows } from './support/authz-rows-calendar';
 import { contentRows } from './support/authz-rows-content';
 import type { Who } from './support/roles';
+import { appStores } from './support/app';
 
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `authz_matrix_${process.pid}_${Date.now()}` }],
-] as const)('authorization matrix, write side (%s)', (storeName, env) => {
+describe.each(appStores('authz_matrix'))('authorization matrix, write side (%s)', (storeName, env) => {
   const k = matrixKit(storeName, env);
   const { post, tally } = k;
   const ROWS: Row[] = [...contentRows(k), ...calendarRows(k), ...adminRows(k)];

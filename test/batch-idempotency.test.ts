@@ -3,17 +3,14 @@
  * result is remembered per user and key, so sending it again answers the same without storing anything
  * twice; a key sent with another body is refused; concurrent sends of one key run it once.
  */
-import { startTestApp, type ApiResponse, type TestApp } from './support/app';
+import { startTestApp, type ApiResponse, type TestApp, appStores } from './support/app';
 import { createRoleUsers, type RoleUsers } from './support/roles';
 
 const creates = (prefix: string, n = 3) => ({
   requests: Array.from({ length: n }, (_, i) => ({ method: 'POST', path: '/cms/v2/posts', body: { title: `${prefix} ${i}`, status: 'publish' } })),
 });
 
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `batch_keys_${process.pid}_${Date.now()}` }],
-] as const)('batches with an Idempotency-Key on %s', (_name, env) => {
+describe.each(appStores('batch_keys'))('batches with an Idempotency-Key on %s', (_name, env) => {
   let app: TestApp;
   let users: RoleUsers;
   beforeAll(async () => {

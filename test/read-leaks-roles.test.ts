@@ -8,7 +8,7 @@
  *
  * Runs on the embedded store and on MongoDB.
  */
-import { type ApiResponse } from './support/app';
+import { type ApiResponse, appStores } from './support/app';
 import { WHO } from './support/authz';
 import { type Who } from './support/roles';
 import {
@@ -35,10 +35,7 @@ import { readLeaksKit } from './support/read-leaks';
 // Each test walks every role through hundreds of requests; on a loaded 2-core machine the MongoDB-wire
 // test server makes that minutes, not seconds. The bound is for a hang, not a speed check.
 jest.setTimeout(300_000);
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `authz_reads_${process.pid}_${Date.now()}` }],
-] as const)('authorization matrix, read side (%s)', (storeName, env) => {
+describe.each(appStores('authz_reads'))('authorization matrix, read side (%s)', (storeName, env) => {
   const k = readLeaksKit(storeName, env);
   const { finish, tally, wrong } = k;
 

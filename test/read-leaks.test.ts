@@ -12,14 +12,12 @@
  * Runs on the embedded store and on MongoDB.
  */
 import { EVENT_DAY, HIDDEN_STATUSES, READERS, readLeaksKit } from './support/read-leaks';
+import { appStores } from './support/app';
 
 // Each test walks every role through hundreds of requests; on a loaded 2-core machine the MongoDB-wire
 // test server makes that minutes, not seconds. The bound is for a hang, not a speed check.
 jest.setTimeout(300_000);
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `authz_reads_${process.pid}_${Date.now()}` }],
-] as const)('authorization matrix, read side (%s)', (storeName, env) => {
+describe.each(appStores('authz_reads'))('authorization matrix, read side (%s)', (storeName, env) => {
   const k = readLeaksKit(storeName, env);
   const { finish, fx, read, refusal, secrets, tally, total, wrong } = k;
 

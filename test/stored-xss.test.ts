@@ -15,7 +15,7 @@ import type { PostDoc } from '#libs/posts/types';
 import { siteFrom } from '#libs/rest/site';
 import type { Store } from '#libs/store/types';
 import { ImportRecords } from '../services/aggregator/storage/records';
-import { startTestApp, type TestApp } from './support/app';
+import { startTestApp, type TestApp, appStores } from './support/app';
 import { openAppStore } from './support/authz';
 import { batchBody, eaEvent } from './support/imports';
 import { createRoleUsers, type RoleUsers } from './support/roles';
@@ -26,10 +26,7 @@ type Writer = (typeof WRITERS)[number];
 const RAW = new Set<string>(['administrator', 'editor']);
 const DAY = { start_date: '2031-06-01 10:00:00', end_date: '2031-06-01 12:00:00' };
 
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `stored_xss_${process.pid}_${Date.now()}` }],
-] as const)('stored content filtered by capability (%s)', (_name, env) => {
+describe.each(appStores('stored_xss'))('stored content filtered by capability (%s)', (_name, env) => {
   let app: TestApp;
   let users: RoleUsers;
   let store: Store;

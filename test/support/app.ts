@@ -75,6 +75,16 @@ export function makeRequester(url: string, restRoot: string) {
 }
 
 /** `env.DATA_DIR`, when given, is kept after close (to test restarts); otherwise a temp folder is used and removed. */
+/**
+ * For `describe.each`: the environment of a test app on each store, by name: the embedded one, and a
+ * database of its own (named after `db`) on the MongoDB the test run found.
+ */
+export const appStores = (db: string) =>
+  [
+    ['SQLite', {}],
+    ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `${db}_${process.pid}_${Date.now()}` }],
+  ] as const;
+
 export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
   const ownDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'ecs-test-'));

@@ -1,11 +1,8 @@
-import { startTestApp, type TestApp } from '../../../test/support/app';
+import { startTestApp, type TestApp, appStores } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers } from '../../../test/support/roles';
 
 /** The ec/v1 list queries on both store adapters: the same answers from the embedded store and MongoDB. */
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `ec_lists_${process.pid}_${Date.now()}` }],
-] as const)('ec/v1 lists on %s', (_name, env) => {
+describe.each(appStores('ec_lists'))('ec/v1 lists on %s', (_name, env) => {
   let app: TestApp;
   let users: RoleUsers;
   beforeAll(async () => {

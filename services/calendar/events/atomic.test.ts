@@ -10,15 +10,12 @@ import type { PostDoc } from '#libs/posts/types';
 import { openStore } from '#libs/store/index';
 import type { Store } from '#libs/store/types';
 import { TermsRepository } from '#libs/terms/repository';
-import { startTestApp, type TestApp } from '../../../test/support/app';
+import { startTestApp, type TestApp, appStores } from '../../../test/support/app';
 
 const EVENTS = '/vendor/events/v1/events';
 const when = { start_date: '2031-05-01 18:00:00', end_date: '2031-05-01 20:00:00' };
 
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `atomic_events_${process.pid}_${Date.now()}` }],
-] as const)('event writes with inline records on %s', (_name, env) => {
+describe.each(appStores('atomic_events'))('event writes with inline records on %s', (_name, env) => {
   let app: TestApp;
   let store: Store;
 

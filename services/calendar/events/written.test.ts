@@ -4,7 +4,7 @@
  * them again: it must equal a read of the event right after, field for field (a single GET adds only
  * its JSON-LD), in both dialects and on both stores.
  */
-import { startTestApp, type TestApp } from '../../../test/support/app';
+import { startTestApp, type TestApp, appStores } from '../../../test/support/app';
 
 const V1 = '/vendor/events/v1';
 const EC = '/ec/v1';
@@ -17,10 +17,7 @@ function withoutJsonLd(v: unknown): unknown {
   return v;
 }
 
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `written_events_${process.pid}_${Date.now()}` }],
-] as const)('the answer to an event write on %s', (_name, env) => {
+describe.each(appStores('written_events'))('the answer to an event write on %s', (_name, env) => {
   let app: TestApp;
   let organizer: number;
   let category: number;

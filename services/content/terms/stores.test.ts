@@ -1,10 +1,7 @@
-import { startTestApp, type TestApp } from '../../../test/support/app';
+import { startTestApp, type TestApp, appStores } from '../../../test/support/app';
 
 /** The terms rules on both store adapters: the same answers from the embedded store and MongoDB. */
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `terms_${process.pid}_${Date.now()}` }],
-] as const)('cms/v2 terms on %s', (_name, env) => {
+describe.each(appStores('terms'))('cms/v2 terms on %s', (_name, env) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp(env);

@@ -3,16 +3,13 @@
  * of every field a user writes (users and their application passwords).
  */
 import { APP_PASSWORDS_MAX, USER_LIMITS } from '#libs/auth/limits';
-import { startTestApp, type ApiResponse, type TestApp } from '../../../test/support/app';
+import { startTestApp, type ApiResponse, type TestApp, appStores } from '../../../test/support/app';
 import { createRoleUsers, type RoleUsers } from '../../../test/support/roles';
 
 const x = (n: number, c = 'x') => c.repeat(n);
 const ids = (res: ApiResponse): number[] => (res.body as Array<{ id: number }>).map((u) => u.id).sort((a, b) => a - b);
 
-describe.each([
-  ['SQLite', {}],
-  ['MongoDB', { MONGO_URL: process.env.TEST_MONGO_URL, MONGO_DB: `users_rules_${process.pid}_${Date.now()}` }],
-] as const)('cms/v2/users rules on %s', (name, env) => {
+describe.each(appStores('users_rules'))('cms/v2/users rules on %s', (name, env) => {
   let app: TestApp;
   let roles: RoleUsers;
   /** An author with a published post, so every caller may list them. */
