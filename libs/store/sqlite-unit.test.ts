@@ -2,22 +2,20 @@
  * Group commit of the embedded store's units of work (sqlite-unit.ts): units that ask within one turn
  * of the event loop share one SQLite transaction and one COMMIT, each in a savepoint of its own.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteStore } from './sqlite';
+import { openSqlite, type OpenedStore } from '../../test/support/stores';
+import type { SqliteStore } from './sqlite';
 import type { CollectionSpec } from './types';
 
 const SPEC: CollectionSpec = { name: 'items', fields: { id: 'int' }, indexes: [{ keys: ['id'], unique: true }] };
 
-let dir: string;
+let opened: OpenedStore & { store: SqliteStore };
 let store: SqliteStore;
 let commits: number;
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-units-'));
-  store = new SqliteStore({ dataDir: dir });
+  opened = await openSqlite();
+  store = opened.store;
   await store.ensure([SPEC]);
   commits = 0;
   const exec = store.db.exec.bind(store.db);
@@ -27,10 +25,7 @@ beforeEach(async () => {
   });
 });
 
-afterEach(async () => {
-  await store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => opened.close());
 
 const items = () => store.collection('items');
 const ids = async () => (await items().find({}, { sort: [['id', 1]] })).map((d) => d.id);
@@ -97,7 +92,7 @@ describe('group commit', () => {
   });
 
   it('shows a unit’s writes to nobody outside it before the group has committed', async () => {
-    const outside = new Database(path.join(dir, 'store.sqlite'), { readonly: true });
+    const outside = new Database(store.db.name, { readonly: true });
     const count = () => Number(outside.prepare('SELECT COUNT(*) FROM items').pluck().get());
     try {
       let seenInside = -1;

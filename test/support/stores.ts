@@ -14,7 +14,7 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export async function openSqlite(): Promise<OpenedStore> {
+export async function openSqlite(): Promise<OpenedStore & { store: SqliteStore }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-test-'));
   const store = new SqliteStore({ dataDir: dir });
   return {
