@@ -38,11 +38,6 @@ import { ADMIN_APP_PASSWORD, startService } from './service';
 const env = process.env;
 
 /**
- * The normal run on the data set (times BENCH_SCALE): first the limit table (bench/limit.ts: each row
- * on the service, the minimal app and the bare server, interleaved), then every selected endpoint row
- * against PERFORMANCE.md's targets (not in the quick mode).
- */
-/**
  * BENCH_BASELINE names the `dist` folder of a built checkout: the baseline service resolves `#libs`
  * through the checkout's package.json and serves its calendar assets from beside `dist`, so a `dist`
  * copied on its own cannot start; say so before seeding anything.
@@ -60,6 +55,11 @@ function checkBaseline(dist: string | undefined): void {
     );
 }
 
+/**
+ * The normal run on the data set (times BENCH_SCALE): first the limit table (bench/limit.ts: each row
+ * on the service, the minimal app and the bare server, interleaved), then every selected endpoint row
+ * against PERFORMANCE.md's targets (not in the quick mode).
+ */
 async function main(): Promise<void> {
   checkBaseline(env.BENCH_BASELINE);
   const eps = QUICK ? [] : selected(ENDPOINTS);
