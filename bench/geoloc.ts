@@ -15,8 +15,8 @@ import { newCalendarRecord } from '#libs/calendar/save';
 import type { PostDoc } from '#libs/posts/types';
 import { openStore } from '#libs/store/index';
 import type { BenchEndpoint } from './endpoints';
-import { CONNECTIONS, DURATION, randomPort, REPEAT, WARMUP, writeResults } from './options';
-import { measure, rowOptions, run, summarise, type Measurement, type RowResult } from './rows';
+import { CONNECTIONS, DURATION, randomPort, REPEAT, writeResults } from './options';
+import { measureAcross, spreadPct, type RowResult } from './rows';
 import type { Seeded } from './seed';
 import { startService, type Service } from './service';
 
@@ -102,15 +102,9 @@ export const GEOLOC_ROW: BenchEndpoint = {
   request: (c) => ({ url: POINTS.map((p) => `${c.rest}/vendor/events/v1/events?geoloc_lat=${p.lat}&geoloc_lng=${p.lng}&per_page=10`), auth: true }),
 };
 
-const spreadPct = (xs: Array<number | null>): number | null => {
-  const ns = xs.filter((x): x is number => x !== null);
-  return ns.length === xs.length && Math.min(...ns) > 0 ? Math.round((Math.max(...ns) / Math.min(...ns) - 1) * 100) : null;
-};
-
 export async function runGeolocBench(): Promise<void> {
   const base = randomPort();
   const services: Service[] = [];
-  const ms: Measurement[][] = GEO_SIZES.map(() => []);
   let rows: RowResult[] = [];
   let peaks: Array<number | null> = [];
   try {
@@ -122,15 +116,7 @@ export async function runGeolocBench(): Promise<void> {
         ),
       );
     }
-    const opts = services.map((s) => rowOptions(GEOLOC_ROW, s.ctx));
-    for (const o of opts) await run({ ...o, duration: WARMUP });
-    for (let round = 0; round < REPEAT; round++) {
-      for (let j = 0; j < GEO_SIZES.length; j++) {
-        const k = (round + j) % GEO_SIZES.length;
-        ms[k].push(await measure(opts[k], services[k].pid));
-      }
-    }
-    rows = ms.map((m) => summarise(GEOLOC_ROW, m));
+    rows = await measureAcross(GEOLOC_ROW, services);
   } finally {
     peaks = services.map((s) => s.peakRss());
     for (const s of services) await s.stop();

@@ -109,3 +109,27 @@ export async function runRows(eps: BenchEndpoint[], service: { ctx: BenchContext
   }
   return rows;
 }
+
+/**
+ * One row measured on several running services in turn: a warm-up on each, then BENCH_REPEAT rounds,
+ * each starting at the next service so that none is always measured first (a slow stretch of a shared
+ * machine falls on all alike); the row's figures on each service.
+ */
+export async function measureAcross(ep: BenchEndpoint, services: Array<{ ctx: BenchContext; pid: number | undefined }>): Promise<RowResult[]> {
+  const opts = services.map((s) => rowOptions(ep, s.ctx));
+  for (const o of opts) await run({ ...o, duration: WARMUP });
+  const ms: Measurement[][] = services.map(() => []);
+  for (let round = 0; round < REPEAT; round++) {
+    for (let j = 0; j < services.length; j++) {
+      const k = (round + j) % services.length;
+      ms[k].push(await measure(opts[k], services[k].pid));
+    }
+  }
+  return ms.map((m) => summarise(ep, m));
+}
+
+/** How far a figure spreads over sizes: max/min - 1, in %; null when one is missing. */
+export function spreadPct(xs: Array<number | null>): number | null {
+  const ns = xs.filter((x): x is number => x !== null);
+  return ns.length === xs.length && Math.min(...ns) > 0 ? Math.round((Math.max(...ns) / Math.min(...ns) - 1) * 100) : null;
+}

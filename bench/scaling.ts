@@ -2,13 +2,8 @@
 import { DATA_SET } from './data-set';
 import { ENDPOINTS } from './endpoints';
 import { CONNECTIONS, DURATION, randomPort, REPEAT, selected, WARMUP, writeResults } from './options';
-import { measure, rowOptions, run, summarise, type Measurement, type RowResult } from './rows';
+import { measureAcross, spreadPct as spread, type RowResult } from './rows';
 import { startService, type Service } from './service';
-
-const spread = (xs: Array<number | null>): number | null => {
-  const ns = xs.filter((x): x is number => x !== null);
-  return ns.length === xs.length && Math.min(...ns) > 0 ? Math.round((Math.max(...ns) / Math.min(...ns) - 1) * 100) : null;
-};
 
 /**
  * The scaling table: one fresh store with that many events and posts and one service per size, all
@@ -28,17 +23,8 @@ export async function scaling(sizes: number[]): Promise<void> {
   try {
     for (const [k, n] of sizes.entries()) services.push(await startService({ ...DATA_SET, events: n, posts: n }, base + k));
     for (const ep of eps) {
-      const opts = services.map((s) => rowOptions(ep, s.ctx));
-      for (const o of opts) await run({ ...o, duration: WARMUP });
-      const ms: Measurement[][] = sizes.map(() => []);
-      for (let round = 0; round < REPEAT; round++) {
-        // Each round starts at the next size, so no size is always measured first.
-        for (let j = 0; j < sizes.length; j++) {
-          const k = (round + j) % sizes.length;
-          ms[k].push(await measure(opts[k], services[k].pid));
-        }
-      }
-      sizes.forEach((_, k) => rowsBySize[k].push(summarise(ep, ms[k])));
+      const results = await measureAcross(ep, services);
+      sizes.forEach((_, k) => rowsBySize[k].push(results[k]));
       console.log(`${ep.name}: ${sizes.map((n, k) => `${n}: ${rowsBySize[k].at(-1)?.['req/s']} req/s`).join(', ')}`);
     }
   } finally {
