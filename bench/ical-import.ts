@@ -56,7 +56,17 @@ let jobs = 0;
 
 /** One run of the source; the run record (status, message, counts, comments). */
 export async function runOnce(l: LocalImport): Promise<ImportRecordDoc> {
-  const result = await runSource(l.deps, { source: l.source.id }, { id: `local-${++jobs}`, name: 'import.source', attempt: 1 });
+  const result = await runSource(
+    l.deps,
+    { source: l.source.id },
+    {
+      id: `local-${++jobs}`,
+      name: 'import.source',
+      attempt: 1,
+      // Run outside a queue: the import queue has no rate, so its pace never waits.
+      pace: () => Promise.resolve(),
+    },
+  );
   const run = await l.deps.sources.runRecord(result.run);
   if (!run) throw new Error('the run record is gone');
   return run;

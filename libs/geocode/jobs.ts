@@ -38,7 +38,10 @@ export function activeGeocoder(config: GeocodeConfig) {
   return config.EDITION === 'extended' ? geocoderFrom(config) : null;
 }
 
-/** The rate of the `geocode` queue: one job start every 1/GEOCODER_RATE_PER_SECOND seconds. */
+/**
+ * The rate of the `geocode` queue: one job start every 1/GEOCODER_RATE_PER_SECOND seconds, and the
+ * provider requests as far apart (the jobs pace them, libs/geocode/venues.ts cachedGeocode).
+ */
 export function geocodeRates(config: Pick<Config, 'GEOCODER_RATE_PER_SECOND'>): Partial<Record<QueueName, QueueRate>> {
   return { geocode: { intervalMs: Math.ceil(1000 / config.GEOCODER_RATE_PER_SECOND) } };
 }
@@ -49,15 +52,15 @@ export function geocodeJobHandlers(o: { store: Store; config: GeocodeConfig }): 
 } {
   const deps = { store: o.store, provider: activeGeocoder(o.config), policy: geocoderPolicy(o.config.OUTBOUND_ALLOW_HOSTS, o.config.GEOCODER_TIMEOUT_MS) };
   return {
-    'geocode.venue': async (data) => {
+    'geocode.venue': async (data, ctx) => {
       const job = readVenueJob(data);
       if (!job) throw new UnrecoverableError('geocode.venue: malformed job data');
-      return geocodeVenue(deps, job);
+      return geocodeVenue({ ...deps, pace: ctx.pace }, job);
     },
-    'geocode.place': async (data) => {
+    'geocode.place': async (data, ctx) => {
       const job = readPlaceJob(data);
       if (!job) throw new UnrecoverableError('geocode.place: malformed job data');
-      return geocodePlace(deps, job);
+      return geocodePlace({ ...deps, pace: ctx.pace }, job);
     },
   };
 }

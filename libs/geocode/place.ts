@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { LatLng } from '../calendar/geo';
-import type { FetchPolicy } from '../net/outbound';
 import { RefusedError } from '../net/outbound';
 import { logger } from '../observability/logger';
 import { isRecord } from '../rest/args';
@@ -16,7 +15,7 @@ import type { Store } from '../store/types';
 import { normaliseAddress } from './address';
 import { GeocodeCache } from './cache';
 import type { GeocoderProvider } from './provider';
-import { cachedGeocode } from './venues';
+import { cachedGeocode, type VenueGeocodeDeps } from './venues';
 
 const log = logger.child({ component: 'geocode' });
 
@@ -42,10 +41,10 @@ export function readPlaceJob(data: unknown): PlaceJob | null {
 }
 
 /** The `geocode.place` job: the place's point, or null when the geocoder finds none (or refuses the request). */
-export async function geocodePlace(deps: { store: Store; provider: GeocoderProvider | null; policy: FetchPolicy }, job: PlaceJob): Promise<LatLng | null> {
+export async function geocodePlace(deps: VenueGeocodeDeps, job: PlaceJob): Promise<LatLng | null> {
   if (!deps.provider) return null;
   try {
-    return (await cachedGeocode(deps.store, deps.provider, job.place, deps.policy)).at;
+    return (await cachedGeocode({ ...deps, provider: deps.provider }, job.place)).at;
   } catch (err) {
     if (!(err instanceof RefusedError)) throw err;
     log.warn({ reason: err.message }, 'the geocoder request was refused');

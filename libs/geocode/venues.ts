@@ -108,6 +108,8 @@ export interface VenueGeocodeDeps {
   store: Store;
   provider: GeocoderProvider | null;
   policy: FetchPolicy;
+  /** The job's `pace` (libs/queue/types.ts): waited right before each provider request, so the requests themselves keep the rate. */
+  pace?: () => Promise<void>;
 }
 
 /**
@@ -115,16 +117,16 @@ export interface VenueGeocodeDeps {
  * asked again until the entry expires). A provider asking to wait pauses the job's queue.
  */
 export async function cachedGeocode(
-  store: Store,
-  provider: GeocoderProvider,
+  deps: Pick<VenueGeocodeDeps, 'store' | 'policy' | 'pace'> & { provider: GeocoderProvider },
   address: string,
-  policy: FetchPolicy,
 ): Promise<{ at: LatLng | null; cached: boolean }> {
+  const { store, provider, policy } = deps;
   const cache = new GeocodeCache(store, provider.kind);
   const kept = await cache.get(address);
   if (kept !== undefined) return { at: kept, cached: true };
   let at: LatLng | null;
   try {
+    await deps.pace?.();
     at = await geocodeAddress(provider, address, policy);
   } catch (err) {
     if (err instanceof GeocoderBusyError) throw new QueuePauseError(err.retryAfterMs, 'the geocoder asks to wait');
@@ -145,7 +147,7 @@ export async function geocodeVenue(deps: VenueGeocodeDeps, job: VenueGeocodeJob)
   if (wanted !== job.address) return { outcome: 'stale' };
   let found: Awaited<ReturnType<typeof cachedGeocode>>;
   try {
-    found = await cachedGeocode(deps.store, deps.provider, wanted, deps.policy);
+    found = await cachedGeocode({ ...deps, provider: deps.provider }, wanted);
   } catch (err) {
     if (err instanceof RefusedError) {
       log.warn({ venue: doc.id, reason: err.message }, 'the geocoder request was refused');

@@ -315,6 +315,39 @@ describe('BullMQ queue and worker', () => {
   }, 120000);
 });
 
+describe('a rated queue on BullMQ', () => {
+  test('jobs on two workers pace their requests at least the interval apart, however long each job took to reach it', async () => {
+    const prefix = newPrefix();
+    const paced: number[] = [];
+    const handler = async (data: never, job: JobContext) => {
+      await sleep((data as { delay: number }).delay);
+      await job.pace();
+      paced.push(Date.now());
+    };
+    const rates = { geocode: { intervalMs: 250 } };
+    const queue = loose(createBullQueue({ redisUrl, prefix }));
+    toClose.push(() => queue.close());
+    for (let w = 0; w < 2; w++) {
+      const worker = createBullWorker({
+        redisUrl,
+        prefix,
+        queues: ['geocode'],
+        concurrency: 2,
+        handlers: typed({ 'geocode.venue': handler, 'geocode.place': handler }),
+        rates,
+      });
+      toClose.unshift(() => worker.close(30000));
+      await worker.start();
+    }
+    // BullMQ's limiter spaces the starts 250 ms apart; a job that takes 150 ms to reach its request would otherwise send it 100 ms before the next.
+    await Promise.all([150, 0, 150, 0].map((delay, i) => queue.run('geocode.venue', { delay }, { jobId: `paced-${i}` })));
+    expect(paced).toHaveLength(4);
+    paced.sort((a, b) => a - b);
+    // Redis's clock decides; the local times are taken a round trip later, which may differ by a few ms.
+    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(240);
+  });
+});
+
 describe('BullMQ producer without Redis', () => {
   test('run and enqueue refuse with QueueUnavailableError within the bound instead of hanging', async () => {
     // A port where nothing listens: the producer never gets a connection.

@@ -20,6 +20,7 @@ import {
   isQueueName,
   isUnrecoverable,
   jobIdFor,
+  paceWith,
   pauseOf,
   queueOf,
   reasonOf,
@@ -272,11 +273,33 @@ export function createBullQueue(opts: BullQueueOptions): JobQueue {
   };
 }
 
+/**
+ * A job's `pace` in Redis: KEYS[1] holds when (Redis's clock, µs) the queue's turn was last taken, and
+ * lives one interval (plus a margin). Returns 0 when this call takes the turn, else the ms to wait.
+ */
+const PACE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local interval = tonumber(ARGV[1]) * 1000
+local last = tonumber(redis.call('GET', KEYS[1]))
+if last and now < last + interval then return math.ceil((last + interval - now) / 1000) end
+redis.call('SET', KEYS[1], tostring(now), 'PX', tonumber(ARGV[1]) + 1000)
+return 0
+`;
+
 export function createBullWorker(opts: BullWorkerOptions): JobWorker {
   let workers: Worker[] = [];
   let connection: Redis | undefined;
   let state: 'new' | 'starting' | 'started' | 'closed' = 'new';
   let closing: Promise<void> | undefined;
+
+  function pace(queue: string): Promise<void> {
+    const rate = isQueueName(queue) ? opts.rates?.[queue] : undefined;
+    const conn = connection;
+    if (!rate || !conn) return Promise.resolve();
+    const key = `${opts.prefix}:${queue}:pace`;
+    return paceWith(async () => Number(await conn.eval(PACE_SCRIPT, 1, key, String(rate.intervalMs))));
+  }
 
   async function processJob(job: Job): Promise<unknown> {
     const name = job.name;
@@ -288,7 +311,7 @@ export function createBullWorker(opts: BullWorkerOptions): JobWorker {
     const attempt = job.attemptsMade + 1;
     const started = performance.now();
     try {
-      const result = await handler(job.data, { id, name, attempt });
+      const result = await handler(job.data, { id, name, attempt, pace: () => pace(job.queueName) });
       observeJob(name, 'completed', (performance.now() - started) / 1000);
       return result;
     } catch (err) {

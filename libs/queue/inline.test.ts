@@ -71,10 +71,10 @@ describe('inline queue', () => {
   });
 
   test('a job that fails and then succeeds keeps one job id, and each attempt gets fresh data', async () => {
-    const seen: JobContext[] = [];
+    const seen: Array<Omit<JobContext, 'pace'>> = [];
     const queue = open({
       'batch.run': async (data: { n: number; touched?: boolean }, job) => {
-        seen.push(job);
+        seen.push({ id: job.id, name: job.name, attempt: job.attempt });
         if (data.touched) throw new Error('data leaked between attempts');
         data.touched = true;
         if (job.attempt < 3) throw new Error('not yet');
@@ -169,6 +169,31 @@ describe('inline queue', () => {
     await closing;
     expect(attempts).toEqual([1, 2]);
     await expect(queue.enqueue('batch.run', {})).rejects.toThrow('queue is closed');
+  });
+
+  test("a rated queue's jobs pace their requests at least the interval apart, however long each job took to reach it", async () => {
+    const paced: number[] = [];
+    const handler = async (data: never, job: JobContext) => {
+      await sleep((data as { delay: number }).delay);
+      await job.pace();
+      paced.push(performance.now());
+    };
+    const queue = loose(createInlineQueue(typed({ 'geocode.venue': handler }), { rates: { geocode: { intervalMs: 250 } } }));
+    toClose.push(queue);
+    // The starts are spaced 250 ms apart; a job that takes 150 ms to reach its request would otherwise send it 100 ms before the next.
+    await Promise.all([150, 0, 150, 0].map((delay, i) => queue.run('geocode.venue', { delay }, { jobId: `paced-${i}` })));
+    expect(paced).toHaveLength(4);
+    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(249);
+
+    // A queue without a rate does not wait.
+    const free = open({
+      'batch.run': async (_data, job) => {
+        const t = performance.now();
+        await job.pace();
+        return performance.now() - t;
+      },
+    });
+    expect(await free.run<number>('batch.run', {})).toBeLessThan(50);
   });
 });
 

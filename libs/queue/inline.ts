@@ -18,6 +18,7 @@ import {
   isJobName,
   isUnrecoverable,
   jobIdFor,
+  paceWith,
   pauseOf,
   queueOf,
   reasonOf,
@@ -65,6 +66,19 @@ export function createInlineQueue(handlers: JobHandlers, opts: { rates?: Partial
   /** Per queue: when its next job may start (its rate), and until when it is paused (QueuePauseError). */
   const nextStart = new Map<QueueName, number>();
   const pausedUntil = new Map<QueueName, number>();
+  /** Per queue with a rate: when a job last took a turn with `pace`. */
+  const lastPaced = new Map<QueueName, number>();
+
+  function pace(queue: QueueName): Promise<void> {
+    const rate = opts.rates?.[queue];
+    if (!rate) return Promise.resolve();
+    return paceWith(() => {
+      const now = performance.now();
+      const wait = (lastPaced.get(queue) ?? -Infinity) + rate.intervalMs - now;
+      if (wait <= 0) lastPaced.set(queue, now);
+      return Math.ceil(wait);
+    });
+  }
 
   /** Waits for the queue's next start, when it has a rate or is paused, and takes it. */
   async function startSlot(queue: QueueName): Promise<void> {
@@ -109,7 +123,7 @@ export function createInlineQueue(handlers: JobHandlers, opts: { rates?: Partial
       entry.state = 'active';
       const started = performance.now();
       try {
-        const result = await runAttempt({ id: entry.id, name: entry.name, attempt });
+        const result = await runAttempt({ id: entry.id, name: entry.name, attempt, pace: () => pace(entry.queue) });
         const value = result === undefined ? null : JSON.parse(JSON.stringify(result));
         observeJob(entry.name, 'completed', (performance.now() - started) / 1000);
         entry.state = 'completed';

@@ -1,6 +1,6 @@
 /**
  * What the BullMQ queue and the inline executor share, so both run a job the same way: attempts,
- * backoff, the default wait of `run`, job ids, and the start-up check of handlers.
+ * backoff, the default wait of `run`, job ids, the start-up check of handlers, and the wait of `pace`.
  */
 import { randomUUID } from 'node:crypto';
 import { JOBS, QUEUES, type JobData, type JobHandler, type JobHandlers, type JobName, type JobResult, type QueueName } from './types';
@@ -15,6 +15,19 @@ export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
 export const KEEP_COMPLETED = { age: 3600, count: 1000 } as const;
 /** Failed jobs are kept longer, for inspection. */
 export const KEEP_FAILED = { age: 24 * 3600, count: 5000 } as const;
+
+/**
+ * A job's `pace` on a queue with a rate: `take` takes the queue's turn when the interval since the last
+ * one taken has passed (returning 0), else returns the milliseconds left, which are waited before it
+ * is asked again (another consumer may take the turn first).
+ */
+export async function paceWith(take: () => Promise<number> | number): Promise<void> {
+  for (;;) {
+    const wait = await take();
+    if (!(wait > 0)) return;
+    await new Promise<void>((resolve) => setTimeout(resolve, wait));
+  }
+}
 
 export function backoffDelay(failedAttempts: number): number {
   return BACKOFF_BASE_MS * 2 ** (failedAttempts - 1);

@@ -30,6 +30,14 @@ export interface JobContext {
   id: string;
   name: JobName;
   attempt: number;
+  /**
+   * Waits until the queue's rate allows one more outside request, and takes that turn: the calls of
+   * `pace` over every consumer of the queue are at least the rate's interval apart (by Redis's clock
+   * on BullMQ). A job calls it right before the request its rate protects, since the time between a
+   * job's start (which the rate also spaces) and its request varies. Resolves at once on a queue
+   * without a rate.
+   */
+  pace(): Promise<void>;
 }
 
 export type JobHandler<I = unknown, O = unknown> = (data: I, job: JobContext) => Promise<O>;
@@ -63,7 +71,8 @@ export type JobHandlers = { [K in JobName]?: JobHandler<JobData<K>, JobResult<K>
 
 /**
  * A queue's rate: at most one job started every `intervalMs`, over every consumer of the queue (BullMQ's
- * worker limiter, kept in Redis; the inline executor spaces the starts itself).
+ * worker limiter, kept in Redis; the inline executor spaces the starts itself), and the calls of a
+ * job's `pace` at least `intervalMs` apart.
  */
 export interface QueueRate {
   intervalMs: number;
