@@ -343,8 +343,8 @@ describe('a rated queue on BullMQ', () => {
     await Promise.all([150, 0, 150, 0].map((delay, i) => queue.run('geocode.venue', { delay }, { jobId: `paced-${i}` })));
     expect(paced).toHaveLength(4);
     paced.sort((a, b) => a - b);
-    // Redis's clock decides; the local times are taken a round trip later, which may differ by a few ms.
-    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(240);
+    // Redis's clock decides; the local times are taken when each answer is read, which the machine may delay a little.
+    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(225);
   });
 });
 

@@ -183,17 +183,11 @@ describe('inline queue', () => {
     // The starts are spaced 250 ms apart; a job that takes 150 ms to reach its request would otherwise send it 100 ms before the next.
     await Promise.all([150, 0, 150, 0].map((delay, i) => queue.run('geocode.venue', { delay }, { jobId: `paced-${i}` })));
     expect(paced).toHaveLength(4);
-    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(249);
+    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(245);
 
-    // A queue without a rate does not wait.
-    const free = open({
-      'batch.run': async (_data, job) => {
-        const t = performance.now();
-        await job.pace();
-        return performance.now() - t;
-      },
-    });
-    expect(await free.run<number>('batch.run', {})).toBeLessThan(50);
+    // A queue without a rate does not wait: its pace settles before any timer could fire.
+    const free = open({ 'batch.run': async (_data, job) => Promise.race([job.pace().then(() => 'paced'), sleep(0).then(() => 'timer')]) });
+    expect(await free.run('batch.run', {})).toBe('paced');
   });
 });
 
