@@ -2,7 +2,7 @@
  * The store port's contract, run against both adapters (contract.fixtures.ts): updates, deletes, unique indexes, `nextId`, and a query language closed to anything else.
  */
 import { DuplicateKeyError, type CollectionSpec, type Filter } from './types';
-import { D, describeStores, fixture, h, items, match } from './contract.fixtures';
+import { D, describeStores, fixture, h, ids, items, match } from './contract.fixtures';
 
 describeStores(() => {
   describe('updates', () => {
@@ -33,6 +33,45 @@ describeStores(() => {
       const doc = await items.findOne({ id: 2 });
       expect(doc).toMatchObject({ rank: 11, views: 1, meta: { n: 5 } });
       expect(await match({ rank: { $gt: 10 } })).toEqual([2]);
+    });
+
+    it('updateMany $inc adds whole numbers to every matching row, in the document and in its indexed field', async () => {
+      // Rows 1, 3, 5 are published; each has a whole rank, and rank is an indexed int field.
+      expect(await items.updateMany({ status: 'publish' }, { $inc: { rank: 10 } })).toEqual({ matched: 3, modified: 3 });
+      expect(ids(await items.find({ rank: { $gt: 10 } }))).toEqual([1, 3, 5]);
+      expect(await match({ rank: 13 })).toEqual([1]);
+      expect((await items.find({ status: 'publish' }, { sort: [['rank', -1]] })).map((d) => [d.id, d.rank])).toEqual([
+        [5, 14],
+        [1, 13],
+        [3, 12],
+      ]);
+      // The other fields are as they were, dates included.
+      const one = await items.findOne({ id: 1 });
+      expect(one).toEqual({ ...fixture()[0], rank: 13 });
+      expect(await items.updateMany({ status: 'nothing' }, { $inc: { rank: 1 } })).toEqual({ matched: 0, modified: 0 });
+      // A nested field, several fields at once, and a negative amount.
+      expect(await items.updateMany({ id: { $in: [1, 2] } }, { $inc: { 'meta.n': -5, rank: 1 } })).toEqual({ matched: 2, modified: 2 });
+      expect((await items.find({ id: { $in: [1, 2] } }, { sort: [['id', 1]] })).map((d) => [(d.meta as { n: number }).n, d.rank])).toEqual([
+        [0, 14],
+        [2, 2],
+      ]);
+      expect(await match({ 'meta.n': 0 })).toEqual([1]);
+      // The stored document reads as the same text: setting a field to its value again modifies nothing.
+      expect(await items.updateOne({ id: 1 }, { $set: { title: 'Alpha Ümlaut', 'meta.color': 'red' } })).toEqual({ matched: 1, modified: 0 });
+      expect(await items.updateOne({ id: 5 }, { $set: { title: `it's "quoted"` } })).toEqual({ matched: 1, modified: 0 });
+    });
+
+    it('updateMany $inc creates a field missing in some rows, adds fractions, and refuses a non-number', async () => {
+      // Row 3 has no meta.n: it gets the amount, the others add it.
+      expect(await items.updateMany({ id: { $in: [1, 2, 3] } }, { $inc: { 'meta.n': 2 } })).toEqual({ matched: 3, modified: 3 });
+      expect((await items.find({ id: { $in: [1, 2, 3] } }, { sort: [['id', 1]] })).map((d) => (d.meta as { n: number }).n)).toEqual([7, 9, 2]);
+      // A number field holding fractions.
+      expect(await items.updateMany({ id: { $in: [1, 2] } }, { $inc: { score: 0.25 } })).toEqual({ matched: 2, modified: 2 });
+      expect(await match({ score: 1.75 })).toEqual([1]);
+      expect(await match({ score: 2.75 })).toEqual([2]);
+      // Row 2 holds a string in `mixed`.
+      await expect(items.updateMany({ id: 2 }, { $inc: { mixed: 1 } })).rejects.toThrow();
+      expect((await items.findOne({ id: 2 }))!.mixed).toBe('7');
     });
 
     it('$push appends, creating the array when missing', async () => {

@@ -242,11 +242,53 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     return stmt.all(...b.params).map(docRow);
   }
 
+  /**
+   * An update of many rows that only adds whole numbers to plain fields (a term count's `$inc`), as one
+   * UPDATE that adds them in the JSON and in their columns, when every matching row holds a whole number
+   * at each of those paths; null when the update is of another kind, or a matching row holds something
+   * else there (the general path then creates the missing field or refuses the non-number, as MongoDB).
+   */
+  private incrementRows(filter: Filter, update: Update): UpdateResult | null {
+    const inc = update.$inc;
+    if (!inc || Object.keys(update).length !== 1) return null;
+    const info = this.info;
+    const fields = Object.entries(inc);
+    const plain = fields.every(([p, by]) => {
+      if (!Number.isSafeInteger(by) || by === 0) return false;
+      // Not an array kept in a side table, nor copied into one (its copies would be left as they were).
+      for (const [a, arr] of info.arrays) if (a === p || a.startsWith(`${p}.`) || p.startsWith(`${a}.`) || arr.companions?.includes(p)) return false;
+      const type = info.fields.get(p);
+      return type === undefined || type === 'int' || type === 'number';
+    });
+    if (!plain) return null;
+    const b = new Sql();
+    const where = this.store.compile(info, filter, b);
+    // IS, not =: a missing field's json_type is NULL, which `=` would make neither true nor false.
+    const whole = fields.map(([p]) => `json_type(t.doc, ${jsonPath(p)}) IS 'integer'`).join(' AND ');
+    const other = this.store.stmt(`SELECT EXISTS (SELECT 1 FROM ${info.table} AS t WHERE (${where}) AND NOT (${whole}))`, true).get(...b.params);
+    if (sqlNumber(other) !== 0) return null;
+    const sums = fields.map(([p]) => `json_extract(t.doc, ${jsonPath(p)}) + CAST(? AS INTEGER)`);
+    const set = [`doc = json_set(t.doc${fields.map(([p], i) => `, ${jsonPath(p)}, ${sums[i]}`).join('')})`];
+    const params: unknown[] = fields.map(([, by]) => by);
+    for (const [i, [p]] of fields.entries()) {
+      if (!info.columns.some(([c]) => c === p)) continue;
+      set.push(`${q(p)} = ${sums[i]}`);
+      params.push(fields[i][1]);
+    }
+    const { changes } = this.store.stmt(`UPDATE ${info.table} AS t SET ${set.join(', ')} WHERE ${where}`).run(...params, ...b.params);
+    // Every matching row had a whole number there and nothing adds zero: each one changed.
+    return { matched: changes, modified: changes };
+  }
+
   /** Applies `update` to the matching rows; returns counts and the last updated document. */
   private applyUpdates(filter: Filter, update: Update, one: boolean): UpdateResult & { doc: T | null } {
     validateUpdate(update);
     const info = this.info;
     return this.store.write(this.name, () => {
+      if (!one) {
+        const added = this.incrementRows(filter, update);
+        if (added) return { ...added, doc: null };
+      }
       const rows = this.matchRows(filter, one);
       let modified = 0;
       let last: T | null = null;
