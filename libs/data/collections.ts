@@ -8,6 +8,9 @@ import type { CollectionSpec } from '../store/types';
 
 const EVENTS_ONLY = { type: EVENT_TYPE };
 
+/** The path of an imported record's creating source in its meta (services/aggregator/items/items.ts IMPORT_META.record). */
+export const IMPORT_RECORD_META_PATH = 'meta._vendor_aggregator_record';
+
 /** Every post-like record: posts, pages, revisions, autosaves, events, venues, organizers, imports. */
 export const POSTS: CollectionSpec = {
   name: 'posts',
@@ -42,6 +45,12 @@ export const POSTS: CollectionSpec = {
     ea_key: 'text',
     /** Imported records: the import record (an import source) that last wrote them, so a re-import reads its fingerprints in one query. */
     ea_record: 'int',
+    /**
+     * Imported events: the import source that created them (the meta key IMPORT_META.record of
+     * services/aggregator/items/items.ts), which a source run looks its events up by to retire those
+     * that left its feed.
+     */
+    [IMPORT_RECORD_META_PATH]: 'int',
     /** Attachments: the file's MIME type (media_type and mime_type filters). */
     mime_type: 'text',
     /** Attachments fetched from a URL: that URL, so the same image is not fetched twice. */
@@ -83,6 +92,7 @@ export const POSTS: CollectionSpec = {
     { keys: ['import_id'], sparse: true },
     { keys: ['ea_key'], unique: true, sparse: true },
     { keys: ['ea_record'], sparse: true },
+    { keys: [IMPORT_RECORD_META_PATH], sparse: true },
     // The media list: status, then the MIME types of media_type/mime_type, in date order.
     { keys: ['type', 'status', 'mime_type', 'date'], partial: { type: 'attachment' } },
     { keys: ['source_url'], sparse: true },

@@ -12,6 +12,7 @@ import type { CommentsRepository } from '#libs/comments/repository';
 import { guardedGet, RefusedError, type FetchPolicy } from '#libs/net/outbound';
 import { logger } from '#libs/observability/logger';
 import type { JobContext } from '#libs/queue/types';
+import type { Filter } from '#libs/store/types';
 import { mergeActivity, type Activity } from '../storage/activity';
 import { parseFeed } from '../feeds';
 import type { InsertDeps } from '../storage/insert-job';
@@ -224,13 +225,15 @@ export function leftFeed(key: string, startUtc: unknown, feed: FeedContents, win
   return at >= window.from.getTime() && at < window.to.getTime();
 }
 
+/** The events a source created that its policy for removed events may still move (an index of the posts serves it). */
+export function retiringFilter(sourceId: number, onRemoved: Source['onRemoved']): Filter {
+  const keep = onRemoved === 'draft' ? ['trash', 'draft'] : ['trash'];
+  return { type: EVENT_TYPE, [`meta.${IMPORT_META.record}`]: sourceId, status: { $nin: keep } };
+}
+
 /** Applies the source's policy to its events that are no longer in the feed; returns how many moved. */
 async function retire(deps: SourceRunDeps, sourceId: number, s: Source, feed: FeedContents, window: { from: Date; to: Date }): Promise<number> {
-  const keep = s.onRemoved === 'draft' ? ['trash', 'draft'] : ['trash'];
-  const mine = await deps.posts.find(
-    { type: EVENT_TYPE, [`meta.${IMPORT_META.record}`]: sourceId, status: { $nin: keep } },
-    { fields: ['id', 'status', 'slug', 'meta', 'terms'] },
-  );
+  const mine = await deps.posts.find(retiringFilter(sourceId, s.onRemoved), { fields: ['id', 'status', 'slug', 'meta', 'terms'] });
   const key = `_${UNIQUE_FIELDS[s.origin].target}`;
   const gone = mine.filter((doc) => {
     const uid = doc.meta?.[key];
