@@ -32,7 +32,7 @@ beforeAll(async () => {
     EDITION: 'extended',
     GEOCODER_URL: geo.searchUrl,
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-    GEOCODER_RATE_PER_SECOND: '5',
+    GEOCODER_RATE_PER_SECOND: '2',
   });
   store = await openStore({ dataDir: app.config.DATA_DIR });
 }, 60000);
@@ -87,5 +87,7 @@ it('the bulk run geocodes venues stored without coordinates, its requests spaced
   for (const [i, id] of ids.entries()) expect(await stored(id)).toMatchObject({ venue_lat: 40 + i / 10, venue_lng: -89 - i / 10 });
   const times = geo.hits.filter((h) => h.q.includes('Bulk St')).map((h) => h.at);
   expect(times).toHaveLength(5);
-  for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(180);
+  // One request every 500 ms, as the geocoder sees them arrive: on a loaded machine the way from a job's turn to
+  // the geocoder's reading of its request takes tens of ms more or less from one request to the next.
+  for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(400);
 }, 30000);

@@ -178,12 +178,12 @@ describe('inline queue', () => {
       await job.pace();
       paced.push(performance.now());
     };
-    const queue = loose(createInlineQueue(typed({ 'geocode.venue': handler }), { rates: { geocode: { intervalMs: 250 } } }));
+    const queue = loose(createInlineQueue(typed({ 'geocode.venue': handler }), { rates: { geocode: { intervalMs: 400 } } }));
     toClose.push(queue);
-    // The starts are spaced 250 ms apart; a job that takes 150 ms to reach its request would otherwise send it 100 ms before the next.
-    await Promise.all([150, 0, 150, 0].map((delay, i) => queue.run('geocode.venue', { delay }, { jobId: `paced-${i}` })));
+    // The starts are spaced 400 ms apart; a job that takes 300 ms to reach its request would otherwise send it 100 ms before the next.
+    await Promise.all([300, 0, 300, 0].map((delay, i) => queue.run('geocode.venue', { delay }, { jobId: `paced-${i}` })));
     expect(paced).toHaveLength(4);
-    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(245);
+    for (let i = 1; i < paced.length; i++) expect(paced[i] - paced[i - 1]).toBeGreaterThanOrEqual(300);
 
     // A queue without a rate does not wait: its pace settles before any timer could fire.
     const free = open({ 'batch.run': async (_data, job) => Promise.race([job.pace().then(() => 'paced'), sleep(0).then(() => 'timer')]) });
