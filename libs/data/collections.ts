@@ -8,8 +8,9 @@ import type { CollectionSpec } from '../store/types';
 
 const EVENTS_ONLY = { type: EVENT_TYPE };
 
-/** The path of an imported record's creating source in its meta (services/aggregator/items/items.ts IMPORT_META.record). */
-export const IMPORT_RECORD_META_PATH = 'meta._vendor_aggregator_record';
+/** The meta key of an imported record's creating source (IMPORT_META.record of services/aggregator/items/items.ts), and its path. */
+export const IMPORT_RECORD_META = '_vendor_aggregator_record';
+const IMPORT_RECORD_META_PATH = `meta.${IMPORT_RECORD_META}`;
 
 /** Every post-like record: posts, pages, revisions, autosaves, events, venues, organizers, imports. */
 export const POSTS: CollectionSpec = {

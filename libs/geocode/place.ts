@@ -15,7 +15,7 @@ import type { Store } from '../store/types';
 import { normaliseAddress } from './address';
 import { GeocodeCache } from './cache';
 import type { GeocoderProvider } from './provider';
-import { cachedGeocode, type VenueGeocodeDeps } from './venues';
+import { cachedGeocode, type GeocodeJobDeps } from './venues';
 
 const log = logger.child({ component: 'geocode' });
 
@@ -41,7 +41,7 @@ export function readPlaceJob(data: unknown): PlaceJob | null {
 }
 
 /** The `geocode.place` job: the place's point, or null when the geocoder finds none (or refuses the request). */
-export async function geocodePlace(deps: VenueGeocodeDeps, job: PlaceJob): Promise<LatLng | null> {
+export async function geocodePlace(deps: GeocodeJobDeps, job: PlaceJob): Promise<LatLng | null> {
   if (!deps.provider) return null;
   try {
     return (await cachedGeocode({ ...deps, provider: deps.provider }, job.place)).at;

@@ -104,7 +104,8 @@ export async function storeVenueCoordinates(store: Store, doc: PostDoc, address:
   return matched > 0;
 }
 
-export interface VenueGeocodeDeps {
+/** What the geocoding jobs (a venue's, a place's) work with. */
+export interface GeocodeJobDeps {
   store: Store;
   provider: GeocoderProvider | null;
   policy: FetchPolicy;
@@ -117,7 +118,7 @@ export interface VenueGeocodeDeps {
  * asked again until the entry expires). A provider asking to wait pauses the job's queue.
  */
 export async function cachedGeocode(
-  deps: Pick<VenueGeocodeDeps, 'store' | 'policy' | 'pace'> & { provider: GeocoderProvider },
+  deps: Pick<GeocodeJobDeps, 'store' | 'policy' | 'pace'> & { provider: GeocoderProvider },
   address: string,
 ): Promise<{ at: LatLng | null; cached: boolean }> {
   const { store, provider, policy } = deps;
@@ -137,7 +138,7 @@ export async function cachedGeocode(
 }
 
 /** The `geocode.venue` job. */
-export async function geocodeVenue(deps: VenueGeocodeDeps, job: VenueGeocodeJob): Promise<VenueGeocodeResult> {
+export async function geocodeVenue(deps: GeocodeJobDeps, job: VenueGeocodeJob): Promise<VenueGeocodeResult> {
   if (!deps.provider) return { outcome: 'no-provider' };
   const doc = await deps.store.collection<PostDoc>('posts').findOne({ id: job.venue, type: VENUE_TYPE });
   if (!doc) return { outcome: 'gone' };

@@ -6,6 +6,7 @@
  * event is checked is check.ts, how it is named identity.ts, what it stores linked.ts.
  * Pure: no store here.
  */
+import { IMPORT_RECORD_META } from '#libs/data/collections';
 
 /** What the remote service sends for a venue and for an organizer alike: texts and the ids that name the record. */
 interface EaLinked {
@@ -103,7 +104,7 @@ export const UNIQUE_LINKED_FIELDS: Record<string, { source: 'meetup_id' | 'event
 /** Meta keys imported records carry (the reference's `_tribe_aggregator_*`, renamed). */
 export const IMPORT_META = {
   origin: '_vendor_aggregator_origin',
-  record: '_vendor_aggregator_record',
+  record: IMPORT_RECORD_META,
   globalId: '_vendor_aggregator_global_id',
   lineage: '_vendor_aggregator_global_id_lineage',
   /** The batch that created the record: a retried job recognises what it created itself. */
