@@ -3,6 +3,10 @@
  * locked package depends on, optional platform binaries included (an install on one platform still
  * checks the entries of the others). These checks keep the committed lock installable by `npm ci`
  * on every platform the dependencies support.
+ *
+ * npm 11 runs a dependency's install scripts only when package.json's `allowScripts` allows them, and
+ * skips the others silently: the native binding of better-sqlite3 (the embedded store) is built by its
+ * script, so a missing decision there leaves a tree whose store cannot open.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,5 +55,15 @@ describe('package-lock.json', () => {
       .filter(([path, entry]) => path && !entry.link && !entry.inBundle && !path.startsWith('node_modules/.') && (!entry.version || !entry.integrity))
       .map(([path]) => path);
     expect(unpinned).toEqual([]);
+  });
+
+  it('decides every locked install script in allowScripts, and allows the native bindings the service loads', () => {
+    const allow: Record<string, boolean> = pkg.allowScripts ?? {};
+    const undecided = Object.entries(packages)
+      .filter(([path, entry]) => entry.hasInstallScript && typeof allow[path.slice(path.lastIndexOf('node_modules/') + 13)] !== 'boolean')
+      .map(([path]) => path);
+    expect(undecided).toEqual([]);
+    expect(allow['better-sqlite3']).toBe(true);
+    expect(allow['msgpackr-extract']).toBe(true);
   });
 });
