@@ -3,7 +3,7 @@
  * `_envelope`, the cluster transport keeps it, and the gateway writes it with its own content type.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Authenticator } from '../auth/authenticate';
 import { createGatewayApp } from '../../services/gateway/http';
 import { createServiceHost } from '../../services/host';
@@ -75,9 +75,9 @@ describe('raw bodies at the gateway', () => {
   let base: string;
 
   beforeAll(async () => {
-    const koa = createGatewayApp({ rest, auth, site, maxBodyBytes: 65536, ready: async () => undefined });
+    const gateway = createGatewayApp({ rest, auth, site, maxBodyBytes: 65536, ready: async () => undefined });
     server = await new Promise((resolve) => {
-      const s = koa.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(gateway.callback()).listen(0, '127.0.0.1', () => resolve(s));
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.php/cms-json`;
   });

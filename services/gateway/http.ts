@@ -1,11 +1,11 @@
 /**
- * The gateway's HTTP front, composed here of single-purpose middleware (./middleware), in the order a
- * request meets them: its id, log line and error envelope; health, readiness and metrics; then either
- * the site's own pages (the iCalendar feed, uploads, the calendar page, the authorization page, the
- * home page) or a REST request (`/index.php/cms-json/...` or `?rest_route=`): its JSONP callback, its
- * body within the limit, its caller, the kept site index, its body's buckets, and the REST pipeline,
- * whose answer is written with the reference's headers.
+ * The gateway's HTTP front. A REST request (`/index.php/cms-json/...` or `?rest_route=`) goes to the REST
+ * front (./rest-front), straight from Node's request to its response. Any other request goes to a Koa
+ * app of single-purpose middleware (./middleware), in the order a request meets them: its id, log line
+ * and error envelope; health, readiness and metrics; then the site's own pages (the iCalendar feed,
+ * uploads, the calendar page, the authorization page, the home page).
  */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Authenticator } from '#libs/auth/authenticate';
 import { opsEndpoints } from '#libs/http/ops';
@@ -13,17 +13,13 @@ import { readBody } from '#libs/http/read-body';
 import type { FileStorage } from '#libs/media/storage';
 import type { RestServer } from '#libs/rest/server';
 import type { Site } from '#libs/rest/site';
+import { logger } from '#libs/observability/logger';
 import { serveUpload } from './uploads';
-import { authenticate } from './middleware/authenticate';
-import { dispatchRest } from './middleware/dispatch';
 import { icalFeed } from './middleware/ical-feed';
-import { jsonpCallback } from './middleware/jsonp';
-import { parseRequestBody } from './middleware/parse-body';
-import { requestBody } from './middleware/request-body';
 import { requestLog } from './middleware/request-log';
-import { answering, findRestRoute, siteOrRest } from './middleware/route';
+import { answering, isSiteRequest, keepQuery, parseQuery, restRoutePath, splitTarget } from './middleware/route';
 import { homePage, labelSitePath, unanswered } from './middleware/site-pages';
-import { siteIndex } from './middleware/site-index';
+import { restFront, type RestTarget } from './rest-front';
 
 export interface GatewayOptions {
   rest: RestServer;
@@ -47,40 +43,63 @@ export interface GatewayOptions {
   trustProxyHops?: number;
 }
 
-export function createGatewayApp(opts: GatewayOptions): Koa {
+/** The gateway: its request listener for a Node server, and the Koa app of the site's pages. */
+export interface Gateway {
+  callback(): RequestListener;
+  readonly site: Koa;
+}
+
+export function createGatewayApp(opts: GatewayOptions): Gateway {
   const hops = opts.trustProxyHops ?? 0;
+  const { rest, site, files, calendar, calendarSingles, pages } = opts;
+  const front = restFront({ rest, auth: opts.auth, site, maxBodyBytes: opts.maxBodyBytes, trustProxyHops: hops });
+  const serveRest = (req: IncomingMessage, res: ServerResponse, target: RestTarget): Promise<void> =>
+    front(req, res, target).catch((e: unknown) => logger.error({ err: e }, 'REST front failed'));
+
   // Koa reads the last `maxIpsCount` X-Forwarded-For entries (those the trusted proxies added) and takes the first of them.
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
-  const { rest, site, files, calendar, calendarSingles, pages } = opts;
-
+  // A REST request whose target only Koa splits (an absolute URI, a fragment) is told apart here, by Koa's path.
+  app.use(async (ctx, next) => {
+    if (isSiteRequest(ctx.req)) return next();
+    const query = parseQuery(ctx.querystring);
+    const routePath = restRoutePath(ctx.path, query);
+    if (routePath === undefined) {
+      keepQuery(ctx.req, query);
+      return next();
+    }
+    ctx.respond = false;
+    await serveRest(ctx.req, ctx.res, { urlPath: ctx.path, querystring: ctx.querystring, query, routePath });
+  });
   app.use(requestLog());
   app.use(opsEndpoints(opts.ready));
-  app.use(findRestRoute(rest));
-  app.use(
-    siteOrRest(
-      // The site's own pages. The iCalendar feed of the event list (/events/?ical=1) comes before any page under /events/.
-      [
-        icalFeed(rest, site),
-        labelSitePath,
-        ...(files ? [answering((ctx) => serveUpload(ctx, files))] : []),
-        ...(calendar ? [answering(calendar)] : []),
-        // Before the home page: `/?post_type=vendor_events&p=ID` is an event's address.
-        ...(calendarSingles ? [answering(calendarSingles)] : []),
-        ...(pages ? [answering((ctx) => pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes)))] : []),
-        answering(homePage(site)),
-        unanswered,
-      ],
-      // A REST request.
-      [
-        jsonpCallback(site),
-        requestBody(site, opts.maxBodyBytes),
-        authenticate(site, opts.auth),
-        siteIndex(site, rest.registry),
-        parseRequestBody(),
-        dispatchRest(rest, site),
-      ],
-    ),
-  );
+  // The iCalendar feed of the event list (/events/?ical=1) comes before any page under /events/.
+  app.use(icalFeed(rest, site));
+  app.use(labelSitePath);
+  if (files) app.use(answering((ctx) => serveUpload(ctx, files)));
+  if (calendar) app.use(answering(calendar));
+  // Before the home page: `/?post_type=vendor_events&p=ID` is an event's address.
+  if (calendarSingles) app.use(answering(calendarSingles));
+  if (pages) app.use(answering((ctx) => pages(ctx, () => readBody(ctx.req, opts.maxBodyBytes))));
+  app.use(answering(homePage(site)));
+  app.use(unanswered);
 
-  return app;
+  return {
+    site: app,
+    callback() {
+      const sitePages = app.callback();
+      return (req, res) => {
+        const split = splitTarget(req.url ?? '');
+        if (split) {
+          const query = parseQuery(split.querystring);
+          const routePath = restRoutePath(split.path, query);
+          if (routePath !== undefined) {
+            void serveRest(req, res, { urlPath: split.path, querystring: split.querystring, query, routePath });
+            return;
+          }
+          keepQuery(req, query);
+        }
+        void sitePages(req, res);
+      };
+    },
+  };
 }

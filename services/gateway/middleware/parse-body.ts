@@ -1,12 +1,10 @@
 /**
- * Splits a REST request's body into the reference's buckets: JSON (only for a JSON content type,
- * decoded as PHP's json_decode does), form fields (urlencoded or multipart), multipart files, or a raw
- * upload (any other content type), which only endpoints that take uploads receive.
+ * A REST request's body decoded as the reference decodes it: JSON (only for a JSON content type, as
+ * PHP's json_decode) or urlencoded form fields. The REST front (../rest-front) adds multipart fields and
+ * files, and raw uploads.
  */
-import type Koa from 'koa';
 import type { RestInput } from '#libs/rest/server';
-import { isMultipart, parseMultipart } from '../uploads';
-import { forRest, parseQuery } from './route';
+import { parseQuery } from './route';
 
 function isJsonType(ct: string): boolean {
   return /^application\/([\w.+-]*\+)?json\b/i.test(ct);
@@ -85,24 +83,4 @@ export function parseBody(raw: Buffer, contentType: string): Pick<RestInput, 'bo
     return { bodyType: 'form', body: parseQuery(text) };
   }
   return { bodyType: 'none' };
-}
-
-export function parseRequestBody(): Koa.Middleware {
-  return forRest(async (ctx, call, next) => {
-    const { raw, input } = call;
-    const contentType = ctx.get('Content-Type');
-    Object.assign(input, parseBody(raw, contentType));
-    if (raw.length && isMultipart(contentType)) {
-      // Form fields become body parameters, files travel to the endpoints that take uploads.
-      const multi = await parseMultipart(raw, contentType);
-      if (multi) {
-        input.bodyType = 'form';
-        input.body = multi.fields;
-        if (Object.keys(multi.files).length) input.upload = { files: multi.files, md5: ctx.get('Content-MD5') || undefined };
-      }
-    } else if (raw.length && input.bodyType === 'none' && input.jsonError === undefined) {
-      input.upload = { raw, contentType, disposition: ctx.get('Content-Disposition') || undefined, md5: ctx.get('Content-MD5') || undefined };
-    }
-    await next();
-  });
 }

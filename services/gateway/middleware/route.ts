@@ -1,50 +1,18 @@
 /**
  * Which part of the gateway answers a request: a REST request (`/index.php/cms-json/...` or
- * `?rest_route=`) goes through the REST middleware, anything else through the site's pages. The query
- * string is parsed once here; what the REST middleware learn of a request (its body, its caller, its
- * answer) travels with it as its RestCall.
+ * `?rest_route=`) goes to the REST front (../rest-front), anything else to the site's pages (Koa
+ * middleware). The query string is parsed once, where the request is told apart.
  */
+import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import qs from 'qs';
-import { stateString } from '#libs/http/koa-state';
-import type { RestInput, RestOutput, RestServer } from '#libs/rest/server';
 import { REST_PREFIX } from '#libs/rest/site';
-import { clientIp } from '../client-ip';
 
 const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 2000, allowDots: false };
 
 export function parseQuery(raw: string): Record<string, unknown> {
   return qs.parse(raw, QS_OPTIONS);
 }
-
-/** A REST request on its way through the middleware. */
-export interface RestCall {
-  /** What the REST pipeline is handed: the route path and query first, the body and caller as they are read. */
-  input: RestInput;
-  /** `_pretty`: the JSON answer indented. */
-  pretty: boolean;
-  /** The body's bytes, once read. */
-  raw: Buffer;
-  /** The pipeline's answer, once dispatched. */
-  out?: RestOutput;
-}
-
-interface Found {
-  /** The query string's arguments (for a REST request, without `rest_route`). */
-  query: Record<string, unknown>;
-  rest?: RestCall;
-}
-
-const found = new WeakMap<Koa.Context, Found>();
-
-function foundOf(ctx: Koa.Context): Found {
-  const f = found.get(ctx);
-  if (!f) throw new Error('the gateway middleware run before findRestRoute');
-  return f;
-}
-
-/** The query string's arguments. */
-export const queryOf = (ctx: Koa.Context): Record<string, unknown> => foundOf(ctx).query;
 
 function safeDecode(s: string): string {
   try {
@@ -54,61 +22,54 @@ function safeDecode(s: string): string {
   }
 }
 
-/** Tells a REST request from a site one; a REST request is labelled with its route before the body is read, so a 413, 401 or 429 is counted under it too. */
-export function findRestRoute(rest: RestServer): Koa.Middleware {
-  return async (ctx, next) => {
-    const query = parseQuery(ctx.querystring);
-    let path: string | undefined;
-    if (ctx.path === REST_PREFIX || ctx.path.startsWith(`${REST_PREFIX}/`)) path = safeDecode(ctx.path.slice(REST_PREFIX.length)) || '/';
-    else if ((ctx.path === '/' || ctx.path === '/index.php') && typeof query.rest_route === 'string') path = query.rest_route || '/';
-    if (path === undefined) {
-      found.set(ctx, { query });
-      return next();
-    }
+/**
+ * The route path (relative to the REST root) a request asks for, or undefined for a site request: the
+ * path under `/index.php/cms-json`, or `rest_route` on `/` or `/index.php`, which is then taken out of
+ * the query arguments.
+ */
+export function restRoutePath(urlPath: string, query: Record<string, unknown>): string | undefined {
+  if (urlPath === REST_PREFIX || urlPath.startsWith(`${REST_PREFIX}/`)) return safeDecode(urlPath.slice(REST_PREFIX.length)) || '/';
+  if ((urlPath === '/' || urlPath === '/index.php') && typeof query.rest_route === 'string') {
+    const path = query.rest_route || '/';
     delete query.rest_route;
-    const matched = rest.matchPath(path);
-    ctx.state.route = matched.match?.route.pattern;
-    const input: RestInput = {
-      method: ctx.method,
-      path,
-      query,
-      bodyType: 'none',
-      headers: ctx.headers,
-      user: null,
-      requestId: stateString(ctx, 'requestId') ?? '',
-      ip: clientIp(ctx),
-      matched,
-    };
-    found.set(ctx, { query, rest: { input, pretty: query._pretty !== undefined, raw: Buffer.alloc(0) } });
-    return next();
-  };
-}
-
-/** A middleware of the REST requests: it sees the request's RestCall; any other request passes by. */
-export function forRest(mw: (ctx: Koa.Context, call: RestCall, next: Koa.Next) => Promise<void>): Koa.Middleware {
-  return (ctx, next) => {
-    const call = foundOf(ctx).rest;
-    return call ? mw(ctx, call, next) : next();
-  };
-}
-
-/** Runs middleware in order as one: each one's `next` is the following one, the last one's the outer `next`. */
-function chain(mws: Koa.Middleware[]): Koa.Middleware {
-  return (ctx, next) => {
-    const at = (i: number): Promise<void> => (i === mws.length ? next() : Promise.resolve(mws[i](ctx, () => at(i + 1))));
-    return at(0);
-  };
+    return path;
+  }
+  return undefined;
 }
 
 /**
- * The two ways on from findRestRoute: a REST request runs only the REST middleware, any other request
- * only the site's pages, so neither passes through the other's (as it would, each asking and passing
- * by, if all were in one line).
+ * A request target's path and query string, split as Koa splits it (its parseurl), for an origin-form
+ * target without the characters that make parseurl parse it fully (a fragment, white space); undefined
+ * for any other, which is left to Koa.
  */
-export function siteOrRest(site: Koa.Middleware[], restMw: Koa.Middleware[]): Koa.Middleware {
-  const sitePages = chain(site);
-  const restPipeline = chain(restMw);
-  return (ctx, next) => (foundOf(ctx).rest ? restPipeline(ctx, next) : sitePages(ctx, next));
+export function splitTarget(url: string): { path: string; querystring: string } | undefined {
+  if (url.charCodeAt(0) !== 0x2f) return undefined;
+  if (/[\t\n\f\r #\u00a0\ufeff]/.test(url)) return undefined;
+  const q = url.indexOf('?');
+  return q < 0 ? { path: url, querystring: '' } : { path: url.slice(0, q), querystring: url.slice(q + 1) };
+}
+
+/** A request's query arguments, parsed where the request was told apart. */
+const queries = new WeakMap<IncomingMessage, Record<string, unknown>>();
+
+/** Keeps a site request's parsed query arguments for its pages (queryOf). */
+export function keepQuery(req: IncomingMessage, query: Record<string, unknown>): void {
+  queries.set(req, query);
+}
+
+/** Whether a request was already told to be a site request (its query arguments kept). */
+export function isSiteRequest(req: IncomingMessage): boolean {
+  return queries.has(req);
+}
+
+/** The query string's arguments of a site request. */
+export function queryOf(ctx: Koa.Context): Record<string, unknown> {
+  let query = queries.get(ctx.req);
+  if (!query) {
+    query = parseQuery(ctx.querystring);
+    queries.set(ctx.req, query);
+  }
+  return query;
 }
 
 /** A page that answers some requests (true) and leaves the rest to the next middleware. */
