@@ -8,8 +8,9 @@
  * while none of the collections it was built from has been written by this process (the store's write
  * generations) or, on the embedded store, another, and the site settings are unchanged, and for TTL_MS
  * at most. A kept record is frozen,
- * so that nothing can change it for the next caller, and its JSON text is made once, the first time an
- * answer holding it is written: `toJson` writes a list of kept records by joining their texts.
+ * so that nothing can change it for the next caller, and its JSON text is made once, as UTF-8 bytes, the
+ * first time an answer holding it is written: `jsonBytes` writes a list of kept records by joining their
+ * bytes, which go to the socket as they are (no string is joined, measured or encoded again per answer).
  */
 import { Kept } from '../store/kept';
 import type { Store } from '../store/types';
@@ -19,13 +20,16 @@ const TTL_MS = 1000;
 /** Records kept at most (each a few kilobytes with its JSON text): about 12 MB at worst. */
 const MAX_ENTRIES = 1500;
 
-/** Records that were kept, with their JSON text once it has been made. */
-const texts = new WeakMap<object, string | null>();
+/** Records that were kept, with their JSON text (UTF-8) once it has been made. */
+const texts = new WeakMap<object, Buffer | null>();
 
-function textOf(value: object): string {
+function textOf(value: object): Buffer {
   let text = texts.get(value);
   if (text == null) {
-    text = JSON.stringify(value);
+    // Its own memory, of its size: a slice of Node's shared pool would hold the whole pool slab for as long as the record is kept.
+    const json = JSON.stringify(value);
+    text = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+    text.write(json);
     texts.set(value, text);
   }
   return text;
@@ -43,10 +47,11 @@ function holdsKept(value: unknown, depth: number): boolean {
 }
 
 /**
- * Writes a value's JSON text into `out`, piece by piece, and tells whether it wrote any (JSON leaves out
- * undefined, functions and symbols). A part holding no kept record is written by JSON.stringify whole.
+ * Writes a value's JSON text into `out`, piece by piece (text, or a kept record's bytes), and tells whether
+ * it wrote any (JSON leaves out undefined, functions and symbols). A part holding no kept record is
+ * written by JSON.stringify whole.
  */
-function compose(value: unknown, depth: number, out: string[]): boolean {
+function compose(value: unknown, depth: number, out: Array<string | Buffer>): boolean {
   if (!isObject(value) || !holdsKept(value, depth)) {
     const text = JSON.stringify(value);
     if (text === undefined) return false;
@@ -79,14 +84,28 @@ function compose(value: unknown, depth: number, out: string[]): boolean {
 }
 
 /**
- * The JSON text of an answer body, exactly as JSON.stringify writes it: kept records (the body itself,
- * the items of a list, or a list inside an envelope such as an archive's `events`) are written from
- * the text they were given the first time, and the pieces joined once (an archive page's text is not
- * copied again for each level it is nested in).
+ * The JSON text of an answer body as UTF-8, exactly as JSON.stringify writes it: kept records (the body
+ * itself, the items of a list, or a list inside an envelope such as an archive's `events`) are written
+ * from the bytes they were given the first time, and the pieces joined once (an archive page's text is
+ * not copied again for each level it is nested in).
  */
-export function toJson(body: unknown): string {
-  const out: string[] = [];
-  return compose(body, 2, out) ? out.join('') : 'null';
+export function jsonBytes(body: unknown): Buffer {
+  const out: Array<string | Buffer> = [];
+  if (!compose(body, 2, out)) return Buffer.from('null');
+  if (out.length === 1) return typeof out[0] === 'string' ? Buffer.from(out[0]) : out[0];
+  // Runs of text between kept records are encoded together.
+  const pieces: Buffer[] = [];
+  let text = '';
+  for (const part of out) {
+    if (typeof part === 'string') text += part;
+    else {
+      if (text) pieces.push(Buffer.from(text));
+      text = '';
+      pieces.push(part);
+    }
+  }
+  if (text) pieces.push(Buffer.from(text));
+  return Buffer.concat(pieces);
 }
 
 /** The part of a key that names a record's version: its modification time. */

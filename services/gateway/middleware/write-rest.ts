@@ -9,7 +9,7 @@ import fresh from 'fresh';
 import type Koa from 'koa';
 import { isRecord } from '#libs/rest/args';
 import { retryAfterHeader } from '#libs/rest/errors';
-import { toJson } from '#libs/rest/presented';
+import { jsonBytes } from '#libs/rest/presented';
 import type { RestOutput } from '#libs/rest/server';
 import type { Site } from '#libs/rest/site';
 
@@ -90,8 +90,10 @@ export function restAnswer(asked: Asked, site: Site, out: RestOutput, opts: Writ
   }
   if (out.status === 204 || (out.body === undefined && !out.raw)) return answer(out.status, null);
   if (out.raw) return answer(out.status, out.raw.text, out.raw.contentType);
-  const json = opts.cached ?? (opts.pretty ? JSON.stringify(out.body, null, 4) : toJson(out.body));
-  if (opts.jsonp !== undefined) return answer(out.status, `/**/${opts.jsonp}(${String(json)})`, 'application/javascript; charset=UTF-8');
+  const json = opts.cached ?? (opts.pretty ? Buffer.from(JSON.stringify(out.body, null, 4)) : jsonBytes(out.body));
+  if (opts.jsonp !== undefined) {
+    return answer(out.status, Buffer.concat([Buffer.from(`/**/${opts.jsonp}(`), json, Buffer.from(')')]), 'application/javascript; charset=UTF-8');
+  }
   return answer(out.status, json, 'application/json; charset=UTF-8');
 }
 
