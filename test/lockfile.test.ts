@@ -60,7 +60,7 @@ describe('package-lock.json', () => {
   it('decides every locked install script in allowScripts, and allows the native bindings the service loads', () => {
     const allow: Record<string, boolean> = pkg.allowScripts ?? {};
     const undecided = Object.entries(packages)
-      .filter(([path, entry]) => entry.hasInstallScript && typeof allow[path.slice(path.lastIndexOf('node_modules/') + 13)] !== 'boolean')
+      .filter(([path, entry]) => entry.hasInstallScript && typeof allow[path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)] !== 'boolean')
       .map(([path]) => path);
     expect(undecided).toEqual([]);
     expect(allow['better-sqlite3']).toBe(true);

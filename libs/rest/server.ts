@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceName } from '../config/env';
 import type { AuthUser } from '../auth/user';
+import { headerOf } from '../http/headers';
 import { logger } from '../observability/logger';
 import { RestError, errors, invalidParams, type JsonErrorMessage, type ParamError } from './errors';
 import { filterFields } from './fields';
@@ -391,8 +392,7 @@ function noRoute(route?: string): RestOutput {
 export function effectiveMethod(input: Pick<RestInput, 'method' | 'query' | 'headers'>): string {
   const q = input.query._method;
   if (typeof q === 'string' && q) return q.toUpperCase();
-  const h = input.headers['x-http-method-override'];
-  const hv = Array.isArray(h) ? h[0] : h;
+  const hv = headerOf(input.headers, 'x-http-method-override');
   if (hv) return hv.toUpperCase();
   return input.method.toUpperCase();
 }

@@ -19,7 +19,7 @@ import { icalFeed } from './middleware/ical-feed';
 import { requestLog } from './middleware/request-log';
 import { answering, isSiteRequest, keepQuery, parseQuery, restRoutePath, splitTarget } from './middleware/route';
 import { homePage, labelSitePath, unanswered } from './middleware/site-pages';
-import { restFront, type RestTarget } from './rest-front';
+import { restFront } from './rest-front';
 
 export interface GatewayOptions {
   rest: RestServer;
@@ -53,22 +53,28 @@ export function createGatewayApp(opts: GatewayOptions): Gateway {
   const hops = opts.trustProxyHops ?? 0;
   const { rest, site, files, calendar, calendarSingles, pages } = opts;
   const front = restFront({ rest, auth: opts.auth, site, maxBodyBytes: opts.maxBodyBytes, trustProxyHops: hops });
-  const serveRest = (req: IncomingMessage, res: ServerResponse, target: RestTarget): Promise<void> =>
-    front(req, res, target).catch((e: unknown) => logger.error({ err: e }, 'REST front failed'));
+  /**
+   * Tells a REST request apart by its path and query string: hands it to the REST front (true), or keeps
+   * a site request's parsed query for its pages (false). The query string is parsed once either way.
+   */
+  const tellApart = (req: IncomingMessage, res: ServerResponse, urlPath: string, querystring: string): boolean => {
+    const query = parseQuery(querystring);
+    const routePath = restRoutePath(urlPath, query);
+    if (routePath === undefined) {
+      keepQuery(req, query);
+      return false;
+    }
+    front(req, res, { urlPath, querystring, query, routePath }).catch((e: unknown) => logger.error({ err: e }, 'REST front failed'));
+    return true;
+  };
 
   // Koa reads the last `maxIpsCount` X-Forwarded-For entries (those the trusted proxies added) and takes the first of them.
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   // A REST request whose target only Koa splits (an absolute URI, a fragment) is told apart here, by Koa's path.
-  app.use(async (ctx, next) => {
-    if (isSiteRequest(ctx.req)) return next();
-    const query = parseQuery(ctx.querystring);
-    const routePath = restRoutePath(ctx.path, query);
-    if (routePath === undefined) {
-      keepQuery(ctx.req, query);
-      return next();
-    }
+  app.use((ctx, next) => {
+    if (isSiteRequest(ctx.req) || !tellApart(ctx.req, ctx.res, ctx.path, ctx.querystring)) return next();
     ctx.respond = false;
-    await serveRest(ctx.req, ctx.res, { urlPath: ctx.path, querystring: ctx.querystring, query, routePath });
+    return Promise.resolve();
   });
   app.use(requestLog());
   app.use(opsEndpoints(opts.ready));
@@ -89,15 +95,7 @@ export function createGatewayApp(opts: GatewayOptions): Gateway {
       const sitePages = app.callback();
       return (req, res) => {
         const split = splitTarget(req.url ?? '');
-        if (split) {
-          const query = parseQuery(split.querystring);
-          const routePath = restRoutePath(split.path, query);
-          if (routePath !== undefined) {
-            void serveRest(req, res, { urlPath: split.path, querystring: split.querystring, query, routePath });
-            return;
-          }
-          keepQuery(req, query);
-        }
+        if (split && tellApart(req, res, split.path, split.querystring)) return;
         void sitePages(req, res);
       };
     },

@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '#libs/auth/authenticate';
 import type { AuthUser } from '#libs/auth/user';
+import { headerOf } from '#libs/http/headers';
 import { readBody } from '#libs/http/read-body';
 import { RestError } from '#libs/rest/errors';
 import type { RouteRegistry } from '#libs/rest/registry';
@@ -43,13 +44,6 @@ export interface RestTarget {
 interface Progress {
   route: string | undefined;
   user: AuthUser | null;
-  answer?: Answer;
-}
-
-/** A header's value as one string ('' when absent). */
-function headerOf(req: IncomingMessage, name: string): string {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v) ?? '';
 }
 
 /** Which site index a request asks for: a plain GET or HEAD of `/` with at most a `context`; undefined for anything else. */
@@ -76,15 +70,19 @@ class KeptIndex {
     private readonly registry: RouteRegistry,
   ) {}
 
-  /** The kept index for this request, or a function that keeps the answer the pipeline gives it. */
-  lookup(context: 'help' | 'view', user: AuthUser | null): { body: Buffer; headers: Record<string, string> } | ((out: RestOutput) => void) {
-    const key = `${context}:${this.registry.audienceKey(user)}`;
+  key(context: 'help' | 'view', user: AuthUser | null): string {
+    return `${context}:${this.registry.audienceKey(user)}`;
+  }
+
+  /** The index kept under `key`, while the settings are unchanged. */
+  get(key: string): { body: Buffer; headers: Record<string, string> } | undefined {
     const hit = this.kept.get(key);
-    if (hit && hit.revision === this.site.revision) return hit;
-    const revision = this.site.revision;
-    return (out) => {
-      if (out.status === 200) this.kept.set(key, { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers, revision });
-    };
+    return hit && hit.revision === this.site.revision ? hit : undefined;
+  }
+
+  /** Keeps the pipeline's answer, built under the settings `revision` (read before it ran). */
+  keep(key: string, revision: number | undefined, out: RestOutput): void {
+    if (out.status === 200) this.kept.set(key, { body: Buffer.from(JSON.stringify(out.body)), headers: out.headers, revision });
   }
 }
 
@@ -93,13 +91,11 @@ export function restFront(opts: RestFrontOptions): (req: IncomingMessage, res: S
   const { rest, auth, site, maxBodyBytes, trustProxyHops } = opts;
   const index = new KeptIndex(site, rest.registry);
 
-  /** The steps; each refusal or answer is left in `p.answer`. */
-  async function run(req: IncomingMessage, target: RestTarget, requestId: string, asked: Asked, p: Progress): Promise<void> {
+  /** The steps, to the answer (a refusal on the way is one); what they learn for the log line goes into `p`. */
+  async function run(req: IncomingMessage, target: RestTarget, requestId: string, asked: Asked, p: Progress): Promise<Answer> {
     const { query } = target;
     const pretty = query._pretty !== undefined;
-    const refuse = (status: number, body: unknown): void => {
-      p.answer = restAnswer(asked, site, { status, headers: {}, body }, { loggedIn: false, pretty });
-    };
+    const refuse = (status: number, body: unknown): Answer => restAnswer(asked, site, { status, headers: {}, body }, { loggedIn: false, pretty });
     // Labelled with its route before anything is read, so a refusal (400, 413, 401, 429) is counted under it too.
     const matched = rest.matchPath(target.routePath);
     p.route = matched.match?.route.pattern;
@@ -124,7 +120,7 @@ export function restFront(opts: RestFrontOptions): (req: IncomingMessage, res: S
     let raw: Buffer;
     try {
       raw = await readBody(req, maxBodyBytes);
-      input.user = p.user = await auth.authenticate(headerOf(req, 'authorization') || undefined, ip);
+      input.user = p.user = await auth.authenticate(headerOf(req.headers, 'authorization') || undefined, ip);
     } catch (e) {
       // 413 for a body beyond the limit; 401 or 429 for a refused or throttled login (Retry-After from its data.retry_after).
       if (e instanceof RestError) return refuse(e.status, e.toJSON());
@@ -133,18 +129,19 @@ export function restFront(opts: RestFrontOptions): (req: IncomingMessage, res: S
     const written = { loggedIn: !!p.user, pretty, ...(typeof jsonp === 'string' ? { jsonp } : {}) };
 
     const context = indexContext(input, pretty);
-    const kept = context === undefined ? undefined : index.lookup(context, p.user);
-    if (kept && typeof kept !== 'function') {
+    const indexKey = context === undefined ? undefined : index.key(context, p.user);
+    const kept = indexKey === undefined ? undefined : index.get(indexKey);
+    if (kept) {
       p.route = '/';
-      p.answer = restAnswer(asked, site, { status: 200, headers: kept.headers, body: null }, { ...written, cached: kept.body });
-      return;
+      return restAnswer(asked, site, { status: 200, headers: kept.headers, body: null }, { ...written, cached: kept.body });
     }
 
+    const revision = site.revision;
     await readBuckets(req, raw, input);
     const out = await rest.handle(input);
-    if (kept) kept(out);
+    if (indexKey !== undefined) index.keep(indexKey, revision, out);
     p.route = out.route ?? p.route;
-    p.answer = restAnswer(asked, site, out, written);
+    return restAnswer(asked, site, out, written);
   }
 
   return async (req, res, target) => {
@@ -155,8 +152,7 @@ export function restFront(opts: RestFrontOptions): (req: IncomingMessage, res: S
     const p: Progress = { route: undefined, user: null };
     let answer: Answer;
     try {
-      await run(req, target, requestId, asked, p);
-      answer = p.answer!;
+      answer = await run(req, target, requestId, asked, p);
     } catch (e) {
       const f = failure(e, requestId);
       answer = {
@@ -187,9 +183,9 @@ export function restFront(opts: RestFrontOptions): (req: IncomingMessage, res: S
  * content type), which only endpoints that take uploads receive.
  */
 async function readBuckets(req: IncomingMessage, raw: Buffer, input: RestInput): Promise<void> {
-  const contentType = headerOf(req, 'content-type');
+  const contentType = headerOf(req.headers, 'content-type');
   Object.assign(input, parseBody(raw, contentType));
-  const md5 = headerOf(req, 'content-md5') || undefined;
+  const md5 = headerOf(req.headers, 'content-md5') || undefined;
   if (raw.length && isMultipart(contentType)) {
     // Form fields become body parameters, files travel to the endpoints that take uploads.
     const multi = await parseMultipart(raw, contentType);
@@ -199,6 +195,6 @@ async function readBuckets(req: IncomingMessage, raw: Buffer, input: RestInput):
       if (Object.keys(multi.files).length) input.upload = { files: multi.files, md5 };
     }
   } else if (raw.length && input.bodyType === 'none' && input.jsonError === undefined) {
-    input.upload = { raw, contentType, disposition: headerOf(req, 'content-disposition') || undefined, md5 };
+    input.upload = { raw, contentType, disposition: headerOf(req.headers, 'content-disposition') || undefined, md5 };
   }
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
+import { headerOf } from '#libs/http/headers';
 import { stateNumber, stateString } from '#libs/http/koa-state';
 import { logRequest, logger } from '#libs/observability/logger';
 import { observeRequest } from '#libs/observability/metrics';
@@ -13,8 +14,7 @@ import { asRestError, retryAfterHeader, type RestError } from '#libs/rest/errors
 
 /** The request's id: the caller's X-Request-Id (at most 128 characters), else a new one. */
 export function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return ((Array.isArray(given) ? given[0] : given) || randomUUID()).slice(0, 128);
+  return (headerOf(req.headers, 'x-request-id') || randomUUID()).slice(0, 128);
 }
 
 /** How a request ended, for its log line and metrics. */

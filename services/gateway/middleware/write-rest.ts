@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
 import type Koa from 'koa';
+import { headerOf } from '#libs/http/headers';
 import { isRecord } from '#libs/rest/args';
 import { retryAfterHeader } from '#libs/rest/errors';
 import { jsonBytes } from '#libs/rest/presented';
@@ -49,11 +50,6 @@ export interface Answer {
   errorCode?: string;
 }
 
-const header = (headers: IncomingMessage['headers'], name: string): string => {
-  const v = headers[name];
-  return (Array.isArray(v) ? v[0] : v) ?? '';
-};
-
 /** The HTTP answer of a REST result: the reference's headers, its body as JSON (or JSONP, or a raw text), and 304 for an unchanged export. */
 export function restAnswer(asked: Asked, site: Site, out: RestOutput, opts: WriteOptions): Answer {
   const headers: Array<[string, string]> = [...BASE_HEADERS];
@@ -62,7 +58,7 @@ export function restAnswer(asked: Asked, site: Site, out: RestOutput, opts: Writ
   // The reference sends the discovery link first and a response's own Link header (paging, an item's
   // alternate page) replaces it, as PHP's header() does: one or the other, never both.
   if (out.headers.Link === undefined) headers.push(['Link', `<${site.restRoot}>; rel="https://api.w.org/"`]);
-  const origin = header(asked.headers, 'origin');
+  const origin = headerOf(asked.headers, 'origin');
   if (origin) {
     headers.push(
       ['Access-Control-Allow-Origin', origin],
@@ -74,7 +70,7 @@ export function restAnswer(asked: Asked, site: Site, out: RestOutput, opts: Writ
     else if (!/(^|,)\s*(origin|\*)\s*(,|$)/i.test(vary[1])) vary[1] = `${vary[1]}, Origin`;
   }
   // No-cache for a signed-in caller, and for a 4xx of a method overridden by X-HTTP-Method-Override (not `_method`).
-  const overridden = !!header(asked.headers, 'x-http-method-override') && !/(^|&)_method=/i.test(asked.querystring);
+  const overridden = !!headerOf(asked.headers, 'x-http-method-override') && !/(^|&)_method=/i.test(asked.querystring);
   if (opts.loggedIn || (overridden && out.status >= 400 && out.status < 500)) {
     headers.push(['Expires', 'Wed, 11 Jan 1984 05:00:00 GMT'], ['Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private']);
   }
