@@ -9,7 +9,7 @@ import type { AuthUser } from '../auth/user';
 import { logger } from '../observability/logger';
 import { Args } from './args';
 import { RestError, errors, unavailableFor } from './errors';
-import type { Store } from '../store/types';
+import type { Doc, ReadableCollection, Store } from '../store/types';
 import type { ArgMap, Endpoint, ParamsOf } from './params';
 import type { KeptPresenter, ReadCache, ReadStamp } from './read-cache';
 import type { EndpointDecl, Method, RouteRegistry } from './registry';
@@ -156,6 +156,15 @@ export class HandlerContext<P extends AnyParams = AnyParams> {
     const { cache } = this.app;
     if (!cache || !this.began || this.req.method !== 'GET') return presenter.present(docs);
     return cache.present(docs, presenter, this.began);
+  }
+  /**
+   * A record by id as this request reads it: a read (GET) takes it from the records the service keeps
+   * while their collection is unwritten (libs/store/query-cache.ts, frozen); a write reads the store.
+   */
+  record<T extends Doc>(source: ReadableCollection<T>, id: number): Promise<T | null> {
+    const { cache } = this.app;
+    if (!cache || !this.began || this.req.method !== 'GET') return source.findOne({ id });
+    return cache.pages.byId(source, id);
   }
   /** Methods of this route whose permission check passes for this caller (computed once). */
   allowedMethods(): Promise<Method[]> {

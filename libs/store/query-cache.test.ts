@@ -28,6 +28,21 @@ describe('QueryCache', () => {
     expect(find).toHaveBeenCalledTimes(3);
   });
 
+  it('answers a record by id from memory, frozen, until its collection is written; a missing id is null', async () => {
+    const items = store.collection('items');
+    const find = jest.spyOn(items, 'find');
+    const pages = new QueryCache(store);
+    const two = await pages.byId(items, 2);
+    expect(two).toMatchObject({ id: 2, tag: '2030-01-01T00:00:00.000Z' });
+    expect(Object.isFrozen(two)).toBe(true);
+    expect(await pages.byId(items, 2)).toBe(two);
+    expect(find).toHaveBeenCalledTimes(1);
+    expect(await pages.byId(items, 9)).toBeNull();
+    await items.updateOne({ id: 2 }, { $set: { tag: 'changed' } });
+    expect(await pages.byId(items, 2)).toMatchObject({ id: 2, tag: 'changed' });
+    expect(find).toHaveBeenCalledTimes(3);
+  });
+
   it('keeps a page for its time-to-live at most, and freezes it', async () => {
     const items = store.collection('items');
     const pages = new QueryCache(store, { exact: 1000, blind: 1000 });

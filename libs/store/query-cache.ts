@@ -4,7 +4,8 @@
  * the answer once records are presented from memory. A page is a Kept value (./kept.ts): returned while
  * its collection has not been written by this process (the store's write generations) nor, on the
  * embedded store, by another, and for LONG_TTL_MS at most there (the stamp then tells every write), or
- * SHORT_TTL_MS where other processes' writes cannot be seen (MongoDB). Only list pages use it, through `find`; everything that reads to decide a write
+ * SHORT_TTL_MS where other processes' writes cannot be seen (MongoDB). Only list pages and the target record
+ * of a single read (`byId`, through HandlerContext.record) use it; everything that reads to decide a write
  * (uniqueness, counts, permissions) reads the store itself. A kept page and its records are frozen, so
  * no caller can change what the next one gets.
  */
@@ -88,5 +89,13 @@ export class QueryCache {
     // A write that lands while the query runs leaves the answer unkept.
     kept.keep(key, value, stamp, now);
     return value;
+  }
+
+  /**
+   * A record by id, answered from memory as a page of at most one while its collection is unwritten: a
+   * single read of a busy record then costs no query, with what a list page is kept under.
+   */
+  async byId<T extends Doc>(collection: ReadableCollection<T>, id: number): Promise<T | null> {
+    return (await this.find(collection, { id }, { limit: 1 }))[0] ?? null;
   }
 }

@@ -34,7 +34,7 @@ const entityError = (status: number, error: string): Reply => ({ status, body: {
 function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null> {
   return ctx.once('ec.target', async () => {
     const id = Number(ctx.params.id);
-    return Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
+    return Number.isInteger(id) && id > 0 ? await ctx.record(deps.posts, id) : null;
   });
 }
 

@@ -39,7 +39,7 @@ function target(ctx: HandlerContext, deps: CalendarDeps): Promise<PostDoc | null
   return ctx.once('event', async () => {
     const slug = pathSlug(ctx);
     const id = namedId(ctx);
-    return slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await deps.posts.byId(id) : null;
+    return slug !== null ? await deps.posts.findOne({ type: EVENT_TYPE, slug }) : Number.isInteger(id) && id > 0 ? await ctx.record(deps.posts, id) : null;
   });
 }
 

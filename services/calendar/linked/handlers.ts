@@ -58,7 +58,7 @@ function target(ctx: HandlerContext, deps: CalendarDeps, kind: LinkedKindDef): P
   return ctx.once(kind.key, async () => {
     const slug = pathSlug(ctx);
     const id = namedId(ctx, kind);
-    const doc = slug !== null ? await deps.posts.findOne({ type: kind.type, slug }) : id > 0 ? await deps.posts.byId(id) : null;
+    const doc = slug !== null ? await deps.posts.findOne({ type: kind.type, slug }) : id > 0 ? await ctx.record(deps.posts, id) : null;
     return doc && doc.type === kind.type ? doc : null;
   });
 }

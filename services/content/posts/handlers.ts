@@ -58,8 +58,8 @@ const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.'
 function loadPost(ctx: HandlerContext<{ readonly id: number }>, deps: PostsDeps, kind: KindInfo): Promise<PostDoc> {
   return ctx.once('post', async () => {
     const id = ctx.input.id;
-    const post = id > 0 ? await deps.posts.ofType(id, kind.kind) : null;
-    if (!post) throw invalidId();
+    const post = Number.isInteger(id) && id > 0 ? await ctx.record(deps.posts, id) : null;
+    if (!post || post.type !== kind.kind) throw invalidId();
     return post;
   });
 }
