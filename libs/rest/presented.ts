@@ -37,6 +37,14 @@ function textOf(value: object): Buffer {
 
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
+/**
+ * Marks a kept (frozen) value whose JSON text is to be made once, the first time an answer holding it is
+ * written, and then reused: a presented record, or the body of a kept answer.
+ */
+export function keepsText(value: unknown): void {
+  if (isObject(value) && !texts.has(value)) texts.set(value, null);
+}
+
 /** Whether a value is a kept record, or an array or plain object holding one within `depth` levels. */
 function holdsKept(value: unknown, depth: number): boolean {
   if (!isObject(value)) return false;
@@ -135,9 +143,7 @@ export class PresentedCache {
       seenTtlMs: ttlMs,
       freeze: true,
       // A kept record's JSON text is made once, the first time an answer holding it is written.
-      onKeep: (value) => {
-        if (isObject(value) && !texts.has(value)) texts.set(value, null);
-      },
+      onKeep: keepsText,
     });
   }
 

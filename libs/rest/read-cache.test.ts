@@ -1,6 +1,7 @@
 import { SqliteStore } from '../store/sqlite';
 import type { AuthUser } from '../auth/user';
 import { endpoint } from './params';
+import { jsonBytes } from './presented';
 import { ReadCache, type KeptPresenter } from './read-cache';
 import { RouteRegistry, type Method } from './registry';
 import { ServiceApp, type Reply, type ServiceRequest } from './service';
@@ -47,7 +48,7 @@ describe('ReadCache: what a binding and a presenter declare, the ServiceApp keep
       present: async (docs) => docs.map((d) => (presented.push(d.id), { id: d.id, shown: presented.length })),
     };
     app.bind(T.list, {
-      keep: { guests: (ctx) => String(ctx.params.q ?? '') },
+      keep: { answer: (ctx) => String(ctx.params.q ?? '') },
       handle: async (ctx) => {
         listed++;
         const docs = (await store.collection('posts').find({})) as { id: number; version: number }[];
@@ -60,17 +61,33 @@ describe('ReadCache: what a binding and a presenter declare, the ServiceApp keep
   });
   afterEach(() => store.close());
 
-  it('keeps a guest answer per key until what it shows is written; a signed-in caller is answered afresh', async () => {
+  it("keeps an answer per key and caller until what it shows is written; no caller gets another caller's answer", async () => {
     const first = await app.dispatch(request('GET', T.list.id, null, { q: 'a' }));
     expect((await app.dispatch(request('GET', T.list.id, null, { q: 'a' }))).body).toBe(first.body);
     expect(listed).toBe(1);
     await app.dispatch(request('GET', T.list.id, null, { q: 'b' }));
     expect(listed).toBe(2);
-    await app.dispatch(request('GET', T.list.id, editor, { q: 'a' }));
+    // A user is answered apart from guests, and from every other user or capability set.
+    const edited = await app.dispatch(request('GET', T.list.id, editor, { q: 'a' }));
     expect(listed).toBe(3);
+    expect((await app.dispatch(request('GET', T.list.id, editor, { q: 'a' }))).body).toBe(edited.body);
+    expect(listed).toBe(3);
+    await app.dispatch(request('GET', T.list.id, { ...editor, id: 4 }, { q: 'a' }));
+    expect(listed).toBe(4);
+    await app.dispatch(request('GET', T.list.id, { ...editor, caps: ['unfiltered_html'] }, { q: 'a' }));
+    expect(listed).toBe(5);
     await store.collection('comments').insertOne({ id: 1 });
     await app.dispatch(request('GET', T.list.id, null, { q: 'a' }));
-    expect(listed).toBe(4);
+    await app.dispatch(request('GET', T.list.id, editor, { q: 'a' }));
+    expect(listed).toBe(7);
+  });
+
+  it("keeps an answer frozen, and writes its body's JSON once", async () => {
+    const { body } = await app.dispatch(request('GET', T.list.id, null, { q: 'a' }));
+    expect(Object.isFrozen(body)).toBe(true);
+    const bytes = jsonBytes(body);
+    expect(bytes.toString()).toBe(JSON.stringify(body));
+    expect(jsonBytes((await app.dispatch(request('GET', T.list.id, null, { q: 'a' }))).body)).toBe(bytes);
   });
 
   it('keeps a guest answer apart per path, and never one shaped by arguments in the body', async () => {
@@ -103,7 +120,7 @@ describe('ReadCache: what a binding and a presenter declare, the ServiceApp keep
     const racing = new ServiceApp('calendar', registry, new ReadCache<Reply>(store, { records: ['posts'], answers: ['posts'], revision: { revision: 1 } }));
     let made = 0;
     racing.bind(T.list, {
-      keep: { guests: () => 'all' },
+      keep: { answer: () => 'all' },
       handle: async (ctx) => {
         await store.collection('posts').insertOne({ id: 100 + made });
         return { body: await ctx.present([{ id: 1 }], { key: () => 'one', present: async (docs) => docs.map(() => ({ made: ++made })) }) };

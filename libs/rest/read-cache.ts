@@ -1,14 +1,14 @@
 /**
- * What a service keeps between requests, as one object: presented records, guests' answers, list
+ * What a service keeps between requests, as one object: presented records, callers' answers, list
  * pages and totals, and any further part the service names. Every part is a Kept value
  * (libs/store/kept.ts); what invalidates each is declared here once, by the collections it is read
  * from and the settings revision:
  *
  * - presented records: the collections records are presented from (`records`), and the settings;
- * - guests' answers and the service's own parts: everything an answer shows (`answers`), and the settings;
+ * - callers' answers (per caller, frozen, the body's JSON made once) and the service's own parts: everything an answer shows (`answers`), and the settings;
  * - list pages and totals: the listed collection alone (libs/store/query-cache.ts, count-cache.ts).
  *
- * Handlers do not use it: an endpoint's binding declares which answers are kept for guests
+ * Handlers do not use it: an endpoint's binding declares which answers are kept
  * (`Handler.keep`), and a presenter declares the key of a presented record (`KeptPresenter`); the
  * service's ServiceApp applies both (libs/rest/service.ts), with the stamp taken when the request
  * began, before anything it shows was read.
@@ -17,7 +17,7 @@ import { Kept } from '../store/kept';
 import { CountCache } from '../store/count-cache';
 import { QueryCache } from '../store/query-cache';
 import type { Store } from '../store/types';
-import { PresentedCache } from './presented';
+import { PresentedCache, keepsText } from './presented';
 
 export interface ReadCacheOptions {
   /** The collections a presented record is built from. */
@@ -62,10 +62,17 @@ export class ReadCache<A = unknown> {
     this.pages = new QueryCache(store);
     this.counts = new CountCache(store);
     this.presented = new PresentedCache(store, opts.records, opts.revision);
-    this.replies = this.part<A>(opts.maxReplies ?? 500);
+    // A kept answer is frozen and its body's JSON text made once: a hit is written as the bytes it was.
+    this.replies = new Kept<A>(store, {
+      collections: opts.answers,
+      also: opts.revision,
+      maxEntries: opts.maxReplies ?? 500,
+      freeze: true,
+      onKeep: (reply) => keepsText((reply as { body?: unknown } | null)?.body),
+    });
   }
 
-  /** A further part: values read from what answers show, dropped as guests' answers are. */
+  /** A further part: values read from what answers show, dropped as kept answers are. */
   part<V>(maxEntries: number): Kept<V> {
     return new Kept<V>(this.store, { collections: this.opts.answers, also: this.opts.revision, maxEntries });
   }
@@ -75,7 +82,7 @@ export class ReadCache<A = unknown> {
     return { records: this.presented.stamp(), answers: this.replies.stamp() };
   }
 
-  /** A guest's answer kept under `key`, else the one `load` makes now (kept unless a write landed since `at`). */
+  /** An answer kept under `key` (which names the caller), else the one `load` makes now (kept unless a write landed since `at`). */
   async reply(key: string, at: ReadStamp, load: () => Promise<A>): Promise<A> {
     const hit = this.replies.peek(key, at.answers);
     if (hit !== undefined) return hit;

@@ -210,12 +210,13 @@ export interface Handler<P extends AnyParams = AnyParams, C extends PropertyKey 
   allowState?(ctx: HandlerContext<Probed<P, C>>): Promise<string | undefined>;
   handle(ctx: HandlerContext<P>): Promise<Reply>;
   /**
-   * What of this endpoint's answers the service keeps (libs/rest/read-cache.ts): `guests` names the
-   * answer a guest gets, the same for every guest (undefined: not kept), beside the endpoint and the
-   * path; it runs after the permission check, and the answer is kept while nothing it shows is
-   * written. A request that carried arguments in its body is answered afresh (they are not in the key).
+   * What of this endpoint's answers the service keeps (libs/rest/read-cache.ts): `answer` names the
+   * answer a caller gets (undefined: not kept), beside the endpoint, the path and the caller (a guest,
+   * or a user by id and capability set, so no answer is ever given to another user); it runs after the
+   * permission check, and the answer is kept while nothing it shows is written. A request that carried
+   * arguments in its body is answered afresh (they are not in the key).
    */
-  keep?: { guests(ctx: HandlerContext<P>): string | undefined | Promise<string | undefined> };
+  keep?: { answer(ctx: HandlerContext<P>): string | undefined | Promise<string | undefined> };
 }
 
 /** Entries of a service's Allow table at most; when full it starts again (endpoints × capability sets × states stay few). */
@@ -305,13 +306,15 @@ export class ServiceApp {
     }
   }
 
-  /** The handler's reply, or a guest's kept one where the binding declares it. */
+  /** The handler's reply, or the caller's kept one where the binding declares it. */
   private async handled(handler: Handler, ctx: HandlerContext): Promise<Reply> {
     const { cache } = this;
     const at = ctx.began;
-    if (!cache || !at || ctx.user || !handler.keep || ctx.req.bodyKeys.length) return handler.handle(ctx);
-    const key = await handler.keep.guests(ctx);
-    return key === undefined ? handler.handle(ctx) : cache.reply(`${ctx.req.endpoint}:${ctx.req.path}:${key}`, at, () => handler.handle(ctx));
+    if (!cache || !at || !handler.keep || ctx.req.bodyKeys.length) return handler.handle(ctx);
+    const key = await handler.keep.answer(ctx);
+    if (key === undefined) return handler.handle(ctx);
+    const caller = ctx.user ? `${ctx.user.id}/${capsKey(ctx.user)}` : '-';
+    return cache.reply(`${ctx.req.endpoint}:${ctx.req.path}:${caller}:${key}`, at, () => handler.handle(ctx));
   }
 
   readonly dispatch: Dispatch = async (req) => {

@@ -23,7 +23,7 @@ export interface CalendarDeps {
   /** The records' comments, hidden with a trashed record and removed with a deleted one. */
   comments: CommentsRepository;
   users: UsersRepository;
-  /** What the calendar keeps between requests (./read-cache.ts): presented records, guests' answers, list pages and totals, embedded records. */
+  /** What the calendar keeps between requests (./read-cache.ts): presented records, callers' answers, list pages and totals, embedded records. */
   cache: CalendarCache;
   /** Action nonces of the views and the onboarding wizard. */
   nonces: Nonces;

@@ -1,6 +1,6 @@
 /**
  * What the calendar keeps between requests: one ReadCache (libs/rest/read-cache.ts: presented records,
- * guests' answers, list pages and totals), and the presented forms of what an archive page embeds
+ * callers' answers, list pages and totals), and the presented forms of what an archive page embeds
  * (venues, organizers, terms, images) and the term filters it resolves. Counting the default event
  * window reads ~10,000 index entries and every page embeds the same few hundred linked records, while
  * the answers change only when calendar data does. Each part is a Kept (libs/store/kept.ts): stamped by

@@ -69,8 +69,8 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   }
 
   app.bind(shared(eps.list), {
-    // Guests all get the same page for the same query.
-    keep: { guests: (ctx) => queryKey(ctx.req.query) },
+    // Callers with the same rights get the same page for the same query.
+    keep: { answer: (ctx) => queryKey(ctx.req.query) },
     handle: (ctx) => listPage(ctx),
   });
 
@@ -83,9 +83,9 @@ function bindKind(app: ServiceApp, deps: CalendarDeps, kind: EcKind): void {
   });
 
   app.bind(shared(eps.get), {
-    // A guest reads a published entity as every guest does.
+    // A published entity reads the same for every caller with the same rights.
     keep: {
-      guests: async (ctx) => {
+      answer: async (ctx) => {
         const doc = await target(ctx, deps);
         return doc?.status === 'publish' ? `${doc.id}:${JSON.stringify(ctx.input.password ?? null)}` : undefined;
       },

@@ -157,8 +157,8 @@ export function bindEvents(app: ServiceApp, deps: CalendarDeps): void {
   }
 
   app.bind(E.list, {
-    // Guests all see the same page for the same query.
-    keep: { guests: (ctx) => queryKey(ctx.req.query) },
+    // Callers with the same rights see the same page for the same query.
+    keep: { answer: (ctx) => queryKey(ctx.req.query) },
     async handle(ctx) {
       const page = await archivePage(ctx);
       return { body: page.body, headers: { ...page.headers, ...nonceHeaders(deps.nonces, ctx.user) } };

@@ -40,7 +40,7 @@ export interface PostsDeps extends WriteDeps {
   links: LinkTargets;
   /** Answers of permanent deletes made by batch sub-requests, by idempotency key. */
   results: BatchResults;
-  /** What the content service keeps between requests: presented records, guests' answers, list pages and totals (libs/rest/read-cache.ts). */
+  /** What the content service keeps between requests: presented records, callers' answers, list pages and totals (libs/rest/read-cache.ts). */
   cache: ReadCache<Reply>;
   /** A post's comments are hidden while it is in the trash and go with it when it is deleted for good. */
   comments: CommentsRepository;
@@ -167,8 +167,8 @@ function bindKind(app: ServiceApp, deps: PostsDeps, kind: KindInfo): void {
       }
       return true;
     },
-    // Anonymous callers all see the same page for the same query (no per-user fields or links).
-    keep: { guests: (ctx) => JSON.stringify(ctx.req.query) },
+    // Callers with the same rights see the same page for the same query.
+    keep: { answer: (ctx) => JSON.stringify(ctx.req.query) },
     handle: (ctx) => listPage(ctx),
   });
 
