@@ -2,7 +2,7 @@ import { SqliteStore } from '../store/sqlite';
 import type { AuthUser } from '../auth/user';
 import { endpoint } from './params';
 import { jsonBytes } from './presented';
-import { ReadCache, type KeptPresenter } from './read-cache';
+import { ReadCache, recordsIn, type KeptPresenter } from './read-cache';
 import { RouteRegistry, type Method } from './registry';
 import { ServiceApp, type Reply, type ServiceRequest } from './service';
 
@@ -130,5 +130,13 @@ describe('ReadCache: what a binding and a presenter declare, the ServiceApp keep
     await racing.dispatch(request('GET', T.list.id, null));
     await racing.dispatch(request('GET', T.list.id, null));
     expect(made).toBe(2);
+  });
+
+  it('weighs a kept answer by the records it lists', () => {
+    expect(recordsIn([{}, {}, {}])).toBe(3);
+    expect(recordsIn([])).toBe(1);
+    expect(recordsIn({ events: [{}, {}], total: 2, rest_url: 'x' })).toBe(2);
+    expect(recordsIn({ id: 1 })).toBe(1);
+    expect(recordsIn(null)).toBe(1);
   });
 });

@@ -26,7 +26,7 @@ export interface ReadCacheOptions {
   answers: string[];
   /** What carries the site settings' revision, read at each use (the site: a changed time zone or title changes what is shown). */
   revision: { readonly revision?: number };
-  /** Guests' answers held at most. */
+  /** Records held at most over all kept answers (an answer weighs the records it lists, at least 1). */
   maxReplies?: number;
 }
 
@@ -44,6 +44,21 @@ export interface ReadStamp {
 export interface KeptPresenter<D, V extends object> {
   key(doc: D): string;
   present(docs: D[]): Promise<V[]>;
+}
+
+/**
+ * Records held at most over all kept answers: with a kept answer's JSON (a few kilobytes per record) and
+ * the answers that hold no list, some megabytes at worst, however many callers and queries there are.
+ */
+const MAX_REPLY_RECORDS = 2000;
+
+/** The records an answer body lists (a list, or an envelope's lists such as an archive's `events`), at least 1. */
+export function recordsIn(body: unknown): number {
+  if (Array.isArray(body)) return Math.max(1, body.length);
+  if (typeof body !== 'object' || body === null) return 1;
+  let n = 0;
+  for (const v of Object.values(body)) if (Array.isArray(v)) n += v.length;
+  return Math.max(1, n);
 }
 
 /** `A`: the answers a service gives (its handlers' replies, libs/rest/service.ts). */
@@ -66,7 +81,8 @@ export class ReadCache<A = unknown> {
     this.replies = new Kept<A>(store, {
       collections: opts.answers,
       also: opts.revision,
-      maxEntries: opts.maxReplies ?? 500,
+      maxEntries: opts.maxReplies ?? MAX_REPLY_RECORDS,
+      weigh: (reply) => recordsIn((reply as { body?: unknown } | null)?.body),
       freeze: true,
       onKeep: (reply) => keepsText((reply as { body?: unknown } | null)?.body),
     });
