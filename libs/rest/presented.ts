@@ -133,10 +133,18 @@ export class PresentedCache {
    * @param store whose write generations (and, on the embedded store, other processes' commits) tell when an entry is stale
    * @param collections the collections a presented record is built from
    * @param revision what carries the site settings' revision (the site) (a changed time zone or title changes records)
+   * @param byIdOnly whether a presented record depends only on the records it names by id, so that an insert leaves it current (libs/store/kept.ts)
    */
-  constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, collections: string[], revision: { readonly revision?: number }, ttlMs = TTL_MS) {
+  constructor(
+    store: Pick<Store, 'generations' | 'foreignWrites'>,
+    collections: string[],
+    revision: { readonly revision?: number },
+    ttlMs = TTL_MS,
+    byIdOnly = false,
+  ) {
     this.kept = new Kept<object>(store, {
       collections,
+      byIdOnly,
       also: revision,
       maxEntries: MAX_ENTRIES,
       blindTtlMs: ttlMs,

@@ -22,6 +22,12 @@ import { PresentedCache, keepsText } from './presented';
 export interface ReadCacheOptions {
   /** The collections a presented record is built from. */
   records: string[];
+  /**
+   * Whether a presented record depends only on the records it names by id (its own version, what it
+   * embeds), not on which other records exist: then an insert of new records leaves presented records
+   * current, and only changes and deletes drop them (libs/store/kept.ts `byIdOnly`).
+   */
+  recordsByIdOnly?: boolean;
   /** The collections an answer shows (a guest's answer, a part): a write to any of them drops it. */
   answers: string[];
   /** What carries the site settings' revision, read at each use (the site: a changed time zone or title changes what is shown). */
@@ -76,7 +82,7 @@ export class ReadCache<A = unknown> {
   ) {
     this.pages = new QueryCache(store);
     this.counts = new CountCache(store);
-    this.presented = new PresentedCache(store, opts.records, opts.revision);
+    this.presented = new PresentedCache(store, opts.records, opts.revision, undefined, opts.recordsByIdOnly);
     // A kept answer is frozen and its body's JSON text made once: a hit is written as the bytes it was.
     this.replies = new Kept<A>(store, {
       collections: opts.answers,
@@ -88,9 +94,12 @@ export class ReadCache<A = unknown> {
     });
   }
 
-  /** A further part: values read from what answers show, dropped as kept answers are. */
-  part<V>(maxEntries: number): Kept<V> {
-    return new Kept<V>(this.store, { collections: this.opts.answers, also: this.opts.revision, maxEntries });
+  /**
+   * A further part: values read from what answers show, dropped as kept answers are, or, `byIdOnly`, only
+   * by changes and deletes (values that depend only on records they name by id: libs/store/kept.ts).
+   */
+  part<V>(maxEntries: number, byIdOnly = false): Kept<V> {
+    return new Kept<V>(this.store, { collections: this.opts.answers, also: this.opts.revision, maxEntries, byIdOnly });
   }
 
   /** What a request that begins now reads under. */

@@ -65,6 +65,28 @@ describeStores(() => {
       expect(h.store.generations.of('options')).toBe(other);
     });
 
+    it('moves a collection’s change generation on updates and deletes, not on inserts', async () => {
+      const changes = () => h.store.generations.changesOf('items');
+      const inserts: Array<() => Promise<unknown>> = [() => items.insertOne({ id: 30 }), () => items.insertMany([{ id: 31 }, { id: 32 }])];
+      for (const write of inserts) {
+        const before = changes();
+        await write();
+        expect(changes()).toBe(before);
+      }
+      const others: Array<() => Promise<unknown>> = [
+        () => items.updateOne({ id: 30 }, { $set: { title: 'changed' } }),
+        () => items.updateMany({ id: { $in: [31, 32] } }, { $set: { title: 'both' } }),
+        () => items.findOneAndUpdate({ id: 30 }, { $inc: { rank: 1 } }),
+        () => items.deleteOne({ id: 32 }),
+        () => items.deleteMany({ id: { $in: [30, 31] } }),
+      ];
+      for (const write of others) {
+        const before = changes();
+        await write();
+        expect(changes()).toBeGreaterThan(before);
+      }
+    });
+
     it('ensure() is idempotent and ping() answers', async () => {
       await h.store.ensure([ITEMS, OPTIONS, BULK]);
       await expect(h.store.ping()).resolves.toBeUndefined();

@@ -35,6 +35,35 @@ describeStores(() => {
       expect((await items.findOne({ id: 1 }))!.title).toBe('in unit');
     });
 
+    it('counts a unit that only inserted as an insert once it commits, and one taken back as a change', async () => {
+      const changes = () => h.store.generations.changesOf('items');
+      const all = () => h.store.generations.of('items');
+      let before = changes();
+      let writes = all();
+      await h.store.unit(async () => {
+        await items.insertOne({ id: 110 });
+        await items.insertMany([{ id: 111 }]);
+      });
+      expect(changes()).toBe(before);
+      expect(all()).toBeGreaterThan(writes);
+      before = changes();
+      await expect(
+        h.store.unit(async () => {
+          await items.insertOne({ id: 112 });
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(changes()).toBeGreaterThan(before);
+      before = changes();
+      writes = all();
+      await h.store.unit(async () => {
+        await items.insertOne({ id: 113 });
+        await items.updateOne({ id: 110 }, { $set: { title: 'changed' } });
+      });
+      expect(changes()).toBeGreaterThan(before);
+      expect(all()).toBeGreaterThan(writes);
+    });
+
     it('leaves none of the inserts of a unit that fails, nested units included', async () => {
       const failing = h.store.unit(async () => {
         await items.insertOne({ id: 101 });

@@ -21,6 +21,21 @@ describe('Kept', () => {
     expect(await kept.get('k', load)).toBe(2);
   });
 
+  it('keeps a value that depends only on records it names by id across inserts, not across changes', async () => {
+    const { store } = fakeStore();
+    const byId = new Kept<number>(store, { collections: ['posts'], maxEntries: 10, byIdOnly: true });
+    const list = new Kept<number>(store, { collections: ['posts'], maxEntries: 10 });
+    let loads = 0;
+    const load = async () => ++loads;
+    const first = await byId.get('record', load);
+    const page = await list.get('page', load);
+    store.generations.bump('posts', true);
+    expect(await byId.get('record', load)).toBe(first);
+    expect(await list.get('page', load)).not.toBe(page);
+    store.generations.bump('posts');
+    expect(await byId.get('record', load)).not.toBe(first);
+  });
+
   it('does not keep a value read while a write ran', async () => {
     const { store } = fakeStore();
     const kept = new Kept<string>(store, { collections: ['posts'], maxEntries: 10 });

@@ -24,6 +24,12 @@ export interface KeptOptions {
   /** The collections a kept value is read from: a write to any of them makes it stale. */
   collections: readonly string[];
   /**
+   * Whether the value depends only on documents it names by id (a presented record and what it embeds):
+   * then an insert of new documents leaves it current, and only the writes that may change or remove
+   * stored ones make it stale (generations.ts). Lists and totals, which an insert changes, leave it off.
+   */
+  byIdOnly?: boolean;
+  /**
    * A further part of the stamp: an object whose `revision` is read at each use (the site, whose settings
    * revision changes what is shown). A value read, not a function called, so no caller's code runs here.
    */
@@ -66,7 +72,8 @@ export class Kept<V> {
   /** What values read from now on are valid for. */
   stamp(): string {
     const foreign = this.store.foreignWrites();
-    const generations = this.opts.collections.map((c) => this.store.generations.of(c)).join(',');
+    const { generations: g } = this.store;
+    const generations = this.opts.collections.map((c) => (this.opts.byIdOnly ? g.changesOf(c) : g.of(c))).join(',');
     return `${this.opts.also?.revision ?? ''}|${foreign ?? ''}|${generations}`;
   }
 

@@ -99,10 +99,10 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
     return this.db.collection(this.name);
   }
 
-  /** Runs an insert, marking the collection's generation around it and noting it for the caller's unit of work. */
-  private write<R>(op: () => Promise<R>): Promise<R> {
-    this.units.touch(this.name);
-    return this.generations.around(this.name, op);
+  /** Runs a write, marking the collection's generation around it and noting it for the caller's unit of work; `insertOnly` for an insert. */
+  private write<R>(op: () => Promise<R>, insertOnly = false): Promise<R> {
+    this.units.touch(this.name, insertOnly);
+    return this.generations.around(this.name, op, insertOnly);
   }
 
   /** Runs an update or delete as `write` does; in a compensated unit the first one commits the unit's inserts (mongo-unit.ts). */
@@ -144,7 +144,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   insertOne(doc: T): Promise<void> {
-    return this.write(() => this.insertOneNow(doc));
+    return this.write(() => this.insertOneNow(doc), true);
   }
 
   private async insertOneNow(doc: T): Promise<void> {
@@ -159,7 +159,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   insertMany(docs: T[]): Promise<void> {
-    return this.write(() => this.insertManyNow(docs));
+    return this.write(() => this.insertManyNow(docs), true);
   }
 
   private async insertManyNow(docs: T[]): Promise<void> {

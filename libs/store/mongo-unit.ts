@@ -37,8 +37,8 @@ export class UnitAbandonedError extends Error {
 interface Scope {
   /** False once the unit has ended: work it left running is then outside any unit. */
   open: boolean;
-  /** Collections the unit wrote: their generations move again when it ends (a commit or an undo changes them). */
-  touched: Set<string>;
+  /** Collections the unit wrote, each with whether it only inserted: their generations move again when it ends (a commit or an undo changes them). */
+  touched: Map<string, boolean>;
   session?: ClientSession;
   /** Compensation: the id of the unit's journal entry, whether it exists yet, and whether it was committed (deleted). */
   journal?: Journal;
@@ -90,8 +90,9 @@ export class MongoUnits {
   }
 
   /** Notes a write of the caller's unit to a collection (nothing outside a unit). */
-  touch(collection: string): void {
-    this.active()?.touched.add(collection);
+  touch(collection: string, insertOnly = false): void {
+    const touched = this.active()?.touched;
+    touched?.set(collection, (touched.get(collection) ?? true) && insertOnly);
   }
 
   /** In a compensated unit not committed yet: gives the documents their ids and records them in the unit's journal before they are inserted. */
@@ -131,12 +132,16 @@ export class MongoUnits {
   async run<R>(work: () => Promise<R>): Promise<R> {
     // A unit inside a unit is part of it.
     if (this.active()) return work();
-    const unit: Scope = { open: true, touched: new Set() };
+    const unit: Scope = { open: true, touched: new Map() };
+    let done = false;
     try {
-      return this.mode === 'transaction' ? await this.transaction(unit, work) : await this.compensated(unit, work);
+      const result = this.mode === 'transaction' ? await this.transaction(unit, work) : await this.compensated(unit, work);
+      done = true;
+      return result;
     } finally {
       unit.open = false;
-      for (const c of unit.touched) this.generations.bump(c);
+      // A unit taken back removes what its inserts added: a change.
+      for (const [c, insertOnly] of unit.touched) this.generations.bump(c, done && insertOnly);
     }
   }
 

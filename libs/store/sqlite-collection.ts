@@ -34,7 +34,7 @@ export interface CollectionHost {
   compile(info: TableInfo, filter: Filter, b: Sql): string;
   orderBy(info: TableInfo, sort: FindOptions['sort'], b: Sql): string;
   stmt(sql: string, pluck?: boolean): Database.Statement;
-  write<R>(collection: string, fn: () => R): R;
+  write<R>(collection: string, fn: () => R, insertOnly?: boolean): R;
   /** Runs a synchronous operation once no unit of work of another caller holds the connection (sqlite-unit.ts). */
   when<R>(op: () => R): Promise<R>;
 }
@@ -224,14 +224,14 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   async insertOne(doc: T): Promise<void> {
     const info = this.info;
     const rows = this.rowsOf(info, [doc]);
-    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows)));
+    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows), true));
   }
 
   async insertMany(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
     const info = this.info;
     const rows = this.rowsOf(info, docs);
-    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows)));
+    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows), true));
   }
 
   private matchRows(filter: Filter, one: boolean): Array<{ rid: number; doc: string }> {

@@ -35,8 +35,11 @@ interface OpenUnit {
 
 /** Units sharing one SQLite transaction, committed together. */
 interface Group {
-  /** Collections its units wrote: their generations move once more when it ends (a rollback takes back what readers inside it saw). */
-  touched: Set<string>;
+  /**
+   * Collections its units wrote, each with whether they only inserted: their generations move once more
+   * when it ends (a rollback takes back what readers inside it saw, which counts as a change).
+   */
+  touched: Map<string, boolean>;
   /** Units that ran in it. */
   units: number;
   /** Whether its commit is scheduled. */
@@ -84,9 +87,11 @@ export class SqliteUnits {
     return op();
   }
 
-  /** Notes a write of the caller's unit to a collection (nothing outside a unit). */
-  touch(collection: string): void {
-    if (this.inside()) this.group!.touched.add(collection);
+  /** Notes a write of the caller's unit to a collection (nothing outside a unit); `insertOnly` when it only added documents. */
+  touch(collection: string, insertOnly = false): void {
+    if (!this.inside()) return;
+    const touched = this.group!.touched;
+    touched.set(collection, (touched.get(collection) ?? true) && insertOnly);
   }
 
   async run<R>(work: () => Promise<R>): Promise<R> {
@@ -126,7 +131,7 @@ export class SqliteUnits {
     // IMMEDIATE takes the write lock now, so another process's write cannot make the commit fail later.
     this.db.exec('BEGIN IMMEDIATE');
     let end!: () => void;
-    const group: Group = { touched: new Set(), units: 0, scheduled: false, due: false, ended: new Promise((resolve) => (end = resolve)), end };
+    const group: Group = { touched: new Map(), units: 0, scheduled: false, due: false, ended: new Promise((resolve) => (end = resolve)), end };
     this.group = group;
     return group;
   }
@@ -137,6 +142,8 @@ export class SqliteUnits {
       try {
         this.db.exec('ROLLBACK TO unit');
         this.db.exec('RELEASE unit');
+        // What the unit inserted is gone again (its ids may be given anew): the group counts as a change.
+        for (const c of group.touched.keys()) group.touched.set(c, false);
         return;
       } catch {
         // The savepoint cannot be gone back to: the whole group is taken back below.
@@ -146,7 +153,7 @@ export class SqliteUnits {
     // (a full disk, an I/O error): nothing of the group is kept, and the units before this one learn so.
     this.rollback();
     if (!first) group.error = cause;
-    this.close(group);
+    this.close(group, false);
   }
 
   /** After a unit of the group has ended: the group commits now if its commit came due meanwhile, else at the end of this turn. */
@@ -185,12 +192,13 @@ export class SqliteUnits {
       this.rollback();
       group.error = e;
     }
-    this.close(group);
+    this.close(group, group.error === undefined);
   }
 
-  private close(group: Group): void {
+  /** Ends a group, committed or taken back (which removes what its inserts added: a change). */
+  private close(group: Group, committed: boolean): void {
     if (this.group === group) this.group = null;
-    for (const c of group.touched) this.generations.bump(c);
+    for (const [c, insertOnly] of group.touched) this.generations.bump(c, committed && insertOnly);
     group.end();
   }
 

@@ -353,10 +353,13 @@ export class SqliteStore implements Store {
     return rows.map((r) => sqlText(r.detail));
   }
 
-  /** Runs `fn` in a transaction (nested calls become savepoints, also inside a unit of work) and maps unique violations. */
-  write<R>(collection: string, fn: () => R): R {
+  /**
+   * Runs `fn` in a transaction (nested calls become savepoints, also inside a unit of work) and maps
+   * unique violations; `insertOnly` when it only adds new documents (generations.ts).
+   */
+  write<R>(collection: string, fn: () => R, insertOnly = false): R {
     // A write runs to its end on this thread, so no reader comes between: one mark afterwards is enough.
-    this.units.touch(collection);
+    this.units.touch(collection, insertOnly);
     if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
     try {
       return this.db.transaction(fn)();
@@ -364,7 +367,7 @@ export class SqliteStore implements Store {
       if (isUniqueViolation(e)) throw duplicateKey(e, collection);
       throw e;
     } finally {
-      this.generations.bump(collection);
+      this.generations.bump(collection, insertOnly);
     }
   }
 

@@ -31,18 +31,20 @@ export interface KeptLinked {
 const READ_FROM = ['posts', 'terms', 'users', 'comments'];
 
 export class CalendarCache extends ReadCache<Reply> {
+  // The embedded parts are kept by the id they name, so a new record leaves them current (byIdOnly).
   /** Linked venues and organizers as vendor/events/v1 embeds them (null: none, or trashed). */
-  readonly linked = this.part<KeptLinked | null>(2000);
+  readonly linked = this.part<KeptLinked | null>(2000, true);
   /** Featured images as embedded (false: none readable). */
-  readonly images = this.part<Presented | false>(1000);
+  readonly images = this.part<Presented | false>(1000, true);
   /** Terms as embedded (null: no such term). */
-  readonly terms = this.part<Presented | null>(1000);
+  readonly terms = this.part<Presented | null>(1000, true);
   /** Ids of the terms a category or tag filter names (null: one does not exist). */
   readonly termFilters = this.part<number[] | null>(500);
   /** Venues and organizers as ec/v1 embeds them. */
-  readonly embedded = this.part<Presented>(2000);
+  readonly embedded = this.part<Presented>(2000, true);
 
   constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, site: Site) {
-    super(store, { records: ['posts', 'terms'], answers: READ_FROM, revision: site });
+    // A calendar record's presentation names what it embeds by id (venues, organizers, terms, its image): a new record changes none.
+    super(store, { records: ['posts', 'terms'], recordsByIdOnly: true, answers: READ_FROM, revision: site });
   }
 }
