@@ -46,6 +46,12 @@ interface LimitRow {
   within: number;
   /** The answer is a 404 by design (not an error of the row). */
   notFound?: boolean;
+  /**
+   * Small event creates a second, sent to the same server beside the measured reads (the service's REST
+   * create, the minimal app's insert): what a read costs while records are written. The CPU per request
+   * is then per read, the creates' own CPU included.
+   */
+  writes?: number;
 }
 
 const REFERENCE_BARE = 23_000;
@@ -61,6 +67,21 @@ const smallEvent = () => {
   return { title: `Limit created ${process.pid}-${made}`, start_date: `${d} 18:00:00`, end_date: `${d} 20:00:00` };
 };
 const pick = (xs: number[] | undefined) => (xs?.length ? xs[made % xs.length] : undefined);
+
+/** The category archive: every category's window, in turn. */
+const categoryWindow: Pick<LimitRow, 'service' | 'minimal'> = {
+  service: (c) => ({
+    path: c.seeded.ids.eventCategories.map(
+      (_, i) =>
+        `${REST}/vendor/events/v1/events?categories=bench-category-${i}&start_date=${day(30)}&end_date=${day(30 + c.seeded.counts['category window days'])}`,
+    ),
+  }),
+  minimal: (c) => ({
+    path: c.seeded.ids.eventCategories.map(
+      (_, i) => `/events?category=bench-category-${i}&start=${dayMs(30)}&end=${dayMs(31 + c.seeded.counts['category window days']) - 1}`,
+    ),
+  }),
+};
 
 const ROWS: LimitRow[] = [
   {
@@ -100,19 +121,15 @@ const ROWS: LimitRow[] = [
   },
   {
     name: 'GET vendor/events/v1/events?categories&start_date&end_date (authenticated)',
-    service: (c) => ({
-      path: c.seeded.ids.eventCategories.map(
-        (_, i) =>
-          `${REST}/vendor/events/v1/events?categories=bench-category-${i}&start_date=${day(30)}&end_date=${day(30 + c.seeded.counts['category window days'])}`,
-      ),
-    }),
-    minimal: (c) => ({
-      path: c.seeded.ids.eventCategories.map(
-        (_, i) => `/events?category=bench-category-${i}&start=${dayMs(30)}&end=${dayMs(31 + c.seeded.counts['category window days']) - 1}`,
-      ),
-    }),
+    ...categoryWindow,
     reference: { rate: 18, factor: 100 },
     within: 2,
+  },
+  {
+    name: 'GET vendor/events/v1/events?categories&start_date&end_date (authenticated; 10 creates/s beside)',
+    ...categoryWindow,
+    within: 2,
+    writes: 10,
   },
   {
     name: 'GET ec/v1/events?per_page=10&page=N (authenticated)',
@@ -200,10 +217,46 @@ interface Taken {
   commits: number | null;
 }
 
-async function take(opts: autocannon.Options, duration: number, pid: number | undefined, sqlUrl?: string, notFound = false): Promise<Taken> {
+/** What is written beside a measurement: `perSecond` creates of `body` to `url`. */
+interface Beside {
+  url: string;
+  auth: string;
+  perSecond: number;
+}
+
+/** Sends the creates of `beside` until the returned function is called, which waits for the last one. */
+function writeBeside(beside: Beside | undefined): () => Promise<number> {
+  if (!beside) return async () => 0;
+  const pending = new Set<Promise<unknown>>();
+  let failed = 0;
+  const timer = setInterval(() => {
+    const sent = fetch(beside.url, {
+      method: 'POST',
+      headers: { authorization: beside.auth, 'content-type': 'application/json' },
+      body: JSON.stringify(smallEvent()),
+    }).then(
+      (r) => {
+        if (r.status !== 201) failed++;
+        return r.arrayBuffer();
+      },
+      () => failed++,
+    );
+    pending.add(sent);
+    void sent.finally(() => pending.delete(sent));
+  }, 1000 / beside.perSecond);
+  return async () => {
+    clearInterval(timer);
+    await Promise.all(pending);
+    return failed;
+  };
+}
+
+async function take(opts: autocannon.Options, duration: number, pid: number | undefined, sqlUrl?: string, notFound = false, beside?: Beside): Promise<Taken> {
   const sql0 = sqlUrl ? await sqlCounters(sqlUrl) : null;
   const cpu0 = cpuSeconds(pid);
+  const stop = writeBeside(beside);
   const r = await run({ ...opts, duration });
+  const failedWrites = await stop();
   const cpu1 = cpuSeconds(pid);
   const sql1 = sqlUrl ? await sqlCounters(sqlUrl) : null;
   const n = r.requests.total;
@@ -212,7 +265,7 @@ async function take(opts: autocannon.Options, duration: number, pid: number | un
     rate: r.requests.average,
     p99: r.latency.p99,
     answered: n,
-    errors: r.errors + (notFound ? 0 : r.non2xx),
+    errors: r.errors + (notFound ? 0 : r.non2xx) + failedWrites,
     user: cpu0 && cpu1 ? per(cpu0.user, cpu1.user, 1e6) : null,
     sys: cpu0 && cpu1 ? per(cpu0.system, cpu1.system, 1e6) : null,
     sql: sql0 && sql1 ? per(sql0.statements, sql1.statements, 1) : null,
@@ -298,6 +351,9 @@ export async function runLimit(service: LimitService, port: number, user: string
       await run({ ...sOpts, duration: o.warmup });
       await run({ ...mOpts, duration: o.warmup });
       const zOpts = base ? options(baseCtx.url, service.ctx.auth, row.service(service.ctx), o.connections) : null;
+      // The creates a mixed row sends beside its reads, to each server its own way.
+      const beside = (url: string): Beside | undefined => (row.writes ? { url, auth: service.ctx.auth, perSecond: row.writes } : undefined);
+      const createPath = `${REST}/vendor/events/v1/events`;
       if (zOpts) await run({ ...zOpts, duration: o.warmup });
       const s: Taken[] = [];
       const m: Taken[] = [];
@@ -308,9 +364,9 @@ export async function runLimit(service: LimitService, port: number, user: string
         const n = zOpts ? 4 : 3;
         const order = Array.from({ length: n }, (_, k) => (k + i) % n);
         for (const k of order) {
-          if (k === 3 && zOpts) z.push(await take(zOpts, o.duration, base!.pid, baseCtx.url, row.notFound));
-          else if (k === 0) s.push(await take(sOpts, o.duration, service.pid, service.ctx.url, row.notFound));
-          else if (k === 1) m.push(await take(mOpts, o.duration, minimal.pid, undefined, row.notFound));
+          if (k === 3 && zOpts) z.push(await take(zOpts, o.duration, base!.pid, baseCtx.url, row.notFound, beside(baseCtx.url + createPath)));
+          else if (k === 0) s.push(await take(sOpts, o.duration, service.pid, service.ctx.url, row.notFound, beside(service.ctx.url + createPath)));
+          else if (k === 1) m.push(await take(mOpts, o.duration, minimal.pid, undefined, row.notFound, beside(`${minimalUrl}/events`)));
           // The bare server once a row in the quick mode (its figure only scales the reference), every round otherwise.
           else if (i === 0 || o.repeat > 3 || o.duration >= 5) b.push(await take(bareOpts, o.duration, bare.pid));
         }
