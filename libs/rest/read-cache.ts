@@ -102,6 +102,15 @@ export class ReadCache<A = unknown> {
     return new Kept<V>(this.store, { collections: this.opts.answers, also: this.opts.revision, maxEntries, byIdOnly });
   }
 
+  /**
+   * The collection's write generation now, moved by every write, inserts included: a key part for a
+   * presentation that depends on which records exist (a draft's suggested slug), where the records
+   * are kept across inserts (`recordsByIdOnly`).
+   */
+  written(collection: string): number {
+    return this.store.generations.of(collection);
+  }
+
   /** What a request that begins now reads under. */
   begin(): ReadStamp {
     return { records: this.presented.stamp(), answers: this.replies.stamp() };

@@ -46,10 +46,14 @@ export async function createContentService(opts: {
     comments: new CommentsRepository(opts.store),
     settings: opts.settings ?? (await SiteSettings.open(opts.store, opts.site, opts.config, 0)),
   };
-  // Guests' answers hold posts, their terms, authors and comment counts, and carry the site's URL and
-  // dates in its time zone (the settings revision); presented records are made of posts and terms.
+  // Answers hold posts, their terms, authors and comment counts, and carry the site's URL and dates in
+  // its time zone (the settings revision); presented records are made of posts and terms, which they
+  // name by id (terms, ancestors; the revision count is the post's own field), so an insert of other
+  // records leaves them current: a draft's suggested slug, which depends on other records' slugs, is
+  // keyed apart (posts/handlers.ts).
   const cache = new ReadCache<Reply>(opts.store, {
     records: ['posts', 'terms'],
+    recordsByIdOnly: true,
     answers: ['posts', 'terms', 'users', 'comments'],
     revision: opts.site,
   });

@@ -76,8 +76,11 @@ function postPresenter(
   single?: Pick<PresentInput, 'password' | 'excerptLength'>,
 ): KeptPresenter<PostDoc, Record<string, unknown>> {
   const extra = single ? JSON.stringify([single.password ?? null, single.excerptLength ?? null]) : '';
+  // A record without a slug shows in the edit context the slug it would get, which depends on the slugs
+  // other records hold: its key names the posts' write generation, so a new record makes it afresh.
+  const suggested = (post: PostDoc) => (context === 'edit' && !post.slug ? String(deps.cache.written(deps.posts.name)) : '');
   return {
-    key: (post) => `${kind.kind}:${post.id}:${versionOf(post)}:${context}:${viewerKey(ctx.user)}:${extra}`,
+    key: (post) => `${kind.kind}:${post.id}:${versionOf(post)}:${context}:${viewerKey(ctx.user)}:${extra}:${suggested(post)}`,
     async present(docs) {
       const input = { ...(await presentInput(ctx, deps, kind, docs, context)), ...single };
       return docs.map((d) => presentPost(d, input));

@@ -42,6 +42,21 @@ describe('create', () => {
     expect(accents.slug).toBe('test-accented-charaecters');
   });
 
+  it("a draft's suggested slug follows other records' slugs at the next read, while its kept presentation is reused", async () => {
+    const draft = await post({ title: 'Suggested Slug' });
+    const edit = async () => (await app.admin('GET', `/cms/v2/posts/${draft.id}?context=edit`)).body;
+    expect((await edit()).generated_slug).toBe('suggested-slug');
+    expect((await edit()).generated_slug).toBe('suggested-slug');
+    // A new draft takes the slug (a draft moves no term count, so nothing else drops what is kept): the first draft would now get the next one.
+    expect((await post({ title: 'Other', slug: 'suggested-slug' })).slug).toBe('suggested-slug');
+    expect((await edit()).generated_slug).toBe('suggested-slug-2');
+    // The view context shows no suggestion, and a new record leaves it as it was.
+    const view = async () => (await app.admin('GET', `/cms/v2/posts/${draft.id}`)).body;
+    const before = await view();
+    await post({ title: 'Another' });
+    expect(await view()).toEqual(before);
+  });
+
   it('refuses an id, an unknown status or format, a bad author and empty content', async () => {
     const exists = await app.admin('POST', '/cms/v2/posts', { body: { id: 5, title: 'x' } });
     expect(exists.status).toBe(400);
