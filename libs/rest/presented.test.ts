@@ -55,6 +55,7 @@ describe('PresentedCache', () => {
       { name: 'terms', fields: { id: 'int' }, indexes: [] },
       { name: 'users', fields: { id: 'int' }, indexes: [] },
     ]);
+    for (const c of ['posts', 'terms', 'users']) await store.collection(c).insertOne({ id: 1 });
     revision = 1;
     cache = new PresentedCache(
       store,
@@ -69,13 +70,15 @@ describe('PresentedCache', () => {
   });
   afterEach(() => store.close());
 
-  it('keeps a record until a collection it was built from is written, or the settings change', async () => {
+  it('keeps a record until a collection it was built from is changed (not by an insert), or the settings change', async () => {
     let stamp = cache.stamp();
     cache.keep('a', { id: 1 }, stamp);
     expect(cache.peek('a', stamp)).toEqual({ id: 1 });
-    await store.collection('users').insertOne({ id: 1 });
+    await store.collection('users').updateOne({ id: 1 }, { $set: { name: 'x' } });
     expect(cache.peek('a', cache.stamp())).toEqual({ id: 1 });
-    await store.collection('terms').insertOne({ id: 1 });
+    await store.collection('terms').insertOne({ id: 2 });
+    expect(cache.peek('a', cache.stamp())).toEqual({ id: 1 });
+    await store.collection('terms').updateOne({ id: 1 }, { $set: { name: 'x' } });
     stamp = cache.stamp();
     expect(cache.peek('a', stamp)).toBeUndefined();
     cache.keep('a', { id: 2 }, stamp);
@@ -85,7 +88,7 @@ describe('PresentedCache', () => {
 
   it('does not keep what was read before a write that landed while it was presented', async () => {
     const stamp = cache.stamp();
-    await store.collection('posts').insertOne({ id: 1 });
+    await store.collection('posts').updateOne({ id: 1 }, { $set: { title: 'x' } });
     const value = cache.keep('a', { id: 1 }, stamp);
     expect(value).toEqual({ id: 1 });
     expect(Object.isFrozen(value)).toBe(false);

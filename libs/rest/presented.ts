@@ -133,18 +133,16 @@ export class PresentedCache {
    * @param store whose write generations (and, on the embedded store, other processes' commits) tell when an entry is stale
    * @param collections the collections a presented record is built from
    * @param revision what carries the site settings' revision (the site) (a changed time zone or title changes records)
-   * @param byIdOnly whether a presented record depends only on the records it names by id, so that an insert leaves it current (libs/store/kept.ts)
+   *
+   * A presented record names what it shows by id (its own version, the terms, linked records and images
+   * it embeds), so an insert of other records leaves it current: only changes and deletes of its
+   * collections drop it (`byIdOnly`, libs/store/kept.ts). A presenter whose output depends on which
+   * other records exist keys that part apart (a draft's suggested slug: services/content/posts/handlers.ts).
    */
-  constructor(
-    store: Pick<Store, 'generations' | 'foreignWrites'>,
-    collections: string[],
-    revision: { readonly revision?: number },
-    ttlMs = TTL_MS,
-    byIdOnly = false,
-  ) {
+  constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, collections: string[], revision: { readonly revision?: number }, ttlMs = TTL_MS) {
     this.kept = new Kept<object>(store, {
       collections,
-      byIdOnly,
+      byIdOnly: true,
       also: revision,
       maxEntries: MAX_ENTRIES,
       blindTtlMs: ttlMs,

@@ -20,14 +20,8 @@ import type { Store } from '../store/types';
 import { PresentedCache, keepsText } from './presented';
 
 export interface ReadCacheOptions {
-  /** The collections a presented record is built from. */
+  /** The collections a presented record is built from (an insert into them leaves it current: libs/rest/presented.ts). */
   records: string[];
-  /**
-   * Whether a presented record depends only on the records it names by id (its own version, what it
-   * embeds), not on which other records exist: then an insert of new records leaves presented records
-   * current, and only changes and deletes drop them (libs/store/kept.ts `byIdOnly`).
-   */
-  recordsByIdOnly?: boolean;
   /** The collections an answer shows (a guest's answer, a part): a write to any of them drops it. */
   answers: string[];
   /** What carries the site settings' revision, read at each use (the site: a changed time zone or title changes what is shown). */
@@ -67,6 +61,9 @@ export function recordsIn(body: unknown): number {
   return Math.max(1, n);
 }
 
+/** The body of a service's answer (libs/rest/service.ts Reply). */
+const bodyOf = (reply: unknown): unknown => (typeof reply === 'object' && reply !== null ? (reply as { body?: unknown }).body : undefined);
+
 /** `A`: the answers a service gives (its handlers' replies, libs/rest/service.ts). */
 export class ReadCache<A = unknown> {
   /** List pages (libs/store/query-cache.ts). */
@@ -82,15 +79,15 @@ export class ReadCache<A = unknown> {
   ) {
     this.pages = new QueryCache(store);
     this.counts = new CountCache(store);
-    this.presented = new PresentedCache(store, opts.records, opts.revision, undefined, opts.recordsByIdOnly);
+    this.presented = new PresentedCache(store, opts.records, opts.revision);
     // A kept answer is frozen and its body's JSON text made once: a hit is written as the bytes it was.
     this.replies = new Kept<A>(store, {
       collections: opts.answers,
       also: opts.revision,
       maxEntries: opts.maxReplies ?? MAX_REPLY_RECORDS,
-      weigh: (reply) => recordsIn((reply as { body?: unknown } | null)?.body),
+      weigh: (reply) => recordsIn(bodyOf(reply)),
       freeze: true,
-      onKeep: (reply) => keepsText((reply as { body?: unknown } | null)?.body),
+      onKeep: (reply) => keepsText(bodyOf(reply)),
     });
   }
 
@@ -104,8 +101,8 @@ export class ReadCache<A = unknown> {
 
   /**
    * The collection's write generation now, moved by every write, inserts included: a key part for a
-   * presentation that depends on which records exist (a draft's suggested slug), where the records
-   * are kept across inserts (`recordsByIdOnly`).
+   * presentation that depends on which records exist (a draft's suggested slug), since presented
+   * records are kept across inserts (libs/rest/presented.ts).
    */
   written(collection: string): number {
     return this.store.generations.of(collection);

@@ -11,6 +11,14 @@
  * on documents it names by id (a presented record and what it embeds) is still current after an insert,
  * since ids are never given twice, while a list or a total is not.
  */
+/** Collections a unit of work wrote, each with whether every write to it was an insert. */
+export type Touched = Map<string, boolean>;
+
+/** Notes a write of a unit of work to a collection: it stays insert-only while every write to it is an insert. */
+export function noteTouched(touched: Touched, collection: string, insertOnly: boolean): void {
+  touched.set(collection, (touched.get(collection) ?? true) && insertOnly);
+}
+
 export class WriteGenerations {
   private readonly numbers = new Map<string, number>();
   private readonly changes = new Map<string, number>();
@@ -29,6 +37,11 @@ export class WriteGenerations {
   bump(collection: string, insertOnly = false): void {
     this.numbers.set(collection, this.of(collection) + 1);
     if (!insertOnly) this.changes.set(collection, this.changesOf(collection) + 1);
+  }
+
+  /** Marks the end of a unit of work: its inserts count as such only when it was kept (one taken back removes what it inserted: a change). */
+  ended(touched: Touched, kept: boolean): void {
+    for (const [collection, insertOnly] of touched) this.bump(collection, kept && insertOnly);
   }
 
   /** Runs an asynchronous write, marking its start and its end (success or failure). */

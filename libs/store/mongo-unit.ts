@@ -17,7 +17,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ObjectId, type ClientSession, type Db, type Document, type MongoClient } from 'mongodb';
-import type { WriteGenerations } from './generations';
+import { noteTouched, type Touched, type WriteGenerations } from './generations';
 
 /** The journal of compensated units. Adapter-private: a port collection name cannot start with `_`. */
 export const UNIT_JOURNAL = '_units';
@@ -38,7 +38,7 @@ interface Scope {
   /** False once the unit has ended: work it left running is then outside any unit. */
   open: boolean;
   /** Collections the unit wrote, each with whether it only inserted: their generations move again when it ends (a commit or an undo changes them). */
-  touched: Map<string, boolean>;
+  touched: Touched;
   session?: ClientSession;
   /** Compensation: the id of the unit's journal entry, whether it exists yet, and whether it was committed (deleted). */
   journal?: Journal;
@@ -91,8 +91,8 @@ export class MongoUnits {
 
   /** Notes a write of the caller's unit to a collection (nothing outside a unit). */
   touch(collection: string, insertOnly = false): void {
-    const touched = this.active()?.touched;
-    touched?.set(collection, (touched.get(collection) ?? true) && insertOnly);
+    const unit = this.active();
+    if (unit) noteTouched(unit.touched, collection, insertOnly);
   }
 
   /** In a compensated unit not committed yet: gives the documents their ids and records them in the unit's journal before they are inserted. */
@@ -140,8 +140,7 @@ export class MongoUnits {
       return result;
     } finally {
       unit.open = false;
-      // A unit taken back removes what its inserts added: a change.
-      for (const [c, insertOnly] of unit.touched) this.generations.bump(c, done && insertOnly);
+      this.generations.ended(unit.touched, done);
     }
   }
 

@@ -26,7 +26,7 @@
 import { sqlCount } from './sql-count';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import type { WriteGenerations } from './generations';
+import { noteTouched, type Touched, type WriteGenerations } from './generations';
 
 interface OpenUnit {
   /** Settles when the unit has released its savepoint or rolled back. */
@@ -39,7 +39,7 @@ interface Group {
    * Collections its units wrote, each with whether they only inserted: their generations move once more
    * when it ends (a rollback takes back what readers inside it saw, which counts as a change).
    */
-  touched: Map<string, boolean>;
+  touched: Touched;
   /** Units that ran in it. */
   units: number;
   /** Whether its commit is scheduled. */
@@ -89,9 +89,7 @@ export class SqliteUnits {
 
   /** Notes a write of the caller's unit to a collection (nothing outside a unit); `insertOnly` when it only added documents. */
   touch(collection: string, insertOnly = false): void {
-    if (!this.inside()) return;
-    const touched = this.group!.touched;
-    touched.set(collection, (touched.get(collection) ?? true) && insertOnly);
+    if (this.inside()) noteTouched(this.group!.touched, collection, insertOnly);
   }
 
   async run<R>(work: () => Promise<R>): Promise<R> {
@@ -198,7 +196,7 @@ export class SqliteUnits {
   /** Ends a group, committed or taken back (which removes what its inserts added: a change). */
   private close(group: Group, committed: boolean): void {
     if (this.group === group) this.group = null;
-    for (const [c, insertOnly] of group.touched) this.generations.bump(c, committed && insertOnly);
+    this.generations.ended(group.touched, committed);
     group.end();
   }
 

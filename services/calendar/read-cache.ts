@@ -44,7 +44,6 @@ export class CalendarCache extends ReadCache<Reply> {
   readonly embedded = this.part<Presented>(2000, true);
 
   constructor(store: Pick<Store, 'generations' | 'foreignWrites'>, site: Site) {
-    // A calendar record's presentation names what it embeds by id (venues, organizers, terms, its image): a new record changes none.
-    super(store, { records: ['posts', 'terms'], recordsByIdOnly: true, answers: READ_FROM, revision: site });
+    super(store, { records: ['posts', 'terms'], answers: READ_FROM, revision: site });
   }
 }

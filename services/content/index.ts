@@ -53,7 +53,6 @@ export async function createContentService(opts: {
   // keyed apart (posts/handlers.ts).
   const cache = new ReadCache<Reply>(opts.store, {
     records: ['posts', 'terms'],
-    recordsByIdOnly: true,
     answers: ['posts', 'terms', 'users', 'comments'],
     revision: opts.site,
   });
