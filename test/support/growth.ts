@@ -1,12 +1,13 @@
 /**
  * How a function's cost grows with its input, as a ratio measured in one process, so that a test can
  * tell linear from quadratic work on any machine: `growth(run, n)` is the CPU time of `run(4n)` over
- * that of `run(n)`, each the least of three runs. Linear work gives about 4, quadratic about 16.
+ * that of `run(n)`, each the least of five runs (on a loaded machine a garbage collection or a slow stretch
+ * can fall on three runs in a row). Linear work gives about 4, quadratic about 16.
  */
 export function growth(run: (n: number) => unknown, n: number): number {
   const cost = (size: number): number => {
     let least = Infinity;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const started = process.cpuUsage();
       run(size);
       const used = process.cpuUsage(started);
