@@ -159,3 +159,52 @@ describe('group commit', () => {
     expect(await ids()).toEqual([1, 2, 3]);
   });
 });
+
+describe('ids taken inside a group', () => {
+  const stored = () => store.db.prepare(`SELECT seq FROM counters WHERE name = 'items'`).pluck().get();
+  const takeIn = (fail = false) =>
+    store.unit(async () => {
+      const id = await store.nextId('items', 2);
+      await items().insertOne({ id });
+      if (fail) throw new Error('taken back');
+      return id;
+    });
+  let upserts: number;
+  beforeEach(() => {
+    upserts = 0;
+    const prepare = store.db.prepare.bind(store.db);
+    jest.spyOn(store.db, 'prepare').mockImplementation((sql: string) => {
+      const st = prepare(sql);
+      if (!/RETURNING seq/.test(sql)) return st;
+      const get = st.get.bind(st);
+      return Object.assign(st, { get: (...a: unknown[]) => (upserts++, get(...a)) });
+    });
+  });
+
+  it('gives each unit its own block, moving the stored counter once per group', async () => {
+    const got = await Promise.all([takeIn(), takeIn(), takeIn()]);
+    expect(got).toEqual([1, 3, 5]);
+    expect(upserts).toBe(1);
+    expect(commits).toBe(1);
+    // Written back before the commit: the next caller, in or outside a unit, goes on after the block.
+    expect(stored()).toBe(6);
+    expect(await store.nextId('items')).toBe(7);
+    expect(await takeIn()).toBe(8);
+  });
+
+  it('never gives again the ids of a unit taken back, even one whose move of the counter was taken back with it', async () => {
+    // The second unit is the first to take an id: its move of the stored counter is taken back with it.
+    const results = await Promise.allSettled([insertIn(100), takeIn(true), takeIn()]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[2] as PromiseFulfilledResult<number>).value).toBe(3);
+    expect(stored()).toBe(4);
+    expect(await ids()).toEqual([3, 100]);
+  });
+
+  it('takes back every id of a group taken back whole', async () => {
+    const results = await Promise.allSettled([takeIn(true)]);
+    expect(results[0].status).toBe('rejected');
+    expect(stored()).toBeUndefined();
+    expect(await store.nextId('items')).toBe(1);
+  });
+});

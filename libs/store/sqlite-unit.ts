@@ -24,6 +24,8 @@
  * which would wait for the unit in turn.
  */
 import { sqlCount } from './sql-count';
+import { COUNTERS } from './query';
+import { q } from './sqlite-compile';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import { noteTouched, type Touched, type WriteGenerations } from './generations';
@@ -46,6 +48,11 @@ interface Group {
   scheduled: boolean;
   /** Whether its commit came due while a unit of it was running: that unit commits it as it ends. */
   due: boolean;
+  /**
+   * The id counters its units took ids from (SqliteUnits.reserve): each counter's value as the group
+   * has moved it, and the value the store holds, written once as the group commits when they differ.
+   */
+  counters: Map<string, { seq: number; stored: number }>;
   /** Settles when the group has committed or rolled back; never rejects. */
   ended: Promise<void>;
   /** The commit's error, once it failed. */
@@ -54,11 +61,13 @@ interface Group {
 }
 
 const SAVEPOINT = 'SAVEPOINT unit';
+const COUNTER_WRITE = `INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = max(seq, excluded.seq)`;
 
 export class SqliteUnits {
   private readonly scope = new AsyncLocalStorage<OpenUnit>();
   private current: OpenUnit | null = null;
   private group: Group | null = null;
+  private counterWrite?: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -85,6 +94,25 @@ export class SqliteUnits {
   async when<R>(op: () => R): Promise<R> {
     for (let wait = this.turn(); wait; wait = this.turn()) await wait;
     return op();
+  }
+
+  /**
+   * Reserves `count` ids of a counter for the caller's unit, or returns null outside a unit. The group's
+   * first reservation of a counter moves it in the store (`take`, which returns the counter's new
+   * value); the later ones move only the group's copy, written back once just before the group commits
+   * (writeCounters): creates in one group cost one counter statement, not one each. No other process
+   * moves the counter meanwhile, since the group holds the write lock from its BEGIN IMMEDIATE to its
+   * commit. The copy only grows, so ids a unit took and then gave back (its savepoint rolled back) are
+   * not given again; a group taken back whole takes back every id it gave, as the counter's own
+   * statement would.
+   */
+  reserve(counter: string, count: number, take: (count: number) => number): number | null {
+    if (!this.inside()) return null;
+    const held = this.group!.counters.get(counter);
+    if (held) return (held.seq += count);
+    const seq = take(count);
+    this.group!.counters.set(counter, { seq, stored: seq });
+    return seq;
   }
 
   /** Notes a write of the caller's unit to a collection (nothing outside a unit); `insertOnly` when it only added documents. */
@@ -129,7 +157,7 @@ export class SqliteUnits {
     // IMMEDIATE takes the write lock now, so another process's write cannot make the commit fail later.
     this.db.exec('BEGIN IMMEDIATE');
     let end!: () => void;
-    const group: Group = { touched: new Map(), units: 0, scheduled: false, due: false, ended: new Promise((resolve) => (end = resolve)), end };
+    const group: Group = { touched: new Map(), counters: new Map(), units: 0, scheduled: false, due: false, ended: new Promise((resolve) => (end = resolve)), end };
     this.group = group;
     return group;
   }
@@ -140,8 +168,10 @@ export class SqliteUnits {
       try {
         this.db.exec('ROLLBACK TO unit');
         this.db.exec('RELEASE unit');
-        // What the unit inserted is gone again (its ids may be given anew): the group counts as a change.
+        // What the unit inserted is gone again: the group counts as a change.
         for (const c of group.touched.keys()) group.touched.set(c, false);
+        // So may be a counter's first move in the group: each one is written back at the commit.
+        for (const held of group.counters.values()) held.stored = Number.NaN;
         return;
       } catch {
         // The savepoint cannot be gone back to: the whole group is taken back below.
@@ -184,6 +214,7 @@ export class SqliteUnits {
   private commit(group: Group): void {
     if (this.group !== group) return;
     try {
+      this.writeCounters(group);
       this.db.exec('COMMIT');
       if (sqlCount.on) sqlCount.commits++;
     } catch (e) {
@@ -191,6 +222,15 @@ export class SqliteUnits {
       group.error = e;
     }
     this.close(group, group.error === undefined);
+  }
+
+  /** Writes the counters the group moved past what the store holds (reserve), each to the larger of the two. */
+  private writeCounters(group: Group): void {
+    for (const [name, held] of group.counters) {
+      if (held.seq === held.stored) continue;
+      if (sqlCount.on) sqlCount.statements++;
+      (this.counterWrite ??= this.db.prepare(COUNTER_WRITE)).run(name, held.seq);
+    }
   }
 
   /** Ends a group, committed or taken back (which removes what its inserts added: a change). */

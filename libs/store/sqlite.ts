@@ -162,15 +162,20 @@ export class SqliteStore implements Store {
   async nextId(counter: string, count = 1): Promise<number> {
     if (!Number.isInteger(count) || count < 1) throw new Error('nextId count must be a positive integer');
     // One statement, so concurrent callers (and processes sharing the file) always get disjoint blocks.
-    const seq = await this.when(() => {
-      // Outside a unit of work the upsert is a commit of its own.
-      if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
-      return sqlNumber(
+    const take = (by: number) =>
+      sqlNumber(
         this.stmt(`INSERT INTO ${q(COUNTERS)} (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = seq + excluded.seq RETURNING seq`, true).get(
           counter,
-          count,
+          by,
         ),
       );
+    const seq = await this.when(() => {
+      // Inside a unit the group's copy of the counter serves (sqlite-unit.ts `reserve`).
+      const held = this.units.reserve(counter, count, take);
+      if (held !== null) return held;
+      // Outside a unit of work the upsert is a commit of its own.
+      if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
+      return take(count);
     });
     return seq - count + 1;
   }
