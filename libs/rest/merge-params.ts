@@ -24,6 +24,18 @@ export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Each endpoint's arguments that have a default, with it, in declaration order (read once per endpoint, not per request). */
+const DEFAULTS = new WeakMap<EndpointDecl, ReadonlyArray<readonly [string, unknown]>>();
+
+function defaultsOf(endpoint: EndpointDecl): ReadonlyArray<readonly [string, unknown]> {
+  let found = DEFAULTS.get(endpoint);
+  if (!found) {
+    found = Object.entries(endpoint.args).flatMap(([name, decl]) => (decl.default !== undefined ? [[name, decl.default] as const] : []));
+    DEFAULTS.set(endpoint, found);
+  }
+  return found;
+}
+
 /**
  * The parameter sources merged as the reference does (JSON or form body, query, URL captures: the
  * first that has a value wins), with the endpoint's defaults for what is unset; `order` is the order
@@ -48,10 +60,10 @@ export function mergeParams(endpoint: EndpointDecl, input: MergeInput, urlParams
       }
     }
   }
-  for (const [name, decl] of Object.entries(endpoint.args)) {
+  for (const [name, value] of defaultsOf(endpoint)) {
     // A JSON null reads as "not set", so the default applies to it too.
-    if ((merged[name] === undefined || merged[name] === null) && decl.default !== undefined) {
-      merged[name] = defaultOf(decl.default);
+    if (merged[name] === undefined || merged[name] === null) {
+      merged[name] = defaultOf(value);
       if (!order.includes(name)) order.push(name);
     }
   }
