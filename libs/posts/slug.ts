@@ -1,7 +1,22 @@
 /** Slugs as the reference makes them: sanitize_title, then unique per type (and parent when hierarchical). */
 
+/** Text of ASCII letters, digits, spaces, tabs, line breaks, underscores and hyphens: no tag, entity or accent for the first steps of sanitizeTitle to take out. */
+const PLAIN_TITLE = /^[A-Za-z0-9_ \t\n\r-]*$/;
+
 /** Lower-case, accents folded (æ → ae, ß → ss), anything else non-alphanumeric becomes a hyphen. */
 export function sanitizeTitle(title: string): string {
+  // Most titles are plain: the folding steps would leave them as they are.
+  const folded = PLAIN_TITLE.test(title) ? title.toLowerCase() : foldTitle(title);
+  return folded
+    .trim()
+    .replace(/[\s_]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 200);
+}
+
+/** Tags and entities removed, accents folded, lower-cased, and what is not a letter, digit, space, underscore or hyphen removed. */
+function foldTitle(title: string): string {
   return title
     .replace(/<[^>]*>/g, '')
     .replace(/æ/g, 'ae')
@@ -13,12 +28,7 @@ export function sanitizeTitle(title: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9_\s-]/g, '')
-    .trim()
-    .replace(/[\s_]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 200);
+    .replace(/[^a-z0-9_\s-]/g, '');
 }
 
 /** Slugs that collide with feed and embed endpoints. */
