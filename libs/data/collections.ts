@@ -78,9 +78,9 @@ export const POSTS: CollectionSpec = {
     // Indexes only one type's lists use are partial: the records of other types are not written into
     // them (a post, venue or attachment skips the event indexes, an event the venue and media ones).
     { keys: ['type', 'event_start', 'event_end'], partial: EVENTS_ONLY },
-    { keys: ['type', 'status', 'event_start'], partial: EVENTS_ONLY },
-    // The event archive: status, listing visibility and the date window in one index (counts read only the index).
-    { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'], partial: EVENTS_ONLY },
+    // The event lists by status in date order, and the event archive: status, the date window and the
+    // listing visibility in one index (the visibility read from the index, so counts read only the index).
+    { keys: ['type', 'status', 'event_start', 'event_end', 'hide_from_listings'], partial: EVENTS_ONLY },
     // Venues by position: the bounding box of a geofence (libs/calendar/geo.ts).
     { keys: ['type', 'venue_lat', 'venue_lng'], partial: { type: VENUE_TYPE } },
     // The category and tag archives: a term, then the date window, without reading the whole term
@@ -99,6 +99,9 @@ export const POSTS: CollectionSpec = {
     { keys: ['source_url'], sparse: true },
     { keys: ['featured_media'] },
   ],
+  // Each of these was served, with its date order, by the status and date window index above; an event's
+  // write paid for each (one more random leaf page per index per create).
+  retired: [{ keys: ['type', 'status', 'event_start'] }, { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] }],
 };
 
 export const TERMS: CollectionSpec = {

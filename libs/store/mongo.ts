@@ -39,6 +39,17 @@ async function createOrReplaceIndex(c: MongoDriverCollection, collection: string
   }
 }
 
+/** Drops the indexes on a retired declaration's keys (CollectionSpec.retired), under any options, unless a declared index has the same keys. */
+async function dropRetired(c: MongoDriverCollection, spec: CollectionSpec): Promise<void> {
+  if (!spec.retired?.length) return;
+  const keyText = (keys: string[]) => JSON.stringify(Object.fromEntries(keys.map((k) => [assertPath(k), 1])));
+  const declared = new Set((spec.indexes ?? []).map((ix) => keyText(ix.keys)));
+  const retired = new Set(spec.retired.map((ix) => keyText(ix.keys)).filter((k) => !declared.has(k)));
+  for (const existing of await c.listIndexes().toArray()) {
+    if (typeof existing.name === 'string' && retired.has(JSON.stringify(existing.key))) await c.dropIndex(existing.name);
+  }
+}
+
 export interface MongoStoreOptions {
   url: string;
   /** Database name; defaults to the one in the URL, else `ecs`. */
@@ -166,6 +177,7 @@ export class MongoStore implements Store {
       for (const f of Object.keys(spec.arrays ?? {})) {
         if (!leading.has(f)) await c.createIndex({ [assertPath(f)]: 1 });
       }
+      await dropRetired(c, spec);
     }
   }
 

@@ -287,18 +287,26 @@ export class SqliteStore implements Store {
 
   /**
    * Drops the indexes an earlier declaration made on the same keys with other options (an index made
-   * unique replaces the plain one), so a changed declaration takes effect on an existing store.
+   * unique replaces the plain one), and the retired ones, so a changed declaration takes effect on an
+   * existing store.
    */
   private dropReplacedIndexes(info: TableInfo, spec: CollectionSpec, made: Set<string | null>): void {
     const existing = indexNames(this.db, info.name);
     for (const ix of spec.indexes ?? []) {
       const keys = this.indexKeys(info, ix);
       if (keys.length === 0) continue;
-      // The same keys under other options (unique, sparse, a partial condition: `:...` after the keys).
-      const base = indexName(info.name, keys, false, false);
-      for (const variant of existing) {
-        if ((variant === base || variant.startsWith(`${base}:`)) && !made.has(variant)) this.db.exec(`DROP INDEX IF EXISTS ${q(variant)}`);
-      }
+      this.dropVariants(info, keys, existing, made);
+    }
+    // Retired indexes, under any options (the field names of their keys are checked as paths).
+    for (const ix of spec.retired ?? []) this.dropVariants(info, ix.keys.map(assertPath), existing, made);
+  }
+
+  /** Drops the indexes on exactly these keys, under any options, except those just made. */
+  private dropVariants(info: TableInfo, keys: string[], existing: Iterable<string>, made: Set<string | null>): void {
+    // The same keys under other options (unique, sparse, a partial condition: `:...` after the keys).
+    const base = indexName(info.name, keys, false, false);
+    for (const variant of existing) {
+      if ((variant === base || variant.startsWith(`${base}:`)) && !made.has(variant)) this.db.exec(`DROP INDEX IF EXISTS ${q(variant)}`);
     }
   }
 

@@ -107,6 +107,12 @@ export interface CollectionSpec {
      */
     partial?: Record<string, string>;
   }>;
+  /**
+   * Indexes an earlier declaration made and this one no longer wants, by their keys: ensure() drops them
+   * where they exist, with whatever options they were made with, so an existing store stops writing them.
+   * An index also declared in `indexes` is kept.
+   */
+  retired?: Array<{ keys: string[] }>;
 }
 
 export interface Store {
