@@ -34,7 +34,7 @@ export interface CollectionHost {
   compile(info: TableInfo, filter: Filter, b: Sql): string;
   orderBy(info: TableInfo, sort: FindOptions['sort'], b: Sql): string;
   stmt(sql: string, pluck?: boolean): Database.Statement;
-  write<R>(collection: string, fn: () => R, insertOnly?: boolean): R;
+  write<R>(collection: string, fn: () => R, insertOnly?: boolean, oneStatement?: boolean): R;
   /** Runs a synchronous operation once no unit of work of another caller holds the connection (sqlite-unit.ts). */
   when<R>(op: () => R): Promise<R>;
 }
@@ -93,6 +93,9 @@ function projectedDoc<T extends Doc>(columns: string[], row: unknown[]): T {
   // A boundary, as `project`: the caller asked for these fields.
   return out as T;
 }
+
+/** Whether inserting these rows is one statement: a single row with no side-table values. */
+const oneStatement = (rows: ReadonlyArray<{ sides: ColValue[][] }>): boolean => rows.length === 1 && rows[0].sides.every((s) => s.length === 0);
 
 export class SqliteCollection<T extends Doc> implements Collection<T> {
   constructor(
@@ -224,14 +227,14 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   async insertOne(doc: T): Promise<void> {
     const info = this.info;
     const rows = this.rowsOf(info, [doc]);
-    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows), true));
+    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows), true, oneStatement(rows)));
   }
 
   async insertMany(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
     const info = this.info;
     const rows = this.rowsOf(info, docs);
-    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows), true));
+    await this.store.when(() => this.store.write(this.name, () => this.insertRows(info, rows), true, oneStatement(rows)));
   }
 
   private matchRows(filter: Filter, one: boolean): Array<{ rid: number; doc: string }> {

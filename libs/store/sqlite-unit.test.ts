@@ -160,6 +160,21 @@ describe('group commit', () => {
   });
 });
 
+describe('writes inside a unit', () => {
+  it('keeps the unit going after a single-row insert it caught failed, with nothing of that insert written', async () => {
+    await insertIn(1);
+    await store.unit(async () => {
+      await items().insertOne({ id: 2 });
+      // One statement, run without a savepoint of its own: SQLite takes back the statement alone.
+      await expect(items().insertOne({ id: 1, extra: 'dropped' })).rejects.toThrow();
+      await expect(items().insertMany([{ id: 3 }, { id: 1 }])).rejects.toThrow();
+      await items().insertOne({ id: 4 });
+    });
+    expect(await ids()).toEqual([1, 2, 4]);
+    expect(await items().findOne({ id: 1 })).toEqual({ id: 1 });
+  });
+});
+
 describe('ids taken inside a group', () => {
   const stored = () => store.db.prepare(`SELECT seq FROM counters WHERE name = 'items'`).pluck().get();
   const takeIn = (fail = false) =>

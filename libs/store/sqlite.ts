@@ -368,14 +368,17 @@ export class SqliteStore implements Store {
 
   /**
    * Runs `fn` in a transaction (nested calls become savepoints, also inside a unit of work) and maps
-   * unique violations; `insertOnly` when it only adds new documents (generations.ts).
+   * unique violations; `insertOnly` when it only adds new documents (generations.ts); `oneStatement` when
+   * it runs a single statement, which SQLite makes atomic by itself, so no transaction or savepoint of
+   * its own is opened (two statements fewer, and no page journalled for it).
    */
-  write<R>(collection: string, fn: () => R, insertOnly = false): R {
+  write<R>(collection: string, fn: () => R, insertOnly = false, oneStatement = false): R {
     // A write runs to its end on this thread, so no reader comes between: one mark afterwards is enough.
     this.units.touch(collection, insertOnly);
     if (sqlCount.on && !this.db.inTransaction) sqlCount.commits++;
     try {
-      return this.db.transaction(fn)();
+      // A single statement is atomic by itself; more are made one in a transaction (a savepoint inside a unit).
+      return oneStatement ? fn() : this.db.transaction(fn)();
     } catch (e) {
       if (isUniqueViolation(e)) throw duplicateKey(e, collection);
       throw e;
