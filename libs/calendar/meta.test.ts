@@ -70,6 +70,22 @@ describe('event meta', () => {
   });
 });
 
+describe('times handed on instead of read back', () => {
+  // What the event write path hands eventMetaChanges in a zone of fixed offset (services/calendar/events/write.ts).
+  it.each(['UTC', 'UTC+2', 'UTC-9:30', 'UTC+14'])('gives the record reading the meta back gives, in %s', (zone) => {
+    for (const [start, end, allDay] of [
+      ['2027-03-14T02:30:00', '2027-03-14T04:15:30', false],
+      ['2027-11-07T01:30:00.250', '2027-11-07T01:10:00', false],
+      ['0000-01-01T00:00:00', '9999-12-31T23:59:59', false],
+      ['2027-06-01T10:00:00', '2027-06-03T09:00:00', true],
+    ] as const) {
+      const times = { start: DateTime.fromISO(start, { zone }), end: DateTime.fromISO(end, { zone }), timezone: zone, allDay };
+      const changes = timesToMeta(times);
+      expect(eventMetaChanges(null, changes, 'UTC', times)).toEqual(eventMetaChanges(null, changes, 'UTC'));
+    }
+  });
+});
+
 describe('the moments an event may have', () => {
   it('ends at 9999-12-31 23:59:59, as wall time and in UTC', () => {
     expect(storableEventTime(DateTime.fromISO('9999-12-31T23:59:59', { zone: 'UTC' }))).toBe(true);

@@ -380,7 +380,11 @@ async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan
   if (input.post) Object.assign(fields, postFieldChanges(input.post));
   if (current && plan.image) fields.featured_media = await storeImage(deps, user, plan.image, current.id);
 
-  const after = nextEventRecord(deps, now, current, { meta: metaChanges(write, times, !current, venues, organizers), fields });
+  // In a zone of fixed offset a wall time names one instant, so the meta strings would read back as these
+  // very times: they are handed on instead of read again. In a zone with daylight saving time they are read
+  // back, so that a repeated local hour is stored as the strings say.
+  const known = zoneOf(zone)?.startsWith('UTC') ? times : undefined;
+  const after = nextEventRecord(deps, now, current, { meta: metaChanges(write, times, !current, venues, organizers), fields, times: known });
   const slug = input.slug !== undefined || !current ? sanitizeTitle(input.slug ?? fields.title ?? '') : undefined;
   const image = !current && plan.image ? plan.image : undefined;
   const { records, counts } = await storeRecords(deps, [{ before: current, after, slug }], {
