@@ -287,11 +287,12 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   private applyUpdates(filter: Filter, update: Update, one: boolean): UpdateResult & { doc: T | null } {
     validateUpdate(update);
     const info = this.info;
+    if (!one && update.$inc && Object.keys(update).length === 1) {
+      // A count's $inc: a read, then one UPDATE, atomic by itself (no savepoint of its own).
+      const added = this.store.write(this.name, () => this.incrementRows(filter, update), false, true);
+      if (added) return { ...added, doc: null };
+    }
     return this.store.write(this.name, () => {
-      if (!one) {
-        const added = this.incrementRows(filter, update);
-        if (added) return { ...added, doc: null };
-      }
       const rows = this.matchRows(filter, one);
       let modified = 0;
       let last: T | null = null;
