@@ -93,3 +93,46 @@ describeEachStore('partial indexes', 'typed', setUp, (t) => {
     await expect(bad({ id: '1' })).rejects.toThrow(/declared text field/);
   });
 });
+
+const FLAGGED: CollectionSpec = {
+  name: 'flagged',
+  fields: { id: 'int', type: 'text', featured: 'bool', start: 'date' },
+  indexes: [
+    { keys: ['id'], unique: true },
+    { keys: ['type', 'featured', 'start'], partial: { type: 'event', featured: true } },
+  ],
+};
+
+const setUpFlagged = async (store: Store) => {
+  await store.ensure([{ ...FLAGGED, indexes: [{ keys: ['id'], unique: true }, { keys: ['type', 'featured', 'start'], partial: { type: 'event' } }] }]);
+  await store.collection('flagged').insertMany(Array.from({ length: 30 }, (_, i) => ({ id: i + 1, type: i % 3 ? 'event' : 'post', featured: i % 4 === 0, start: day(i) })));
+  // The index narrows to the records where the flag is true.
+  await store.ensure([FLAGGED]);
+};
+
+describeEachStore('partial indexes on a boolean field', 'flagged', setUpFlagged, (t) => {
+  it('answers every filter on the flag as the records say', async () => {
+    expect(await t.ids({ type: 'event', featured: true })).toEqual([5, 9, 17, 21, 29]);
+    expect(await t.ids({ type: 'event', featured: false, start: { $gte: day(20) } })).toEqual([23, 24, 26, 27, 30]);
+    expect(await t.c.count({ featured: true })).toBe(8);
+    await t.c.updateOne({ id: 23 }, { $set: { featured: true } });
+    await t.c.updateOne({ id: 29 }, { $set: { featured: false } });
+    expect(await t.ids({ type: 'event', featured: true, start: { $gte: day(18) } })).toEqual([21, 23]);
+  });
+
+  it('the embedded store serves `true` from the index, which holds only those records', async () => {
+    const sqlite = t.store;
+    if (!(sqlite instanceof SqliteStore)) return;
+    const name = 'ix:flagged:type+featured+start:where:type=event:where:featured=true';
+    expect(sqlite.explain('flagged', { type: 'event', featured: true }, { sort: [['start', 1]] }).join('\n')).toContain(name);
+    expect(sqlite.explain('flagged', { type: 'event', featured: false }).join('\n')).not.toContain(name);
+    expect(sqlite.db.prepare(`SELECT COUNT(*) FROM flagged INDEXED BY "${name}" WHERE type = 'event' AND featured = 1`).pluck().get()).toBe(5);
+    const names = sqlite.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'flagged'`).pluck().all();
+    expect(names).not.toContain('ix:flagged:type+featured+start:where:type=event');
+  });
+
+  it('refuses a boolean field conditioned on anything but true', async () => {
+    if (!(t.store instanceof SqliteStore)) return;
+    await expect(t.store.ensure([{ ...FLAGGED, name: 'bad_flag', indexes: [{ keys: ['type'], partial: { featured: 'yes' } }] }])).rejects.toThrow(/declared text field/);
+  });
+});

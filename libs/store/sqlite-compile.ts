@@ -109,7 +109,8 @@ export interface TableInfo {
   insertSql: string;
   columns: Array<[path: string, type: FieldType]>;
   /**
-   * Per text field, the values its partial indexes are conditioned on (`type` -> vendor_events, ...).
+   * Per text field, the values its partial indexes are conditioned on (`type` -> vendor_events, ...);
+   * `true` for a boolean field whose partial indexes hold the records where it is true.
    * An equality on the field is written with the value as a literal when it is one of them, so SQLite
    * sees it implies the index's condition, and as `+?` otherwise: a plain `?` compared with a partial
    * index's value would make SQLite prepare the statement again at every run.
@@ -324,6 +325,8 @@ export class Compiler {
     if (!values) return this.b.bind(c);
     // The value is one the code declared (PARTIAL_VALUE: a plain word), never the caller's text.
     if (typeof c === 'string' && values.has(c)) return `'${c}'`;
+    // A boolean field's partial index holds the records where it is true (stored as 1).
+    if (c === 1 && values.has('true') && this.info.fields.get(p) === 'bool') return '1';
     return `+${this.b.bind(c)}`;
   }
 

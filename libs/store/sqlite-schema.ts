@@ -25,7 +25,7 @@ export function fieldRow(v: unknown): { collection: string; path: string; kind: 
 export const RESERVED_COLUMNS = new Set(['rid', 'doc']);
 
 /** The name of a collection's index on `keys` with these options (a partial index names its condition: `:where:type=vendor_events`). */
-export function indexName(collection: string, keys: string[], unique: boolean, sparse: boolean, partial?: Record<string, string>): string {
+export function indexName(collection: string, keys: string[], unique: boolean, sparse: boolean, partial?: Record<string, string | true>): string {
   const where = Object.entries(partial ?? {}).map(([f, v]) => `:where:${f}=${v}`);
   return `ix:${collection}:${keys.join('+')}${unique ? ':unique' : ''}${sparse ? ':sparse' : ''}${where.join('')}`;
 }

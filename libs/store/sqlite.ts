@@ -314,7 +314,9 @@ export class SqliteStore implements Store {
   private indexKeys(info: TableInfo, ix: NonNullable<CollectionSpec['indexes']>[number]): string[] {
     if (!Array.isArray(ix.keys) || ix.keys.length === 0) throw new Error(`${info.name}: an index needs keys`);
     for (const [f, v] of Object.entries(ix.partial ?? {})) {
-      if (info.fields.get(assertPath(f)) !== 'text') throw new Error(`${info.name}: a partial index's field ${f} must be a declared text field`);
+      const type = info.fields.get(assertPath(f));
+      if (type === 'bool' && v === true) continue;
+      if (type !== 'text') throw new Error(`${info.name}: a partial index's field ${f} must be a declared text field, or a boolean one conditioned on true`);
       if (typeof v !== 'string' || !PARTIAL_VALUE.test(v)) throw new Error(`${info.name}: a partial index's value must be a plain word, not ${String(v)}`);
     }
     const keys: string[] = [];
@@ -341,7 +343,7 @@ export class SqliteStore implements Store {
     // MongoDB's sparse index leaves out documents that have none of the keys; a partial one those without its values.
     const conditions = [
       ...(ix.sparse ? [`(${keys.map((k) => `${q(k)} IS NOT NULL`).join(' OR ')})`] : []),
-      ...Object.entries(ix.partial ?? {}).map(([f, v]) => `${q(f)} = '${v}'`),
+      ...Object.entries(ix.partial ?? {}).map(([f, v]) => `${q(f)} = ${v === true ? 1 : `'${v}'`}`),
     ];
     const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
     try {

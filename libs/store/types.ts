@@ -101,11 +101,12 @@ export interface CollectionSpec {
     unique?: boolean;
     sparse?: boolean;
     /**
-     * Only the records whose text field holds this value are indexed (MongoDB: partialFilterExpression;
-     * SQLite: a partial index), so other records' writes skip it: `{ type: 'vendor_events' }` for the
-     * event-only indexes. A query uses it when it asks for that value by equality.
+     * Only the records whose text field holds this value, or whose boolean field is true, are indexed
+     * (MongoDB: partialFilterExpression; SQLite: a partial index), so other records' writes skip it:
+     * `{ type: 'vendor_events' }` for the event-only indexes, `{ featured: true }` for the few featured
+     * ones. A query uses it when it asks for those values by equality.
      */
-    partial?: Record<string, string>;
+    partial?: Record<string, string | true>;
   }>;
   /**
    * Indexes an earlier declaration made and this one no longer wants, by their keys: ensure() drops them
