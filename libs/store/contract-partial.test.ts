@@ -104,8 +104,18 @@ const FLAGGED: CollectionSpec = {
 };
 
 const setUpFlagged = async (store: Store) => {
-  await store.ensure([{ ...FLAGGED, indexes: [{ keys: ['id'], unique: true }, { keys: ['type', 'featured', 'start'], partial: { type: 'event' } }] }]);
-  await store.collection('flagged').insertMany(Array.from({ length: 30 }, (_, i) => ({ id: i + 1, type: i % 3 ? 'event' : 'post', featured: i % 4 === 0, start: day(i) })));
+  await store.ensure([
+    {
+      ...FLAGGED,
+      indexes: [
+        { keys: ['id'], unique: true },
+        { keys: ['type', 'featured', 'start'], partial: { type: 'event' } },
+      ],
+    },
+  ]);
+  await store
+    .collection('flagged')
+    .insertMany(Array.from({ length: 30 }, (_, i) => ({ id: i + 1, type: i % 3 ? 'event' : 'post', featured: i % 4 === 0, start: day(i) })));
   // The index narrows to the records where the flag is true.
   await store.ensure([FLAGGED]);
 };
@@ -133,6 +143,8 @@ describeEachStore('partial indexes on a boolean field', 'flagged', setUpFlagged,
 
   it('refuses a boolean field conditioned on anything but true', async () => {
     if (!(t.store instanceof SqliteStore)) return;
-    await expect(t.store.ensure([{ ...FLAGGED, name: 'bad_flag', indexes: [{ keys: ['type'], partial: { featured: 'yes' } }] }])).rejects.toThrow(/declared text field/);
+    await expect(t.store.ensure([{ ...FLAGGED, name: 'bad_flag', indexes: [{ keys: ['type'], partial: { featured: 'yes' } }] }])).rejects.toThrow(
+      /declared text field/,
+    );
   });
 });

@@ -19,10 +19,7 @@ const BEFORE: CollectionSpec = {
 };
 const AFTER: CollectionSpec = {
   ...BEFORE,
-  indexes: [
-    { keys: ['id'], unique: true },
-    { keys: ['type', 'start'] },
-  ],
+  indexes: [{ keys: ['id'], unique: true }, { keys: ['type', 'start'] }],
   // The last one is still declared: it stays.
   retired: [{ keys: ['type', 'status', 'start'] }, { keys: ['status'] }, { keys: ['type', 'start'] }],
 };
@@ -31,7 +28,9 @@ const day = (n: number) => new Date(Date.UTC(2030, 0, 1 + n));
 
 const setUp = async (store: Store) => {
   await store.ensure([BEFORE]);
-  await store.collection('retiring').insertMany(Array.from({ length: 12 }, (_, i) => ({ id: i + 1, type: i % 2 ? 'event' : 'post', status: i % 3 ? 'publish' : 'draft', start: day(i) })));
+  await store
+    .collection('retiring')
+    .insertMany(Array.from({ length: 12 }, (_, i) => ({ id: i + 1, type: i % 2 ? 'event' : 'post', status: i % 3 ? 'publish' : 'draft', start: day(i) })));
   await store.ensure([AFTER]);
   // Again: nothing left to drop.
   await store.ensure([AFTER]);

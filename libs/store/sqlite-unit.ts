@@ -157,7 +157,15 @@ export class SqliteUnits {
     // IMMEDIATE takes the write lock now, so another process's write cannot make the commit fail later.
     this.db.exec('BEGIN IMMEDIATE');
     let end!: () => void;
-    const group: Group = { touched: new Map(), counters: new Map(), units: 0, scheduled: false, due: false, ended: new Promise((resolve) => (end = resolve)), end };
+    const group: Group = {
+      touched: new Map(),
+      counters: new Map(),
+      units: 0,
+      scheduled: false,
+      due: false,
+      ended: new Promise((resolve) => (end = resolve)),
+      end,
+    };
     this.group = group;
     return group;
   }
