@@ -2,7 +2,8 @@
  * What the calendar keeps between requests stays exact across writes, on both stores: a presented event
  * survives an insert of other records (libs/store/generations.ts, change generations), yet shows at the
  * next read every change that reaches it: a new event moving its category's count, an edit of its venue,
- * an edit of itself; and a list answer kept for one caller shows a new event at once.
+ * an edit of itself; a list answer kept for one caller shows a new event at once; and a create's answer
+ * embeds its venue and categories as they are, taken from what is kept only while it is current.
  */
 import { appStores, startTestApp, type TestApp } from './support/app';
 
@@ -52,5 +53,26 @@ describe.each(appStores('kept_writes'))('kept calendar answers across writes (%s
     // An edit of the event itself.
     expect((await app.admin('POST', `${EVENTS}/${first.id}`, { body: { title: 'First, renamed' } })).status).toBe(200);
     expect((await read(first.id)).title).toBe('First, renamed');
+  });
+
+  it('answers a create with the linked records and terms as they are, whether kept or just changed', async () => {
+    const venue = await created(VENUES, { venue: 'Room 1' });
+    const first = await created(EVENTS, { title: 'Kept parts', status: 'publish', venue: venue.id, categories: ['Answer Category'], ...DAY(10) });
+    const category = first.categories[0];
+    // Read: the venue's and the category's presentations are kept.
+    expect((await read(first.id)).venue.venue).toBe('Room 1');
+    // A create taking both from what is kept: the venue as kept, the category with the count it just moved.
+    const second = await created(EVENTS, { title: 'Kept parts 2', status: 'publish', venue: venue.id, categories: [category.id], ...DAY(11) });
+    expect(second.venue.venue).toBe('Room 1');
+    expect(second.categories[0].count).toBe(2);
+    // An edit of the venue: the next create shows it.
+    expect((await app.admin('POST', `${VENUES}/${venue.id}`, { body: { venue: 'Room 2' } })).status).toBe(200);
+    const third = await created(EVENTS, { title: 'Kept parts 3', status: 'publish', venue: venue.id, categories: [category.id], ...DAY(12) });
+    expect(third.venue.venue).toBe('Room 2');
+    expect(third.categories[0].count).toBe(3);
+    // And the read of the first event agrees with the answers (a single read embeds the venue with its JSON-LD too).
+    const { json_ld: _jsonLd, ...reread } = (await read(first.id)).venue;
+    expect(reread).toEqual(third.venue);
+    expect((await read(first.id)).categories[0]).toEqual(third.categories[0]);
   });
 });

@@ -30,8 +30,10 @@ const KINDS: Record<string, LinkedKindDef> = { [VENUE_TYPE]: VENUE, [ORGANIZER_T
 /**
  * A venue or organizer the caller may not read (a draft, pending or private one of someone else, as a
  * single read of it would refuse) is left out as if the event had none. What `known` holds (what a
- * write read or wrote inside its unit of work: the answer to it needs no second read) is presented from
- * it and not kept, since it was read before the stamps the kept parts would get.
+ * write read or wrote inside its unit of work: the answer to it needs no second read) is taken from the
+ * kept parts where they are still current (no write has touched it since they were kept, so they show
+ * what it holds), else presented from it and not kept, since it was read before the stamps the kept
+ * parts would get.
  */
 export async function loadEventParts(
   deps: CalendarDeps,
@@ -57,12 +59,10 @@ export async function loadEventParts(
   for (const e of events) {
     for (const id of [...(e.venues ?? []), ...(e.organizers ?? [])]) {
       if (linked.has(id) || knownPosts.has(id)) continue;
-      if (known.posts.has(id)) {
-        knownPosts.add(id);
-        continue;
-      }
+      // A kept presentation still current is what the known record would give (its stamp holds no write since).
       const hit = cache.linked.peek(linkedKey(id), at.linked, now);
       if (hit !== undefined) linked.set(id, hit);
+      else if (known.posts.has(id)) knownPosts.add(id);
       else missingPosts.add(id);
     }
     if (e.featured_media && !images.has(e.featured_media)) {
@@ -72,12 +72,9 @@ export async function loadEventParts(
     }
     for (const id of e.terms ?? []) {
       if (terms.has(id) || knownTerms.has(id)) continue;
-      if (known.terms.has(id)) {
-        knownTerms.add(id);
-        continue;
-      }
       const hit = cache.terms.peek(`term:${id}`, at.terms, now);
       if (hit !== undefined) terms.set(id, hit);
+      else if (known.terms.has(id)) knownTerms.add(id);
       else missingTerms.add(id);
     }
   }
