@@ -78,9 +78,12 @@ export const POSTS: CollectionSpec = {
     // Indexes only one type's lists use are partial: the records of other types are not written into
     // them (a post, venue or attachment skips the event indexes, an event the venue and media ones).
     { keys: ['type', 'event_start', 'event_end'], partial: EVENTS_ONLY },
-    // The event lists by status in date order, and the event archive: status, the date window, the
-    // listing visibility and the featured flag in one index (the last two read from the index, so counts
-    // read only the index, with or without `featured=false`).
+    // The event lists by status in date order: an index ending in the sort key, so SQLite walks it in the
+    // order asked for, ties in insertion order (rowid), however deep the page.
+    { keys: ['type', 'status', 'event_start'], partial: EVENTS_ONLY },
+    // The event archive's windows and counts: status, the date window, the listing visibility and the
+    // featured flag in one index (the last two read from the index, so counts read only the index, with
+    // or without `featured=false`).
     { keys: ['type', 'status', 'event_start', 'event_end', 'hide_from_listings', 'featured'], partial: EVENTS_ONLY },
     // Venues by position: the bounding box of a geofence (libs/calendar/geo.ts).
     { keys: ['type', 'venue_lat', 'venue_lng'], partial: { type: VENUE_TYPE } },
@@ -100,10 +103,9 @@ export const POSTS: CollectionSpec = {
     { keys: ['source_url'], sparse: true },
     { keys: ['featured_media'] },
   ],
-  // Each of these is served, with its date order, by the status and date window index above; an event's
-  // write paid for each (one more random leaf page per index per create).
+  // Each of these is served by the status and date window index above (an event's write paid for each:
+  // one more random leaf page per index per create).
   retired: [
-    { keys: ['type', 'status', 'event_start'] },
     { keys: ['type', 'status', 'hide_from_listings', 'event_start', 'event_end'] },
     { keys: ['type', 'status', 'event_start', 'event_end', 'hide_from_listings'] },
   ],
