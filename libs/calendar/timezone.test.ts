@@ -4,7 +4,7 @@
  * (luxon's first guess of an offset is the zone's offset now).
  */
 import { DateTime, Settings } from 'luxon';
-import { zoneFor, zoneOf } from './timezone';
+import { isFixedOffsetZone, zoneFor, zoneOf } from './timezone';
 
 const realNow = Settings.now;
 afterEach(() => {
@@ -52,5 +52,12 @@ describe('zoneFor', () => {
     const dt = DateTime.fromObject({ year: 2031, month: 1, day: 1 }, { zone: zoneFor('Europe/Paris') });
     expect(dt.zoneName).toBe('Europe/Paris');
     expect(dt.setZone('Europe/Paris')).toBe(dt);
+  });
+});
+
+describe('isFixedOffsetZone', () => {
+  it('is true for UTC and manual offsets, false for zones with daylight saving time and for what is no zone', () => {
+    for (const tz of ['UTC', 'utc', 'GMT', 'UTC+2', 'UTC-4:30', 'UTC+5.5']) expect(isFixedOffsetZone(tz)).toBe(true);
+    for (const tz of ['America/New_York', 'Europe/Paris', '', 'Not/AZone', 'UTC+99']) expect(isFixedOffsetZone(tz)).toBe(false);
   });
 });

@@ -21,6 +21,11 @@ export function zoneOf(tz: string): string | null {
   return zone;
 }
 
+/** Whether a zone has one offset all year (UTC or a manual offset such as UTC+2: zoneOf names them `UTC...`), so a wall time in it names one instant. */
+export function isFixedOffsetZone(tz: string): boolean {
+  return zoneOf(tz)?.startsWith('UTC') ?? false;
+}
+
 function readZone(tz: string): string | null {
   const t = tz.trim();
   if (!t) return null;

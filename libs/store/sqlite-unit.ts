@@ -50,9 +50,9 @@ interface Group {
   due: boolean;
   /**
    * The id counters its units took ids from (SqliteUnits.reserve): each counter's value as the group
-   * has moved it, and the value the store holds, written once as the group commits when they differ.
+   * has moved it, and whether the store's row lags behind it (then written once as the group commits).
    */
-  counters: Map<string, { seq: number; stored: number }>;
+  counters: Map<string, { seq: number; behind: boolean }>;
   /** Settles when the group has committed or rolled back; never rejects. */
   ended: Promise<void>;
   /** The commit's error, once it failed. */
@@ -109,9 +109,12 @@ export class SqliteUnits {
   reserve(counter: string, count: number, take: (count: number) => number): number | null {
     if (!this.inside()) return null;
     const held = this.group!.counters.get(counter);
-    if (held) return (held.seq += count);
+    if (held) {
+      held.behind = true;
+      return (held.seq += count);
+    }
     const seq = take(count);
-    this.group!.counters.set(counter, { seq, stored: seq });
+    this.group!.counters.set(counter, { seq, behind: false });
     return seq;
   }
 
@@ -179,7 +182,7 @@ export class SqliteUnits {
         // What the unit inserted is gone again: the group counts as a change.
         for (const c of group.touched.keys()) group.touched.set(c, false);
         // So may be a counter's first move in the group: each one is written back at the commit.
-        for (const held of group.counters.values()) held.stored = Number.NaN;
+        for (const held of group.counters.values()) held.behind = true;
         return;
       } catch {
         // The savepoint cannot be gone back to: the whole group is taken back below.
@@ -235,7 +238,7 @@ export class SqliteUnits {
   /** Writes the counters the group moved past what the store holds (reserve), each to the larger of the two. */
   private writeCounters(group: Group): void {
     for (const [name, held] of group.counters) {
-      if (held.seq === held.stored) continue;
+      if (!held.behind) continue;
       if (sqlCount.on) sqlCount.statements++;
       (this.counterWrite ??= this.db.prepare(COUNTER_WRITE)).run(name, held.seq);
     }

@@ -13,7 +13,7 @@ import { EVENT_FIELDS as F, eventFieldName, type EventField } from '#libs/calend
 import { CATEGORY_TAXONOMY, EVENT_META, TAG_TAXONOMY, storableEventTime, timesFromMeta, timesToMeta, type EventTimes } from '#libs/calendar/meta';
 import { nextEventRecord, storeRecords } from '#libs/calendar/save';
 import { strtotime } from '#libs/calendar/strtotime';
-import { zoneOf } from '#libs/calendar/timezone';
+import { isFixedOffsetZone, zoneOf } from '#libs/calendar/timezone';
 import type { PostDoc } from '#libs/posts/types';
 import { textFilterFor } from '#libs/posts/save-filter';
 import { sanitizeTitle } from '#libs/posts/slug';
@@ -383,7 +383,7 @@ async function storeEvent(deps: CalendarDeps, write: EventWrite, plan: EventPlan
   // In a zone of fixed offset a wall time names one instant, so the meta strings would read back as these
   // very times: they are handed on instead of read again. In a zone with daylight saving time they are read
   // back, so that a repeated local hour is stored as the strings say.
-  const known = zoneOf(zone)?.startsWith('UTC') ? times : undefined;
+  const known = isFixedOffsetZone(zone) ? times : undefined;
   const after = nextEventRecord(deps, now, current, { meta: metaChanges(write, times, !current, venues, organizers), fields, times: known });
   const slug = input.slug !== undefined || !current ? sanitizeTitle(input.slug ?? fields.title ?? '') : undefined;
   const image = !current && plan.image ? plan.image : undefined;
